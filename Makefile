@@ -1,0 +1,82 @@
+# benchlog: `make` builds libbenchlog.a and benchlog; `make test` runs the cmocka tests;
+# `make check` runs them under ASan+UBSan; `make demo` runs the main job on a default.
+# Every source file under the stage folders is part of the library: adding a parser,
+# an engine or a chart kind needs no change here.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+CORPUS  ?= $(abspath ../shared/corpus)
+
+PKGS     := pangocairo cairo libxlsxwriter sqlite3 jansson libpcre2-8
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WFLAGS   := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio -lm -lpthread
+SAN      ?=
+
+LIB_DIRS := core parsers runner report charts
+LIB_SRC  := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+CLI_SRC  := $(sort $(wildcard cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TSUP_SRC := $(sort $(wildcard tests/support/*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TSUP_OBJ := $(TSUP_SRC:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+LIB      := $(BUILD)/libbenchlog.a
+BIN      := $(BUILD)/benchlog
+DEPS_OK  := $(BUILD)/.deps-ok
+
+ALL_CFLAGS = $(WFLAGS) $(CFLAGS) $(SAN) $(PKG_CFLAGS) -I.
+
+.PHONY: all deps test check valgrind demo install clean format fuzz fuzz-smoke
+all: $(BIN) $(LIB)
+
+# Dependencies are checked once per build folder; scripts/deps.sh installs what is missing.
+$(DEPS_OK): scripts/deps.sh
+	@mkdir -p $(BUILD)
+	@sh scripts/deps.sh $(DEPS_SET)
+	@touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(SAN) -o $@ $(CLI_OBJ) $(LIB) $(PKG_LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TSUP_OBJ) $(LIB)
+	$(CC) $(SAN) -o $@ $< $(TSUP_OBJ) $(LIB) $(PKG_LIBS) -lcmocka
+
+test: DEPS_SET := --test
+test: $(BIN) $(TESTS)
+	@BENCHLOG_BIN=$(abspath $(BIN)) BENCHLOG_CORPUS=$(CORPUS) sh scripts/run-tests.sh $(TESTS)
+
+check:
+	$(MAKE) BUILD=build-san OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
+
+valgrind: $(BIN) $(TESTS)
+	@BENCHLOG_BIN=$(abspath $(BIN)) BENCHLOG_CORPUS=$(CORPUS) BENCHLOG_VALGRIND=1 sh scripts/run-tests.sh $(TESTS)
+
+demo: $(BIN)
+	@sh scripts/demo.sh $(BIN)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/benchlog
+	install -m 644 docs/benchlog.1 $(DESTDIR)$(PREFIX)/share/man/man1/benchlog.1
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(TSUP_SRC) $(wildcard */*.h)
+
+clean:
+	rm -rf build build-*
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TSUP_OBJ:.o=.d) $(TESTS:=.d)

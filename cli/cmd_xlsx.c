@@ -1,0 +1,9 @@
+/* benchlog xlsx: not built yet; answers with one line and exit status 2. */
+#include "commands.h"
+
+int cmd_xlsx(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return cmd_not_built("xlsx", "workbooks");
+}

@@ -1,0 +1,19 @@
+/* The commands of SPEC.md's command line. Each takes the arguments after its name
+ * (argv[0] is the command name) and returns the exit status: 0 done, 1 input errors,
+ * 2 usage error. */
+#ifndef BL_COMMANDS_H
+#define BL_COMMANDS_H
+
+int cmd_parse(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_chart(int argc, char **argv);
+int cmd_xlsx(int argc, char **argv);
+
+/* For a stage that is not built yet: one clear line, exit 2. */
+int cmd_not_built(const char *command, const char *what);
+
+#endif

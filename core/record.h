@@ -1,0 +1,123 @@
+/* The record model of SPEC.md: one measured figure set of one test in one run.
+ *
+ * Units are the model's: bytes, bytes/s, nanoseconds, seconds. A numeric field that the
+ * source did not report is "absent": BL_ABSENT (NaN) for doubles, -1 for integers, and
+ * BL_TRI_ABSENT for booleans. A record owns every string and array it points to;
+ * bl_record_free releases all of it. */
+#ifndef BL_RECORD_H
+#define BL_RECORD_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BL_ABSENT NAN
+#define bl_present(x) (!isnan(x))
+
+enum { BL_TRI_ABSENT = -1, BL_FALSE = 0, BL_TRUE = 1 };
+
+typedef struct bl_label {
+    char *key;
+    char *value;
+} bl_label;
+
+/* One percentile: "p":{"99.9":22912000}. */
+typedef struct bl_pct {
+    double pct;   /* 99.9 */
+    double value; /* ns */
+} bl_pct;
+
+/* One bin of a latency histogram (fio JSON+ "bins", our runner, fio hist logs). */
+typedef struct bl_bin {
+    double value; /* ns: the bin's representative latency */
+    uint64_t count;
+} bl_bin;
+
+/* Latency statistics in ns; present == false means the whole object is absent. */
+typedef struct bl_lat {
+    bool present;
+    double min, max, mean, stdev; /* BL_ABSENT where not reported */
+    size_t n_pct;
+    bl_pct *pct; /* ascending by pct */
+    size_t n_bins;
+    bl_bin *bins; /* ascending by value */
+} bl_lat;
+
+/* Sampled figure (fio "bw (KiB/s)" / "iops" sample lines): min/max/mean/stdev/samples. */
+typedef struct bl_samples {
+    bool present;
+    double min, max, mean, stdev; /* in the record's units (bytes/s or IO/s) */
+    int64_t count;                /* -1 when not reported */
+} bl_samples;
+
+/* A timeline for charts: (t seconds, value) points, value in `unit`. */
+typedef struct bl_series {
+    char *name; /* "bw", "iops", "clat", "lat", "slat" */
+    char *unit; /* "bytes/s", "IO/s", "ns" */
+    size_t n;
+    double *t;
+    double *v;
+} bl_series;
+
+typedef struct bl_record {
+    char *source;
+    int64_t line; /* 1-based; -1 when unknown */
+    int64_t run;  /* 1-based run number within the source */
+    char *tool;
+    char *tool_version;
+
+    size_t n_labels;
+    bl_label *labels; /* in insertion order; keys unique */
+
+    char *test;    /* canonical: seq-read, rand-write, seq-create, ... */
+    char *op;      /* read, write, trim, meta */
+    char *pattern; /* seq, rand */
+    int64_t bs, iodepth, numjobs;
+    char *ioengine;
+    int direct; /* BL_TRI_ABSENT, BL_FALSE, BL_TRUE */
+
+    int64_t size_bytes, io_bytes;
+    double runtime_s, bw_bytes_s, iops;
+    bl_lat clat_ns, slat_ns, lat_ns;
+    double cpu_usr_pct, cpu_sys_pct;
+
+    char *metric; /* one figure that is neither bw nor iops: "seeks" */
+    double value;
+    char *unit; /* "ops/s", "files/s" */
+
+    /* Extensions to SPEC (README, "Extensions to the record"). */
+    double cpu_pct;         /* bonnie++'s %CP column */
+    char *note;             /* e.g. "+++++: too fast to measure" */
+    bl_samples bw_samples;  /* bytes/s */
+    bl_samples iops_samples;
+    size_t n_series;
+    bl_series *series;
+} bl_record;
+
+/* A growable list that owns its records. */
+typedef struct bl_records {
+    bl_record **v;
+    size_t n, cap;
+} bl_records;
+
+bl_record *bl_record_new(void);
+void bl_record_free(bl_record *r);
+bl_record *bl_record_clone(const bl_record *r);
+
+/* Setters copy their argument (NULL clears). */
+void bl_record_set_str(char **field, const char *value);
+void bl_record_set_label(bl_record *r, const char *key, const char *value);
+const char *bl_record_label(const bl_record *r, const char *key);
+
+void bl_lat_add_pct(bl_lat *l, double pct, double value_ns);
+void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count);
+/* Appends an empty series and returns it; bl_series_push adds points. */
+bl_series *bl_record_add_series(bl_record *r, const char *name, const char *unit);
+void bl_series_push(bl_series *s, double t, double v);
+
+void bl_records_init(bl_records *rs);
+void bl_records_push(bl_records *rs, bl_record *r); /* takes ownership */
+void bl_records_free(bl_records *rs);
+
+#endif

@@ -1,0 +1,37 @@
+/* A growable NUL-terminated string; aborts on out-of-memory like every allocation here. */
+#ifndef BL_STRBUF_H
+#define BL_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct bl_strbuf {
+    char *s;
+    size_t len, cap;
+} bl_strbuf;
+
+void bl_strbuf_init(bl_strbuf *sb);
+void bl_strbuf_free(bl_strbuf *sb);
+void bl_strbuf_reset(bl_strbuf *sb);
+void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n);
+void bl_strbuf_puts(bl_strbuf *sb, const char *s);
+void bl_strbuf_putc(bl_strbuf *sb, char c);
+void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap);
+/* Shortest decimal that reads back as d; integers without ".0". */
+void bl_strbuf_put_double(bl_strbuf *sb, double d);
+/* JSON string literal with quotes and escapes. */
+void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s);
+/* Hands the string to the caller (who frees it) and resets sb. */
+char *bl_strbuf_take(bl_strbuf *sb);
+
+/* Allocation helpers that never return NULL. */
+void *bl_xmalloc(size_t n);
+void *bl_xcalloc(size_t n, size_t size);
+void *bl_xrealloc(void *p, size_t n);
+char *bl_xstrdup(const char *s);
+char *bl_xstrndup(const char *s, size_t n);
+/* Grows *v (of element size `size`) so that index `need-1` fits; doubles capacity. */
+void bl_grow(void **v, size_t *cap, size_t need, size_t size);
+
+#endif

@@ -1,0 +1,24 @@
+/* From a file name to records: load the text, pick the formats (probe or --as), parse,
+ * merge the formats' results, number runs in line order, label sections and add the
+ * user's --label pairs. */
+#ifndef BL_DRIVER_H
+#define BL_DRIVER_H
+
+#include "parser.h"
+
+typedef struct bl_parse_opts {
+    const char *as; /* NULL or "auto": probe; else a format name */
+    size_t n_labels;
+    const bl_label *labels; /* added to every record, overriding the source's */
+} bl_parse_opts;
+
+/* Returns 0 when the input parsed cleanly, 1 when it held errors (diagnostics in out, good
+ * records kept), 2 for a usage error (unknown --as). out must be initialised by the caller.
+ * *hash receives the content digest (for the store), when hash is not NULL. */
+int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
+                    char hash[33]);
+
+/* Writes the diagnostics as "FILE:LINE: message" lines to stderr. */
+void bl_print_diags(const bl_parse_out *out);
+
+#endif

@@ -1,0 +1,55 @@
+/* How a format plugs in, and what a parse gives back.
+ *
+ * A format is one file in parsers/ defining one `const bl_format bl_format_NAME` and one
+ * line X(NAME) in registry.c. Its probe looks at a text and says how sure it is that it
+ * holds this format somewhere (0 = not at all, 100 = certain); its parse finds every block
+ * of the format in the text, ignoring what is not its own (blog prose, other tools), and
+ * adds records and diagnostics to the output. A parse never stops at the first error: it
+ * reports `line: what is wrong` and goes on with the next block, keeping good records.
+ *
+ * Records get source and line from bl_out_record; `run` is the parser's own numbering of
+ * the runs it found (1, 2, ...); the driver renumbers runs across formats in line order. */
+#ifndef BL_PARSER_H
+#define BL_PARSER_H
+
+#include "../core/record.h"
+#include "../core/text.h"
+#include <stdio.h>
+
+typedef struct bl_diag {
+    char *source;
+    long line; /* 0 when the message concerns the whole file */
+    char *msg;
+} bl_diag;
+
+typedef struct bl_parse_out {
+    const char *source; /* name put in records and messages */
+    bl_records recs;
+    size_t n_diags, cap_diags;
+    bl_diag *diags;
+} bl_parse_out;
+
+typedef struct bl_format {
+    const char *name;     /* the --as name */
+    const char *summary;  /* one line for --help and the README */
+    const char *family;   /* formats of one family describe the same runs in other forms */
+    int rank;             /* within a family, the higher rank wins a duplicate run */
+    int (*probe)(const bl_text *t);
+    void (*parse)(const bl_text *t, bl_parse_out *out);
+    /* Optional: parse from a stream in constant memory (huge logs). NULL = use parse. */
+    void (*parse_stream)(FILE *f, bl_parse_out *out);
+} bl_format;
+
+void bl_out_init(bl_parse_out *o, const char *source);
+void bl_out_free(bl_parse_out *o);
+/* A new record with source and line set, already appended to o->recs. */
+bl_record *bl_out_record(bl_parse_out *o, long line);
+void bl_out_error(bl_parse_out *o, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The registration table. */
+const bl_format *bl_format_find(const char *name);
+size_t bl_format_count(void);
+const bl_format *bl_format_at(size_t i);
+
+#endif

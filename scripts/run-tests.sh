@@ -1,0 +1,31 @@
+#!/bin/sh
+# Runs each cmocka test program, then prints one closing line: "N passed, N failed".
+# With BENCHLOG_VALGRIND=1 each program runs under valgrind and a leak fails it.
+set -u
+passed=0
+failed=0
+failed_names=""
+for t in "$@"; do
+    log=$(mktemp)
+    if [ "${BENCHLOG_VALGRIND:-}" = 1 ]; then
+        valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+            --error-exitcode=99 "$t" >"$log" 2>&1
+    else
+        "$t" >"$log" 2>&1
+    fi
+    rc=$?
+    cat "$log"
+    # cmocka prints "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s)..."
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+    if [ $rc -ne 0 ]; then
+        failed_names="$failed_names $(basename "$t")"
+        [ -z "$f" ] && failed=$((failed + 1))
+    fi
+    rm -f "$log"
+done
+[ -n "$failed_names" ] && echo "failing programs:$failed_names"
+echo "$passed passed, $failed failed"
+[ -z "$failed_names" ]

@@ -1,0 +1,119 @@
+#include "support.h"
+#include "../../core/strbuf.h"
+#include "../../parsers/driver.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *bl_test_corpus(const char *rel)
+{
+    const char *root = getenv("BENCHLOG_CORPUS");
+    if (!root || !*root)
+        return NULL;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s/%s", root, rel);
+    struct stat st;
+    if (stat(sb.s, &st) != 0) {
+        bl_strbuf_free(&sb);
+        return NULL;
+    }
+    return bl_strbuf_take(&sb);
+}
+
+const char *bl_test_fixture(const char *rel, char *buf, size_t n)
+{
+    snprintf(buf, n, "fixtures/%s", rel);
+    return buf;
+}
+
+char *bl_test_tmpdir(void)
+{
+    char tmpl[] = "/tmp/benchlog-test-XXXXXX";
+    if (!mkdtemp(tmpl))
+        abort();
+    return bl_xstrdup(tmpl);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, "");
+    if (!f)
+        return bl_strbuf_take(&sb);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    fclose(f);
+    return bl_strbuf_take(&sb);
+}
+
+int bl_test_benchlog(const char *args, char **out, char **err)
+{
+    const char *bin = getenv("BENCHLOG_BIN");
+    if (!bin)
+        bin = "build/benchlog";
+    char *dir = bl_test_tmpdir();
+    bl_strbuf cmd;
+    bl_strbuf_init(&cmd);
+    bl_strbuf_printf(&cmd, "%s %s </dev/null >%s/out 2>%s/err", bin, args, dir, dir);
+    int st = system(cmd.s);
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    bl_strbuf_reset(&cmd);
+    bl_strbuf_printf(&cmd, "%s/out", dir);
+    if (out)
+        *out = slurp(cmd.s);
+    unlink(cmd.s);
+    bl_strbuf_reset(&cmd);
+    bl_strbuf_printf(&cmd, "%s/err", dir);
+    if (err)
+        *err = slurp(cmd.s);
+    unlink(cmd.s);
+    rmdir(dir);
+    bl_strbuf_free(&cmd);
+    free(dir);
+    return rc;
+}
+
+int bl_test_parse(const char *path, const char *as, bl_parse_out *out)
+{
+    bl_parse_opts opts = {.as = as};
+    bl_out_init(out, path);
+    return bl_parse_source(path, &opts, out, NULL);
+}
+
+static int matches(const bl_record *r, const char *key, const char *value)
+{
+    if (!key)
+        return 1;
+    const char *v = bl_record_label(r, key);
+    return v && value && strcmp(v, value) == 0;
+}
+
+size_t bl_test_count(const bl_parse_out *o, const char *key, const char *value)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->recs.n; i++)
+        n += matches(o->recs.v[i], key, value);
+    return n;
+}
+
+const bl_record *bl_test_nth(const bl_parse_out *o, const char *key, const char *value, size_t i)
+{
+    for (size_t k = 0; k < o->recs.n; k++)
+        if (matches(o->recs.v[k], key, value) && i-- == 0)
+            return o->recs.v[k];
+    return NULL;
+}
+
+int bl_test_close(double a, double b, double rel)
+{
+    return fabs(a - b) <= rel * fabs(b) + 1e-12;
+}

@@ -1,0 +1,30 @@
+/* Helpers shared by the cmocka test programs. Include after <cmocka.h>'s prerequisites. */
+#ifndef BL_TEST_SUPPORT_H
+#define BL_TEST_SUPPORT_H
+
+#include "../../parsers/parser.h"
+#include <stddef.h>
+
+/* Absolute path of a file in ../shared/corpus (BENCHLOG_CORPUS), or NULL when the corpus or
+ * the file is absent (the caller then skip()s). Caller frees. */
+char *bl_test_corpus(const char *rel);
+/* Path of a file in fixtures/, relative to the repository root where tests run. */
+const char *bl_test_fixture(const char *rel, char *buf, size_t n);
+/* A new empty temporary folder; caller frees the string (and may leave the folder). */
+char *bl_test_tmpdir(void);
+
+/* Runs `benchlog ARGS` (BENCHLOG_BIN) through the shell with stdin from /dev/null; returns
+ * its exit status and, when out/err are not NULL, its stdout and stderr (caller frees). */
+int bl_test_benchlog(const char *args, char **out, char **err);
+
+/* Parses a file as `benchlog parse` does (format "auto" when as is NULL); returns the
+ * driver's status. out must be freed with bl_out_free. */
+int bl_test_parse(const char *path, const char *as, bl_parse_out *out);
+/* The records whose label key has value (or all when key is NULL), in order. */
+size_t bl_test_count(const bl_parse_out *o, const char *key, const char *value);
+const bl_record *bl_test_nth(const bl_parse_out *o, const char *key, const char *value, size_t i);
+
+/* Relative comparison for figures converted from text: |a-b| <= rel*|b|. */
+int bl_test_close(double a, double b, double rel);
+
+#endif
