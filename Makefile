@@ -32,6 +32,9 @@ DEPS_OK  := $(BUILD)/.deps-ok
 
 ALL_CFLAGS = $(WFLAGS) $(CFLAGS) $(SAN) $(PKG_CFLAGS) -I.
 
+# Test objects are intermediate files; keep them for incremental builds.
+.SECONDARY:
+
 .PHONY: all deps test check valgrind demo install clean format fuzz fuzz-smoke
 all: $(BIN) $(LIB)
 
