@@ -7,6 +7,8 @@
 #define BL_FORMATS(X) \
     /* fio family */ \
     /* bonnie++ */ \
+    X(bonnie) \
+    X(bonnie_csv) \
     /* dd */ \
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
