@@ -12,6 +12,7 @@
     /* dd */ \
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
+    X(cdm) \
     /* end */
 /* clang-format on */
 
