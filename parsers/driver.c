@@ -99,7 +99,8 @@ static void merge_runs(bl_parse_out *outs, size_t n, bl_parse_out *out, run_key 
             }
         }
     }
-    qsort(keys, nkeys, sizeof *keys, cmp_run_key);
+    if (nkeys > 1)
+        qsort(keys, nkeys, sizeof *keys, cmp_run_key);
     for (size_t k = 0; k < nkeys; k++) {
         keys[k].number = (int64_t)k + 1;
         for (size_t f = 0; f < n; f++) {
@@ -296,23 +297,33 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     }
     if (hash)
         bl_content_hash(t.buf, t.len, hash);
-    if (text_is_empty(&t)) {
+    int rc = bl_parse_text(&t, opts, out);
+    bl_text_free(&t);
+    return rc;
+}
+
+int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out)
+{
+    const bl_format *forced = NULL;
+    if (opts->as && strcmp(opts->as, "auto") != 0 && !(forced = bl_format_find(opts->as))) {
+        bl_out_error(out, 0, "unknown format '%s'", opts->as);
+        return 2;
+    }
+    if (text_is_empty(t)) {
         bl_out_error(out, 0, "empty input: no benchmark output in it");
-        bl_text_free(&t);
         return 1;
     }
     const bl_format *fmts[64];
-    size_t nf = forced ? 1 : probe_formats(&t, fmts);
+    size_t nf = forced ? 1 : probe_formats(t, fmts);
     if (forced)
         fmts[0] = forced;
     if (nf == 0)
         bl_out_error(out, 0, "no benchmark output recognised (formats: see benchlog parse --help)");
     else
-        parse_text(&t, fmts, nf, out);
+        parse_text(t, fmts, nf, out);
     if (nf && out->recs.n == 0 && out->n_diags == 0)
         bl_out_error(out, 0, "no results found in the %s output", fmts[0]->name);
     apply_user_labels(out, opts);
-    bl_text_free(&t);
     return out->n_diags ? 1 : 0;
 }
 
