@@ -8,7 +8,7 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 CORPUS  ?= $(abspath ../shared/corpus)
 
-PKGS     := pangocairo cairo libxlsxwriter sqlite3 jansson libpcre2-8
+PKGS     := pangocairo cairo xlsxwriter sqlite3 jansson libpcre2-8
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WFLAGS   := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
@@ -43,7 +43,8 @@ $(DEPS_OK): scripts/deps.sh
 
 $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@echo "  CC  $<"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -55,7 +55,7 @@ typedef struct bl_samples {
 typedef struct bl_series {
     char *name; /* "bw", "iops", "clat", "lat", "slat" */
     char *unit; /* "bytes/s", "IO/s", "ns" */
-    size_t n;
+    size_t n, cap;
     double *t;
     double *v;
 } bl_series;

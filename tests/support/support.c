@@ -1,3 +1,8 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
 #include "support.h"
 #include "../../core/strbuf.h"
 #include "../../parsers/driver.h"
@@ -116,4 +121,14 @@ const bl_record *bl_test_nth(const bl_parse_out *o, const char *key, const char 
 int bl_test_close(double a, double b, double rel)
 {
     return fabs(a - b) <= rel * fabs(b) + 1e-12;
+}
+
+void bl_test_assert_near(double actual, double expected, double eps, const char *what,
+                         const char *file, int line)
+{
+    if (fabs(actual - expected) <= eps || (isnan(actual) && isnan(expected)))
+        return;
+    print_error("%s:%d: %s is %.17g, expected %.17g (within %g)\n", file, line, what, actual,
+                expected, eps);
+    _fail(file, line);
 }

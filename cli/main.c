@@ -1,0 +1,91 @@
+/* benchlog: dispatch to the commands of SPEC.md, global --help and --version. */
+#include "../core/version.h"
+#include "commands.h"
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"parse", cmd_parse, "print the records of benchmark outputs as JSON Lines"},
+    {"import", cmd_import, "parse benchmark outputs into the store"},
+    {"run", cmd_run, "run a benchmark with benchlog's own engine and store it"},
+    {"list", cmd_list, "list the runs in the store"},
+    {"export", cmd_export, "write stored records as JSON Lines or CSV"},
+    {"report", cmd_report, "comparison table (text, Markdown, CSV, HTML)"},
+    {"chart", cmd_chart, "PNG chart: bar, percentiles, timeline, histogram"},
+    {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: benchlog COMMAND [OPTIONS] [ARGS]\n\n"
+               "Reads storage benchmark results (fio, bonnie++, dd, CrystalDiskMark, also\n"
+               "pasted in blog posts), runs benchmarks, and compares them.\n\nCommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-8s %s\n", "help", "help on a command: benchlog help COMMAND");
+    fprintf(f, "\nThe store is benchlog.db in the current folder, $BENCHLOG_DB, or --db FILE.\n"
+               "Exit status: 0 done, 1 the input held errors (good records kept), 2 usage.\n"
+               "Run 'benchlog COMMAND --help' for a command's options; man benchlog.\n");
+}
+
+static const command *find(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int cmd_not_built(const char *command, const char *what)
+{
+    fprintf(stderr, "benchlog %s: not available yet: the %s stage is not built in this version\n",
+            command, what);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    /* Character classes for width computations only: numbers are always read and printed
+     * in the C locale, whatever the user's LC_NUMERIC. */
+    setlocale(LC_CTYPE, "");
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("benchlog %s\n", BENCHLOG_VERSION);
+        return 0;
+    }
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return 0;
+        }
+        const command *c = find(argv[2]);
+        if (!c) {
+            fprintf(stderr, "benchlog: no command '%s'; see 'benchlog --help'\n", argv[2]);
+            return 2;
+        }
+        char *help_argv[] = {argv[2], "--help", NULL};
+        return c->fn(2, help_argv);
+    }
+    const command *c = find(name);
+    if (!c) {
+        fprintf(stderr, "benchlog: no command '%s'; see 'benchlog --help'\n", name);
+        return 2;
+    }
+    return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,338 @@
+#include "jsonl.h"
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- writer ---------------------------------------------------------------------------- */
+
+typedef struct writer {
+    bl_strbuf *sb;
+    int first;
+} writer;
+
+static void key(writer *w, const char *k)
+{
+    if (!w->first)
+        bl_strbuf_putc(w->sb, ',');
+    w->first = 0;
+    bl_strbuf_put_json_string(w->sb, k);
+    bl_strbuf_putc(w->sb, ':');
+}
+
+static void put_str(writer *w, const char *k, const char *v)
+{
+    if (!v)
+        return;
+    key(w, k);
+    bl_strbuf_put_json_string(w->sb, v);
+}
+
+static void put_int(writer *w, const char *k, int64_t v)
+{
+    if (v < 0)
+        return;
+    key(w, k);
+    bl_strbuf_printf(w->sb, "%lld", (long long)v);
+}
+
+static void put_num(writer *w, const char *k, double v)
+{
+    if (!bl_present(v))
+        return;
+    key(w, k);
+    bl_strbuf_put_double(w->sb, v);
+}
+
+static void put_pct_key(bl_strbuf *sb, double pct)
+{
+    bl_strbuf tmp;
+    bl_strbuf_init(&tmp);
+    bl_strbuf_put_double(&tmp, pct);
+    bl_strbuf_put_json_string(sb, tmp.s);
+    bl_strbuf_free(&tmp);
+}
+
+static void put_lat(writer *w, const char *k, const bl_lat *l)
+{
+    if (!l->present)
+        return;
+    key(w, k);
+    writer in = {w->sb, 1};
+    bl_strbuf_putc(w->sb, '{');
+    put_num(&in, "min", l->min);
+    put_num(&in, "max", l->max);
+    put_num(&in, "mean", l->mean);
+    put_num(&in, "stdev", l->stdev);
+    if (l->n_pct) {
+        key(&in, "p");
+        bl_strbuf_putc(w->sb, '{');
+        for (size_t i = 0; i < l->n_pct; i++) {
+            if (i)
+                bl_strbuf_putc(w->sb, ',');
+            put_pct_key(w->sb, l->pct[i].pct);
+            bl_strbuf_putc(w->sb, ':');
+            bl_strbuf_put_double(w->sb, l->pct[i].value);
+        }
+        bl_strbuf_putc(w->sb, '}');
+    }
+    if (l->n_bins) {
+        key(&in, "bins");
+        bl_strbuf_putc(w->sb, '[');
+        for (size_t i = 0; i < l->n_bins; i++) {
+            bl_strbuf_puts(w->sb, i ? ",[" : "[");
+            bl_strbuf_put_double(w->sb, l->bins[i].value);
+            bl_strbuf_printf(w->sb, ",%llu]", (unsigned long long)l->bins[i].count);
+        }
+        bl_strbuf_putc(w->sb, ']');
+    }
+    bl_strbuf_putc(w->sb, '}');
+}
+
+static void put_samples(writer *w, const char *k, const bl_samples *s)
+{
+    if (!s->present)
+        return;
+    key(w, k);
+    writer in = {w->sb, 1};
+    bl_strbuf_putc(w->sb, '{');
+    put_num(&in, "min", s->min);
+    put_num(&in, "max", s->max);
+    put_num(&in, "mean", s->mean);
+    put_num(&in, "stdev", s->stdev);
+    put_int(&in, "samples", s->count);
+    bl_strbuf_putc(w->sb, '}');
+}
+
+static void put_doubles(bl_strbuf *sb, const double *v, size_t n)
+{
+    bl_strbuf_putc(sb, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            bl_strbuf_putc(sb, ',');
+        bl_strbuf_put_double(sb, v[i]);
+    }
+    bl_strbuf_putc(sb, ']');
+}
+
+static void put_series(writer *w, const bl_record *r)
+{
+    if (!r->n_series)
+        return;
+    key(w, "series");
+    bl_strbuf_putc(w->sb, '[');
+    for (size_t i = 0; i < r->n_series; i++) {
+        const bl_series *s = &r->series[i];
+        writer in = {w->sb, 1};
+        bl_strbuf_puts(w->sb, i ? ",{" : "{");
+        put_str(&in, "name", s->name);
+        put_str(&in, "unit", s->unit);
+        key(&in, "t");
+        put_doubles(w->sb, s->t, s->n);
+        key(&in, "v");
+        put_doubles(w->sb, s->v, s->n);
+        bl_strbuf_putc(w->sb, '}');
+    }
+    bl_strbuf_putc(w->sb, ']');
+}
+
+void bl_record_to_json(const bl_record *r, bl_strbuf *sb)
+{
+    writer w = {sb, 1};
+    bl_strbuf_putc(sb, '{');
+    put_str(&w, "source", r->source);
+    put_int(&w, "line", r->line);
+    put_int(&w, "run", r->run);
+    put_str(&w, "tool", r->tool);
+    put_str(&w, "tool_version", r->tool_version);
+    if (r->n_labels) {
+        key(&w, "labels");
+        writer in = {sb, 1};
+        bl_strbuf_putc(sb, '{');
+        for (size_t i = 0; i < r->n_labels; i++)
+            put_str(&in, r->labels[i].key, r->labels[i].value);
+        bl_strbuf_putc(sb, '}');
+    }
+    put_str(&w, "test", r->test);
+    put_str(&w, "op", r->op);
+    put_str(&w, "pattern", r->pattern);
+    put_int(&w, "bs", r->bs);
+    put_int(&w, "iodepth", r->iodepth);
+    put_int(&w, "numjobs", r->numjobs);
+    put_str(&w, "ioengine", r->ioengine);
+    if (r->direct != BL_TRI_ABSENT) {
+        key(&w, "direct");
+        bl_strbuf_puts(sb, r->direct ? "true" : "false");
+    }
+    put_int(&w, "size_bytes", r->size_bytes);
+    put_int(&w, "io_bytes", r->io_bytes);
+    put_num(&w, "runtime_s", r->runtime_s);
+    put_num(&w, "bw_bytes_s", r->bw_bytes_s);
+    put_num(&w, "iops", r->iops);
+    put_lat(&w, "clat_ns", &r->clat_ns);
+    put_lat(&w, "slat_ns", &r->slat_ns);
+    put_lat(&w, "lat_ns", &r->lat_ns);
+    put_num(&w, "cpu_usr_pct", r->cpu_usr_pct);
+    put_num(&w, "cpu_sys_pct", r->cpu_sys_pct);
+    put_str(&w, "metric", r->metric);
+    put_num(&w, "value", r->value);
+    put_str(&w, "unit", r->unit);
+    put_num(&w, "cpu_pct", r->cpu_pct);
+    put_str(&w, "note", r->note);
+    put_samples(&w, "bw_samples", &r->bw_samples);
+    put_samples(&w, "iops_samples", &r->iops_samples);
+    put_series(&w, r);
+    bl_strbuf_putc(sb, '}');
+}
+
+int bl_record_write_jsonl(const bl_record *r, FILE *out)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_record_to_json(r, &sb);
+    bl_strbuf_putc(&sb, '\n');
+    size_t n = fwrite(sb.s, 1, sb.len, out);
+    int ok = n == sb.len;
+    bl_strbuf_free(&sb);
+    return ok ? 0 : -1;
+}
+
+/* ---- reader ---------------------------------------------------------------------------- */
+
+static void get_str(json_t *o, const char *k, char **dst)
+{
+    json_t *v = json_object_get(o, k);
+    if (json_is_string(v))
+        bl_record_set_str(dst, json_string_value(v));
+}
+
+static void get_int(json_t *o, const char *k, int64_t *dst)
+{
+    json_t *v = json_object_get(o, k);
+    if (json_is_integer(v))
+        *dst = json_integer_value(v);
+    else if (json_is_real(v))
+        *dst = (int64_t)json_real_value(v);
+}
+
+static void get_num(json_t *o, const char *k, double *dst)
+{
+    json_t *v = json_object_get(o, k);
+    if (json_is_number(v))
+        *dst = json_number_value(v);
+}
+
+static void get_lat(json_t *o, const char *k, bl_lat *l)
+{
+    json_t *v = json_object_get(o, k);
+    if (!json_is_object(v))
+        return;
+    l->present = true;
+    get_num(v, "min", &l->min);
+    get_num(v, "max", &l->max);
+    get_num(v, "mean", &l->mean);
+    get_num(v, "stdev", &l->stdev);
+    json_t *p = json_object_get(v, "p");
+    const char *pk;
+    json_t *pv;
+    json_object_foreach(p, pk, pv)
+    {
+        if (json_is_number(pv))
+            bl_lat_add_pct(l, strtod(pk, NULL), json_number_value(pv));
+    }
+    json_t *bins = json_object_get(v, "bins");
+    size_t i;
+    json_t *b;
+    json_array_foreach(bins, i, b)
+    {
+        json_t *bv = json_array_get(b, 0), *bc = json_array_get(b, 1);
+        if (json_is_number(bv) && json_is_number(bc))
+            bl_lat_add_bin(l, json_number_value(bv), (uint64_t)json_number_value(bc));
+    }
+}
+
+static void get_samples(json_t *o, const char *k, bl_samples *s)
+{
+    json_t *v = json_object_get(o, k);
+    if (!json_is_object(v))
+        return;
+    s->present = true;
+    get_num(v, "min", &s->min);
+    get_num(v, "max", &s->max);
+    get_num(v, "mean", &s->mean);
+    get_num(v, "stdev", &s->stdev);
+    get_int(v, "samples", &s->count);
+}
+
+static void get_series(json_t *o, bl_record *r)
+{
+    json_t *arr = json_object_get(o, "series");
+    size_t i;
+    json_t *s;
+    json_array_foreach(arr, i, s)
+    {
+        json_t *name = json_object_get(s, "name"), *unit = json_object_get(s, "unit");
+        json_t *t = json_object_get(s, "t"), *v = json_object_get(s, "v");
+        bl_series *ser = bl_record_add_series(r, json_is_string(name) ? json_string_value(name) : "",
+                                              json_is_string(unit) ? json_string_value(unit) : "");
+        size_t n = json_array_size(t) < json_array_size(v) ? json_array_size(t) : json_array_size(v);
+        for (size_t k = 0; k < n; k++)
+            bl_series_push(ser, json_number_value(json_array_get(t, k)),
+                           json_number_value(json_array_get(v, k)));
+    }
+}
+
+bl_record *bl_record_from_json(const char *text, size_t len, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *o = json_loadb(text, len, 0, &je);
+    if (!o || !json_is_object(o)) {
+        if (err)
+            snprintf(err, errlen, "not a JSON object: %s", o ? "wrong type" : je.text);
+        json_decref(o);
+        return NULL;
+    }
+    bl_record *r = bl_record_new();
+    get_str(o, "source", &r->source);
+    get_int(o, "line", &r->line);
+    get_int(o, "run", &r->run);
+    get_str(o, "tool", &r->tool);
+    get_str(o, "tool_version", &r->tool_version);
+    const char *lk;
+    json_t *lv;
+    json_object_foreach(json_object_get(o, "labels"), lk, lv)
+    {
+        if (json_is_string(lv))
+            bl_record_set_label(r, lk, json_string_value(lv));
+    }
+    get_str(o, "test", &r->test);
+    get_str(o, "op", &r->op);
+    get_str(o, "pattern", &r->pattern);
+    get_int(o, "bs", &r->bs);
+    get_int(o, "iodepth", &r->iodepth);
+    get_int(o, "numjobs", &r->numjobs);
+    get_str(o, "ioengine", &r->ioengine);
+    json_t *d = json_object_get(o, "direct");
+    if (json_is_boolean(d))
+        r->direct = json_is_true(d) ? BL_TRUE : BL_FALSE;
+    get_int(o, "size_bytes", &r->size_bytes);
+    get_int(o, "io_bytes", &r->io_bytes);
+    get_num(o, "runtime_s", &r->runtime_s);
+    get_num(o, "bw_bytes_s", &r->bw_bytes_s);
+    get_num(o, "iops", &r->iops);
+    get_lat(o, "clat_ns", &r->clat_ns);
+    get_lat(o, "slat_ns", &r->slat_ns);
+    get_lat(o, "lat_ns", &r->lat_ns);
+    get_num(o, "cpu_usr_pct", &r->cpu_usr_pct);
+    get_num(o, "cpu_sys_pct", &r->cpu_sys_pct);
+    get_str(o, "metric", &r->metric);
+    get_num(o, "value", &r->value);
+    get_str(o, "unit", &r->unit);
+    get_num(o, "cpu_pct", &r->cpu_pct);
+    get_str(o, "note", &r->note);
+    get_samples(o, "bw_samples", &r->bw_samples);
+    get_samples(o, "iops_samples", &r->iops_samples);
+    get_series(o, r);
+    json_decref(o);
+    return r;
+}

@@ -1,0 +1,237 @@
+#include "record.h"
+#include "strbuf.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void lat_init(bl_lat *l)
+{
+    memset(l, 0, sizeof *l);
+    l->min = l->max = l->mean = l->stdev = BL_ABSENT;
+}
+
+static void samples_init(bl_samples *s)
+{
+    s->present = false;
+    s->min = s->max = s->mean = s->stdev = BL_ABSENT;
+    s->count = -1;
+}
+
+bl_record *bl_record_new(void)
+{
+    bl_record *r = bl_xcalloc(1, sizeof *r);
+    r->line = r->run = -1;
+    r->bs = r->iodepth = r->numjobs = -1;
+    r->direct = BL_TRI_ABSENT;
+    r->size_bytes = r->io_bytes = -1;
+    r->runtime_s = r->bw_bytes_s = r->iops = BL_ABSENT;
+    lat_init(&r->clat_ns);
+    lat_init(&r->slat_ns);
+    lat_init(&r->lat_ns);
+    r->cpu_usr_pct = r->cpu_sys_pct = BL_ABSENT;
+    r->value = BL_ABSENT;
+    r->cpu_pct = BL_ABSENT;
+    samples_init(&r->bw_samples);
+    samples_init(&r->iops_samples);
+    return r;
+}
+
+static void lat_free(bl_lat *l)
+{
+    free(l->pct);
+    free(l->bins);
+}
+
+static void series_free(bl_series *s)
+{
+    free(s->name);
+    free(s->unit);
+    free(s->t);
+    free(s->v);
+}
+
+void bl_record_free(bl_record *r)
+{
+    if (!r)
+        return;
+    free(r->source);
+    free(r->tool);
+    free(r->tool_version);
+    for (size_t i = 0; i < r->n_labels; i++) {
+        free(r->labels[i].key);
+        free(r->labels[i].value);
+    }
+    free(r->labels);
+    free(r->test);
+    free(r->op);
+    free(r->pattern);
+    free(r->ioengine);
+    lat_free(&r->clat_ns);
+    lat_free(&r->slat_ns);
+    lat_free(&r->lat_ns);
+    free(r->metric);
+    free(r->unit);
+    free(r->note);
+    for (size_t i = 0; i < r->n_series; i++)
+        series_free(&r->series[i]);
+    free(r->series);
+    free(r);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? bl_xstrdup(s) : NULL;
+}
+
+static void *dup_array(const void *p, size_t n, size_t size)
+{
+    if (!p || n == 0)
+        return NULL;
+    void *q = bl_xmalloc(n * size);
+    memcpy(q, p, n * size);
+    return q;
+}
+
+static void lat_copy(bl_lat *dst, const bl_lat *src)
+{
+    *dst = *src;
+    dst->pct = dup_array(src->pct, src->n_pct, sizeof *src->pct);
+    dst->bins = dup_array(src->bins, src->n_bins, sizeof *src->bins);
+}
+
+bl_record *bl_record_clone(const bl_record *r)
+{
+    bl_record *c = bl_xmalloc(sizeof *c);
+    *c = *r;
+    c->source = dup_or_null(r->source);
+    c->tool = dup_or_null(r->tool);
+    c->tool_version = dup_or_null(r->tool_version);
+    c->labels = r->n_labels ? bl_xmalloc(r->n_labels * sizeof *c->labels) : NULL;
+    for (size_t i = 0; i < r->n_labels; i++) {
+        c->labels[i].key = bl_xstrdup(r->labels[i].key);
+        c->labels[i].value = bl_xstrdup(r->labels[i].value);
+    }
+    c->test = dup_or_null(r->test);
+    c->op = dup_or_null(r->op);
+    c->pattern = dup_or_null(r->pattern);
+    c->ioengine = dup_or_null(r->ioengine);
+    lat_copy(&c->clat_ns, &r->clat_ns);
+    lat_copy(&c->slat_ns, &r->slat_ns);
+    lat_copy(&c->lat_ns, &r->lat_ns);
+    c->metric = dup_or_null(r->metric);
+    c->unit = dup_or_null(r->unit);
+    c->note = dup_or_null(r->note);
+    c->series = r->n_series ? bl_xmalloc(r->n_series * sizeof *c->series) : NULL;
+    for (size_t i = 0; i < r->n_series; i++) {
+        const bl_series *s = &r->series[i];
+        c->series[i] = (bl_series){.name = dup_or_null(s->name),
+                                   .unit = dup_or_null(s->unit),
+                                   .n = s->n,
+                                   .cap = s->n,
+                                   .t = dup_array(s->t, s->n, sizeof *s->t),
+                                   .v = dup_array(s->v, s->n, sizeof *s->v)};
+    }
+    return c;
+}
+
+void bl_record_set_str(char **field, const char *value)
+{
+    free(*field);
+    *field = dup_or_null(value);
+}
+
+void bl_record_set_label(bl_record *r, const char *key, const char *value)
+{
+    for (size_t i = 0; i < r->n_labels; i++) {
+        if (strcmp(r->labels[i].key, key) == 0) {
+            bl_record_set_str(&r->labels[i].value, value ? value : "");
+            return;
+        }
+    }
+    r->labels = bl_xrealloc(r->labels, (r->n_labels + 1) * sizeof *r->labels);
+    r->labels[r->n_labels].key = bl_xstrdup(key);
+    r->labels[r->n_labels].value = bl_xstrdup(value ? value : "");
+    r->n_labels++;
+}
+
+const char *bl_record_label(const bl_record *r, const char *key)
+{
+    for (size_t i = 0; i < r->n_labels; i++)
+        if (strcmp(r->labels[i].key, key) == 0)
+            return r->labels[i].value;
+    return NULL;
+}
+
+void bl_lat_add_pct(bl_lat *l, double pct, double value_ns)
+{
+    l->present = true;
+    size_t i = l->n_pct;
+    l->pct = bl_xrealloc(l->pct, (l->n_pct + 1) * sizeof *l->pct);
+    /* Keep ascending order; a repeated percentile replaces the earlier value. */
+    for (size_t k = 0; k < l->n_pct; k++) {
+        if (l->pct[k].pct == pct) {
+            l->pct[k].value = value_ns;
+            return;
+        }
+    }
+    while (i > 0 && l->pct[i - 1].pct > pct) {
+        l->pct[i] = l->pct[i - 1];
+        i--;
+    }
+    l->pct[i] = (bl_pct){pct, value_ns};
+    l->n_pct++;
+}
+
+void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count)
+{
+    l->present = true;
+    size_t i = l->n_bins;
+    l->bins = bl_xrealloc(l->bins, (l->n_bins + 1) * sizeof *l->bins);
+    while (i > 0 && l->bins[i - 1].value > value_ns) {
+        l->bins[i] = l->bins[i - 1];
+        i--;
+    }
+    l->bins[i] = (bl_bin){value_ns, count};
+    l->n_bins++;
+}
+
+bl_series *bl_record_add_series(bl_record *r, const char *name, const char *unit)
+{
+    r->series = bl_xrealloc(r->series, (r->n_series + 1) * sizeof *r->series);
+    bl_series *s = &r->series[r->n_series++];
+    *s = (bl_series){.name = bl_xstrdup(name), .unit = bl_xstrdup(unit)};
+    return s;
+}
+
+void bl_series_push(bl_series *s, double t, double v)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->t = bl_xrealloc(s->t, s->cap * sizeof *s->t);
+        s->v = bl_xrealloc(s->v, s->cap * sizeof *s->v);
+    }
+    s->t[s->n] = t;
+    s->v[s->n] = v;
+    s->n++;
+}
+
+void bl_records_init(bl_records *rs)
+{
+    rs->v = NULL;
+    rs->n = rs->cap = 0;
+}
+
+void bl_records_push(bl_records *rs, bl_record *r)
+{
+    void *p = rs->v;
+    bl_grow(&p, &rs->cap, rs->n + 1, sizeof *rs->v);
+    rs->v = p;
+    rs->v[rs->n++] = r;
+}
+
+void bl_records_free(bl_records *rs)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        bl_record_free(rs->v[i]);
+    free(rs->v);
+    bl_records_init(rs);
+}

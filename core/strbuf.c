@@ -1,0 +1,180 @@
+#include "strbuf.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(void)
+{
+    fputs("benchlog: out of memory\n", stderr);
+    abort();
+}
+
+void *bl_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *bl_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+void *bl_xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        oom();
+    return p;
+}
+
+char *bl_xstrdup(const char *s)
+{
+    return bl_xstrndup(s, strlen(s));
+}
+
+char *bl_xstrndup(const char *s, size_t n)
+{
+    char *p = bl_xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void bl_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return;
+    size_t c = *cap ? *cap : 8;
+    while (c < need)
+        c *= 2;
+    *v = bl_xrealloc(*v, c * size);
+    *cap = c;
+}
+
+void bl_strbuf_init(bl_strbuf *sb)
+{
+    sb->s = NULL;
+    sb->len = sb->cap = 0;
+}
+
+void bl_strbuf_free(bl_strbuf *sb)
+{
+    free(sb->s);
+    bl_strbuf_init(sb);
+}
+
+void bl_strbuf_reset(bl_strbuf *sb)
+{
+    sb->len = 0;
+    if (sb->s)
+        sb->s[0] = '\0';
+}
+
+static void reserve(bl_strbuf *sb, size_t extra)
+{
+    void *p = sb->s;
+    bl_grow(&p, &sb->cap, sb->len + extra + 1, 1);
+    sb->s = p;
+}
+
+void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n)
+{
+    reserve(sb, n);
+    memcpy(sb->s + sb->len, s, n);
+    sb->len += n;
+    sb->s[sb->len] = '\0';
+}
+
+void bl_strbuf_puts(bl_strbuf *sb, const char *s)
+{
+    bl_strbuf_putn(sb, s, strlen(s));
+}
+
+void bl_strbuf_putc(bl_strbuf *sb, char c)
+{
+    bl_strbuf_putn(sb, &c, 1);
+}
+
+void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    reserve(sb, (size_t)n);
+    vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+}
+
+void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bl_strbuf_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+void bl_strbuf_put_double(bl_strbuf *sb, double d)
+{
+    if (!isfinite(d)) {
+        bl_strbuf_puts(sb, "null");
+        return;
+    }
+    if (d == floor(d) && fabs(d) < 9007199254740992.0) {
+        bl_strbuf_printf(sb, "%.0f", d);
+        return;
+    }
+    char buf[40];
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d)
+            break;
+    }
+    bl_strbuf_puts(sb, buf);
+}
+
+void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s)
+{
+    bl_strbuf_putc(sb, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"':
+            bl_strbuf_puts(sb, "\\\"");
+            break;
+        case '\\':
+            bl_strbuf_puts(sb, "\\\\");
+            break;
+        case '\n':
+            bl_strbuf_puts(sb, "\\n");
+            break;
+        case '\r':
+            bl_strbuf_puts(sb, "\\r");
+            break;
+        case '\t':
+            bl_strbuf_puts(sb, "\\t");
+            break;
+        default:
+            if (*p < 0x20)
+                bl_strbuf_printf(sb, "\\u%04x", *p);
+            else
+                bl_strbuf_putc(sb, (char)*p);
+        }
+    }
+    bl_strbuf_putc(sb, '"');
+}
+
+char *bl_strbuf_take(bl_strbuf *sb)
+{
+    char *s = sb->s ? sb->s : bl_xstrdup("");
+    bl_strbuf_init(sb);
+    return s;
+}

@@ -1,0 +1,164 @@
+/* GNU coreutils dd, C locale: the summary line
+ *   1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s
+ *   1073741824 bytes (1.1 GB) copied, 1.70473 s, 630 MB/s      (coreutils < 8.24)
+ *   4 bytes copied, 1.00373 s, 0.0 kB/s                         (under 1000 bytes)
+ * One line is one run. dd prints its rate rounded to 2-3 digits; the record's bw_bytes_s is
+ * bytes / seconds, the same quantity to the precision of the two exact figures. The
+ * direction comes from the command line when it is in the text above (of=/dev/null reads,
+ * if=/dev/zero writes); otherwise the test is "seq-copy". */
+#include "../core/strbuf.h"
+#include "../core/units.h"
+#include "parser.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct dd_line {
+    double bytes, seconds, rate;
+} dd_line;
+
+/* Finds "N bytes ... copied, T s, R U/s" in s. */
+static int dd_summary(const char *s, dd_line *d)
+{
+    const char *b = strstr(s, " bytes");
+    const char *c = b ? strstr(b, "copied, ") : NULL;
+    if (!c)
+        return 0;
+    const char *num = b;
+    while (num > s && isdigit((unsigned char)num[-1]))
+        num--;
+    if (num == b)
+        return 0;
+    const char *p;
+    if (!bl_parse_number(num, 0, &d->bytes, &p) || p != b)
+        return 0;
+    if (!bl_parse_number(c + 8, 0, &d->seconds, &p) || strncmp(p, " s, ", 4) != 0)
+        return 0;
+    return bl_parse_bandwidth(p + 4, BL_SI, &d->rate, NULL);
+}
+
+static const char *arg_value(const char *cmd, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = strstr(cmd, key); p; p = strstr(p + 1, key))
+        if (p == cmd || p[-1] == ' ')
+            return p + n;
+    return NULL;
+}
+
+static char *arg_copy(const char *v)
+{
+    return v ? bl_xstrndup(v, strcspn(v, " \t")) : NULL;
+}
+
+/* The dd command line in the few lines above the summary, if any. */
+static const char *dd_command_above(const bl_text *t, size_t i)
+{
+    for (size_t k = i; k > 0 && i - k < 6; k--) {
+        const char *s = t->line[k - 1];
+        const char *dd = strstr(s, "dd ");
+        if (dd && (dd == s || dd[-1] == ' ' || dd[-1] == '$' || dd[-1] == '#') &&
+            (strstr(dd, "if=") || strstr(dd, "of=")))
+            return dd;
+        if (dd_summary(s, &(dd_line){0}))
+            return NULL; /* the previous run's output: its command is not ours */
+    }
+    return NULL;
+}
+
+/* dd's block size suffixes: c=1 w=2 b=512 kB=1000 K=1024 MB=10^6 M=2^20 ... */
+static int64_t dd_size(const char *v)
+{
+    double n;
+    const char *e;
+    if (!v || !bl_parse_number(v, 0, &n, &e))
+        return -1;
+    static const struct {
+        const char *suffix;
+        double mult;
+    } units[] = {{"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024}, {"MiB", 1048576},
+                 {"GiB", 1073741824}, {"k", 1024}, {"K", 1024}, {"M", 1048576},
+                 {"G", 1073741824}, {"b", 512}, {"w", 2}, {"c", 1}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        size_t l = strlen(units[i].suffix);
+        if (strncmp(e, units[i].suffix, l) == 0)
+            return (int64_t)(n * units[i].mult);
+    }
+    return (int64_t)n;
+}
+
+static void label_from_command(bl_record *r, const char *cmd)
+{
+    char *in = arg_copy(arg_value(cmd, "if=")), *out = arg_copy(arg_value(cmd, "of="));
+    const char *test = "seq-copy", *op = NULL;
+    if (out && strcmp(out, "/dev/null") == 0)
+        test = "seq-read", op = "read";
+    else if (in && (strncmp(in, "/dev/zero", 9) == 0 || strncmp(in, "/dev/urandom", 12) == 0 ||
+                    strncmp(in, "/dev/random", 11) == 0))
+        test = "seq-write", op = "write";
+    bl_record_set_str(&r->test, test);
+    bl_record_set_str(&r->op, op);
+    static const char *const keys[] = {"if=", "of=", "bs=", "count=", "oflag=", "iflag=",
+                                       "conv="};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        char *v = arg_copy(arg_value(cmd, keys[i]));
+        if (!v)
+            continue;
+        char k[16];
+        snprintf(k, sizeof k, "dd_%.*s", (int)strlen(keys[i]) - 1, keys[i]);
+        bl_record_set_label(r, k, v);
+        free(v);
+    }
+    r->bs = dd_size(arg_value(cmd, "bs="));
+    const char *flags = arg_value(cmd, "oflag=");
+    if (!flags)
+        flags = arg_value(cmd, "iflag=");
+    if (flags && strncmp(flags, "direct", 6) == 0)
+        r->direct = BL_TRUE;
+    free(in);
+    free(out);
+}
+
+static int dd_probe(const bl_text *t)
+{
+    dd_line d;
+    for (size_t i = 0; i < t->nlines; i++)
+        if (dd_summary(t->line[i], &d))
+            return 80;
+    return 0;
+}
+
+static void dd_parse(const bl_text *t, bl_parse_out *out)
+{
+    int64_t run = 0;
+    for (size_t i = 0; i < t->nlines; i++) {
+        dd_line d;
+        if (!dd_summary(t->line[i], &d))
+            continue;
+        bl_record *r = bl_out_record(out, (long)i + 1);
+        r->run = ++run;
+        bl_record_set_str(&r->tool, "dd");
+        bl_record_set_str(&r->pattern, "seq");
+        r->io_bytes = (int64_t)d.bytes;
+        r->runtime_s = d.seconds;
+        r->bw_bytes_s = d.seconds > 0 ? d.bytes / d.seconds : d.rate;
+        r->iodepth = 1;
+        r->numjobs = 1;
+        const char *cmd = dd_command_above(t, i);
+        if (cmd)
+            label_from_command(r, cmd);
+        else
+            bl_record_set_str(&r->test, "seq-copy");
+        if (d.seconds <= 0)
+            bl_out_error(out, (long)i + 1, "dd reports a time of 0 s; the rate is dd's own");
+    }
+}
+
+const bl_format bl_format_dd = {
+    .name = "dd",
+    .summary = "GNU coreutils dd summary lines (C locale)",
+    .family = "dd",
+    .rank = 1,
+    .probe = dd_probe,
+    .parse = dd_parse,
+};
