@@ -6,6 +6,7 @@
 /* clang-format off */
 #define BL_FORMATS(X) \
     /* fio family */ \
+    X(fio) \
     /* bonnie++ */ \
     /* dd */ \
     X(dd) \
