@@ -260,8 +260,12 @@ char *bl_fio_version_line(const char *line)
 
 double bl_fio_scale(double x, double mult)
 {
-    double v = x * mult, r = round(v);
-    return fabs(v - r) <= 1e-9 * fmax(1.0, fabs(v)) ? r : v;
+    if (!bl_present(x))
+        return x;
+    /* 15 significant digits: more than any figure fio prints, fewer than the noise. */
+    char b[40];
+    snprintf(b, sizeof b, "%.15g", x * mult);
+    return strtod(b, NULL);
 }
 
 double bl_fio_pct_round(double pct)

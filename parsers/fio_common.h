@@ -60,7 +60,8 @@ const char *bl_fio_skip(const char *s);
 /* Value after "key=" in s (first occurrence at a word start), or NULL. */
 const char *bl_fio_after(const char *s, const char *key);
 
-/* x * mult without binary noise: 4.02 * 1e6 gives 4020000, not 4019999.9999999995. */
+/* x * mult without binary noise: 4.02 * 1e6 gives 4020000, not 4019999.9999999995
+ * (absent stays absent). */
 double bl_fio_scale(double x, double mult);
 
 /* Percentile "99.90" -> 99.9 rounded to fio's 2-decimal precision so that equal

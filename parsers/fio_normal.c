@@ -12,6 +12,7 @@
 #include "fio_common.h"
 #include "parser.h"
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ typedef struct nstate {
     long job_line;
     char *group, *date;
     int64_t jobs;
+    long err;
     bl_record *recs[4];
     size_t nrecs;
     bl_record *cur;  /* record of the last direction line */
@@ -74,6 +76,8 @@ static void open_job(nstate *s, const char *line, const char *g, long lineno)
     s->group = bl_xstrndup(v, strspn(v, "0123456789"));
     const char *j = bl_fio_after(g, "jobs=");
     s->jobs = j ? strtoll(j, NULL, 10) : -1;
+    const char *e = bl_fio_after(g, "err=");
+    s->err = e ? strtol(e, NULL, 10) : 0;
     const char *pid = bl_fio_after(g, "pid=");
     if (pid) {
         pid += strspn(pid, "0123456789");
@@ -130,6 +134,11 @@ static void open_direction(nstate *s, int ddir, const char *p, long lineno)
         bl_record_set_label(r, "date", s->date);
     if (s->jobs > 0)
         r->numjobs = s->jobs;
+    if (s->err > 0) {
+        char b[48];
+        snprintf(b, sizeof b, "fio job error %ld", s->err);
+        bl_record_set_str(&r->note, b);
+    }
     if (ddir < 0)
         bl_record_set_label(r, "ddir", "mixed");
     if (bl_fio_after(p, "IOPS="))

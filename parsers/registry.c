@@ -7,6 +7,8 @@
 #define BL_FORMATS(X) \
     /* fio family */ \
     X(fio) \
+    X(fio_terse) \
+    X(fio_json) \
     /* bonnie++ */ \
     /* dd */ \
     X(dd) \
