@@ -10,6 +10,8 @@
     X(fio_terse) \
     X(fio_json) \
     /* bonnie++ */ \
+    X(bonnie) \
+    X(bonnie_csv) \
     /* dd */ \
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
