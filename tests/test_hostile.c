@@ -170,12 +170,43 @@ static void test_permission_denied(void **state)
     free(dir);
 }
 
+/* 100,000 runs in one source: every path from text to store must stay near-linear. */
+static void test_many_runs(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    char path[512], args[1024];
+    snprintf(path, sizeof path, "%s/many.txt", dir);
+    FILE *f = fopen(path, "w");
+    for (int i = 0; i < 100000; i++)
+        fprintf(f, "Run %d\n\n%d bytes (1 MB) copied, 0.%05d s, 1 GB/s\n\n", i, 1000000 + i,
+                i + 1);
+    fclose(f);
+    bl_parse_out out;
+    assert_int_equal(bl_test_parse(path, NULL, &out), 0);
+    assert_int_equal(out.recs.n, 100000);
+    const bl_record *last = out.recs.v[99999];
+    assert_int_equal(last->run, 100000);
+    assert_int_equal(last->io_bytes, 1099999);
+    assert_string_equal(bl_record_label(last, "section"), "Run 99999");
+    bl_out_free(&out);
+    snprintf(args, sizeof args, "import --db %s/s.db %s", dir, path);
+    char *err;
+    assert_int_equal(bl_test_benchlog(args, NULL, &err), 0);
+    assert_non_null(strstr(err, "imported 100000 records in 100000 runs"));
+    free(err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fuzz_findings),    cmocka_unit_test(test_out_of_range_keeps_good),
         cmocka_unit_test(test_nul_and_invalid_utf8), cmocka_unit_test(test_huge_line),
         cmocka_unit_test(test_truncated),        cmocka_unit_test(test_permission_denied),
+        cmocka_unit_test(test_many_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
