@@ -77,6 +77,12 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/benchlog
 	install -m 644 docs/benchlog.1 $(DESTDIR)$(PREFIX)/share/man/man1/benchlog.1
 
+fuzz:
+	@sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),600)
+
+fuzz-smoke:
+	@sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(TSUP_SRC) $(wildcard */*.h)
 

@@ -6,6 +6,9 @@
 /* clang-format off */
 #define BL_FORMATS(X) \
     /* fio family */ \
+    X(fio) \
+    X(fio_terse) \
+    X(fio_json) \
     /* bonnie++ */ \
     X(bonnie) \
     X(bonnie_csv) \
