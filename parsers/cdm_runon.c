@@ -180,7 +180,7 @@ static const sol *choose_pattern(row *rows, size_t nr, size_t nt, int *tie)
 
 static const char *prose_version(const bl_text *t, size_t upto, char *buf, size_t cap)
 {
-    for (size_t i = upto; i-- > 0;) {
+    for (size_t i = 0; i < upto; i++) { /* the first mention names the version used */
         const char *p = strstr(t->line[i], "CrystalDiskMark");
         if (!p)
             continue;
