@@ -34,10 +34,10 @@ static void test_004_bonnie(void **state)
     assert_int_equal(fu_runs(&o, "bonnie++"), 21);
     assert_int_equal(fu_count(&o, "bonnie++", "section", "指定しない場合"), 11 * 12);
     assert_int_equal(fu_count(&o, "bonnie++", "section", "指定した場合"), 10 * 12);
-    static const char *const tests[] = {
-        "seq-write-char", "seq-write-block", "seq-rewrite", "seq-read-char",
-        "seq-read-block", "rand-seeks",      "seq-create",  "seq-stat",
-        "seq-delete",     "rand-create",     "rand-stat",   "rand-delete"};
+    static const char *const tests[] = {"seq-write-char", "seq-write-block", "seq-rewrite",
+                                        "seq-read-char",  "seq-read-block",  "rand-seeks",
+                                        "seq-create",     "seq-stat",        "seq-delete",
+                                        "rand-create",    "rand-stat",       "rand-delete"};
     for (size_t i = 0; i < 12; i++)
         assert_non_null(fu_find(&o, tests[i], "section", "指定した場合", 9));
     /* first row, line 45: | 157586(100) | 635116(17) | ... | 482.8(1) | 49502(100) | ... */
@@ -110,7 +110,8 @@ static void test_001_grid(void **state)
     assert_int_equal(fu_count(&o, NULL, "column", "1 GbE"), 72);
     assert_int_equal(fu_count(&o, NULL, "column", "10 GbE"), 72);
     static const char *const captions[] = {
-        "CIFS SSDキャッシュ無し", "iSCSI SSDキャッシュ無し",
+        "CIFS SSDキャッシュ無し",
+        "iSCSI SSDキャッシュ無し",
         "iSCSI キャッシュ有り SSDキャッシュ無し （継続的有効の無効化 チェックON）",
         "CIFS SSD×2 SSDキャッシュ有り （ZIL、L2ARC共に有効、ミラー保護有り）",
         "iSCSI SSD×2 SSDキャッシュ有り （ZIL、L2ARC共に有効、ミラー保護有り）",
@@ -133,7 +134,8 @@ static void test_001_grid(void **state)
     assert_double_equal(r->bw_bytes_s, 615.434e6, 1e-3);
     assert_false(bl_present(r->iops));
     r = fu_find(&o, "rand-write", "column", "10 GbE", 26);
-    assert_string_equal(bl_record_label(r, "section"), "iSCSI SSD×2 SSDキャッシュ有り （L2ARCのみ有効）");
+    assert_string_equal(bl_record_label(r, "section"),
+                        "iSCSI SSD×2 SSDキャッシュ有り （L2ARCのみ有効）");
     assert_double_equal(r->bw_bytes_s, 9.020e6, 1e-6);
     assert_double_equal(r->iops, 2202.1, 1e-9);
     bl_out_free(&o);
@@ -162,7 +164,7 @@ static void test_003_runon(void **state)
     assert_int_equal(r->bs, 524288);
     r = fu_find(&o, "rand-read", "row", row4, 1);
     assert_double_equal(r->bw_bytes_s, 20e6, 1e-3); /* 4K QD1 */
-    r = fu_find(&o, "rand-write", "row", row4, 1); /* 4K QD1 */
+    r = fu_find(&o, "rand-write", "row", row4, 1);  /* 4K QD1 */
     assert_double_equal(r->bw_bytes_s, 19.28e6, 1e-3);
     assert_int_equal(r->iodepth, 1);
     r = fu_find(&o, "rand-write", "row", row4, 2); /* 4K QD32 */
@@ -184,7 +186,8 @@ static void test_runon_ambiguous(void **state)
     snprintf(path, sizeof path, "%s/amb.txt", dir);
     FILE *f = fopen(path, "w");
     fputs("read write\n"
-          "シーケンシャルランダム512kランダム4kランダム4k QD32シーケンシャルランダム512kランダム4kランダム4k QD32\n"
+          "シーケンシャルランダム512kランダム4kランダム4k "
+          "QD32シーケンシャルランダム512kランダム4kランダム4k QD32\n"
           "a=085.6785.6719.88115.7116113.819.33116.4\n"
           "b=1111111111111111\n",
           f);
@@ -213,9 +216,9 @@ static void test_000_headings(void **state)
     static const struct {
         long line, stop;
         const char *want;
-    } cases[] = {{41, 1, "シーケンシャルリード"},   {77, 64, "シーケンシャルライト"},
+    } cases[] = {{41, 1, "シーケンシャルリード"},  {77, 64, "シーケンシャルライト"},
                  {108, 97, "ランダムリード 512k"}, {144, 128, "ランダムライト 512k"},
-                 {181, 164, "ランダムリード4k"},    {219, 202, "ランダムライト4k"}};
+                 {181, 164, "ランダムリード4k"},   {219, 202, "ランダムライト4k"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *h = bl_heading_above(&t, cases[i].line, cases[i].stop);
         assert_non_null(h);
@@ -231,8 +234,8 @@ static void test_000_headings(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_004_bonnie),    cmocka_unit_test(test_004_fio_cdm_dd),
-        cmocka_unit_test(test_001_grid),      cmocka_unit_test(test_003_runon),
+        cmocka_unit_test(test_004_bonnie),      cmocka_unit_test(test_004_fio_cdm_dd),
+        cmocka_unit_test(test_001_grid),        cmocka_unit_test(test_003_runon),
         cmocka_unit_test(test_runon_ambiguous), cmocka_unit_test(test_000_headings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -130,7 +130,10 @@ static void test_fixtures(void **state)
     char buf[256];
     bl_parse_out o;
     bl_out_init(&o, "f");
-    assert_int_equal(bl_test_parse(bl_test_fixture("bonnie/bonnie-2.00a_s256_n2.txt", buf, sizeof buf), NULL, &o), 0);
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("bonnie/bonnie-2.00a_s256_n2.txt", buf, sizeof buf), NULL,
+                      &o),
+        0);
     assert_int_equal(o.recs.n, 12);
     const bl_record *r = fu_find(&o, "seq-write-block", NULL, NULL, 0);
     assert_double_equal(r->bw_bytes_s, 264958.0 * 1024, 0); /* CSV, the table says 259m */
@@ -144,7 +147,9 @@ static void test_fixtures(void **state)
     assert_int_equal(fu_count(&o, NULL, "files", "2"), 6);
     bl_out_free(&o);
     bl_out_init(&o, "f");
-    assert_int_equal(bl_test_parse(bl_test_fixture("bonnie/bon_csv2txt-2.00a.txt", buf, sizeof buf), NULL, &o), 0);
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("bonnie/bon_csv2txt-2.00a.txt", buf, sizeof buf), NULL, &o),
+        0);
     assert_int_equal(o.recs.n, 12);
     r = fu_find(&o, "seq-read-char", NULL, NULL, 0);
     assert_double_equal(r->bw_bytes_s, 2068.0 * 1024, 0);
@@ -168,7 +173,8 @@ static void test_auto_detect(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[256], err[128];
         bl_text t;
-        assert_int_equal(bl_text_load(&t, bl_test_fixture(cases[i].file, buf, sizeof buf), err, sizeof err), 0);
+        assert_int_equal(
+            bl_text_load(&t, bl_test_fixture(cases[i].file, buf, sizeof buf), err, sizeof err), 0);
         const bl_format *best = NULL;
         int score = 0;
         for (size_t f = 0; f < bl_format_count(); f++) {
@@ -186,7 +192,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_freebsd_human_and_csv), cmocka_unit_test(test_human_table_only),
-        cmocka_unit_test(test_csv_generations), cmocka_unit_test(test_fixtures),
+        cmocka_unit_test(test_csv_generations),       cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_auto_detect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -122,7 +122,8 @@ static void test_fixture_utf16(void **state)
 {
     (void)state;
     char buf[256];
-    const char *files[] = {"cdm/cdm-5.2.1_handwritten_crlf.txt", "cdm/cdm-5.2.1_handwritten_utf16.txt"};
+    const char *files[] = {"cdm/cdm-5.2.1_handwritten_crlf.txt",
+                           "cdm/cdm-5.2.1_handwritten_utf16.txt"};
     for (size_t i = 0; i < 2; i++) {
         bl_parse_out o;
         bl_out_init(&o, "f");

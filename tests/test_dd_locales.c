@@ -23,8 +23,10 @@ static void test_locales(void **state)
     static const struct {
         const char *file;
         double secs;
-    } cases[] = {{"dd/gnu-dd-9.1_de_DE.txt", 0.0444149}, {"dd/gnu-dd-9.1_fr_FR.txt", 0.0410114},
-                 {"dd/gnu-dd-9.1_nl_NL.txt", 0.0471514}, {"dd/gnu-dd-9.1_zh_CN.txt", 0.0413086},
+    } cases[] = {{"dd/gnu-dd-9.1_de_DE.txt", 0.0444149},
+                 {"dd/gnu-dd-9.1_fr_FR.txt", 0.0410114},
+                 {"dd/gnu-dd-9.1_nl_NL.txt", 0.0471514},
+                 {"dd/gnu-dd-9.1_zh_CN.txt", 0.0413086},
                  {"dd/gnu-dd-9.1_uk_UA.txt", 0.0488001}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bl_parse_out o;
