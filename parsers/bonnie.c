@@ -132,7 +132,8 @@ static void parse(const bl_text *t, bl_parse_out *o)
         rl.v[rl.n++] = extra[i];
     }
     free(extra);
-    qsort(rl.v, rl.n, sizeof *rl.v, cmp_run);
+    if (rl.n)
+        qsort(rl.v, rl.n, sizeof *rl.v, cmp_run);
     for (size_t i = 0; i < rl.n; i++) {
         bl_bonnie_emit(o, &rl.v[i], (int64_t)i + 1, rl.v[i].section_hint);
         free(rl.v[i].section_hint);
