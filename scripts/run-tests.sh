@@ -9,6 +9,7 @@ for t in "$@"; do
     log=$(mktemp)
     if [ "${BENCHLOG_VALGRIND:-}" = 1 ]; then
         valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+            --suppressions=scripts/valgrind.supp \
             --error-exitcode=99 "$t" >"$log" 2>&1
     else
         "$t" >"$log" 2>&1
