@@ -9,6 +9,7 @@
     X(fio) \
     X(fio_terse) \
     X(fio_json) \
+    X(fio_log) \
     /* bonnie++ */ \
     /* dd */ \
     X(dd) \
