@@ -48,13 +48,23 @@ static const char *option(json_t *job, json_t *global, const char *key, const ch
     return v;
 }
 
-/* Without group_reporting each JSON job is one of the numjobs clones: it ran alone. */
-static const char *numjobs_of(json_t *job, json_t *global)
+/* numjobs=N without group_reporting gives N JSON jobs of one name, each run alone; with
+ * it, one job standing for all N. JSON does not show the group_reporting flag itself. */
+static int64_t numjobs_of(json_t *jobs, json_t *job, json_t *global)
 {
-    if (!option(job, global, "group_reporting", NULL))
-        return json_object_get(job, "job options") ? "1" : NULL;
     const char *n = option(job, global, "numjobs", NULL);
-    return n ? n : "1";
+    if (!n)
+        return json_object_get(job, "job options") ? 1 : -1;
+    const char *name = str(job, "jobname");
+    double g = num(job, "groupid");
+    size_t i, same = 0;
+    json_t *o;
+    json_array_foreach(jobs, i, o)
+    {
+        const char *on = str(o, "jobname");
+        same += on && name && strcmp(on, name) == 0 && num(o, "groupid") == g;
+    }
+    return same > 1 ? 1 : strtoll(n, NULL, 10);
 }
 
 static int cmp_pct(const void *a, const void *b)
@@ -191,7 +201,8 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         bl_fio_jobdef_add(&defs, str(job, "jobname"), option(job, global, "rw", "readwrite"),
                           option(job, global, "bs", "blocksize"),
                           option(job, global, "ioengine", NULL),
-                          option(job, global, "iodepth", NULL), numjobs_of(job, global));
+                          option(job, global, "iodepth", NULL), NULL);
+        defs.v[0].numjobs = numjobs_of(jobs, job, global);
         long line = jobname_line(t, first, last, i);
         for (int d = 0; d < BL_FIO_NDIR; d++)
             job_record(jd, job, json_object_get(job, bl_fio_ddir_name(d)), d, &defs.v[0], line);
