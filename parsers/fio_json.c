@@ -224,12 +224,14 @@ static long line_at(const bl_text *t, size_t off)
     return (long)lo + 1;
 }
 
+/* A failed parse is worth a message only when it was fio's document: fio prints "{" alone
+ * and "fio version" first. */
 static int looks_fio(const bl_text *t, size_t i)
 {
-    for (size_t k = i; k < t->nlines && k < i + 4; k++)
-        if (strstr(t->line[k], "\"fio version\""))
-            return 1;
-    return 0;
+    if (strstr(t->line[i], "\"fio version\""))
+        return 1;
+    return strcmp(bl_fio_skip(t->line[i]), "{") == 0 && i + 1 < t->nlines &&
+           strstr(t->line[i + 1], "\"fio version\"");
 }
 
 static void fio_json_parse(const bl_text *t, bl_parse_out *out)
