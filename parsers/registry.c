@@ -11,6 +11,8 @@
     X(fio_json) \
     X(fio_log) \
     /* bonnie++ */ \
+    X(bonnie) \
+    X(bonnie_csv) \
     /* dd */ \
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \

@@ -1,0 +1,98 @@
+/* The self-contained HTML page: one file with its CSS inline, no script, no external font or
+ * image, so that it can be mailed or attached to a ticket. Each figure carries a bar showing
+ * it against the best of its row. */
+#include "fmt.h"
+#include "render.h"
+#include <string.h>
+
+static void esc(bl_strbuf *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+            bl_strbuf_puts(out, "&amp;");
+            break;
+        case '<':
+            bl_strbuf_puts(out, "&lt;");
+            break;
+        case '>':
+            bl_strbuf_puts(out, "&gt;");
+            break;
+        case '"':
+            bl_strbuf_puts(out, "&quot;");
+            break;
+        default:
+            bl_strbuf_putc(out, *s);
+        }
+    }
+}
+
+static const char css[] =
+    "body{font-family:system-ui,'Noto Sans CJK JP','Noto Sans',sans-serif;margin:2rem;"
+    "color:#1d2330;background:#fff}\n"
+    "h1{font-size:1.4rem;margin:0 0 .3rem}\n"
+    "p.meta{color:#5b6475;margin:0 0 1.2rem;font-size:.9rem}\n"
+    "table{border-collapse:collapse;font-size:.92rem}\n"
+    "th,td{padding:.35rem .7rem;border-bottom:1px solid #e3e6ec;white-space:nowrap}\n"
+    "th{background:#f3f5f9;text-align:left;font-weight:600;position:sticky;top:0}\n"
+    "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "td.bar{background-image:linear-gradient(#dbe7fb,#dbe7fb);background-repeat:no-repeat;"
+    "background-size:var(--w) 100%;background-position:right}\n"
+    "tr:hover td{background-color:#fafbfd}\n"
+    "footer{color:#5b6475;font-size:.8rem;margin-top:1rem}\n";
+
+static double row_max(const bl_table *t, size_t i)
+{
+    double m = 0;
+    for (size_t j = 0; j < t->ncols; j++) {
+        const bl_stat *s = bl_cell_main(&t->rows[i], bl_table_cell(t, i, j));
+        if (s->n && s->mean > m)
+            m = s->mean;
+    }
+    return m;
+}
+
+void bl_render_html(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out)
+{
+    bl_strbuf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                        "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
+                        "<title>");
+    esc(out, title);
+    bl_strbuf_printf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
+    esc(out, title);
+    bl_strbuf_printf(out, "</h1>\n<p class=\"meta\">%zu records · %zu tests · %zu columns",
+                     t->n_records, t->nrows, t->ncols);
+    if (t->by) {
+        bl_strbuf_puts(out, " by ");
+        esc(out, t->by);
+    }
+    bl_strbuf_puts(out, " · MB/s = 10<sup>6</sup> bytes/s</p>\n<table>\n<thead><tr>");
+    for (size_t k = 0; k < g->ncols; k++) {
+        bl_strbuf_puts(out, g->numeric[k] ? "<th class=\"n\">" : "<th>");
+        esc(out, g->head[k]);
+        bl_strbuf_puts(out, "</th>");
+    }
+    bl_strbuf_puts(out, "</tr></thead>\n<tbody>\n");
+    for (size_t i = 0; i < g->nrows; i++) {
+        double max = row_max(t, i);
+        bl_strbuf_puts(out, "<tr>");
+        for (size_t k = 0; k < g->ncols; k++) {
+            int j = g->main_of[k];
+            const bl_stat *s =
+                j >= 0 ? bl_cell_main(&t->rows[i], bl_table_cell(t, i, (size_t)j)) : NULL;
+            if (s && s->n && max > 0)
+                bl_strbuf_printf(out, "<td class=\"n bar\" style=\"--w:%.1f%%\">",
+                                 100.0 * s->mean / max);
+            else
+                bl_strbuf_puts(out, g->numeric[k] ? "<td class=\"n\">" : "<td>");
+            esc(out, g->cell[i * g->ncols + k]);
+            bl_strbuf_puts(out, "</td>");
+        }
+        bl_strbuf_puts(out, "</tr>\n");
+    }
+    bl_strbuf_puts(out, "</tbody>\n</table>\n<footer>");
+    if (t->any_repeat)
+        bl_strbuf_puts(out, "Repeated runs are shown as mean ± sample standard deviation with "
+                            "their count (n). ");
+    bl_strbuf_puts(out, "Made by benchlog.</footer>\n</body>\n</html>\n");
+}

@@ -1,0 +1,453 @@
+#include "table.h"
+#include "../core/filter.h"
+#include "../core/strbuf.h"
+#include "fmt.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A string -> index map (open addressing, FNV-1a): rows and columns are looked up once per
+ * record, and a 100,000-record store may hold thousands of runs. */
+typedef struct smap {
+    size_t cap, n;
+    const char **k; /* borrowed from the row/column that owns the key */
+    size_t *v;
+} smap;
+
+static uint64_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static void smap_put(smap *m, const char *k, size_t v);
+
+static void smap_grow(smap *m)
+{
+    smap old = *m;
+    m->cap = old.cap ? old.cap * 2 : 64;
+    m->n = 0;
+    m->k = bl_xcalloc(m->cap, sizeof *m->k);
+    m->v = bl_xcalloc(m->cap, sizeof *m->v);
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.k[i])
+            smap_put(m, old.k[i], old.v[i]);
+    free(old.k);
+    free(old.v);
+}
+
+static void smap_put(smap *m, const char *k, size_t v)
+{
+    if (2 * (m->n + 1) > m->cap)
+        smap_grow(m);
+    size_t i = hash(k) & (m->cap - 1);
+    while (m->k[i])
+        i = (i + 1) & (m->cap - 1);
+    m->k[i] = k;
+    m->v[i] = v;
+    m->n++;
+}
+
+static long smap_get(const smap *m, const char *k)
+{
+    if (!m->cap)
+        return -1;
+    size_t i = hash(k) & (m->cap - 1);
+    for (; m->k[i]; i = (i + 1) & (m->cap - 1))
+        if (strcmp(m->k[i], k) == 0)
+            return (long)m->v[i];
+    return -1;
+}
+
+static void smap_free(smap *m)
+{
+    free(m->k);
+    free(m->v);
+}
+
+static void stat_add(bl_stat *s, double x)
+{
+    if (!bl_present(x))
+        return;
+    s->n++;
+    double d = x - s->mean;
+    s->mean += d / (double)s->n;
+    s->m2 += d * (x - s->mean);
+}
+
+static void stat_finish(bl_stat *s)
+{
+    if (s->n == 0)
+        s->mean = BL_ABSENT;
+    s->sd = s->n >= 2 ? sqrt(s->m2 / (double)(s->n - 1)) : BL_ABSENT;
+}
+
+static double pct_of(const bl_lat *l, double p)
+{
+    for (size_t i = 0; i < l->n_pct; i++)
+        if (l->pct[i].pct == p)
+            return l->pct[i].value;
+    return BL_ABSENT;
+}
+
+static void cell_add(bl_cell *c, const bl_record *r)
+{
+    c->n_recs++;
+    stat_add(&c->mbps, bl_present(r->bw_bytes_s) ? r->bw_bytes_s / 1e6 : BL_ABSENT);
+    stat_add(&c->iops, r->iops);
+    stat_add(&c->value, r->value);
+    const bl_lat *l = r->lat_ns.present ? &r->lat_ns : &r->clat_ns;
+    if (l->present) {
+        stat_add(&c->lat_ns, l->mean);
+        stat_add(&c->p99_ns, pct_of(l, 99));
+    }
+    stat_add(&c->cpu_pct, r->cpu_pct);
+    if (r->unit && !c->unit)
+        c->unit = r->unit;
+    if (r->note && !c->note)
+        c->note = r->note;
+}
+
+const char *bl_table_col_key(const bl_record *r, const char *by, char *buf, size_t n)
+{
+    if (by && strcmp(by, "run") == 0) {
+        snprintf(buf, n, "%s\x1f%lld", r->source ? r->source : "", (long long)r->run);
+        return buf;
+    }
+    if (by) {
+        const char *v = bl_record_field_text(r, by, buf, n);
+        return v ? v : "";
+    }
+    const char *sec = bl_record_label(r, "section");
+    const char *col = bl_record_label(r, "column");
+    snprintf(buf, n, "%s\x1f%s\x1f%s", r->source ? r->source : "", sec ? sec : "", col ? col : "");
+    return buf;
+}
+
+static void row_key(const bl_record *r, bl_strbuf *sb)
+{
+    bl_strbuf_reset(sb);
+    bl_strbuf_printf(sb, "%s\x1f%lld\x1f%lld\x1f%lld", r->test ? r->test : "?", (long long)r->bs,
+                     (long long)r->iodepth, (long long)r->numjobs);
+}
+
+static void row_init(bl_row *row, const bl_record *r)
+{
+    row->test = bl_xstrdup(r->test ? r->test : "?");
+    row->bs = r->bs;
+    row->iodepth = r->iodepth;
+    row->numjobs = r->numjobs;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, row->test);
+    if (row->bs > 0) {
+        bl_strbuf_putc(&sb, ' ');
+        bl_fmt_size(&sb, row->bs);
+    }
+    if (row->iodepth > 0 || row->numjobs > 0) {
+        bl_strbuf_putc(&sb, ' ');
+        if (row->iodepth > 0)
+            bl_strbuf_printf(&sb, "Q%lld", (long long)row->iodepth);
+        if (row->numjobs > 0)
+            bl_strbuf_printf(&sb, "T%lld", (long long)row->numjobs);
+    }
+    row->title = bl_strbuf_take(&sb);
+    row->small_block = row->bs > 0 && row->bs < 65536;
+}
+
+/* Sort rank of a test name: transfers first, then bonnie++'s tests in its order. */
+static const char *const transfers[] = {"seq-read",  "seq-write",  "seq-trim",
+                                        "rand-read", "rand-write", "rand-trim"};
+static const char *const bonnie[] = {"seq-write-char", "seq-write-block", "seq-rewrite",
+                                     "seq-read-char",  "seq-read-block",  "rand-seeks",
+                                     "seq-create",     "seq-stat",        "seq-delete",
+                                     "rand-create",    "rand-stat",       "rand-delete"};
+
+static int index_in(const char *s, const char *const *list, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, list[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int cmp_desc(int64_t a, int64_t b)
+{
+    return a > b ? -1 : a < b;
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    const bl_row *a = pa, *b = pb;
+    int ta = index_in(a->test, transfers, 6), tb = index_in(b->test, transfers, 6);
+    int ba = index_in(a->test, bonnie, 12), bb = index_in(b->test, bonnie, 12);
+    int ca = ta >= 0 ? 0 : ba >= 0 ? 1 : 2, cb = tb >= 0 ? 0 : bb >= 0 ? 1 : 2;
+    if (ca != cb)
+        return ca - cb;
+    int c = 0;
+    if (ca == 0) {
+        /* As CrystalDiskMark's rows: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1..., read | write. */
+        if ((c = ta / 3 - tb / 3)) /* seq before rand */
+            return c;
+    } else if (ca == 1) {
+        if ((c = ba - bb))
+            return c;
+    } else if ((c = strcmp(a->test, b->test))) {
+        return c;
+    }
+    if ((c = cmp_desc(a->bs, b->bs)) || (c = cmp_desc(a->iodepth, b->iodepth)) ||
+        (c = cmp_desc(a->numjobs, b->numjobs)))
+        return c;
+    return ca == 0 ? ta % 3 - tb % 3 : 0;
+}
+
+/* Titles of default columns name only what tells them apart: the file when several files
+ * are compared, the heading when it varies, the table column when there is one. */
+static char *default_title(const char *key, int show_src, int show_sec)
+{
+    const char *s1 = strchr(key, '\x1f'), *s2 = s1 ? strchr(s1 + 1, '\x1f') : NULL;
+    if (!s2)
+        return bl_xstrdup(key);
+    char *src = bl_xstrndup(key, (size_t)(s1 - key));
+    char *sec = bl_xstrndup(s1 + 1, (size_t)(s2 - s1 - 1));
+    const char *col = s2 + 1;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    if (show_src || (!*sec && !*col))
+        bl_strbuf_puts(&sb, bl_basename(src));
+    if (show_sec && *sec)
+        bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", sec);
+    if (*col)
+        bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", col);
+    free(src);
+    free(sec);
+    return bl_strbuf_take(&sb);
+}
+
+static char *part(const char *key, int which)
+{
+    const char *p = key;
+    for (int i = 0; i < which && p; i++)
+        if ((p = strchr(p, '\x1f')))
+            p++;
+    if (!p)
+        return bl_xstrdup("");
+    const char *e = strchr(p, '\x1f');
+    return e ? bl_xstrndup(p, (size_t)(e - p)) : bl_xstrdup(p);
+}
+
+static int part_varies(const bl_table *t, int which)
+{
+    int varies = 0;
+    char *first = t->ncols ? part(t->cols[0].key, which) : NULL;
+    for (size_t i = 1; i < t->ncols && !varies; i++) {
+        char *p = part(t->cols[i].key, which);
+        varies = strcmp(p, first) != 0;
+        free(p);
+    }
+    free(first);
+    return varies;
+}
+
+static void name_columns(bl_table *t)
+{
+    if (t->by && strcmp(t->by, "run") != 0) {
+        for (size_t i = 0; i < t->ncols; i++) {
+            const char *k = t->cols[i].key;
+            if (*k)
+                t->cols[i].title = bl_xstrdup(k);
+            else {
+                bl_strbuf sb;
+                bl_strbuf_init(&sb);
+                bl_strbuf_printf(&sb, "(no %s)", t->by);
+                t->cols[i].title = bl_strbuf_take(&sb);
+            }
+        }
+        return;
+    }
+    int src = part_varies(t, 0), sec = part_varies(t, 1);
+    for (size_t i = 0; i < t->ncols; i++) {
+        if (t->by) { /* run: "file.txt #3" */
+            char *s = part(t->cols[i].key, 0), *r = part(t->cols[i].key, 1);
+            bl_strbuf sb;
+            bl_strbuf_init(&sb);
+            bl_strbuf_printf(&sb, "%s #%s", bl_basename(s), r);
+            t->cols[i].title = bl_strbuf_take(&sb);
+            free(s);
+            free(r);
+        } else {
+            t->cols[i].title = default_title(t->cols[i].key, src, sec);
+        }
+    }
+}
+
+static int row_idx_cmp(const void *a, const void *b, void *rows)
+{
+    const bl_row *r = rows;
+    int c = row_cmp(&r[*(const size_t *)a], &r[*(const size_t *)b]);
+    /* Equal ranks keep first-seen order: qsort is not stable. */
+    return c ? c
+             : (*(const size_t *)a > *(const size_t *)b) -
+                   (*(const size_t *)a < *(const size_t *)b);
+}
+
+static size_t intern_row(bl_table *t, smap *m, size_t *cap, const bl_record *r, bl_strbuf *key)
+{
+    row_key(r, key);
+    long i = smap_get(m, key->s);
+    if (i >= 0)
+        return (size_t)i;
+    bl_grow((void **)&t->rows, cap, t->nrows + 1, sizeof *t->rows);
+    bl_row *row = &t->rows[t->nrows];
+    memset(row, 0, sizeof *row);
+    row_init(row, r);
+    smap_put(m, bl_xstrdup(key->s), t->nrows);
+    return t->nrows++;
+}
+
+static size_t intern_col(bl_table *t, smap *m, size_t *cap, const char *key)
+{
+    long i = smap_get(m, key);
+    if (i >= 0)
+        return (size_t)i;
+    bl_grow((void **)&t->cols, cap, t->ncols + 1, sizeof *t->cols);
+    t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL};
+    smap_put(m, t->cols[t->ncols].key, t->ncols);
+    return t->ncols++;
+}
+
+static void finish(bl_table *t)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        bl_row *row = &t->rows[i];
+        for (size_t j = 0; j < t->ncols; j++) {
+            bl_cell *c = bl_table_cell(t, i, j);
+            bl_stat *st[] = {&c->mbps, &c->iops, &c->value, &c->lat_ns, &c->p99_ns, &c->cpu_pct};
+            for (size_t k = 0; k < sizeof st / sizeof st[0]; k++)
+                stat_finish(st[k]);
+            row->has_bw |= c->mbps.n > 0;
+            row->has_iops |= c->iops.n > 0;
+            row->has_value |= c->value.n > 0;
+            if (c->unit && !row->unit)
+                row->unit = c->unit;
+            t->any_repeat |= c->n_recs > 1;
+            t->any_lat |= c->lat_ns.n > 0;
+            t->any_cpu |= c->cpu_pct.n > 0;
+        }
+        /* A test that reports IOPS without bandwidth is compared by IOPS, whatever its bs. */
+        if (row->has_iops && !row->has_bw)
+            row->small_block = 1;
+        t->any_small |= row->small_block && row->has_iops;
+        t->any_value |= row->has_value;
+    }
+}
+
+static int find_baseline(bl_table *t, const char *name, char *err, size_t errlen)
+{
+    t->baseline = -1;
+    if (!name)
+        return 0;
+    for (size_t j = 0; j < t->ncols; j++)
+        if (strcmp(t->cols[j].title, name) == 0 || strcmp(t->cols[j].key, name) == 0)
+            t->baseline = (long)j;
+    if (t->baseline >= 0)
+        return 0;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t j = 0; j < t->ncols && j < 8; j++)
+        bl_strbuf_printf(&sb, "%s'%s'", j ? ", " : "", t->cols[j].title);
+    snprintf(err, errlen, "--baseline '%s' is not a column; columns are %s%s", name,
+             sb.s ? sb.s : "(none)", t->ncols > 8 ? ", ..." : "");
+    bl_strbuf_free(&sb);
+    return -1;
+}
+
+bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *err, size_t errlen)
+{
+    bl_table *t = bl_xcalloc(1, sizeof *t);
+    t->by = o && o->by ? bl_xstrdup(o->by) : NULL;
+    t->n_records = recs->n;
+    smap rows = {0}, cols = {0};
+    size_t rcap = 0, ccap = 0;
+    size_t *rix = bl_xmalloc((recs->n + 1) * sizeof *rix);
+    size_t *cix = bl_xmalloc((recs->n + 1) * sizeof *cix);
+    bl_strbuf key;
+    bl_strbuf_init(&key);
+    char buf[4096];
+    for (size_t i = 0; i < recs->n; i++) {
+        const bl_record *r = recs->v[i];
+        rix[i] = intern_row(t, &rows, &rcap, r, &key);
+        cix[i] = intern_col(t, &cols, &ccap, bl_table_col_key(r, t->by, buf, sizeof buf));
+    }
+    /* Sort rows and map old indices to new ones. */
+    size_t *perm = bl_xmalloc((t->nrows + 1) * sizeof *perm);
+    size_t *order = bl_xmalloc((t->nrows + 1) * sizeof *order);
+    for (size_t i = 0; i < t->nrows; i++)
+        perm[i] = i;
+    qsort_r(perm, t->nrows, sizeof *perm, row_idx_cmp, t->rows);
+    bl_row *sorted = bl_xmalloc((t->nrows + 1) * sizeof *sorted);
+    for (size_t i = 0; i < t->nrows; i++) {
+        sorted[i] = t->rows[perm[i]];
+        order[perm[i]] = i;
+    }
+    free(perm);
+    free(t->rows);
+    t->rows = sorted;
+    t->cells = bl_xcalloc(t->nrows * t->ncols + 1, sizeof *t->cells);
+    for (size_t i = 0; i < recs->n; i++)
+        cell_add(bl_table_cell(t, order[rix[i]], cix[i]), recs->v[i]);
+    finish(t);
+    name_columns(t);
+    for (size_t i = 0; i < rows.cap; i++)
+        free((char *)rows.k[i]);
+    smap_free(&rows);
+    smap_free(&cols);
+    free(order);
+    free(rix);
+    free(cix);
+    bl_strbuf_free(&key);
+    if (find_baseline(t, o ? o->baseline : NULL, err, errlen) != 0) {
+        bl_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void bl_table_free(bl_table *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->nrows; i++) {
+        free(t->rows[i].test);
+        free(t->rows[i].title);
+    }
+    for (size_t j = 0; j < t->ncols; j++) {
+        free(t->cols[j].key);
+        free(t->cols[j].title);
+    }
+    free(t->rows);
+    free(t->cols);
+    free(t->cells);
+    free(t->by);
+    free(t);
+}
+
+const bl_stat *bl_cell_main(const bl_row *row, const bl_cell *c)
+{
+    return row->has_bw ? &c->mbps : row->has_iops ? &c->iops : &c->value;
+}
+
+double bl_table_ratio(const bl_table *t, size_t row, size_t col)
+{
+    if (t->baseline < 0)
+        return BL_ABSENT;
+    const bl_row *r = &t->rows[row];
+    const bl_stat *a = bl_cell_main(r, bl_table_cell(t, row, col));
+    const bl_stat *b = bl_cell_main(r, bl_table_cell(t, row, (size_t)t->baseline));
+    if (!a->n || !b->n || b->mean == 0)
+        return BL_ABSENT;
+    return a->mean / b->mean;
+}
