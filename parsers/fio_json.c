@@ -150,6 +150,8 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
     }
     if (jd->date)
         bl_record_set_label(r, "date", jd->date);
+    if (ddir < 0)
+        bl_record_set_label(r, "ddir", "mixed");
     r->io_bytes = bl_present(kio) ? (int64_t)io : (int64_t)llround(io * 1024);
     double bwb = num(dir, "bw_bytes");
     r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(num(dir, "bw"), 1024);
@@ -203,9 +205,13 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
                           option(job, global, "ioengine", NULL),
                           option(job, global, "iodepth", NULL), NULL);
         defs.v[0].numjobs = numjobs_of(jobs, job, global);
+        if (defs.v[0].iodepth < 0 && json_object_get(job, "job options"))
+            defs.v[0].iodepth = 1; /* fio's default, not echoed */
         long line = jobname_line(t, first, last, i);
         for (int d = 0; d < BL_FIO_NDIR; d++)
             job_record(jd, job, json_object_get(job, bl_fio_ddir_name(d)), d, &defs.v[0], line);
+        /* unified_rw_reporting: one "mixed" direction */
+        job_record(jd, job, json_object_get(job, "mixed"), -1, &defs.v[0], line);
     }
     bl_fio_jobdefs_free(&defs);
 }
@@ -261,8 +267,12 @@ static void fio_json_parse(const bl_text *t, bl_parse_out *out)
             jd.date = str(doc, "time");
             jd.v3 = 0;
             json_t *j0 = json_array_get(json_object_get(doc, "jobs"), 0);
-            json_t *rd = json_object_get(j0, "read");
-            jd.v3 = json_object_get(rd, "clat_ns") != NULL || json_object_get(rd, "io_kbytes");
+            static const char *const dirs[] = {"read", "write", "trim", "mixed"};
+            for (int d = 0; d < 4; d++) {
+                json_t *o = json_object_get(j0, dirs[d]);
+                jd.v3 |= json_object_get(o, "clat_ns") != NULL ||
+                         json_object_get(o, "io_kbytes") != NULL;
+            }
             jd.run++;
             long last = line_at(t, off + (size_t)err.position);
             read_doc(&jd, doc, t, (long)i + 1, last);

@@ -329,6 +329,30 @@ static void test_mixed_forms_one_record_each(void **state)
     bl_out_free(&o);
 }
 
+/* unified_rw_reporting=1: one "mixed" direction, no op, in both forms of one run. */
+static void test_unified_mixed(void **state)
+{
+    (void)state;
+    char p[256];
+    bl_parse_out n, j;
+    const char *path = bl_test_fixture("fio/unified-3.33.out", p, sizeof p);
+    assert_int_equal(bl_test_parse(path, "fio", &n), 0);
+    assert_int_equal(bl_test_parse(path, "fio-json", &j), 0);
+    assert_int_equal(n.recs.n, 1);
+    assert_int_equal(j.recs.n, 1);
+    const bl_record *a = n.recs.v[0], *b = j.recs.v[0];
+    assert_null(a->op);
+    assert_null(b->op);
+    assert_string_equal(bl_record_label(a, "ddir"), "mixed");
+    assert_string_equal(bl_record_label(b, "ddir"), "mixed");
+    assert_true(bl_test_close(a->bw_bytes_s, b->bw_bytes_s, 0.005));
+    assert_true(bl_test_close(a->iops, b->iops, 0.005));
+    assert_true(bl_test_close(a->clat_ns.mean, b->clat_ns.mean, 0.001));
+    assert_int_equal(a->clat_ns.n_pct, b->clat_ns.n_pct);
+    bl_out_free(&n);
+    bl_out_free(&j);
+}
+
 static void test_bad_direction_line_reported(void **state)
 {
     (void)state;
@@ -372,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_corpus_new_style),
         cmocka_unit_test(test_fio333_normal_vs_json),
         cmocka_unit_test(test_mixed_forms_one_record_each),
+        cmocka_unit_test(test_unified_mixed),
         cmocka_unit_test(test_bad_direction_line_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
