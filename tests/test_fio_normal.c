@@ -83,7 +83,14 @@ static void test_blog_six_runs(void **state)
         assert_double_equal(pct(&r->clat_ns, 99.9), b->p999, 0);
     }
     const bl_record *r = o.recs.v[0];
-    assert_int_equal(r->io_bytes, 1073741824); /* io=1024.0MB as printed */
+    /* fio 2.0.5 printed io=1024.0MB (one loop over the 1 GiB file) but bw x runt and the
+     * group's io=5120.0MB say 5 GiB moved: SPEC's example record. */
+    assert_int_equal(r->io_bytes, 5368709120LL);
+    assert_int_equal(r->size_bytes, 1073741824LL);
+    assert_non_null(r->note);
+    assert_int_equal(o.recs.v[1]->io_bytes, 5368709120LL); /* consistent: kept as printed */
+    assert_int_equal(o.recs.v[1]->size_bytes, -1);
+    assert_int_equal(o.recs.v[4]->io_bytes, 307200LL * 1024);
     assert_double_equal(r->runtime_s, 14.258, 1e-12);
     assert_double_equal(r->cpu_usr_pct, 0.60, 1e-12);
     assert_double_equal(r->cpu_sys_pct, 18.26, 1e-12);
