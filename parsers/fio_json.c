@@ -179,12 +179,15 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
     r->cpu_sys_pct = num(job, "sys_cpu");
 }
 
-/* The line of the i-th `"jobname"` key between first and last (1-based), or first. */
-static long jobname_line(const bl_text *t, long first, long last, size_t i)
+/* The line of the next `"jobname"` key from *at on (1-based, at most last), or first;
+ * *at moves past it so that jobs are found in one pass. */
+static long jobname_line(const bl_text *t, long first, long last, long *at)
 {
-    for (long l = first; l <= last && (size_t)l <= t->nlines; l++)
-        if (strstr(t->line[l - 1], "\"jobname\"") && i-- == 0)
+    for (long l = *at; l <= last && (size_t)l <= t->nlines; l++)
+        if (strstr(t->line[l - 1], "\"jobname\"")) {
+            *at = l + 1;
             return l;
+        }
     return first;
 }
 
@@ -195,6 +198,7 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
     size_t i;
     json_t *job;
     bl_fio_jobdefs defs = {0};
+    long at = first;
     json_array_foreach(jobs, i, job)
     {
         if (!json_is_object(job))
@@ -207,7 +211,7 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         defs.v[0].numjobs = numjobs_of(jobs, job, global);
         if (defs.v[0].iodepth < 0 && json_object_get(job, "job options"))
             defs.v[0].iodepth = 1; /* fio's default, not echoed */
-        long line = jobname_line(t, first, last, i);
+        long line = jobname_line(t, first, last, &at);
         for (int d = 0; d < BL_FIO_NDIR; d++)
             job_record(jd, job, json_object_get(job, bl_fio_ddir_name(d)), d, &defs.v[0], line);
         /* unified_rw_reporting: one "mixed" direction */

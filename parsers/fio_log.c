@@ -199,27 +199,31 @@ static void hist_line(bl_fio_log *L, const char *p, const char *end, double t)
         bad_line(L, "histogram line without direction and block size");
         return;
     }
-    acc *a = &L->a[(int)ddir];
-    double sum = 0, cnt = 0;
-    unsigned i = 0;
-    for (; field(&p, end, &c); i++) {
-        if (c <= 0)
-            continue;
-        double val = bl_fio_plat_idx_to_val(i) * L->hist_unit;
-        unsigned idx = bl_fio_plat_val_to_idx((uint64_t)val);
-        a->hist[idx] += (uint64_t)c;
-        sum += c * val;
-        cnt += c;
-        if (a->n == 0 || val < a->min)
-            a->min = val;
-        if (a->n == 0 || val > a->max)
-            a->max = val;
-    }
+    /* counts first, so that a line of the wrong width adds nothing */
+    double counts[BL_FIO_PLAT_NR];
+    unsigned nb = 0;
+    while (field(&p, end, &c))
+        if (nb++ < BL_FIO_PLAT_NR)
+            counts[nb - 1] = c;
     if (L->hist_bins == 0)
-        L->hist_bins = i;
-    if (i != L->hist_bins || (i != 1216 && i != BL_FIO_PLAT_NR)) {
+        L->hist_bins = nb;
+    if (nb != L->hist_bins || (nb != 1216 && nb != BL_FIO_PLAT_NR)) {
         bad_line(L, "histogram line with an unexpected number of bins");
         return;
+    }
+    acc *a = &L->a[(int)ddir];
+    double sum = 0, cnt = 0;
+    for (unsigned i = 0; i < nb; i++) {
+        if (counts[i] <= 0)
+            continue;
+        double val = bl_fio_plat_idx_to_val(i) * L->hist_unit;
+        a->hist[bl_fio_plat_val_to_idx((uint64_t)val)] += (uint64_t)counts[i];
+        sum += counts[i] * val;
+        if (a->n == 0 && cnt == 0)
+            a->min = a->max = val;
+        a->min = fmin(a->min, val);
+        a->max = fmax(a->max, val);
+        cnt += counts[i];
     }
     note_bs(a, bs);
     if (a->first_line == 0)
@@ -267,7 +271,7 @@ void bl_fio_log_line(bl_fio_log *L, const char *p, const char *end)
     note_bs(a, bs);
     acc_add(a, v, L->line);
     if (a->hist)
-        a->hist[bl_fio_plat_val_to_idx((uint64_t)v)]++;
+        a->hist[bl_fio_plat_val_to_idx(v < 1e19 ? (uint64_t)v : UINT64_MAX)]++;
     ds_push(&a->ds, t / 1000.0, v);
 }
 
