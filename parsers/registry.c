@@ -16,6 +16,7 @@
     /* dd */ \
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
+    X(cdm) \
     /* end */
 /* clang-format on */
 
