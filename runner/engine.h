@@ -127,12 +127,13 @@ static inline void bl_io_done(bl_worker *w, bl_dir d, uint64_t bytes, uint64_t s
     st->ios[d]++;
     st->bytes[d] += bytes;
     uint64_t lat = clat_ns;
+    /* Without a submission step lat equals clat: it is copied once at the end instead. */
     if (slat_ns != UINT64_MAX) {
         bl_lat_acc_add(&st->slat[d], slat_ns);
         lat += slat_ns;
+        bl_lat_acc_add(&st->lat[d], lat);
     }
     bl_lat_acc_add(&st->clat[d], clat_ns);
-    bl_lat_acc_add(&st->lat[d], lat);
     if (w->logs.lat_on)
         bl_iolog_lat(&w->logs, now - w->t_measure, d, w->job->bs, slat_ns, clat_ns, lat);
     w->cnt_ios[d]++;

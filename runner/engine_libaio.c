@@ -73,7 +73,22 @@ int bl_engine_libaio_run(bl_worker *w)
             pend[npend++] = cb;
         }
         if (npend > 0) {
-            int n = submit(w, ctx, pend, npend, slots, &now);
+            /* Small batches: io_submit plugs the queue until the whole batch is in, so one
+             * big batch lets the device run dry meanwhile (fio's iodepth_batch_submit). */
+            unsigned cap = w->job->iodepth_batch > 0 ? (unsigned)w->job->iodepth_batch : depth;
+            int n = 0;
+            for (unsigned at = 0; at < npend;) {
+                unsigned chunk = npend - at < cap ? npend - at : cap;
+                int got = submit(w, ctx, pend + at, chunk, slots, &now);
+                if (got < 0) {
+                    n = -1;
+                    break;
+                }
+                n += got;
+                at += (unsigned)got;
+                if ((unsigned)got < chunk)
+                    break;
+            }
             if (n < 0) {
                 rc = -1;
                 break;

@@ -305,6 +305,7 @@ static int run_sampler(bl_exec *ex, sampler *s, uint64_t t0, const char *title)
 static void merge_results(bl_job_result *r, bl_worker *w)
 {
     r->st = bl_xcalloc(1, sizeof *r->st);
+    bool has_slat = strcmp(r->job.ioengine, "libaio") == 0;
     for (int i = 0; i < r->job.numjobs; i++) {
         bl_wstat *src = w[i].st;
         for (int d = 0; d < 2; d++) {
@@ -312,14 +313,14 @@ static void merge_results(bl_job_result *r, bl_worker *w)
             r->st->bytes[d] += src->bytes[d];
             bl_lat_acc_merge(&r->st->slat[d], &src->slat[d]);
             bl_lat_acc_merge(&r->st->clat[d], &src->clat[d]);
-            bl_lat_acc_merge(&r->st->lat[d], &src->lat[d]);
+            bl_lat_acc_merge(&r->st->lat[d], has_slat ? &src->lat[d] : &src->clat[d]);
         }
         double rt = (double)(w[i].t_end - w[i].t_measure) / 1e9;
         r->runtime_s = rt > r->runtime_s ? rt : r->runtime_s;
         r->usr_s += tv_s(w[i].ru1.ru_utime) - tv_s(w[i].ru0.ru_utime);
         r->sys_s += tv_s(w[i].ru1.ru_stime) - tv_s(w[i].ru0.ru_stime);
     }
-    r->st->has_slat = strcmp(r->job.ioengine, "libaio") == 0;
+    r->st->has_slat = has_slat;
 }
 
 static const char *where_for(const bl_exec *ex, const bl_job *j, bl_strbuf *sb)
