@@ -391,3 +391,28 @@ double bl_table_ratio(const bl_table *t, size_t row, size_t col)
         return BL_ABSENT;
     return a->mean / b->mean;
 }
+
+size_t bl_table_chart_rows(const bl_table *t, size_t *out, const char **unit)
+{
+    size_t n = 0;
+    int any_bw = 0, any_iops = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        any_bw |= t->rows[i].has_bw;
+        any_iops |= t->rows[i].has_iops;
+    }
+    int want = any_bw ? 0 : any_iops ? 1 : 2; /* MB/s, IOPS, a metric */
+    *unit = want == 0 ? "MB/s" : want == 1 ? "IOPS" : NULL;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const bl_row *r = &t->rows[i];
+        int ok = want == 0 ? r->has_bw : want == 1 ? r->has_iops : r->has_value;
+        if (ok && want == 2) {
+            if (!*unit)
+                *unit = r->unit ? r->unit : "";
+            ok = r->unit && strcmp(r->unit, *unit) == 0;
+        }
+        if (ok)
+            out[n++] = i;
+    }
+    return n;
+}
+

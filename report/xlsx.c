@@ -168,38 +168,12 @@ static void summary_row(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const 
     }
 }
 
-/* Rows the chart shows: those in the unit most rows have (MB/s, else IOPS, else a metric's
- * unit), since bars of different units on one axis would compare nothing. */
-static size_t chart_rows(const bl_table *t, size_t *out, const char **unit)
-{
-    size_t n = 0;
-    int any_bw = 0, any_iops = 0;
-    for (size_t i = 0; i < t->nrows; i++) {
-        any_bw |= t->rows[i].has_bw;
-        any_iops |= t->rows[i].has_iops;
-    }
-    int want = any_bw ? 0 : any_iops ? 1 : 2; /* MB/s, IOPS, a metric */
-    *unit = want == 0 ? "MB/s" : want == 1 ? "IOPS" : NULL;
-    for (size_t i = 0; i < t->nrows; i++) {
-        const bl_row *r = &t->rows[i];
-        int ok = want == 0 ? r->has_bw : want == 1 ? r->has_iops : r->has_value;
-        if (ok && want == 2) {
-            if (!*unit)
-                *unit = r->unit ? r->unit : "";
-            ok = r->unit && strcmp(r->unit, *unit) == 0;
-        }
-        if (ok)
-            out[n++] = i;
-    }
-    return n;
-}
-
 static void summary_chart(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, const bl_table *t,
                           lxw_row_t at, const char *title)
 {
     size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows);
     const char *unit = "";
-    size_t nr = chart_rows(t, rows, &unit);
+    size_t nr = bl_table_chart_rows(t, rows, &unit);
     size_t ns = t->ncols < MAX_CHART_SERIES ? t->ncols : MAX_CHART_SERIES;
     if (nr == 0 || ns == 0) {
         free(rows);
