@@ -32,6 +32,9 @@ DEPS_OK  := $(BUILD)/.deps-ok
 
 ALL_CFLAGS = $(WFLAGS) $(CFLAGS) $(SAN) $(PKG_CFLAGS) -I.
 
+# Test objects are intermediate files; keep them for incremental builds.
+.SECONDARY:
+
 .PHONY: all deps test check valgrind demo install clean format fuzz fuzz-smoke
 all: $(BIN) $(LIB)
 
@@ -73,6 +76,12 @@ install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/benchlog
 	install -m 644 docs/benchlog.1 $(DESTDIR)$(PREFIX)/share/man/man1/benchlog.1
+
+fuzz:
+	@sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),600)
+
+fuzz-smoke:
+	@sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(TSUP_SRC) $(wildcard */*.h)

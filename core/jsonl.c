@@ -1,4 +1,5 @@
 #include "jsonl.h"
+#include "units.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,8 +212,8 @@ static void get_int(json_t *o, const char *k, int64_t *dst)
     json_t *v = json_object_get(o, k);
     if (json_is_integer(v))
         *dst = json_integer_value(v);
-    else if (json_is_real(v))
-        *dst = (int64_t)json_real_value(v);
+    else if (json_is_real(v) && !bl_to_count(json_real_value(v), dst))
+        *dst = -1;
 }
 
 static void get_num(json_t *o, const char *k, double *dst)

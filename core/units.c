@@ -225,3 +225,11 @@ bool bl_parse_count(const char *s, double *out, const char **end)
         *end = p;
     return true;
 }
+
+bool bl_to_count(double v, int64_t *out)
+{
+    if (!(v >= 0 && v < 9.2e18))
+        return false;
+    *out = (int64_t)v;
+    return true;
+}

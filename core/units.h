@@ -32,4 +32,7 @@ bool bl_parse_count(const char *s, double *out, const char **end);
 /* Multiplier of a unit word ("usec"->1000, "msec"->1e6, "nsec"->1, "sec"->1e9); 0 if unknown. */
 double bl_time_unit_ns(const char *unit, int len);
 
+/* A count or size as int64: false when v is NaN, infinite, negative or beyond 2^63. */
+bool bl_to_count(double v, int64_t *out);
+
 #endif

@@ -10,6 +10,7 @@
 #include "../core/units.h"
 #include "parser.h"
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,12 +80,15 @@ static int64_t dd_size(const char *v)
     } units[] = {{"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024}, {"MiB", 1048576},
                  {"GiB", 1073741824}, {"k", 1024}, {"K", 1024}, {"M", 1048576},
                  {"G", 1073741824}, {"b", 512}, {"w", 2}, {"c", 1}};
+    double mult = 1;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        size_t l = strlen(units[i].suffix);
-        if (strncmp(e, units[i].suffix, l) == 0)
-            return (int64_t)(n * units[i].mult);
+        if (strncmp(e, units[i].suffix, strlen(units[i].suffix)) == 0) {
+            mult = units[i].mult;
+            break;
+        }
     }
-    return (int64_t)n;
+    int64_t bytes;
+    return bl_to_count(n * mult, &bytes) ? bytes : -1;
 }
 
 static void label_from_command(bl_record *r, const char *cmd)
@@ -135,11 +139,16 @@ static void dd_parse(const bl_text *t, bl_parse_out *out)
         dd_line d;
         if (!dd_summary(t->line[i], &d))
             continue;
+        int64_t bytes;
+        if (!bl_to_count(d.bytes, &bytes) || !(d.seconds >= 0) || isinf(d.seconds)) {
+            bl_out_error(out, (long)i + 1, "dd summary with a byte count or time out of range");
+            continue;
+        }
         bl_record *r = bl_out_record(out, (long)i + 1);
         r->run = ++run;
         bl_record_set_str(&r->tool, "dd");
         bl_record_set_str(&r->pattern, "seq");
-        r->io_bytes = (int64_t)d.bytes;
+        r->io_bytes = bytes;
         r->runtime_s = d.seconds;
         r->bw_bytes_s = d.seconds > 0 ? d.bytes / d.seconds : d.rate;
         r->iodepth = 1;

@@ -11,12 +11,14 @@
 #define BL_PROBE_BYTES (1u << 20)
 #define BL_STREAM_OVER (16u << 20)
 
-typedef struct run_key {
+/* One record on its way to the merged output: which format gave it and under which run. */
+typedef struct slot {
     size_t fmt;
-    int64_t run;
-    int64_t first_line;
-    int64_t number; /* final run number */
-} run_key;
+    int64_t run;   /* the parser's run number */
+    int64_t first; /* first line of that run */
+    size_t idx;    /* position in the parser's output, to keep its order */
+    bl_record *rec;
+} slot;
 
 static void move_diags(bl_parse_out *dst, bl_parse_out *src)
 {
@@ -25,119 +27,147 @@ static void move_diags(bl_parse_out *dst, bl_parse_out *src)
     }
 }
 
-static int has_job_op(const bl_records *rs, const bl_record *r)
+/* "job\x1fop" of a record, the identity of a run's direction across fio's output forms. */
+static char *job_op_key(const bl_record *r)
 {
     const char *job = bl_record_label(r, "job");
-    for (size_t i = 0; i < rs->n; i++) {
-        const char *j = bl_record_label(rs->v[i], "job");
-        if (j && job && strcmp(j, job) == 0 && rs->v[i]->op && r->op &&
-            strcmp(rs->v[i]->op, r->op) == 0)
-            return 1;
+    if (!job || !r->op)
+        return NULL;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s\x1f%s", job, r->op);
+    return bl_strbuf_take(&sb);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Drops from `low` every record whose job and direction `high` also gave. */
+static void drop_repeated(bl_records *low, const bl_records *high)
+{
+    char **keys = bl_xcalloc(high->n, sizeof *keys);
+    size_t nk = 0;
+    for (size_t i = 0; i < high->n; i++)
+        if ((keys[nk] = job_op_key(high->v[i])))
+            nk++;
+    if (nk > 1)
+        qsort(keys, nk, sizeof *keys, cmp_str);
+    size_t keep = 0;
+    for (size_t i = 0; i < low->n; i++) {
+        char *k = job_op_key(low->v[i]);
+        if (k && nk && bsearch(&k, keys, nk, sizeof *keys, cmp_str))
+            bl_record_free(low->v[i]);
+        else
+            low->v[keep++] = low->v[i];
+        free(k);
     }
-    return 0;
+    low->n = keep;
+    for (size_t i = 0; i < nk; i++)
+        free(keys[i]);
+    free(keys);
 }
 
 /* Within a family, a lower-rank format's record that repeats a run a higher-rank format
  * gave (same job and direction) is dropped: "terse,normal" output describes one run twice. */
 static void drop_family_duplicates(const bl_format **fmts, bl_parse_out *outs, size_t n)
 {
-    for (size_t a = 0; a < n; a++) {
-        for (size_t b = 0; b < n; b++) {
-            if (a == b || !fmts[a]->family || !fmts[b]->family ||
-                strcmp(fmts[a]->family, fmts[b]->family) != 0 || fmts[b]->rank <= fmts[a]->rank)
-                continue;
-            bl_records *ra = &outs[a].recs;
-            size_t keep = 0;
-            for (size_t i = 0; i < ra->n; i++) {
-                if (bl_record_label(ra->v[i], "job") && has_job_op(&outs[b].recs, ra->v[i]))
-                    bl_record_free(ra->v[i]);
-                else
-                    ra->v[keep++] = ra->v[i];
-            }
-            ra->n = keep;
-        }
-    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++)
+            if (a != b && fmts[a]->family && fmts[b]->family &&
+                strcmp(fmts[a]->family, fmts[b]->family) == 0 && fmts[b]->rank > fmts[a]->rank)
+                drop_repeated(&outs[a].recs, &outs[b].recs);
 }
 
-static int cmp_run_key(const void *a, const void *b)
+static int cmp_i64(int64_t a, int64_t b)
 {
-    const run_key *x = a, *y = b;
-    if (x->first_line != y->first_line)
-        return x->first_line < y->first_line ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static int cmp_by_run(const void *a, const void *b)
+{
+    const slot *x = a, *y = b;
     if (x->fmt != y->fmt)
         return x->fmt < y->fmt ? -1 : 1;
-    return x->run < y->run ? -1 : x->run > y->run;
+    if (x->run != y->run)
+        return cmp_i64(x->run, y->run);
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static run_key *find_key(run_key *keys, size_t n, size_t fmt, int64_t run)
+/* Runs in the order they start in the text; a run's records in the parser's order. */
+static int cmp_by_first_line(const void *a, const void *b)
 {
-    for (size_t i = 0; i < n; i++)
-        if (keys[i].fmt == fmt && keys[i].run == run)
-            return &keys[i];
-    return NULL;
+    const slot *x = a, *y = b;
+    int c = cmp_i64(x->first, y->first);
+    if (c)
+        return c;
+    return cmp_by_run(a, b);
 }
 
-/* Collects the runs of every format, numbers them in line order, and moves the records into
- * out ordered by run then line. */
-static void merge_runs(bl_parse_out *outs, size_t n, bl_parse_out *out, run_key **keys_out,
-                       size_t *nkeys_out)
+/* Moves every format's records into out, runs numbered 1.. in the order they start in the
+ * text. Sorting keeps this O(n log n) for sources with 100,000 runs. */
+static void merge_runs(bl_parse_out *outs, size_t n, bl_parse_out *out)
 {
-    run_key *keys = NULL;
-    size_t nkeys = 0, cap = 0;
-    for (size_t f = 0; f < n; f++) {
+    size_t total = 0;
+    for (size_t f = 0; f < n; f++)
+        total += outs[f].recs.n;
+    if (total == 0)
+        return;
+    slot *s = bl_xmalloc(total * sizeof *s);
+    size_t k = 0;
+    for (size_t f = 0; f < n; f++)
         for (size_t i = 0; i < outs[f].recs.n; i++) {
             bl_record *r = outs[f].recs.v[i];
-            run_key *k = find_key(keys, nkeys, f, r->run);
-            if (!k) {
-                void *p = keys;
-                bl_grow(&p, &cap, nkeys + 1, sizeof *keys);
-                keys = p;
-                k = &keys[nkeys++];
-                *k = (run_key){f, r->run, r->line, 0};
-            } else if (r->line >= 0 && (k->first_line < 0 || r->line < k->first_line)) {
-                k->first_line = r->line;
-            }
+            s[k++] = (slot){f, r->run, r->line, i, r};
         }
+    qsort(s, total, sizeof *s, cmp_by_run);
+    for (size_t i = 0; i < total;) {
+        size_t j = i;
+        int64_t first = -1;
+        for (; j < total && s[j].fmt == s[i].fmt && s[j].run == s[i].run; j++)
+            if (s[j].rec->line >= 0 && (first < 0 || s[j].rec->line < first))
+                first = s[j].rec->line;
+        for (size_t m = i; m < j; m++)
+            s[m].first = first;
+        i = j;
     }
-    qsort(keys, nkeys, sizeof *keys, cmp_run_key);
-    for (size_t k = 0; k < nkeys; k++) {
-        keys[k].number = (int64_t)k + 1;
-        for (size_t f = 0; f < n; f++) {
-            if (f != keys[k].fmt)
-                continue;
-            for (size_t i = 0; i < outs[f].recs.n; i++) {
-                bl_record *r = outs[f].recs.v[i];
-                if (r && r->run == keys[k].run) {
-                    r->run = keys[k].number;
-                    bl_records_push(&out->recs, r);
-                    outs[f].recs.v[i] = NULL;
-                }
-            }
-        }
+    qsort(s, total, sizeof *s, cmp_by_first_line);
+    int64_t number = 0;
+    for (size_t i = 0; i < total; i++) {
+        if (i == 0 || s[i].fmt != s[i - 1].fmt || s[i].run != s[i - 1].run)
+            number++;
+        s[i].rec->run = number;
+        bl_records_push(&out->recs, s[i].rec);
     }
-    *keys_out = keys;
-    *nkeys_out = nkeys;
+    for (size_t f = 0; f < n; f++)
+        outs[f].recs.n = 0; /* the records now belong to out */
+    free(s);
 }
 
-/* Labels each run with the heading above it, looking no higher than the previous run. */
-static void label_sections(const bl_text *t, bl_parse_out *out, const run_key *keys, size_t n)
+/* Labels each run with the heading above it, looking no higher than the end of the previous
+ * run. Records arrive grouped by run, so one pass does it. */
+static void label_sections(const bl_text *t, bl_parse_out *out)
 {
-    int64_t prev_line = 1;
-    for (size_t k = 0; k < n; k++) {
-        char *h = keys[k].first_line > 0
-                      ? bl_heading_above(t, (long)keys[k].first_line, (long)prev_line)
-                      : NULL;
-        for (size_t i = 0; h && i < out->recs.n; i++) {
-            bl_record *r = out->recs.v[i];
-            if (r->run == keys[k].number && !bl_record_label(r, "section"))
-                bl_record_set_label(r, "section", h);
+    int64_t prev_end = 0;
+    for (size_t i = 0; i < out->recs.n;) {
+        size_t j = i;
+        int64_t first = -1, last = -1;
+        for (; j < out->recs.n && out->recs.v[j]->run == out->recs.v[i]->run; j++) {
+            int64_t line = out->recs.v[j]->line;
+            if (line >= 0 && (first < 0 || line < first))
+                first = line;
+            if (line > last)
+                last = line;
         }
+        char *h = first > 0 ? bl_heading_above(t, (long)first, (long)prev_end + 1) : NULL;
+        for (size_t m = i; h && m < j; m++)
+            if (!bl_record_label(out->recs.v[m], "section"))
+                bl_record_set_label(out->recs.v[m], "section", h);
         free(h);
-        int64_t last = keys[k].first_line;
-        for (size_t i = 0; i < out->recs.n; i++)
-            if (out->recs.v[i]->run == keys[k].number && out->recs.v[i]->line > last)
-                last = out->recs.v[i]->line;
-        prev_line = last + 1;
+        if (last > prev_end)
+            prev_end = last;
+        i = j;
     }
 }
 
@@ -165,15 +195,10 @@ static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, bl_p
         move_diags(out, &outs[f]);
     }
     drop_family_duplicates(fmts, outs, nf);
-    run_key *keys;
-    size_t nkeys;
-    merge_runs(outs, nf, out, &keys, &nkeys);
-    label_sections(t, out, keys, nkeys);
-    free(keys);
-    for (size_t f = 0; f < nf; f++) {
-        outs[f].recs.n = 0; /* records moved to out */
+    merge_runs(outs, nf, out);
+    label_sections(t, out);
+    for (size_t f = 0; f < nf; f++)
         bl_out_free(&outs[f]);
-    }
     free(outs);
 }
 
@@ -296,23 +321,33 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     }
     if (hash)
         bl_content_hash(t.buf, t.len, hash);
-    if (text_is_empty(&t)) {
+    int rc = bl_parse_text(&t, opts, out);
+    bl_text_free(&t);
+    return rc;
+}
+
+int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out)
+{
+    const bl_format *forced = NULL;
+    if (opts->as && strcmp(opts->as, "auto") != 0 && !(forced = bl_format_find(opts->as))) {
+        bl_out_error(out, 0, "unknown format '%s'", opts->as);
+        return 2;
+    }
+    if (text_is_empty(t)) {
         bl_out_error(out, 0, "empty input: no benchmark output in it");
-        bl_text_free(&t);
         return 1;
     }
     const bl_format *fmts[64];
-    size_t nf = forced ? 1 : probe_formats(&t, fmts);
+    size_t nf = forced ? 1 : probe_formats(t, fmts);
     if (forced)
         fmts[0] = forced;
     if (nf == 0)
         bl_out_error(out, 0, "no benchmark output recognised (formats: see benchlog parse --help)");
     else
-        parse_text(&t, fmts, nf, out);
+        parse_text(t, fmts, nf, out);
     if (nf && out->recs.n == 0 && out->n_diags == 0)
         bl_out_error(out, 0, "no results found in the %s output", fmts[0]->name);
     apply_user_labels(out, opts);
-    bl_text_free(&t);
     return out->n_diags ? 1 : 0;
 }
 

@@ -18,6 +18,9 @@ typedef struct bl_parse_opts {
 int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
                     char hash[33]);
 
+/* The same on a text already loaded (tests, fuzzing, stdin buffers). */
+int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out);
+
 /* Writes the diagnostics as "FILE:LINE: message" lines to stderr. */
 void bl_print_diags(const bl_parse_out *out);
 

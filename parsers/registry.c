@@ -6,7 +6,12 @@
 /* clang-format off */
 #define BL_FORMATS(X) \
     /* fio family */ \
+    X(fio) \
+    X(fio_terse) \
+    X(fio_json) \
     /* bonnie++ */ \
+    X(bonnie) \
+    X(bonnie_csv) \
     /* dd */ \
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \

@@ -1,0 +1,347 @@
+#include "bonnie_common.h"
+#include "../core/strbuf.h"
+#include "../core/units.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KIND_XFER = 0, KIND_SEEKS = 1, KIND_FILES = 2 };
+
+static const struct {
+    const char *test, *op, *pattern, *metric;
+    int kind;
+} tests[BL_BONNIE_NTESTS] = {
+    {"seq-write-char", "write", "seq", NULL, KIND_XFER},
+    {"seq-write-block", "write", "seq", NULL, KIND_XFER},
+    {"seq-rewrite", "write", "seq", NULL, KIND_XFER},
+    {"seq-read-char", "read", "seq", NULL, KIND_XFER},
+    {"seq-read-block", "read", "seq", NULL, KIND_XFER},
+    {"rand-seeks", "meta", "rand", "seeks", KIND_SEEKS},
+    {"seq-create", "meta", "seq", "create", KIND_FILES},
+    {"seq-stat", "meta", "seq", "stat", KIND_FILES},
+    {"seq-delete", "meta", "seq", "delete", KIND_FILES},
+    {"rand-create", "meta", "rand", "create", KIND_FILES},
+    {"rand-stat", "meta", "rand", "stat", KIND_FILES},
+    {"rand-delete", "meta", "rand", "delete", KIND_FILES},
+};
+
+const char *bl_bonnie_test_name(int i)
+{
+    return i >= 0 && i < BL_BONNIE_NTESTS ? tests[i].test : NULL;
+}
+
+void bl_bonnie_run_init(bl_bonnie_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->chunk = -1;
+    r->concurrency = -1;
+    for (int i = 0; i < BL_BONNIE_NTESTS; i++) {
+        r->cell[i].cpu = BL_ABSENT;
+        r->cell[i].lat_ns = BL_ABSENT;
+        r->cell[i].value = BL_ABSENT;
+    }
+}
+
+static int all_char(const char *s, size_t n, char c)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != c)
+            return 0;
+    return 1;
+}
+
+/* A number that spans exactly n bytes, with an optional k/m/g suffix for transfers. */
+static int number_in(const char *s, size_t n, int kind, double *out)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf)
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    double v;
+    const char *end;
+    if (!bl_parse_number(buf, 0, &v, &end))
+        return 0;
+    double mul = 1;
+    if (kind == KIND_XFER) {
+        mul = 1024; /* K/sec */
+        switch (*end) {
+        case 'k':
+        case 'K':
+            mul = 1024.0, end++;
+            break;
+        case 'm':
+        case 'M':
+            mul = 1048576.0, end++;
+            break;
+        case 'g':
+        case 'G':
+            mul = 1073741824.0, end++;
+            break;
+        default:
+            break;
+        }
+    }
+    if (*end != '\0')
+        return 0;
+    *out = v * mul;
+    return 1;
+}
+
+int bl_bonnie_cell_parse(const char *val, size_t vlen, const char *cpu, size_t clen, int test,
+                         bl_bonnie_cell *c, long line)
+{
+    c->line = line;
+    c->cpu = BL_ABSENT;
+    if (all_char(val, vlen, '+')) {
+        c->state = BL_CELL_PLUS;
+        c->value = BL_ABSENT;
+    } else if (number_in(val, vlen, tests[test].kind, &c->value)) {
+        c->state = BL_CELL_VALUE;
+    } else {
+        return 0;
+    }
+    double p;
+    if (cpu && clen && number_in(cpu, clen, KIND_SEEKS, &p))
+        c->cpu = p;
+    return 1;
+}
+
+/* Splits a CSV line in place-free fashion: offsets of up to max fields. */
+static size_t split_csv(const char *s, const char **f, size_t *len, size_t max)
+{
+    size_t n = 0;
+    const char *p = s;
+    for (;;) {
+        const char *q = strchr(p, ',');
+        size_t l = q ? (size_t)(q - p) : strlen(p);
+        while (l && (p[l - 1] == ' ' || p[l - 1] == '\r'))
+            l--;
+        if (n < max) {
+            f[n] = p;
+            len[n] = l;
+        }
+        n++;
+        if (!q)
+            break;
+        p = q + 1;
+    }
+    return n;
+}
+
+static int looks_version(const char *s, size_t n)
+{
+    if (n < 3 || n > 8 || !isdigit((unsigned char)s[0]) || s[1] != '.')
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '.')
+            return 0;
+    return 1;
+}
+
+static void copy_field(char *dst, size_t cap, const char *s, size_t n)
+{
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+static int cell_ok(const char *s, size_t n)
+{
+    double v;
+    return n == 0 || all_char(s, n, '+') || number_in(s, n, KIND_SEEKS, &v);
+}
+
+/* Fills cells first..first+count-1 from value/cpu pairs starting at field f0. */
+static int fill_cells(bl_bonnie_run *r, const char **f, size_t *len, size_t f0, int first,
+                      int count, long line)
+{
+    for (int i = 0; i < count; i++) {
+        const char *v = f[f0 + 2 * (size_t)i], *c = f[f0 + 2 * (size_t)i + 1];
+        size_t vl = len[f0 + 2 * (size_t)i], cl = len[f0 + 2 * (size_t)i + 1];
+        if (!cell_ok(v, vl) || !cell_ok(c, cl))
+            return 0;
+        if (vl == 0)
+            continue;
+        if (!bl_bonnie_cell_parse(v, vl, c, cl, first + i, &r->cell[first + i], line))
+            return 0;
+    }
+    return 1;
+}
+
+static void fill_latencies(bl_bonnie_run *r, const char **f, size_t *len, size_t f0, size_t n)
+{
+    for (size_t i = 0; i < BL_BONNIE_NTESTS && f0 + i < n; i++) {
+        char buf[32];
+        if (len[f0 + i] == 0 || len[f0 + i] >= sizeof buf)
+            continue;
+        copy_field(buf, sizeof buf, f[f0 + i], len[f0 + i]);
+        double ns;
+        const char *end;
+        if (bl_parse_duration_ns(buf, 1000, &ns, &end) && *end == '\0')
+            r->cell[i].lat_ns = ns;
+    }
+}
+
+static int64_t size_bytes(const char *s)
+{
+    double v;
+    const char *end;
+    if (!*s || !bl_parse_size(s, BL_BINARY, &v, &end))
+        return -1;
+    /* bonnie++ sizes without a suffix are MiB */
+    if (end == s + strspn(s, "0123456789."))
+        v *= 1048576.0;
+    return (int64_t)v;
+}
+
+static void set_files(bl_bonnie_run *r, const char **f, size_t *len, size_t i, size_t n)
+{
+    /* num_files[:max_size[:min_size]][/num_dirs] as bon_csv2txt writes it */
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_putn(&sb, f[i], len[i]);
+    if (n > 1 && len[i + 1])
+        bl_strbuf_putc(&sb, ':'), bl_strbuf_putn(&sb, f[i + 1], len[i + 1]);
+    if (n > 2 && len[i + 2])
+        bl_strbuf_putc(&sb, ':'), bl_strbuf_putn(&sb, f[i + 2], len[i + 2]);
+    if (n > 3 && len[i + 3])
+        bl_strbuf_putc(&sb, '/'), bl_strbuf_putn(&sb, f[i + 3], len[i + 3]);
+    copy_field(r->files, sizeof r->files, sb.s ? sb.s : "", sb.len);
+    bl_strbuf_free(&sb);
+}
+
+static int csv_new(bl_bonnie_run *r, const char **f, size_t *len, size_t n, long line, char *err,
+                   size_t errlen)
+{
+    /* 1.96/1.97 ("1.97"): 48 fields; 1.98 (bonnie++ 2.00) adds seeks and seek procs after
+     * chunk_size: 50 fields. */
+    int v198 = len[0] >= 4 && strncmp(f[0], "1.98", 4) >= 0;
+    size_t io = v198 ? 9 : 7, fl = io + 12, fc = fl + 5, lat = fc + 12;
+    if (n < fc + 12) {
+        snprintf(err, errlen, "bonnie++ %.*s CSV line has %zu fields, expected %zu", (int)len[0],
+                 f[0], n, lat + 12);
+        return -1;
+    }
+    copy_field(r->version, sizeof r->version, f[1], len[1]);
+    copy_field(r->host, sizeof r->host, f[2], len[2]);
+    if (len[3])
+        r->concurrency = strtoll(f[3], NULL, 10);
+    copy_field(r->size, sizeof r->size, f[5], len[5]);
+    if (len[6]) {
+        char buf[32];
+        copy_field(buf, sizeof buf, f[6], len[6]);
+        double c;
+        if (bl_parse_size(buf, BL_BINARY, &c, NULL))
+            r->chunk = (int64_t)c;
+    }
+    if (!fill_cells(r, f, len, io, 0, BL_BONNIE_NIO, line) ||
+        !fill_cells(r, f, len, fc, BL_BONNIE_NIO, BL_BONNIE_NIO, line)) {
+        snprintf(err, errlen, "bonnie++ CSV line has a cell that is not a number");
+        return -1;
+    }
+    set_files(r, f, len, fl, 4);
+    fill_latencies(r, f, len, lat, n);
+    return 1;
+}
+
+static int csv_old(bl_bonnie_run *r, const char **f, size_t *len, size_t n, long line, char *err,
+                   size_t errlen)
+{
+    if (n < 27) {
+        snprintf(err, errlen, "bonnie++ 1.0x CSV line has %zu fields, expected 27", n);
+        return -1;
+    }
+    copy_field(r->host, sizeof r->host, f[0], len[0]);
+    copy_field(r->size, sizeof r->size, f[1], len[1]);
+    if (!fill_cells(r, f, len, 2, 0, BL_BONNIE_NIO, line) ||
+        !fill_cells(r, f, len, 15, BL_BONNIE_NIO, BL_BONNIE_NIO, line)) {
+        snprintf(err, errlen, "bonnie++ CSV line has a cell that is not a number");
+        return -1;
+    }
+    copy_field(r->files, sizeof r->files, f[14], len[14]);
+    return 1;
+}
+
+int bl_bonnie_csv_line(const char *s, long line, bl_bonnie_run *r, char *err, size_t errlen)
+{
+    const char *f[64];
+    size_t len[64];
+    s += strspn(s, " \t");
+    size_t n = split_csv(s, f, len, 64);
+    if (n < 20 || n > 64)
+        return 0;
+    bl_bonnie_run_init(r);
+    r->line = r->last_line = line;
+    int rc;
+    if (looks_version(f[0], len[0]) && looks_version(f[1], len[1]))
+        rc = csv_new(r, f, len, n, line, err, errlen);
+    else if (n >= 26 && n <= 28 && len[1] && isdigit((unsigned char)f[1][0]) &&
+             cell_ok(f[2], len[2]) && cell_ok(f[3], len[3]))
+        rc = csv_old(r, f, len, n, line, err, errlen);
+    else
+        return 0;
+    if (rc == 1) {
+        for (int i = 0; i < BL_BONNIE_NTESTS; i++) {
+            if (r->cell[i].state == BL_CELL_EMPTY)
+                continue;
+            if (i < BL_BONNIE_NIO)
+                r->has_io = 1;
+            else
+                r->has_files = 1;
+        }
+    }
+    return rc;
+}
+
+void bl_bonnie_emit(bl_parse_out *o, const bl_bonnie_run *r, int64_t run, const char *section)
+{
+    int64_t size = size_bytes(r->size);
+    for (int i = 0; i < BL_BONNIE_NTESTS; i++) {
+        const bl_bonnie_cell *c = &r->cell[i];
+        if (c->state == BL_CELL_EMPTY)
+            continue;
+        bl_record *rec = bl_out_record(o, c->line > 0 ? c->line : r->line);
+        rec->run = run;
+        bl_record_set_str(&rec->tool, "bonnie++");
+        if (r->version[0])
+            bl_record_set_str(&rec->tool_version, r->version);
+        if (r->host[0])
+            bl_record_set_label(rec, "host", r->host);
+        if (r->size[0])
+            bl_record_set_label(rec, "size", r->size);
+        if (r->files[0] && i >= BL_BONNIE_NIO)
+            bl_record_set_label(rec, "files", r->files);
+        if (section)
+            bl_record_set_label(rec, "section", section);
+        bl_record_set_str(&rec->test, tests[i].test);
+        bl_record_set_str(&rec->op, tests[i].op);
+        bl_record_set_str(&rec->pattern, tests[i].pattern);
+        if (r->concurrency > 0)
+            rec->numjobs = r->concurrency;
+        if (tests[i].kind == KIND_XFER) {
+            if (i == 0 || i == 3)
+                rec->bs = 1; /* putc/getc move one byte a call */
+            else if (r->chunk > 0)
+                rec->bs = r->chunk;
+            if (size > 0)
+                rec->size_bytes = size;
+            rec->bw_bytes_s = c->value;
+        } else {
+            bl_record_set_str(&rec->metric, tests[i].metric);
+            bl_record_set_str(&rec->unit, tests[i].kind == KIND_SEEKS ? "ops/s" : "files/s");
+            rec->value = c->value;
+        }
+        if (c->state == BL_CELL_PLUS)
+            bl_record_set_str(&rec->note, "+++++: too fast to measure");
+        rec->cpu_pct = c->cpu;
+        if (bl_present(c->lat_ns)) {
+            rec->lat_ns.present = true;
+            rec->lat_ns.max = c->lat_ns;
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/* bonnie++ CSV lines of every generation: 1.0x (host first, 27 fields), 1.96/1.97 (format
+ * version first, 48 fields with latencies) and 1.98 from bonnie++ 2.00 (50 fields).
+ * Texts that also hold a human table are left to the `bonnie` format, which merges each CSV
+ * line into the table row it repeats. */
+#include "bonnie_common.h"
+#include "bonnie_table.h"
+
+static int has_table(const bl_text *t)
+{
+    for (size_t i = 0; i < t->nlines; i++)
+        if (bl_bonnie_table_start(t->line[i]))
+            return 1;
+    return 0;
+}
+
+static int probe(const bl_text *t)
+{
+    if (has_table(t))
+        return 0;
+    for (size_t i = 0; i < t->nlines; i++) {
+        bl_bonnie_run r;
+        char err[160];
+        if (bl_bonnie_csv_line(t->line[i], (long)i + 1, &r, err, sizeof err) != 0)
+            return 80;
+    }
+    return 0;
+}
+
+static void parse(const bl_text *t, bl_parse_out *o)
+{
+    int64_t run = 0;
+    for (size_t i = 0; i < t->nlines; i++) {
+        bl_bonnie_run r;
+        char err[160];
+        int rc = bl_bonnie_csv_line(t->line[i], (long)i + 1, &r, err, sizeof err);
+        if (rc < 0)
+            bl_out_error(o, (long)i + 1, "%s", err);
+        else if (rc > 0)
+            bl_bonnie_emit(o, &r, ++run, NULL);
+    }
+}
+
+const bl_format bl_format_bonnie_csv = {
+    .name = "bonnie-csv",
+    .summary = "bonnie++ CSV lines (1.0x, 1.96/1.97, 1.98 of bonnie++ 2.00)",
+    .family = "bonnie",
+    .rank = 1,
+    .probe = probe,
+    .parse = parse,
+};

@@ -1,0 +1,296 @@
+#include "fio_common.h"
+#include "../core/strbuf.h"
+#include "../core/units.h"
+#include <ctype.h>
+#include <strings.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLAT_BITS 6
+#define PLAT_VAL (1u << PLAT_BITS)
+
+void bl_fio_jobdefs_clear(bl_fio_jobdefs *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->v[i].name);
+        free(d->v[i].rw);
+        free(d->v[i].ioengine);
+    }
+    d->n = 0;
+}
+
+void bl_fio_jobdefs_free(bl_fio_jobdefs *d)
+{
+    bl_fio_jobdefs_clear(d);
+    free(d->v);
+    d->v = NULL;
+    d->cap = 0;
+}
+
+const bl_fio_jobdef *bl_fio_jobdef_find(const bl_fio_jobdefs *d, const char *name)
+{
+    for (size_t i = d->n; name && i-- > 0;)
+        if (strcmp(d->v[i].name, name) == 0)
+            return &d->v[i];
+    return NULL;
+}
+
+static bl_fio_jobdef *jobdef_push(bl_fio_jobdefs *d, const char *name, size_t name_len)
+{
+    void *p = d->v;
+    bl_grow(&p, &d->cap, d->n + 1, sizeof *d->v);
+    d->v = p;
+    bl_fio_jobdef *j = &d->v[d->n++];
+    memset(j, 0, sizeof *j);
+    j->name = bl_xstrndup(name, name_len);
+    for (int i = 0; i < BL_FIO_NDIR; i++)
+        j->bs[i] = -1;
+    j->iodepth = j->numjobs = -1;
+    j->group = -1;
+    return j;
+}
+
+const char *bl_fio_skip(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+const char *bl_fio_after(const char *s, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = strstr(s, key); p; p = strstr(p + 1, key))
+        if (p == s || !isalnum((unsigned char)p[-1]))
+            return p + n;
+    return NULL;
+}
+
+/* "4096B-4096B", "64.0KiB-64.0KiB", "1M-1M", "4k" -> bytes when the range is one size. */
+static int64_t fixed_bs(const char *s, const char **end)
+{
+    double lo, hi;
+    const char *p;
+    if (!bl_parse_size(s, BL_BINARY, &lo, &p))
+        return -1;
+    hi = lo;
+    if (*p == '-' && !bl_parse_size(p + 1, BL_BINARY, &hi, &p))
+        return -1;
+    if (end)
+        *end = p;
+    return lo == hi && lo > 0 ? (int64_t)llround(lo) : -1;
+}
+
+/* Both layouts: "1M-1M/1M-1M[/...]" (fio 2.x) and "(R) 4096B-4096B, (W) ..., (T) ..." (3.x). */
+static void parse_bs_field(const char *s, int64_t bs[BL_FIO_NDIR])
+{
+    if (*s == '(') {
+        static const char tags[] = "RWT";
+        for (int d = 0; d < BL_FIO_NDIR; d++) {
+            char tag[5] = {'(', tags[d], ')', ' ', 0};
+            const char *p = strstr(s, tag);
+            if (p)
+                bs[d] = fixed_bs(p + 4, NULL);
+        }
+        return;
+    }
+    const char *p = s;
+    for (int d = 0; d < BL_FIO_NDIR; d++) {
+        const char *e = NULL;
+        bs[d] = fixed_bs(p, &e);
+        if (!e || *e != '/')
+            break;
+        p = e + 1;
+    }
+    if (bs[BL_FIO_TRIM] < 0 && bs[BL_FIO_WRITE] >= 0 && bs[BL_FIO_WRITE] == bs[BL_FIO_READ])
+        bs[BL_FIO_TRIM] = bs[BL_FIO_READ]; /* fio 2.0 printed no trim range */
+}
+
+static char *word_after(const char *line, const char *key)
+{
+    const char *v = bl_fio_after(line, key);
+    if (!v)
+        return NULL;
+    size_t n = strcspn(v, ", \t:");
+    return n ? bl_xstrndup(v, n) : NULL;
+}
+
+bool bl_fio_parse_jobdef_line(const char *line, bl_fio_jobdefs *d)
+{
+    const char *g = strstr(line, ": (g=");
+    if (!g || !bl_fio_after(g, "rw="))
+        return false;
+    /* The name may follow a "Jobs: ... [eta 00m:00s]" status glued on by a \r. */
+    const char *start = line;
+    for (const char *p = line; p < g; p++)
+        if (*p == ']')
+            start = p + 1;
+    start = bl_fio_skip(start);
+    if (g == start)
+        return false;
+    bl_fio_jobdef *j = jobdef_push(d, start, (size_t)(g - start));
+    j->group = strtol(g + 5, NULL, 10);
+    char *rw = word_after(g, "rw=");
+    if (rw) {
+        rw[strcspn(rw, ":")] = '\0';
+        j->rw = rw;
+    }
+    const char *bs = bl_fio_after(g, "bs=");
+    if (bs)
+        parse_bs_field(bs, j->bs);
+    j->ioengine = word_after(g, "ioengine=");
+    const char *qd = bl_fio_after(g, "iodepth=");
+    if (qd)
+        j->iodepth = strtoll(qd, NULL, 10);
+    return true;
+}
+
+void bl_fio_jobdef_add(bl_fio_jobdefs *d, const char *name, const char *rw, const char *bs,
+                       const char *ioengine, const char *iodepth, const char *numjobs)
+{
+    bl_fio_jobdef *j = jobdef_push(d, name ? name : "", name ? strlen(name) : 0);
+    if (rw) {
+        j->rw = bl_xstrdup(rw);
+        j->rw[strcspn(j->rw, ":")] = '\0';
+    }
+    if (bs) { /* "4k" or "4k,64k[,8k]" for read,write,trim */
+        const char *p = bs;
+        for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
+            const char *e = NULL;
+            int64_t v = fixed_bs(p, &e);
+            j->bs[dd] = v;
+            if (!e || *e != ',') {
+                for (int k = dd + 1; k < BL_FIO_NDIR; k++)
+                    j->bs[k] = v;
+                break;
+            }
+            p = e + 1;
+        }
+    }
+    if (ioengine)
+        j->ioengine = bl_xstrdup(ioengine);
+    if (iodepth)
+        j->iodepth = strtoll(iodepth, NULL, 10);
+    if (numjobs)
+        j->numjobs = strtoll(numjobs, NULL, 10);
+}
+
+const char *bl_fio_ddir_name(int ddir)
+{
+    static const char *const names[] = {"read", "write", "trim"};
+    return ddir >= 0 && ddir < BL_FIO_NDIR ? names[ddir] : NULL;
+}
+
+int bl_fio_ddir_from(const char *s, size_t len)
+{
+    for (int d = 0; d < BL_FIO_NDIR; d++)
+        if (strlen(bl_fio_ddir_name(d)) == len && strncasecmp(s, bl_fio_ddir_name(d), len) == 0)
+            return d;
+    return -1;
+}
+
+/* rw strings: read write trim randread randwrite randtrim rw readwrite randrw trimwrite
+ * randtrimwrite. The pattern is the same for every direction of a job. */
+static const char *pattern_of(const char *rw)
+{
+    if (!rw)
+        return NULL;
+    return strncmp(rw, "rand", 4) == 0 ? "rand" : "seq";
+}
+
+void bl_fio_fill(bl_record *r, int ddir, const char *job, const bl_fio_jobdef *def,
+                 const char *version)
+{
+    bl_record_set_str(&r->tool, "fio");
+    if (version)
+        bl_record_set_str(&r->tool_version, version);
+    if (job)
+        bl_record_set_label(r, "job", job);
+    const char *op = bl_fio_ddir_name(ddir);
+    bl_record_set_str(&r->op, op);
+    if (!def)
+        return;
+    if (def->group >= 0 && !bl_record_label(r, "group")) {
+        char g[32];
+        snprintf(g, sizeof g, "%ld", def->group);
+        bl_record_set_label(r, "group", g);
+    }
+    if (def->rw)
+        bl_record_set_label(r, "rw", def->rw);
+    const char *pat = pattern_of(def->rw);
+    if (pat && op) {
+        char test[32];
+        snprintf(test, sizeof test, "%s-%s", pat, op);
+        bl_record_set_str(&r->pattern, pat);
+        bl_record_set_str(&r->test, test);
+    }
+    if (ddir >= 0 && def->bs[ddir] > 0)
+        r->bs = def->bs[ddir];
+    if (def->ioengine)
+        bl_record_set_str(&r->ioengine, def->ioengine);
+    if (def->iodepth > 0)
+        r->iodepth = def->iodepth;
+    if (def->numjobs > 0 && r->numjobs < 0)
+        r->numjobs = def->numjobs;
+}
+
+char *bl_fio_strip_version(const char *v)
+{
+    if (!v)
+        return NULL;
+    v = bl_fio_skip(v);
+    if (strncmp(v, "fio", 3) == 0 && (v[3] == '-' || v[3] == ' '))
+        v += 4;
+    size_t n = strcspn(v, " \t");
+    return n ? bl_xstrndup(v, n) : NULL;
+}
+
+char *bl_fio_version_line(const char *line)
+{
+    const char *p = bl_fio_skip(line);
+    if (strncmp(p, "fio", 3) != 0 || (p[3] != '-' && p[3] != ' ') || !isdigit((unsigned char)p[4]))
+        return NULL;
+    const char *e = p + 4 + strcspn(p + 4, " \t");
+    if (*bl_fio_skip(e) != '\0')
+        return NULL;
+    return bl_fio_strip_version(p);
+}
+
+double bl_fio_scale(double x, double mult)
+{
+    if (!bl_present(x))
+        return x;
+    /* 15 significant digits: more than any figure fio prints, fewer than the noise. */
+    char b[40];
+    snprintf(b, sizeof b, "%.15g", x * mult);
+    return strtod(b, NULL);
+}
+
+double bl_fio_pct_round(double pct)
+{
+    return round(pct * 10000.0) / 10000.0;
+}
+
+double bl_fio_plat_idx_to_val(unsigned idx)
+{
+    if (idx < (PLAT_VAL << 1))
+        return idx;
+    unsigned error_bits = (idx >> PLAT_BITS) - 1;
+    double base = ldexp(1.0, (int)(error_bits + PLAT_BITS));
+    unsigned k = idx % PLAT_VAL;
+    return base + (k + 0.5) * ldexp(1.0, (int)error_bits);
+}
+
+unsigned bl_fio_plat_val_to_idx(uint64_t val)
+{
+    unsigned msb = val ? 63u - (unsigned)__builtin_clzll(val) : 0;
+    if (msb <= PLAT_BITS)
+        return (unsigned)val;
+    unsigned error_bits = msb - PLAT_BITS;
+    unsigned base = (error_bits + 1) << PLAT_BITS;
+    unsigned offset = (PLAT_VAL - 1) & (unsigned)(val >> error_bits);
+    unsigned idx = base + offset;
+    return idx < BL_FIO_PLAT_NR - 1 ? idx : BL_FIO_PLAT_NR - 1;
+}

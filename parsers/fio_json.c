@@ -1,0 +1,280 @@
+/* fio --output-format=json and json+, fio 2.x (usec fields, io_bytes in KiB) and 3.x
+ * (*_ns fields, io_bytes in bytes), alone or pasted among other text (normal output
+ * before it, "fio: terminating on signal 2", blog prose).
+ *
+ * Every line whose first non-blank character is '{' is tried as the start of a JSON value
+ * (jansson, stopping at the value's end); objects with a "jobs" array are fio documents.
+ * Each job gives one record per direction that moved data. JSON+ "bins" are kept as the
+ * latency histogram. "client_stats" (client/server mode) is left alone. */
+#include "../core/strbuf.h"
+#include "fio_common.h"
+#include "parser.h"
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct jdoc {
+    bl_parse_out *out;
+    const char *version;
+    const char *date;
+    int v3; /* *_ns fields and io_bytes in bytes */
+    int64_t run;
+} jdoc;
+
+static double num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : BL_ABSENT;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* An option of a job: its own "job options", else the document's "global options". */
+static const char *option(json_t *job, json_t *global, const char *key, const char *alt)
+{
+    json_t *jo = json_object_get(job, "job options");
+    const char *v = str(jo, key);
+    if (!v && alt)
+        v = str(jo, alt);
+    if (!v)
+        v = str(global, key);
+    if (!v && alt)
+        v = str(global, alt);
+    return v;
+}
+
+/* Without group_reporting each JSON job is one of the numjobs clones: it ran alone. */
+static const char *numjobs_of(json_t *job, json_t *global)
+{
+    if (!option(job, global, "group_reporting", NULL))
+        return json_object_get(job, "job options") ? "1" : NULL;
+    const char *n = option(job, global, "numjobs", NULL);
+    return n ? n : "1";
+}
+
+static int cmp_pct(const void *a, const void *b)
+{
+    const bl_pct *x = a, *y = b;
+    return x->pct < y->pct ? -1 : x->pct > y->pct;
+}
+
+static int cmp_bin(const void *a, const void *b)
+{
+    const bl_bin *x = a, *y = b;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* {"min":..,"max":..,"mean":..,"stddev":..,"N":..,"percentile":{"99.000000":..},"bins":{..}} */
+static void read_lat(json_t *o, double unit, bl_lat *l)
+{
+    if (!json_is_object(o))
+        return;
+    double n = num(o, "N");
+    if (bl_present(n) && n == 0)
+        return; /* no I/O of this kind was timed (psync has no slat) */
+    l->present = true;
+    l->min = bl_fio_scale(num(o, "min"), unit);
+    l->max = bl_fio_scale(num(o, "max"), unit);
+    l->mean = bl_fio_scale(num(o, "mean"), unit);
+    double sd = num(o, "stddev");
+    l->stdev = bl_fio_scale(bl_present(sd) ? sd : num(o, "stdev"), unit);
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(o, "percentile"), k, v)
+    {
+        double p = strtod(k, NULL);
+        if (p > 0 && json_is_number(v))
+            bl_lat_add_pct(l, bl_fio_pct_round(p), bl_fio_scale(json_number_value(v), unit));
+    }
+    json_object_foreach(json_object_get(o, "bins"), k, v)
+    {
+        char *e;
+        double at = strtod(k, &e);
+        if (e != k && !*e && json_is_integer(v) && json_integer_value(v) > 0)
+            bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)json_integer_value(v));
+    }
+    /* jansson keeps insertion order, but do not rely on fio's key order. */
+    if (l->n_pct > 1)
+        qsort(l->pct, l->n_pct, sizeof *l->pct, cmp_pct);
+    if (l->n_bins > 1)
+        qsort(l->bins, l->n_bins, sizeof *l->bins, cmp_bin);
+}
+
+static void read_samples(json_t *d, const char *pre, const char *sdkey, double mult, bl_samples *s)
+{
+    char k[32];
+    double *dst[] = {&s->min, &s->max, &s->mean, &s->stdev};
+    const char *suf[] = {"min", "max", "mean", sdkey};
+    int any = 0;
+    for (int i = 0; i < 4; i++) {
+        snprintf(k, sizeof k, "%s_%s", pre, suf[i]);
+        double v = num(d, k);
+        *dst[i] = bl_fio_scale(v, mult);
+        any |= bl_present(v) && v != 0;
+    }
+    snprintf(k, sizeof k, "%s_samples", pre);
+    double n = num(d, k);
+    s->count = bl_present(n) ? (int64_t)n : -1;
+    s->present = any;
+}
+
+static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fio_jobdef *def,
+                       long line)
+{
+    double io = num(dir, "io_bytes"), kio = num(dir, "io_kbytes");
+    if (!(io > 0 || kio > 0))
+        return;
+    bl_record *r = bl_out_record(jd->out, line);
+    r->run = jd->run;
+    bl_fio_fill(r, ddir, str(job, "jobname"), def, jd->version);
+    double g = num(job, "groupid");
+    if (bl_present(g)) {
+        char b[32];
+        snprintf(b, sizeof b, "%.0f", g);
+        bl_record_set_label(r, "group", b);
+    }
+    if (jd->date)
+        bl_record_set_label(r, "date", jd->date);
+    r->io_bytes = bl_present(kio) ? (int64_t)io : (int64_t)llround(io * 1024);
+    double bwb = num(dir, "bw_bytes");
+    r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(num(dir, "bw"), 1024);
+    r->iops = num(dir, "iops");
+    double rt = num(dir, "runtime");
+    r->runtime_s = bl_present(rt) ? rt / 1000.0 : BL_ABSENT;
+    if (jd->v3) {
+        read_lat(json_object_get(dir, "slat_ns"), 1, &r->slat_ns);
+        read_lat(json_object_get(dir, "clat_ns"), 1, &r->clat_ns);
+        read_lat(json_object_get(dir, "lat_ns"), 1, &r->lat_ns);
+    } else {
+        read_lat(json_object_get(dir, "slat"), 1000, &r->slat_ns);
+        read_lat(json_object_get(dir, "clat"), 1000, &r->clat_ns);
+        read_lat(json_object_get(dir, "lat"), 1000, &r->lat_ns);
+    }
+    read_samples(dir, "bw", "dev", 1024, &r->bw_samples);
+    read_samples(dir, "iops", "stddev", 1, &r->iops_samples);
+    double err = num(job, "error");
+    if (err > 0) {
+        char b[48];
+        snprintf(b, sizeof b, "fio job error %.0f", err);
+        bl_record_set_str(&r->note, b);
+    }
+    r->cpu_usr_pct = num(job, "usr_cpu");
+    r->cpu_sys_pct = num(job, "sys_cpu");
+}
+
+/* The line of the i-th `"jobname"` key between first and last (1-based), or first. */
+static long jobname_line(const bl_text *t, long first, long last, size_t i)
+{
+    for (long l = first; l <= last && (size_t)l <= t->nlines; l++)
+        if (strstr(t->line[l - 1], "\"jobname\"") && i-- == 0)
+            return l;
+    return first;
+}
+
+static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long last)
+{
+    json_t *global = json_object_get(doc, "global options");
+    json_t *jobs = json_object_get(doc, "jobs");
+    size_t i;
+    json_t *job;
+    bl_fio_jobdefs defs = {0};
+    json_array_foreach(jobs, i, job)
+    {
+        if (!json_is_object(job))
+            continue;
+        bl_fio_jobdefs_clear(&defs);
+        bl_fio_jobdef_add(&defs, str(job, "jobname"), option(job, global, "rw", "readwrite"),
+                          option(job, global, "bs", "blocksize"),
+                          option(job, global, "ioengine", NULL),
+                          option(job, global, "iodepth", NULL), numjobs_of(job, global));
+        long line = jobname_line(t, first, last, i);
+        for (int d = 0; d < BL_FIO_NDIR; d++)
+            job_record(jd, job, json_object_get(job, bl_fio_ddir_name(d)), d, &defs.v[0], line);
+    }
+    bl_fio_jobdefs_free(&defs);
+}
+
+/* Line (1-based) holding byte offset off of the joined text. */
+static long line_at(const bl_text *t, size_t off)
+{
+    size_t lo = 0, hi = t->nlines;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if ((size_t)(t->line[mid] - t->buf) <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (long)lo + 1;
+}
+
+static int looks_fio(const bl_text *t, size_t i)
+{
+    for (size_t k = i; k < t->nlines && k < i + 4; k++)
+        if (strstr(t->line[k], "\"fio version\""))
+            return 1;
+    return 0;
+}
+
+static void fio_json_parse(const bl_text *t, bl_parse_out *out)
+{
+    /* jansson needs the text with its newlines back. */
+    char *joined = bl_xmalloc(t->len + 1);
+    memcpy(joined, t->buf, t->len + 1);
+    for (size_t k = 0; k < t->len; k++)
+        if (joined[k] == '\0')
+            joined[k] = '\n';
+    jdoc jd = {.out = out, .run = 0};
+    for (size_t i = 0; i < t->nlines; i++) {
+        const char *p = bl_fio_skip(t->line[i]);
+        if (*p != '{')
+            continue;
+        size_t off = (size_t)(p - t->buf);
+        json_error_t err;
+        json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
+        if (!doc) {
+            if (looks_fio(t, i))
+                bl_out_error(out, line_at(t, off + (size_t)err.position), "fio JSON: %s", err.text);
+            continue;
+        }
+        if (json_is_object(doc) && json_is_array(json_object_get(doc, "jobs"))) {
+            char *ver = bl_fio_strip_version(str(doc, "fio version"));
+            jd.version = ver;
+            jd.date = str(doc, "time");
+            jd.v3 = 0;
+            json_t *j0 = json_array_get(json_object_get(doc, "jobs"), 0);
+            json_t *rd = json_object_get(j0, "read");
+            jd.v3 = json_object_get(rd, "clat_ns") != NULL || json_object_get(rd, "io_kbytes");
+            jd.run++;
+            long last = line_at(t, off + (size_t)err.position);
+            read_doc(&jd, doc, t, (long)i + 1, last);
+            free(ver);
+            i = (size_t)last - 1;
+        }
+        json_decref(doc);
+    }
+    free(joined);
+}
+
+static int fio_json_probe(const bl_text *t)
+{
+    for (size_t i = 0; i < t->nlines; i++)
+        if (strstr(t->line[i], "\"fio version\"") || strstr(t->line[i], "\"jobname\""))
+            return 95;
+    return 0;
+}
+
+const bl_format bl_format_fio_json = {
+    .name = "fio-json",
+    .summary = "fio JSON and JSON+ output (2.x and 3.x), also among other text",
+    .family = "fio",
+    .rank = 3,
+    .probe = fio_json_probe,
+    .parse = fio_json_parse,
+    .parse_stream = NULL,
+};

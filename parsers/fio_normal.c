@@ -1,0 +1,403 @@
+/* fio's normal (human) output, fio 2.0.x to 3.3x, also when pasted among other text.
+ *
+ * The text is read line by line. Job header lines (`name: (g=0): rw=...`) define jobs;
+ * a result header (`name: (groupid=0, jobs=1): err= 0: ...`) opens a job block; each
+ * direction line in it (`read : io=...` in 2.x, `read: IOPS=..., BW=...` from 2.17 on)
+ * opens one record that the following slat/clat/lat, percentile, bw and iops lines fill;
+ * the cpu line applies to every record of the block. A run ends where a new job header or
+ * version line follows results. Progress lines, group summaries and disk stats are
+ * ignored: records are per job. */
+#include "../core/strbuf.h"
+#include "../core/units.h"
+#include "fio_common.h"
+#include "parser.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct nstate {
+    bl_parse_out *out;
+    bl_fio_jobdefs defs;
+    char *version;
+    int64_t run;
+    int run_has_results;
+    /* the open job block */
+    char *job;
+    long job_line;
+    char *group, *date;
+    int64_t jobs;
+    long err;
+    bl_record *recs[4];
+    size_t nrecs;
+    bl_record *cur;  /* record of the last direction line */
+    bl_lat *pct;     /* open percentile block */
+    double pct_unit; /* ns per printed unit */
+} nstate;
+
+static void close_job(nstate *s)
+{
+    free(s->job);
+    free(s->group);
+    free(s->date);
+    s->job = s->group = s->date = NULL;
+    s->nrecs = 0;
+    s->cur = NULL;
+    s->pct = NULL;
+}
+
+static void new_run(nstate *s)
+{
+    close_job(s);
+    bl_fio_jobdefs_clear(&s->defs);
+    s->run++;
+    s->run_has_results = 0;
+}
+
+/* Word before ":" at the start of the trimmed line, e.g. "read" of "read : io=". */
+static int line_key(const char *p, const char *key)
+{
+    size_t n = strlen(key);
+    return strncmp(p, key, n) == 0 && !isalnum((unsigned char)p[n]);
+}
+
+/* `name: (groupid=0, jobs=1): err= 0: pid=5124[: date]` */
+static void open_job(nstate *s, const char *line, const char *g, long lineno)
+{
+    close_job(s);
+    const char *start = line;
+    for (const char *p = line; p < g; p++)
+        if (*p == ']')
+            start = p + 1;
+    start = bl_fio_skip(start);
+    s->job = bl_xstrndup(start, (size_t)(g - start));
+    s->job_line = lineno;
+    const char *v = g + strlen(": (groupid=");
+    s->group = bl_xstrndup(v, strspn(v, "0123456789"));
+    const char *j = bl_fio_after(g, "jobs=");
+    s->jobs = j ? strtoll(j, NULL, 10) : -1;
+    const char *e = bl_fio_after(g, "err=");
+    s->err = e ? strtol(e, NULL, 10) : 0;
+    const char *pid = bl_fio_after(g, "pid=");
+    if (pid) {
+        pid += strspn(pid, "0123456789");
+        if (*pid == ':' && *bl_fio_skip(pid + 1))
+            s->date = bl_xstrdup(bl_fio_skip(pid + 1));
+    }
+    s->run_has_results = 1;
+}
+
+static void parse_old_summary(const char *p, bl_record *r)
+{
+    const char *v;
+    double x;
+    if ((v = bl_fio_after(p, "io=")) && bl_parse_size(v, BL_BINARY, &x, NULL))
+        r->io_bytes = (int64_t)llround(x);
+    if ((v = bl_fio_after(p, "bw=")) && bl_parse_bandwidth(v, BL_BINARY, &x, NULL))
+        r->bw_bytes_s = x;
+    if ((v = bl_fio_after(p, "iops=")) && bl_parse_count(v, &x, NULL))
+        r->iops = x;
+    if ((v = bl_fio_after(p, "runt=")) && bl_parse_duration_ns(v, 1e6, &x, NULL))
+        r->runtime_s = x / 1e9;
+}
+
+/* `IOPS=18.0k, BW=70.2MiB/s (73.6MB/s)(140MiB/2001msec)`: the binary figure is the exact
+ * one; the SI one in parentheses is the same number rounded again. */
+static void parse_new_summary(const char *p, bl_record *r)
+{
+    const char *v;
+    double x;
+    if ((v = bl_fio_after(p, "IOPS=")) && bl_parse_count(v, &x, NULL))
+        r->iops = x;
+    if ((v = bl_fio_after(p, "BW=")) && bl_parse_bandwidth(v, BL_BINARY, &x, NULL))
+        r->bw_bytes_s = x;
+    const char *io = strstr(p, ")(");
+    io = io ? io + 2 : NULL;
+    const char *e;
+    if (io && bl_parse_size(io, BL_BINARY, &x, &e) && *e == '/') {
+        r->io_bytes = (int64_t)llround(x);
+        if (bl_parse_duration_ns(e + 1, 1e6, &x, NULL))
+            r->runtime_s = x / 1e9;
+    }
+}
+
+static void open_direction(nstate *s, int ddir, const char *p, long lineno)
+{
+    if (s->nrecs == sizeof s->recs / sizeof s->recs[0])
+        return;
+    bl_record *r = bl_out_record(s->out, s->job_line > 0 ? s->job_line : lineno);
+    r->run = s->run;
+    bl_fio_fill(r, ddir, s->job, bl_fio_jobdef_find(&s->defs, s->job), s->version);
+    if (s->group)
+        bl_record_set_label(r, "group", s->group);
+    if (s->date)
+        bl_record_set_label(r, "date", s->date);
+    if (s->jobs > 0)
+        r->numjobs = s->jobs;
+    if (s->err > 0) {
+        char b[48];
+        snprintf(b, sizeof b, "fio job error %ld", s->err);
+        bl_record_set_str(&r->note, b);
+    }
+    if (ddir < 0)
+        bl_record_set_label(r, "ddir", "mixed");
+    if (bl_fio_after(p, "IOPS="))
+        parse_new_summary(p, r);
+    else
+        parse_old_summary(p, r);
+    if (!bl_present(r->bw_bytes_s) || !bl_present(r->iops))
+        bl_out_error(s->out, lineno, "fio %s line of job '%s': bandwidth or IOPS unreadable",
+                     ddir >= 0 ? bl_fio_ddir_name(ddir) : "mixed", s->job);
+    s->recs[s->nrecs++] = r;
+    s->cur = r;
+    s->pct = NULL;
+}
+
+/* Unit word in "(usec)" right after p (spaces allowed); ns per unit, 0 when none. */
+static double paren_unit(const char *p, const char **end)
+{
+    p = bl_fio_skip(p);
+    if (*p != '(')
+        return 0;
+    const char *q = strchr(p, ')');
+    if (!q)
+        return 0;
+    double m = bl_time_unit_ns(p + 1, (int)(q - p - 1));
+    if (end)
+        *end = q + 1;
+    return m;
+}
+
+static bl_lat *lat_of(bl_record *r, const char *p, size_t *keylen)
+{
+    if (line_key(p, "slat")) {
+        *keylen = 4;
+        return &r->slat_ns;
+    }
+    if (line_key(p, "clat")) {
+        *keylen = 4;
+        return &r->clat_ns;
+    }
+    if (line_key(p, "lat")) {
+        *keylen = 3;
+        return &r->lat_ns;
+    }
+    return NULL;
+}
+
+/* `clat (msec): min=1 , max=93 , avg= 2.77, stdev= 2.26`; values may carry a "k" (x1000). */
+static int parse_lat_line(const char *p, double unit, bl_lat *l)
+{
+    static const char *const keys[] = {"min=", "max=", "avg=", "stdev="};
+    double *dst[] = {&l->min, &l->max, &l->mean, &l->stdev};
+    int ok = 0;
+    for (int i = 0; i < 4; i++) {
+        const char *v = bl_fio_after(p, keys[i]);
+        double x;
+        if (v && bl_parse_count(v, &x, NULL)) {
+            *dst[i] = bl_fio_scale(x, unit);
+            ok++;
+        }
+    }
+    l->present = true;
+    return ok == 4;
+}
+
+/* `|  1.00th=[ 2008],  5.00th=[ 2008], ...` */
+static int parse_pct_line(const char *p, double unit, bl_lat *l)
+{
+    int n = 0;
+    p++;
+    for (;;) {
+        p = bl_fio_skip(p);
+        double pct, v;
+        const char *e;
+        if (!bl_parse_number(p, 0, &pct, &e) || strncmp(e, "th=[", 4) != 0)
+            break;
+        if (!bl_parse_count(e + 4, &v, &e))
+            return -1;
+        e = bl_fio_skip(e);
+        if (*e != ']')
+            return -1;
+        bl_lat_add_pct(l, bl_fio_pct_round(pct), bl_fio_scale(v, unit));
+        n++;
+        p = e + 1;
+        if (*p == ',')
+            p++;
+    }
+    return n;
+}
+
+/* `bw (KB/s)  : min=..., max=..., per=99.85%, avg=..., stdev=...[, samples=6]` and
+ * `iops        : min=...`: min/max/avg/stdev in the printed unit, times mult. */
+static int parse_samples(const char *p, double mult, bl_samples *s)
+{
+    static const char *const keys[] = {"min=", "max=", "avg=", "stdev="};
+    double *dst[] = {&s->min, &s->max, &s->mean, &s->stdev};
+    int ok = 0;
+    for (int i = 0; i < 4; i++) {
+        const char *v = bl_fio_after(p, keys[i]);
+        double x;
+        if (v && bl_parse_count(v, &x, NULL)) {
+            *dst[i] = bl_fio_scale(x, mult);
+            ok++;
+        }
+    }
+    const char *n = bl_fio_after(p, "samples=");
+    s->count = n ? strtoll(n, NULL, 10) : -1;
+    s->present = ok > 0;
+    return ok == 4;
+}
+
+/* "(KB  /s)", "(  KiB/s)", "(  MiB/s)" -> bytes/s per printed unit (fio: K = 1024). */
+static double bw_unit(const char *p)
+{
+    const char *o = strchr(p, '('), *c = o ? strchr(o, ')') : NULL;
+    if (!c)
+        return 0;
+    char u[24];
+    size_t n = 1;
+    u[0] = '1';
+    for (const char *q = o + 1; q < c && n < sizeof u - 1; q++)
+        if (*q != ' ')
+            u[n++] = *q;
+    u[n] = '\0';
+    double x;
+    return bl_parse_bandwidth(u, BL_BINARY, &x, NULL) ? x : 0;
+}
+
+static void parse_cpu(nstate *s, const char *p)
+{
+    const char *u = bl_fio_after(p, "usr="), *y = bl_fio_after(p, "sys=");
+    double a, b;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        if (u && bl_parse_number(u, 0, &a, NULL))
+            s->recs[i]->cpu_usr_pct = a;
+        if (y && bl_parse_number(y, 0, &b, NULL))
+            s->recs[i]->cpu_sys_pct = b;
+    }
+}
+
+/* Lines inside a job block; returns 1 when the line was the block's own. */
+static int job_line(nstate *s, const char *p, long lineno)
+{
+    if (*p == '|' && s->pct && s->cur) {
+        if (parse_pct_line(p, s->pct_unit, s->pct) < 0)
+            bl_out_error(s->out, lineno, "fio percentile line: unreadable value");
+        return 1;
+    }
+    s->pct = NULL;
+    const char *colon = strchr(p, ':');
+    size_t klen = strcspn(p, " :");
+    int ddir = bl_fio_ddir_from(p, klen);
+    if ((ddir >= 0 || line_key(p, "mixed")) && colon &&
+        (bl_fio_after(colon, "io=") || bl_fio_after(colon, "IOPS="))) {
+        open_direction(s, ddir, colon + 1, lineno);
+        return 1;
+    }
+    if (line_key(p, "cpu") && bl_fio_after(p, "usr=")) {
+        parse_cpu(s, p);
+        return 1;
+    }
+    if (!s->cur)
+        return 0;
+    size_t kl;
+    bl_lat *l = lat_of(s->cur, p, &kl);
+    const char *after;
+    if (l) {
+        double unit = paren_unit(p + kl, &after);
+        if (unit > 0 && *bl_fio_skip(after) == ':' && bl_fio_after(after, "min=")) {
+            if (!parse_lat_line(after, unit, l))
+                bl_out_error(s->out, lineno, "fio latency line: unreadable figure");
+            return 1;
+        }
+        if (strncmp(p + kl, " percentiles", 12) == 0) {
+            double pu = paren_unit(p + kl + 12, &after);
+            if (pu > 0) {
+                l->present = true;
+                s->pct = l;
+                s->pct_unit = pu;
+            }
+            return 1;
+        }
+        return 0;
+    }
+    if (line_key(p, "bw") && bl_fio_after(p, "min=")) {
+        double m = bw_unit(p);
+        if (m <= 0 || !parse_samples(p, m, &s->cur->bw_samples))
+            bl_out_error(s->out, lineno, "fio bw sample line: unreadable figure");
+        return 1;
+    }
+    if (line_key(p, "iops") && bl_fio_after(p, "min=")) {
+        if (!parse_samples(p, 1, &s->cur->iops_samples))
+            bl_out_error(s->out, lineno, "fio iops sample line: unreadable figure");
+        return 1;
+    }
+    return 0;
+}
+
+static void parse_line(nstate *s, const char *line, long lineno)
+{
+    const char *p = bl_fio_skip(line);
+    char *v = bl_fio_version_line(p);
+    if (v) {
+        if (s->run_has_results)
+            new_run(s);
+        free(s->version);
+        s->version = v;
+        return;
+    }
+    const char *g = strstr(p, ": (groupid=");
+    if (g) {
+        open_job(s, p, g, lineno);
+        return;
+    }
+    if (strstr(p, ": (g=")) {
+        if (s->run_has_results)
+            new_run(s);
+        bl_fio_parse_jobdef_line(p, &s->defs);
+        return;
+    }
+    if (strncmp(p, "Run status group", 16) == 0 || strncmp(p, "Disk stats", 10) == 0) {
+        close_job(s);
+        return;
+    }
+    if (s->job)
+        job_line(s, p, lineno);
+}
+
+static void fio_parse(const bl_text *t, bl_parse_out *out)
+{
+    nstate s = {.out = out, .run = 1};
+    for (size_t i = 0; i < t->nlines; i++)
+        parse_line(&s, t->line[i], (long)i + 1);
+    close_job(&s);
+    bl_fio_jobdefs_free(&s.defs);
+    free(s.version);
+}
+
+static int fio_probe(const bl_text *t)
+{
+    int heads = 0, dirs = 0;
+    for (size_t i = 0; i < t->nlines; i++) {
+        const char *l = t->line[i];
+        if (strstr(l, ": (groupid=") && strstr(l, "jobs="))
+            heads++;
+        const char *p = bl_fio_skip(l);
+        size_t k = strcspn(p, " :");
+        if ((bl_fio_ddir_from(p, k) >= 0 || line_key(p, "mixed")) &&
+            (strstr(p, ": io=") || strstr(p, ": IOPS=")))
+            dirs++;
+    }
+    return heads && dirs ? 90 : 0;
+}
+
+const bl_format bl_format_fio = {
+    .name = "fio",
+    .summary = "fio normal output (2.0 to 3.x), also pasted among other text",
+    .family = "fio",
+    .rank = 1,
+    .probe = fio_probe,
+    .parse = fio_parse,
+    .parse_stream = NULL,
+};

@@ -1,0 +1,29 @@
+#!/bin/sh
+# `make demo`: the main job on a built-in default. Benchmarks a scratch file in the demo
+# folder with the quick suite, imports the bundled fixtures, and writes the report folder.
+#   sh scripts/demo.sh BENCHLOG_BINARY [OUTPUT_FOLDER]
+set -eu
+BIN=$1
+OUT=${2:-demo-out}
+mkdir -p "$OUT"
+DB="$OUT/benchlog.db"
+rm -f "$DB"
+export BENCHLOG_DB="$DB"
+
+# --- runner: the quick suite on a scratch file in $OUT -----------------------------------
+# (added by the runner stage)
+
+# --- import: every fixture we made ourselves ---------------------------------------------
+echo "== importing fixtures/"
+find fixtures -type f ! -name 'README*' ! -path '*/fuzz/*' | sort | while read -r f; do
+    "$BIN" import "$f" || echo "   ($f: see the messages above)"
+done
+
+echo
+echo "== runs in $DB"
+"$BIN" list
+
+# --- report: comparison table and the report folder --------------------------------------
+echo
+echo "== comparison"
+"$BIN" report --text || true

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Builds the libFuzzer targets with clang and runs each for SECONDS seconds.
+#   sh scripts/fuzz.sh SECONDS
+# Targets: one per registered format (parsers/registry.c), "auto" (format detection), the JSON
+# Lines reader, and every tests/fuzz/fuzz_*.c. Seeds come from fixtures/. A crash leaves its
+# input in build-fuzz/crashes/ and fails the run; make it a regression test in fixtures/.
+set -eu
+SECONDS_EACH=${1:-60}
+B=build-fuzz
+FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -g -O1"
+make -s BUILD=$B CC=clang OPT= CFLAGS="-g -O1" SAN="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all" $B/libbenchlog.a
+INC=$(pkg-config --cflags pangocairo xlsxwriter sqlite3 jansson libpcre2-8)
+LIBS="$(pkg-config --libs pangocairo cairo xlsxwriter sqlite3 jansson libpcre2-8) -laio -lm -lpthread"
+mkdir -p $B/fuzz $B/crashes
+formats=$(sed -n 's/^ *X(\([a-z0-9_]*\)).*/\1/p' parsers/registry.c)
+targets=""
+for f in auto $formats; do
+    name=$(echo "$f" | tr _ -)
+    clang -std=c11 -D_GNU_SOURCE $FLAGS -fsanitize=fuzzer $INC -I. -DFUZZ_FORMAT="\"$name\"" \
+        tests/fuzz/fuzz_parse.c $B/libbenchlog.a $LIBS -o $B/fuzz/parse-$f
+    targets="$targets parse-$f"
+done
+for src in tests/fuzz/fuzz_*.c; do
+    t=$(basename "$src" .c)
+    [ "$t" = fuzz_parse ] && continue
+    clang -std=c11 -D_GNU_SOURCE $FLAGS -fsanitize=fuzzer $INC -I. "$src" $B/libbenchlog.a \
+        $LIBS -o $B/fuzz/$t
+    targets="$targets $t"
+done
+seeds=$(find fixtures -type d ! -path fixtures)
+status=0
+for t in $targets; do
+    mkdir -p $B/corpus/$t
+    echo "fuzz: $t for ${SECONDS_EACH}s"
+    if ! $B/fuzz/$t -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=262144 -print_final_stats=0 -artifact_prefix=$B/crashes/$t- \
+        $B/corpus/$t $seeds >$B/fuzz/$t.log 2>&1; then
+        echo "fuzz: $t FAILED; see $B/fuzz/$t.log and $B/crashes/"
+        tail -n 30 $B/fuzz/$t.log
+        status=1
+    fi
+done
+exit $status

@@ -1,0 +1,147 @@
+/* JSON Lines: SPEC key order, absent keys omitted, exact round trip of every field. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/jsonl.h"
+#include "support/support.h"
+#include <stdlib.h>
+#include <string.h>
+
+static bl_record *full_record(void)
+{
+    bl_record *r = bl_record_new();
+    bl_record_set_str(&r->source, "seeds/blog.txt");
+    r->line = 17;
+    r->run = 3;
+    bl_record_set_str(&r->tool, "fio");
+    bl_record_set_str(&r->tool_version, "2.0.5");
+    bl_record_set_label(r, "job", "seqread");
+    bl_record_set_label(r, "section", "シーケンシャルリード");
+    bl_record_set_label(r, "host", "nas-C1-28-9A");
+    bl_record_set_str(&r->test, "seq-read");
+    bl_record_set_str(&r->op, "read");
+    bl_record_set_str(&r->pattern, "seq");
+    r->bs = 1048576;
+    r->iodepth = 1;
+    r->numjobs = 1;
+    bl_record_set_str(&r->ioengine, "sync");
+    r->direct = BL_FALSE;
+    r->size_bytes = 1073741824;
+    r->io_bytes = 5368709120;
+    r->runtime_s = 14.258;
+    r->bw_bytes_s = 376540160;
+    r->iops = 359.5;
+    r->clat_ns = (bl_lat){.present = true, .min = 1e6, .max = 93e6, .mean = 2.77e6, .stdev = 2.26e6};
+    bl_lat_add_pct(&r->clat_ns, 99.9, 22912000);
+    bl_lat_add_pct(&r->clat_ns, 1, 2008000);
+    bl_lat_add_pct(&r->clat_ns, 50, 2352000);
+    bl_lat_add_bin(&r->clat_ns, 2008000, 12);
+    r->slat_ns = (bl_lat){.present = true, .min = 1, .max = 2, .mean = 1.5, .stdev = BL_ABSENT};
+    r->lat_ns = (bl_lat){.present = false, .min = BL_ABSENT, .max = BL_ABSENT,
+                         .mean = BL_ABSENT, .stdev = BL_ABSENT};
+    r->cpu_usr_pct = 0.6;
+    r->cpu_sys_pct = 18.26;
+    bl_record_set_str(&r->note, "a \"quoted\"\nnote\\");
+    r->bw_samples = (bl_samples){true, 276866 * 1024.0, 397312 * 1024.0, 367157.32 * 1024,
+                                 28419.65 * 1024, 28};
+    bl_series *s = bl_record_add_series(r, "bw", "bytes/s");
+    bl_series_push(s, 0.5, 1e6);
+    bl_series_push(s, 1.0, 2.5e6);
+    return r;
+}
+
+static char *to_json(const bl_record *r)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_record_to_json(r, &sb);
+    return bl_strbuf_take(&sb);
+}
+
+static void test_key_order(void **state)
+{
+    (void)state;
+    bl_record *r = full_record();
+    char *j = to_json(r);
+    static const char *const order[] = {
+        "\"source\"", "\"line\"",  "\"run\"",      "\"tool\"",      "\"tool_version\"",
+        "\"labels\"", "\"test\"",  "\"op\"",       "\"pattern\"",   "\"bs\"",
+        "\"iodepth\"", "\"numjobs\"", "\"ioengine\"", "\"direct\"", "\"size_bytes\"",
+        "\"io_bytes\"", "\"runtime_s\"", "\"bw_bytes_s\"", "\"iops\"", "\"clat_ns\"",
+        "\"slat_ns\"", "\"cpu_usr_pct\"", "\"cpu_sys_pct\""};
+    const char *prev = j;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const char *p = strstr(j, order[i]);
+        assert_non_null(p);
+        assert_true(p >= prev);
+        prev = p;
+    }
+    assert_non_null(strstr(j, "\"run\":3,\"tool\":\"fio\""));
+    assert_non_null(strstr(j, "\"p\":{\"1\":2008000,\"50\":2352000,\"99.9\":22912000}"));
+    assert_non_null(strstr(j, "\"runtime_s\":14.258,"));
+    assert_non_null(strstr(j, "\"cpu_sys_pct\":18.26"));
+    assert_null(strstr(j, "\"lat_ns\"")); /* absent */
+    assert_null(strstr(j, "\"metric\""));
+    free(j);
+    bl_record_free(r);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    bl_record *r = full_record();
+    char *j = to_json(r);
+    char err[128];
+    bl_record *back = bl_record_from_json(j, strlen(j), err, sizeof err);
+    assert_non_null(back);
+    char *j2 = to_json(back);
+    assert_string_equal(j, j2);
+    assert_int_equal(back->io_bytes, 5368709120LL);
+    assert_double_equal(back->iops, 359.5, 0);
+    assert_double_equal(back->clat_ns.pct[2].value, 22912000, 0);
+    assert_string_equal(bl_record_label(back, "section"), "シーケンシャルリード");
+    assert_string_equal(back->note, "a \"quoted\"\nnote\\");
+    assert_int_equal(back->series[0].n, 2);
+    assert_int_equal(back->direct, BL_FALSE);
+    free(j);
+    free(j2);
+    bl_record_free(back);
+    bl_record_free(r);
+}
+
+static void test_clone_equal(void **state)
+{
+    (void)state;
+    bl_record *r = full_record();
+    bl_record *c = bl_record_clone(r);
+    bl_series_push(&c->series[0], 1.5, 3e6); /* the clone grows on its own */
+    char *a = to_json(r), *b = to_json(c);
+    assert_string_not_equal(a, b);
+    assert_int_equal(r->series[0].n, 2);
+    free(a);
+    free(b);
+    bl_record_free(r);
+    bl_record_free(c);
+}
+
+static void test_bad_json(void **state)
+{
+    (void)state;
+    char err[128] = "";
+    assert_null(bl_record_from_json("{\"source\":", 10, err, sizeof err));
+    assert_true(strlen(err) > 0);
+    assert_null(bl_record_from_json("[1,2]", 5, err, sizeof err));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_key_order),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_clone_equal),
+        cmocka_unit_test(test_bad_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,250 @@
+/* The store: round trip, one copy per source, all-or-nothing imports under kill -9,
+ * concurrent imports, schema versions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/store.h"
+#include "../core/strbuf.h"
+#include "support/support.h"
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *db_path(const char *dir)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s/test.db", dir);
+    return bl_strbuf_take(&sb);
+}
+
+static void make_records(bl_records *rs, size_t n, const char *tool)
+{
+    bl_records_init(rs);
+    for (size_t i = 0; i < n; i++) {
+        bl_record *r = bl_record_new();
+        bl_record_set_str(&r->source, "x.txt");
+        bl_record_set_str(&r->tool, tool);
+        bl_record_set_str(&r->test, i % 2 ? "seq-read" : "rand-write");
+        bl_record_set_label(r, "section", i % 3 ? "iSCSI SSD" : "NFS");
+        r->line = (int64_t)i + 1;
+        r->run = (int64_t)i / 4 + 1;
+        r->bw_bytes_s = 1000.0 * (double)i;
+        bl_records_push(rs, r);
+    }
+}
+
+static size_t count_records(const char *path, const char *filter)
+{
+    char err[256];
+    bl_store *s = bl_store_open(path, err, sizeof err);
+    assert_non_null(s);
+    bl_filter f = {0};
+    if (filter)
+        assert_int_equal(bl_filter_add(&f, filter, err, sizeof err), 0);
+    bl_records rs;
+    bl_records_init(&rs);
+    assert_int_equal(bl_store_query(s, &f, &rs, err, sizeof err), 0);
+    size_t n = rs.n;
+    bl_records_free(&rs);
+    bl_filter_free(&f);
+    bl_store_close(s);
+    return n;
+}
+
+static void test_round_trip_and_duplicates(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    char err[256];
+    bl_store *s = bl_store_open(path, err, sizeof err);
+    assert_non_null(s);
+    bl_records rs;
+    make_records(&rs, 12, "fio");
+    assert_int_equal(bl_store_import(s, "x.txt", "h1", "fio", &rs, err, sizeof err),
+                     BL_IMPORT_DONE);
+    assert_int_equal(bl_store_import(s, "x.txt", "h1", "fio", &rs, err, sizeof err),
+                     BL_IMPORT_DUPLICATE);
+    assert_int_equal(bl_store_import(s, "run", NULL, "run", &rs, err, sizeof err),
+                     BL_IMPORT_DONE); /* measured runs have no content identity */
+    bl_run_info *runs;
+    size_t n;
+    assert_int_equal(bl_store_runs(s, NULL, &runs, &n, err, sizeof err), 0);
+    assert_int_equal(n, 6); /* 3 runs of 4 records, imported twice */
+    assert_int_equal(runs[0].n_records, 4);
+    assert_string_equal(runs[0].tool, "fio");
+    bl_run_infos_free(runs, n);
+    bl_store_close(s);
+    assert_int_equal(count_records(path, NULL), 24);
+    assert_int_equal(count_records(path, "section~iscsi"), 16);
+    assert_int_equal(count_records(path, "test=seq-read"), 12);
+    assert_int_equal(count_records(path, "bw_bytes_s=11000"), 2);
+    bl_records_free(&rs);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
+static void test_schema_versions(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    char err[256];
+    bl_store *s = bl_store_open(path, err, sizeof err);
+    assert_non_null(s);
+    bl_store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_null(bl_store_open(path, err, sizeof err));
+    assert_non_null(strstr(err, "newer"));
+    unlink(path);
+    FILE *f = fopen(path, "w");
+    fputs("this is not a database, it is a text file long enough to have a header......\n", f);
+    fclose(f);
+    assert_null(bl_store_open(path, err, sizeof err));
+    assert_non_null(strstr(err, "not a benchlog store"));
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
+/* A version-1 store (as benchlog 0.1 wrote it) is upgraded in place and keeps its records. */
+static void test_upgrade_v1(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "CREATE TABLE imports(id INTEGER PRIMARY KEY, source TEXT NOT NULL,"
+                     " hash TEXT UNIQUE, format TEXT, imported_at TEXT NOT NULL);"
+                     "CREATE TABLE records(id INTEGER PRIMARY KEY, import_id INTEGER NOT NULL"
+                     " REFERENCES imports(id), run INTEGER, line INTEGER, tool TEXT, test TEXT,"
+                     " json TEXT NOT NULL);"
+                     "CREATE INDEX records_import ON records(import_id, run);"
+                     "INSERT INTO imports VALUES(1, 'old.txt', 'h', 'dd', '2026-01-01T00:00:00Z');"
+                     "INSERT INTO records VALUES(1, 1, 1, 3, 'dd', 'seq-write',"
+                     " '{\"source\":\"old.txt\",\"line\":3,\"run\":1,\"tool\":\"dd\","
+                     "\"io_bytes\":1073741824}');"
+                     "PRAGMA user_version = 1;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(count_records(path, "io_bytes=1073741824"), 1);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), BL_STORE_SCHEMA);
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='created_by'", -1,
+                                        &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
+static void import_and_exit(const char *path, size_t n, const char *hash)
+{
+    char err[256];
+    bl_store *s = bl_store_open(path, err, sizeof err);
+    if (!s)
+        _exit(3);
+    bl_records rs;
+    make_records(&rs, n, "bonnie++");
+    int rc = bl_store_import(s, "big.txt", hash, "bonnie", &rs, err, sizeof err);
+    bl_store_close(s);
+    _exit(rc == BL_IMPORT_DONE ? 0 : 4);
+}
+
+/* kill -9 at random moments of a large import: the store must hold it whole or not at all. */
+static void test_kill_during_import(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    const size_t batch = 20000;
+    srand((unsigned)time(NULL));
+    size_t whole = 0;
+    for (int round = 0; round < 12; round++) {
+        char hash[16];
+        snprintf(hash, sizeof hash, "h%d", round);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+            import_and_exit(path, batch, hash);
+        usleep((useconds_t)(rand() % 150000));
+        kill(pid, SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            whole++;
+        size_t n = count_records(path, NULL);
+        assert_int_equal(n % batch, 0);
+        assert_true(n / batch >= whole);
+    }
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(path);
+    free(dir);
+}
+
+static void test_concurrent_imports(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    pid_t a = fork();
+    if (a == 0)
+        import_and_exit(path, 5000, "A");
+    pid_t b = fork();
+    if (b == 0)
+        import_and_exit(path, 5000, "B");
+    int sa, sb;
+    waitpid(a, &sa, 0);
+    waitpid(b, &sb, 0);
+    assert_true(WIFEXITED(sa) && WEXITSTATUS(sa) == 0);
+    assert_true(WIFEXITED(sb) && WEXITSTATUS(sb) == 0);
+    assert_int_equal(count_records(path, NULL), 10000);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(path);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_and_duplicates),
+        cmocka_unit_test(test_schema_versions),
+        cmocka_unit_test(test_upgrade_v1),
+        cmocka_unit_test(test_kill_during_import),
+        cmocka_unit_test(test_concurrent_imports),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
