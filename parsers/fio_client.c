@@ -402,6 +402,33 @@ static void agg_record(cdoc *d, agg *a, const bl_fio_jobdefs *defs, const bl_rec
     r->note = bl_strbuf_take(&sb);
 }
 
+/* Test, pattern and bs of fio's mixed sum f when every job in it agrees on them. */
+static void common_def(bl_record *f, const cdoc *d, int dd, const bl_fio_jobdefs *defs)
+{
+    bl_record *first = NULL;
+    int same = 1;
+    for (size_t i = 0; i < d->naggs; i++) {
+        if (d->aggs[i].ddir != dd || !d->aggs[i].hosts)
+            continue;
+        bl_record *x = bl_record_new();
+        bl_fio_fill(x, dd, NULL, bl_fio_jobdef_find(defs, d->aggs[i].job), NULL);
+        if (!first) {
+            first = x;
+            continue;
+        }
+        same &= x->test && first->test && strcmp(x->test, first->test) == 0;
+        if (x->bs != first->bs)
+            first->bs = -1;
+        bl_record_free(x);
+    }
+    if (first && same) {
+        bl_record_set_str(&f->test, first->test);
+        bl_record_set_str(&f->pattern, first->pattern);
+        f->bs = first->bs;
+    }
+    bl_record_free(first);
+}
+
 /* fio's "All clients" entry: compared with our aggregate of each direction when only one
  * job did that direction, else kept as its own record. */
 static void fio_all_entry(cdoc *d, json_t *e, long line, bl_fio_jobdefs *defs)
@@ -424,6 +451,7 @@ static void fio_all_entry(cdoc *d, json_t *e, long line, bl_fio_jobdefs *defs)
             agg_record(d, only, defs, f, line);
             only->hosts = 0; /* done */
         } else {
+            common_def(f, d, dd, defs);
             bl_record_set_str(&f->note, "fio's own sum over every job of every host");
         }
     }
