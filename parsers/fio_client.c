@@ -50,6 +50,7 @@ typedef struct cdoc {
     const char *version, *date;
     int v3;
     int64_t run0; /* runs of this document are run0+1 (first host) .. */
+    long first;   /* the document's first line */
     json_t *global;
     long *jobline; /* line of each client_stats entry */
     size_t njobline;
@@ -466,10 +467,16 @@ static void read_doc(cdoc *d, json_t *doc)
     long all_line = 0, last_line = 0;
     size_t i;
     json_t *e;
+    size_t k = 0; /* entries with a "jobname" key so far: index into jobline */
     json_array_foreach(stats, i, e)
     {
-        long line = i < d->njobline ? d->jobline[i] : (d->njobline ? d->jobline[0] : 0);
-        if (!json_is_object(e) || !str(e, "jobname")) {
+        int has = json_is_object(e) && json_object_get(e, "jobname");
+        /* An entry without a jobname is told at the entry before it. */
+        long line = has && k < d->njobline     ? d->jobline[k]
+                    : k && k - 1 < d->njobline ? d->jobline[k - 1]
+                                               : d->first;
+        k += has != 0;
+        if (!has || !str(e, "jobname")) {
             bl_out_error(d->out, line, "fio client_stats[%zu] is not a job's stats", i);
             continue;
         }
@@ -589,7 +596,8 @@ static void fio_client_parse(const bl_text *t, bl_parse_out *out)
             json_t *e0 = json_array_get(json_object_get(doc, "client_stats"), 0);
             json_t *rd = json_object_get(e0, "read");
             d.v3 = json_object_get(rd, "clat_ns") || json_object_get(rd, "io_kbytes");
-            find_joblines(&d, t, (long)i + 1, last);
+            d.first = (long)i + 1;
+            find_joblines(&d, t, d.first, last);
             read_doc(&d, doc);
             d.run0 += (int64_t)d.nhosts + 1;
             cdoc_clear(&d);
