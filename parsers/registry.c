@@ -10,6 +10,7 @@
     X(fio_terse) \
     X(fio_json) \
     X(fio_log) \
+    X(fio_client) \
     /* bonnie++ */ \
     X(bonnie) \
     X(bonnie_csv) \
