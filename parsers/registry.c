@@ -9,6 +9,8 @@
     X(fio) \
     X(fio_terse) \
     X(fio_json) \
+    X(fio_log) \
+    X(fio_client) \
     /* bonnie++ */ \
     X(bonnie) \
     X(bonnie_csv) \
