@@ -92,6 +92,10 @@ static void test_004_fio_cdm_dd(void **state)
         if (strcmp(o.recs.v[i]->tool, "dd") == 0)
             r = o.recs.v[i];
     assert_int_equal(r->io_bytes, 10737418240LL);
+    assert_string_equal(bl_record_label(r, "section"), "ddで計測");
+    assert_string_equal(bl_record_label(r, "dd_bs"), "4k");
+    assert_int_equal(r->bs, 4096);
+    assert_string_equal(r->test, "seq-write");
     assert_double_equal(r->runtime_s, 16.747, 1e-9);
     assert_true(bl_test_close(r->bw_bytes_s, 641e6, 0.001));
     bl_out_free(&o);
