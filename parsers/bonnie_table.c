@@ -158,8 +158,20 @@ static int is_latency(const char *s)
 }
 
 /* Reads the rows below a group header; returns the first line index after them. */
+/* A line that has the shape of a result row (a label, then six or more figures) but could
+ * not be read as one: worth a message rather than a silent end of the table. */
+static int row_shaped(const char *s)
+{
+    tok tk[32];
+    size_t n = tokenize(s, tk, 32), figs = 0;
+    for (size_t k = 1; k < n && k < 32; k++)
+        figs += isdigit((unsigned char)tk[k].s[0]) || tk[k].s[0] == '+';
+    return n >= 7 && figs >= 6 && !bl_bonnie_table_start(s);
+}
+
 static size_t fixed_block(const bl_text *t, size_t i, int first, const char *version,
-                          bl_bonnie_run **v, size_t *n, size_t *cap, size_t io_first, size_t io_n)
+                          bl_bonnie_run **v, size_t *n, size_t *cap, size_t io_first, size_t io_n,
+                          bl_parse_out *o)
 {
     size_t j = i + 1, hdr = 0;
     char host[128] = "";
@@ -194,8 +206,14 @@ static size_t fixed_block(const bl_text *t, size_t i, int first, const char *ver
         }
         bl_bonnie_run tmp;
         bl_bonnie_run_init(&tmp);
-        if (!parse_row(s, first, &tmp, (long)j + 1))
+        if (!parse_row(s, first, &tmp, (long)j + 1)) {
+            if (row_shaped(s))
+                bl_out_error(o, (long)j + 1,
+                             "bonnie++ %s row cannot be read (cells out of place "
+                             "or not figures)",
+                             first ? "file-test" : "transfer");
             break;
+        }
         bl_bonnie_run *r;
         if (first && row < io_n && !(*v)[io_first + row].has_files) {
             r = &(*v)[io_first + row];
@@ -221,21 +239,22 @@ static size_t fixed_block(const bl_text *t, size_t i, int first, const char *ver
     return j;
 }
 
-static size_t fixed_table(const bl_text *t, size_t i, bl_bonnie_run **v, size_t *n, size_t *cap)
+static size_t fixed_table(const bl_text *t, size_t i, bl_bonnie_run **v, size_t *n, size_t *cap,
+                          bl_parse_out *o)
 {
     char version[32] = "";
     table_version(t->line[i], version, sizeof version);
     size_t io_first = *n, io_n = 0, j = i;
     if (strstr(t->line[i], "Sequential Output")) {
-        j = fixed_block(t, i, 0, version, v, n, cap, 0, 0);
+        j = fixed_block(t, i, 0, version, v, n, cap, 0, 0, o);
         io_n = *n - io_first;
         /* the file block follows directly, its header may repeat the version */
         if (j < t->nlines && strstr(t->line[j], "Sequential Create")) {
             table_version(t->line[j], version, sizeof version);
-            j = fixed_block(t, j, BL_BONNIE_NIO, version, v, n, cap, io_first, io_n);
+            j = fixed_block(t, j, BL_BONNIE_NIO, version, v, n, cap, io_first, io_n, o);
         }
     } else {
-        j = fixed_block(t, i, BL_BONNIE_NIO, version, v, n, cap, io_first, 0);
+        j = fixed_block(t, i, BL_BONNIE_NIO, version, v, n, cap, io_first, 0, o);
     }
     return j;
 }
@@ -346,5 +365,5 @@ size_t bl_bonnie_table_parse(const bl_text *t, size_t i, bl_parse_out *o, bl_bon
 {
     if (is_pipe_line(t->line[i]))
         return pipe_table(t, i, o, v, n, cap);
-    return fixed_table(t, i, v, n, cap);
+    return fixed_table(t, i, v, n, cap, o);
 }

@@ -38,6 +38,15 @@ static int result_line(const char *s, int major, bl_cdm_test *t, double *bw, dou
     return 0;
 }
 
+/* "Random Read 4KB (QD=32) : n/a": a test name before the first colon but no figure. */
+static int named_without_figure(const char *s, int major, int op)
+{
+    const char *c = strchr(s, ':');
+    bl_cdm_test t;
+    return c && !strchr(s, '|') && bl_cdm_test_parse(s, (size_t)(c - s), major, &t) &&
+           (t.op || op) && strspn(c + 1, " \t") < strlen(c + 1);
+}
+
 /* "Key : value" footer lines; returns the value or NULL. */
 static const char *footer(const char *s, const char *key)
 {
@@ -136,6 +145,8 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
                     ++*run;
                 any = 1;
                 bl_cdm_emit(o, (long)k + 1, *run, &m, &tt, op, bw, iops, lat);
+            } else if (named_without_figure(t->line[k], major, op)) {
+                bl_out_error(o, (long)k + 1, "CrystalDiskMark result without a figure in MB/s");
             }
         }
         bl_cdm_meta_free(&m);

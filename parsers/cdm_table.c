@@ -86,12 +86,16 @@ static void fio_cdm_meta(const bl_text *t, size_t i, bl_cdm_meta *m)
     }
 }
 
-static void fill(double *dst, const piece *c, size_t nc, size_t ncol, double scale)
+static void fill(double *dst, const piece *c, size_t nc, size_t ncol, double scale, bl_parse_out *o,
+                 long line)
 {
     for (size_t k = 0; k < ncol && k + 1 < nc; k++) {
         double v;
         if (plain_number(&c[k + 1], &v))
             dst[k] = v * scale;
+        else if (c[k + 1].n)
+            bl_out_error(o, line, "fio-cdm cell '%.*s' is not a number", (int)c[k + 1].n,
+                         c[k + 1].s);
     }
 }
 
@@ -118,15 +122,15 @@ static size_t fio_cdm_table(const bl_text *t, size_t i, bl_parse_out *o, int64_t
         if (is_rule(name))
             continue;
         if (nr > 0 && memmem(name->s, name->n, "IOPS", 4)) {
-            fill(rows[nr - 1].iops, c + f, nc - f, ncol, 1);
+            fill(rows[nr - 1].iops, c + f, nc - f, ncol, 1, o, (long)j + 1);
         } else if (nr > 0 && memmem(name->s, name->n, "latency", 7)) {
-            fill(rows[nr - 1].lat, c + f, nc - f, ncol, 1);
+            fill(rows[nr - 1].lat, c + f, nc - f, ncol, 1, o, (long)j + 1);
         } else if (nr < MAX_ROWS && bl_cdm_test_parse(name->s, name->n, 0, &rows[nr].t)) {
             fc_row *r = &rows[nr++];
             r->line = (long)j + 1;
             for (size_t k = 0; k < MAX_COLS; k++)
                 r->bw[k] = r->iops[k] = r->lat[k] = BL_ABSENT;
-            fill(r->bw, c + f, nc - f, ncol, 1e6);
+            fill(r->bw, c + f, nc - f, ncol, 1e6, o, (long)j + 1);
         } else {
             bl_out_error(o, (long)j + 1, "fio-cdm row '%.*s' is not a test name", (int)name->n,
                          name->s);
