@@ -81,6 +81,9 @@ static void read_meta(const bl_text *t, size_t from, size_t to, bl_cdm_meta *m, 
                 bl_cdm_meta_label(m, "cdm_version", ver, n);
             }
         }
+        const char *fio = strstr(s, "Flexible I/O Tester (fio-");
+        if (fio)
+            bl_cdm_meta_label(m, "fio_version", fio + 25, strcspn(fio + 25, ")"));
         if ((v = footer(s, "Test")) != NULL) {
             size_t n = strcspn(v, "[(<");
             bl_cdm_meta_label(m, "test_size", v, n);

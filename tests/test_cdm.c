@@ -140,12 +140,35 @@ static void test_fixture_utf16(void **state)
     }
 }
 
+static void test_fixture_kdiskmark(void **state)
+{
+    (void)state;
+    char buf[256];
+    bl_parse_out o;
+    bl_out_init(&o, "f");
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("cdm/kdiskmark-3.0.0_handwritten.txt", buf, sizeof buf), NULL,
+                      &o),
+        0);
+    assert_int_equal(o.recs.n, 8);
+    const bl_record *r = fu_find(&o, "rand-write", "cdm_test", "RND4K Q32T1", 0);
+    assert_string_equal(r->tool, "KDiskMark");
+    assert_string_equal(r->tool_version, "3.0.0");
+    assert_string_equal(bl_record_label(r, "fio_version"), "3.30");
+    assert_string_equal(bl_record_label(r, "target"), "/home 41% (187/457GiB)");
+    assert_double_equal(r->bw_bytes_s, 302.778e6, 1e-3);
+    assert_double_equal(r->iops, 73920.4, 1e-9);
+    assert_double_equal(r->lat_ns.mean, 432.45e3, 1e-6);
+    assert_int_equal(r->line, 16);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_counts), cmocka_unit_test(test_cdm3),
         cmocka_unit_test(test_cdm6_7_8),      cmocka_unit_test(test_kdiskmark_fio_cdm),
-        cmocka_unit_test(test_fixture_utf16),
+        cmocka_unit_test(test_fixture_utf16), cmocka_unit_test(test_fixture_kdiskmark),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
