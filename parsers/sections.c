@@ -146,8 +146,9 @@ static char *marked(const char *line)
     }
     if (!mark)
         return NULL;
-    s = skip_ws(s);
-    n = trimmed_len(s) < n ? trimmed_len(s) : n;
+    const char *b = skip_ws(s);
+    n -= (size_t)(b - s) < n ? (size_t)(b - s) : n;
+    s = b;
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
         n--;
     if (n == 0 || columns(s, n) > MAX_HEADING_COLS || !has_letter(s, n) || is_sentence(s, n))

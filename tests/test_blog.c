@@ -236,6 +236,49 @@ static void test_000_headings(void **state)
     free(p);
 }
 
+/* Heading marks of wikis and Markdown, and what is never a heading. */
+static void test_heading_kinds(void **state)
+{
+    (void)state;
+    const char *text = "## Results on RAID5\n"        /* 1 */
+                       "prose line.\n"                /* 2 */
+                       "■ 測定結果\n"                 /* 3 */
+                       "dd if=/dev/zero of=x\n"       /* 4 */
+                       "【iSCSI 接続】\n"             /* 5 */
+                       "\n"                           /* 6 */
+                       "Seagate HDD\n"                /* 7 */
+                       "-----------\n"                /* 8 */
+                       "\n"                           /* 9 */
+                       "# uname -a\n"                 /* 10 */
+                       "\n"                           /* 11 */
+                       "This ends like a sentence.\n" /* 12 */
+                       "\n"                           /* 13 */
+                       "** ランダムライト4k\n"        /* 14 */
+                       ">||\n"                        /* 15 */
+                       "== Mediawiki ==\n"            /* 16 */
+                       "result 1\n";                  /* 17 */
+    bl_text t;
+    char err[64];
+    assert_int_equal(bl_text_from_bytes(&t, "h", text, strlen(text), err, sizeof err), 0);
+    static const struct {
+        long line, stop;
+        const char *want;
+    } cases[] = {{2, 1, "Results on RAID5"},  {4, 1, "測定結果"},  {6, 1, "iSCSI 接続"},
+                 {9, 1, "Seagate HDD"},       {12, 9, NULL},       {14, 9, NULL},
+                 {15, 1, "ランダムライト4k"}, {17, 1, "Mediawiki"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *h = bl_heading_above(&t, cases[i].line, cases[i].stop);
+        if (cases[i].want) {
+            assert_non_null(h);
+            assert_string_equal(h, cases[i].want);
+        } else {
+            assert_null(h);
+        }
+        free(h);
+    }
+    bl_text_free(&t);
+}
+
 /* Every file under corpus/{bonnie,cdm,dd,blog} parses with no error and gives records. */
 static void test_every_corpus_file(void **state)
 {
@@ -277,7 +320,7 @@ int main(void)
         cmocka_unit_test(test_004_bonnie),        cmocka_unit_test(test_004_fio_cdm_dd),
         cmocka_unit_test(test_001_grid),          cmocka_unit_test(test_003_runon),
         cmocka_unit_test(test_runon_ambiguous),   cmocka_unit_test(test_000_headings),
-        cmocka_unit_test(test_every_corpus_file),
+        cmocka_unit_test(test_every_corpus_file), cmocka_unit_test(test_heading_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,6 +194,38 @@ static void test_fixture_103_two_runs(void **state)
     bl_out_free(&o);
 }
 
+/* bonnie++ 2.00's own table without its CSV line: "1153k" K/s, "259m" MiB/s, +++++. */
+static void test_200_table_alone(void **state)
+{
+    (void)state;
+    char buf[256], line[512], path[512];
+    FILE *in = fopen(bl_test_fixture("bonnie/bonnie-2.00a_s256_n2.txt", buf, sizeof buf), "r");
+    char *dir = bl_test_tmpdir();
+    snprintf(path, sizeof path, "%s/t.txt", dir);
+    FILE *out = fopen(path, "w");
+    while (fgets(line, sizeof line, in))
+        if (strncmp(line, "1.98,", 5) != 0)
+            fputs(line, out);
+    fclose(in);
+    fclose(out);
+    bl_parse_out o;
+    bl_out_init(&o, path);
+    assert_int_equal(bl_test_parse(path, NULL, &o), 0);
+    assert_int_equal(o.recs.n, 12);
+    const bl_record *r = fu_find(&o, "seq-write-block", NULL, NULL, 0);
+    assert_double_equal(r->bw_bytes_s, 259.0 * 1048576, 0);
+    assert_double_equal(r->lat_ns.max, 948e3, 0);
+    r = fu_find(&o, "seq-write-char", NULL, NULL, 0);
+    assert_double_equal(r->bw_bytes_s, 1153.0 * 1024, 0);
+    r = fu_find(&o, "seq-create", NULL, NULL, 0);
+    assert_string_equal(r->note, "+++++: too fast to measure");
+    assert_double_equal(r->lat_ns.max, 23614e3, 0);
+    assert_string_equal(bl_record_label(r, "host"), "fixturehost");
+    bl_out_free(&o);
+    remove(path);
+    free(dir);
+}
+
 /* --as auto: each fixture is claimed by its own format. */
 static void test_auto_detect(void **state)
 {
@@ -227,7 +259,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_freebsd_human_and_csv), cmocka_unit_test(test_human_table_only),
         cmocka_unit_test(test_csv_generations),       cmocka_unit_test(test_fixtures),
-        cmocka_unit_test(test_fixture_103_two_runs),  cmocka_unit_test(test_auto_detect),
+        cmocka_unit_test(test_fixture_103_two_runs),  cmocka_unit_test(test_200_table_alone),
+        cmocka_unit_test(test_auto_detect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
