@@ -42,7 +42,9 @@ static int64_t block_size(const char *s, size_t n)
         size_t j = i;
         int64_t v = 0;
         while (j < n && isdigit((unsigned char)s[j]))
-            v = v * 10 + (s[j++] - '0');
+            v = v < (int64_t)1 << 40 ? v * 10 + (s[j++] - '0') : (j++, v);
+        if (v >= (int64_t)1 << 40)
+            continue; /* no block is a terabyte: not a size */
         while (j < n && s[j] == ' ')
             j++;
         if (j < n && s[j] == 'k')

@@ -88,12 +88,29 @@ static void test_cdm_bad_cells(void **state)
     free(dir);
 }
 
+/* Found by fuzzing: a block size of twenty digits overflowed. */
+static void test_cdm_huge_block_size(void **state)
+{
+    (void)state;
+    const char *text = "[Read]\n"
+                       "Random 33333333333333333333333KiB (Q= 1, T= 1): 1.000 MB/s\n"
+                       "Random 4KiB (Q= 1, T= 1): 2.000 MB/s\n";
+    bl_parse_out o;
+    char *dir;
+    parse_text(text, "cdm", &o, &dir);
+    assert_int_equal(o.recs.n, 1);
+    assert_int_equal(o.recs.v[0]->bs, 4096);
+    bl_out_free(&o);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bonnie_bad_row_and_csv),
         cmocka_unit_test(test_bonnie_pipe_mismatch),
         cmocka_unit_test(test_cdm_bad_cells),
+        cmocka_unit_test(test_cdm_huge_block_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
