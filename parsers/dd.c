@@ -111,7 +111,7 @@ static const char *dd_command_above(const bl_text *t, size_t i)
     for (size_t k = i; k > 0 && i - k < 6; k--) {
         const char *s = t->line[k - 1];
         const char *dd = strstr(s, "dd ");
-        if (dd && (dd == s || dd[-1] == ' ' || dd[-1] == '$' || dd[-1] == '#') &&
+        if (dd && (dd == s || !isalnum((unsigned char)dd[-1])) &&
             (strstr(dd, "if=") || strstr(dd, "of=")))
             return dd;
         if (dd_summary(s, &(dd_line){0}))
@@ -175,6 +175,31 @@ static void label_from_command(bl_record *r, const char *cmd)
     free(out);
 }
 
+/* The shell's `time` report after a dd ("real 0m16.749s", bash and BSD layouts): kept as
+ * labels, since it includes the sync that dd's own time may not. */
+static void label_time(bl_record *r, const bl_text *t, size_t i)
+{
+    static const char *const keys[] = {"real", "user", "sys"};
+    for (size_t k = i + 1; k < t->nlines && k <= i + 6; k++) {
+        const char *s = t->line[k];
+        s += strspn(s, " \t");
+        for (size_t j = 0; j < 3; j++) {
+            size_t n = strlen(keys[j]);
+            if (strncmp(s, keys[j], n) != 0 || (s[n] != ' ' && s[n] != '\t'))
+                continue;
+            const char *v = s + n + strspn(s + n, " \t");
+            if (isdigit((unsigned char)*v)) {
+                char key[16];
+                snprintf(key, sizeof key, "time_%s", keys[j]);
+                bl_record_set_label(r, key, v);
+            }
+        }
+        dd_line d;
+        if (dd_summary(t->line[k], &d))
+            break;
+    }
+}
+
 static int dd_probe(const bl_text *t)
 {
     dd_line d;
@@ -210,6 +235,7 @@ static void dd_parse(const bl_text *t, bl_parse_out *out)
             label_from_command(r, cmd);
         else
             bl_record_set_str(&r->test, "seq-copy");
+        label_time(r, t, i);
         if (d.seconds <= 0)
             bl_out_error(out, (long)i + 1, "dd reports a time of 0 s; the rate is dd's own");
     }

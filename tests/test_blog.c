@@ -96,6 +96,7 @@ static void test_004_fio_cdm_dd(void **state)
     assert_string_equal(bl_record_label(r, "dd_bs"), "4k");
     assert_int_equal(r->bs, 4096);
     assert_string_equal(r->test, "seq-write");
+    assert_string_equal(bl_record_label(r, "time_real"), "0m16.749s");
     assert_double_equal(r->runtime_s, 16.747, 1e-9);
     assert_true(bl_test_close(r->bw_bytes_s, 641e6, 0.001));
     bl_out_free(&o);

@@ -53,6 +53,8 @@ static void test_progress_and_time(void **state)
     r = one("dd/gnu-dd-9.1_C_time.txt", &o);
     assert_double_equal(r->runtime_s, 0.614518, 1e-12);
     assert_int_equal(r->bs, 4096);
+    assert_string_equal(bl_record_label(r, "time_real"), "0m0.876s");
+    assert_string_equal(bl_record_label(r, "time_sys"), "0m0.538s");
     bl_out_free(&o);
 }
 
@@ -69,6 +71,10 @@ static void test_bsd_busybox(void **state)
     assert_int_equal(o.recs.v[0]->io_bytes, 8192000000LL);
     assert_double_equal(o.recs.v[0]->runtime_s, 159.062003, 1e-12);
     assert_true(bl_test_close(o.recs.v[0]->bw_bytes_s, 51501929, 1e-6));
+    /* the command inside time sh -c "dd ... && sync" */
+    assert_int_equal(o.recs.v[0]->bs, 4096);
+    assert_string_equal(o.recs.v[0]->test, "seq-write");
+    assert_string_equal(bl_record_label(o.recs.v[0], "time_real"), "2m41.618s");
     bl_out_free(&o);
     free(p);
     p = bl_test_corpus("dd/busybox-dd_openbmc_third_status_line.txt");
