@@ -46,6 +46,7 @@ static void test_004_bonnie(void **state)
     assert_int_equal(r->line, 45);
     assert_string_equal(r->tool_version, "1.03e");
     assert_double_equal(r->bw_bytes_s, 157586.0 * 1024, 0);
+    assert_false(r->lat_ns.present);
     assert_double_equal(r->cpu_pct, 100, 0);
     r = fu_find(&o, "seq-write-block", NULL, NULL, 0);
     assert_double_equal(r->bw_bytes_s, 635116.0 * 1024, 0);

@@ -182,6 +182,7 @@ static void test_fixture_103_two_runs(void **state)
     assert_string_equal(bl_record_label(r, "size"), "1G:32k");
     assert_int_equal(r->size_bytes, 1LL << 30);
     assert_string_equal(r->tool_version, "1.03");
+    assert_false(r->lat_ns.present); /* 1.03 has no Latency rows */
     r = fu_find(&o, "rand-seeks", NULL, NULL, 0);
     assert_double_equal(r->value, 151.2, 1e-9);
     r = fu_find(&o, "seq-delete", NULL, NULL, 1); /* second file row goes with the second run */
