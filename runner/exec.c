@@ -405,9 +405,16 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
         int sr = run_sampler(ex, &s, t0, title);
         for (size_t i = 0; i < nw; i++)
             pthread_join(th[i], NULL);
-        /* The tail since the last full interval, kept when it is at least half of one. */
-        uint64_t now = bl_now_ns();
-        if (now - s.last_t >= ex->sample_ms * 500000)
+        /* The tail since the last full interval, kept when it is at least half of one, or
+         * when it is all there is (a job shorter than an interval still gets one sample). */
+        /* Rates up to the last completion, not up to the joins. */
+        uint64_t now = s.last_t + 1;
+        for (size_t i = 0; i < nw; i++)
+            now = w[i].t_end > now ? w[i].t_end : now;
+        bool none = true;
+        for (size_t k = 0; k < n; k++)
+            none &= res[k].n_samples == 0;
+        if (sr == 0 && (none || now - s.last_t >= ex->sample_ms * 500000))
             take_sample(&s, now, t0, true);
         pthread_barrier_destroy(&ph.barrier);
         free(s.last_ios);

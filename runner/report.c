@@ -106,12 +106,13 @@ static void fill_samples(const agg *a, int d, bl_record *rec)
 {
     bl_samples_from(a->bw[d], a->ns, &rec->bw_samples);
     bl_samples_from(a->iops[d], a->ns, &rec->iops_samples);
+    /* One series at a time: adding a series may move the ones before it. */
     bl_series *bw = bl_record_add_series(rec, "bw", "bytes/s");
-    bl_series *io = bl_record_add_series(rec, "iops", "IO/s");
-    for (size_t i = 0; i < a->ns; i++) {
+    for (size_t i = 0; i < a->ns; i++)
         bl_series_push(bw, a->t[i], a->bw[d][i]);
+    bl_series *io = bl_record_add_series(rec, "iops", "IO/s");
+    for (size_t i = 0; i < a->ns; i++)
         bl_series_push(io, a->t[i], a->iops[d][i]);
-    }
 }
 
 static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const agg *a, int d)
