@@ -38,8 +38,10 @@ void bl_exec_apply_overrides(const bl_exec *ex, const bl_job *j, bl_job *out)
         out->size = o->size;
     if (o->runtime_s > 0)
         out->runtime_s = o->runtime_s;
-    if (o->engine)
-        bl_job_set(out, "ioengine", o->engine, (char[8]){0}, 8);
+    if (o->engine) {
+        free(out->ioengine);
+        out->ioengine = bl_xstrdup(o->engine); /* cmd_run accepts only our engine names */
+    }
 }
 
 /* ---- workers ---- */

@@ -7,6 +7,7 @@
 #include "../runner/job.h"
 #include "../runner/suites.h"
 #include "support/support.h"
+#include <stdlib.h>
 #include <string.h>
 
 static int parse_text(const char *text, bl_jobs *jobs, bl_parse_out *out)
@@ -209,15 +210,59 @@ static void test_suite_shapes(void **state)
     assert_int_equal(c3->size, 1000ull * 1048576);
     assert_int_equal(c3->runs, 5);
     assert_int_equal(c3->n_tests, 4);
-    assert_string_equal(c3->tests[0].cdm_name, "Seq");
+    assert_string_equal(c3->tests[0].cdm_name, "SEQ1M Q1T1"); /* as the cdm parser names it */
     assert_int_equal(c3->tests[1].bs, 512 * 1024);
-    assert_string_equal(c3->tests[3].cdm_name, "4K QD32");
+    assert_string_equal(c3->tests[3].cdm_name, "RND4K Q32T1");
     assert_int_equal(c3->tests[3].queues, 32);
 
     const bl_suite *q = bl_suite_find("quick");
     assert_true(q->size <= 64u << 20);
     assert_true(q->runs * q->measure_s * (double)q->n_tests * 2 <= 5);
     assert_null(bl_suite_find("cdm9"));
+}
+
+/* Our suites' records must line up with imported CrystalDiskMark results: for every row the
+ * cdm parser reads from a real CrystalDiskMark 3 / 8 text, the suite has a test of the same
+ * name with the same block size, queue depth and threads. */
+static void check_lines_up(const char *corpus, const char *suite)
+{
+    char *path = bl_test_corpus(corpus);
+    if (!path || !bl_format_find("cdm")) {
+        free(path);
+        skip();
+    }
+    bl_parse_out out;
+    bl_test_parse(path, "cdm", &out);
+    const bl_suite *s = bl_suite_find(suite);
+    size_t matched = 0;
+    for (size_t i = 0; i < out.recs.n; i++) {
+        const bl_record *r = out.recs.v[i];
+        const char *name = bl_record_label(r, "cdm_test");
+        assert_non_null(name);
+        for (size_t k = 0; k < s->n_tests; k++) {
+            if (strcmp(s->tests[k].cdm_name, name) != 0)
+                continue;
+            bl_job j;
+            bl_suite_job(s, k, strcmp(r->op, "read") == 0 ? BL_DIR_READ : BL_DIR_WRITE, &j);
+            assert_int_equal(r->bs, j.bs);
+            assert_int_equal(r->iodepth, j.iodepth);
+            assert_int_equal(r->numjobs, j.numjobs);
+            assert_string_equal(r->test,
+                                bl_job_test_name(&j, j.is_read ? BL_DIR_READ : BL_DIR_WRITE));
+            bl_job_free(&j);
+            matched++;
+        }
+    }
+    assert_true(matched >= 6);
+    bl_out_free(&out);
+    free(path);
+}
+
+static void test_suites_line_up_with_cdm_imports(void **state)
+{
+    (void)state;
+    check_lines_up("cdm/cdm-3.0.2_x64_samsung830_ssd.txt", "cdm3");
+    check_lines_up("cdm/cdm-8.0.2_x64_crucial_p2_nvme.txt", "cdm8");
 }
 
 int main(void)
@@ -229,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_errors_name_option_and_line),
         cmocka_unit_test(test_global_applies_only_after),
         cmocka_unit_test(test_suite_shapes),
+        cmocka_unit_test(test_suites_line_up_with_cdm_imports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
