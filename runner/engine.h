@@ -36,6 +36,7 @@ typedef struct bl_worker {
     uint64_t seq_next, perm_mask, perm_a, perm_c, perm_x, pass_left;
     uint64_t rng, stamp;
     uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
+    uint64_t completed;
     uint64_t writes_since_fsync;
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
@@ -118,6 +119,7 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
 static inline void bl_io_done(bl_worker *w, bl_dir d, uint64_t bytes, uint64_t slat_ns,
                               uint64_t clat_ns, uint64_t now)
 {
+    w->completed++;
     if (!w->measuring) {
         if (now < w->ramp_end)
             return;

@@ -67,6 +67,12 @@ void bl_worker_new_pass(bl_worker *w)
 
 void bl_worker_start_measuring(bl_worker *w, uint64_t now)
 {
+    /* After a ramp a size-based job still measures its whole amount: what is in flight now
+     * completes inside the measurement, so that many fewer new I/Os are issued. */
+    if (w->to_issue != UINT64_MAX && w->issued > 0) {
+        uint64_t inflight = w->issued - (w->completed ? w->completed - 1 : 0);
+        w->to_issue = w->issued - inflight + w->nblocks * (uint64_t)w->job->loops;
+    }
     w->measuring = true;
     w->t_measure = now;
     w->t_end = now;

@@ -262,6 +262,14 @@ static void test_null_engine_time_based(void **state)
     assert_true(r->n_series == 2 && r->series[0].n == (size_t)r->bw_samples.count);
     assert_true(bl_test_close(r->iops_samples.mean * 4096, r->bw_samples.mean, 1e-9));
     bl_records_free(&recs);
+
+    /* A size-based job with a ramp still measures exactly its size times loops. */
+    assert_int_equal(run_text("[z]\nioengine=null\nrw=read\nbs=4k\nsize=16m\nloops=400\n"
+                              "iodepth=8\nramp_time=5ms\n",
+                              &o, &recs),
+                     BL_RUN_OK);
+    assert_int_equal(recs.v[0]->io_bytes, 400ll * (16 << 20));
+    bl_records_free(&recs);
 }
 
 static void test_odirect_fallback(void **state)
