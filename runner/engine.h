@@ -33,7 +33,8 @@ typedef struct bl_worker {
     unsigned char *buf; /* iodepth buffers of bs bytes, 4 KiB aligned */
     uint64_t region, nblocks;
     /* Offsets: sequential cursor, or a full-period permutation of the blocks per pass. */
-    uint64_t seq_next, perm_mask, perm_a, perm_c, perm_x, pass_left;
+    uint64_t seq_next, perm_mask, perm_a, perm_c, perm_x, perm_m, pass_left;
+    unsigned perm_shift;
     uint64_t rng, stamp;
     uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
     uint64_t completed;
@@ -97,11 +98,14 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
     else if (j->norandommap)
         blk = bl_rand(&w->rng) % w->nblocks;
     else {
-        /* x -> a*x+c mod 2^k visits every value once per 2^k steps; skip those past the end. */
-        do
+        /* x -> a*x+c mod 2^k visits every value once per 2^k steps; a bijective scramble
+         * hides the LCG's short low-bit cycles; values past the end are skipped. */
+        do {
             w->perm_x = (w->perm_a * w->perm_x + w->perm_c) & w->perm_mask;
-        while (w->perm_x >= w->nblocks);
-        blk = w->perm_x;
+            blk = w->perm_x ^ (w->perm_x >> w->perm_shift);
+            blk = (blk * w->perm_m) & w->perm_mask;
+            blk ^= blk >> w->perm_shift;
+        } while (blk >= w->nblocks);
     }
     w->pass_left--;
     if (j->is_read && j->is_write)

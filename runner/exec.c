@@ -52,9 +52,14 @@ void bl_worker_new_pass(bl_worker *w)
     w->seq_next = 0;
     if (w->job->random && !w->job->norandommap) {
         uint64_t m = 1;
+        unsigned k = 0;
         while (m < w->nblocks)
-            m <<= 1;
+            m <<= 1, k++;
         w->perm_mask = m - 1;
+        w->perm_shift = k / 2 ? k / 2 : 1;
+        w->perm_m = (bl_rand(&w->rng) | 1) & w->perm_mask;
+        if (w->perm_m == 0)
+            w->perm_m = 1;
         /* a = 1 mod 4 and c odd give the full period 2^k (Hull-Dobell). */
         w->perm_a = (bl_rand(&w->rng) & ~(uint64_t)3) | 1;
         w->perm_a = ((w->perm_a << 2) | 1) & w->perm_mask;
