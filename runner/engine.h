@@ -44,6 +44,8 @@ typedef struct bl_worker {
     bool measuring;
     bl_wstat *st;
     _Atomic uint64_t live_ios[2], live_bytes[2]; /* read by the sampler */
+    _Atomic uint64_t live_t_measure;             /* 0 until measuring starts */
+    uint64_t planned;                            /* I/Os of a size-based job, for progress */
     uint64_t cnt_ios[2], cnt_bytes[2];
     struct rusage ru0, ru1;
     bl_iolog_set logs;

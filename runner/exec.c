@@ -81,6 +81,7 @@ void bl_worker_start_measuring(bl_worker *w, uint64_t now)
     w->measuring = true;
     w->t_measure = now;
     w->t_end = now;
+    atomic_store_explicit(&w->live_t_measure, now ? now : 1, memory_order_release);
     getrusage(RUSAGE_THREAD, &w->ru0);
 }
 
@@ -176,6 +177,7 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
         return -1;
     }
     w->to_issue = j->time_based ? UINT64_MAX : w->nblocks * (uint64_t)j->loops;
+    w->planned = w->to_issue;
     size_t nbuf = (size_t)j->bs * (size_t)j->iodepth;
     if (posix_memalign((void **)&w->buf, 4096, nbuf) != 0)
         abort();
@@ -226,7 +228,8 @@ static void take_sample(sampler *s, uint64_t now, uint64_t t0, bool keep)
         bool any_measuring = false;
         for (size_t i = s->first[k]; i < s->first[k] + (size_t)r->job.numjobs; i++) {
             bl_worker *w = &s->w[i];
-            any_measuring |= w->measuring;
+            uint64_t tm = atomic_load_explicit(&w->live_t_measure, memory_order_acquire);
+            any_measuring |= tm != 0;
             for (int d = 0; d < 2; d++) {
                 uint64_t ios = atomic_load_explicit(&w->live_ios[d], memory_order_relaxed);
                 uint64_t by = atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
@@ -237,8 +240,8 @@ static void take_sample(sampler *s, uint64_t now, uint64_t t0, bool keep)
                 bw[d] += b;
                 io[d] += o;
                 bool dir_used = d == BL_DIR_READ ? r->job.is_read : r->job.is_write;
-                if (keep && w->logs.rate_on && w->measuring && dir_used) {
-                    uint64_t t_ms = (now - w->t_measure) / 1000000;
+                if (keep && w->logs.rate_on && tm && dir_used) {
+                    uint64_t t_ms = (now - tm) / 1000000;
                     bl_log_push(&w->logs.bw, t_ms, (uint64_t)(b / 1024.0), (uint32_t)d, r->job.bs);
                     bl_log_push(&w->logs.iops, t_ms, (uint64_t)(o * dt + 0.5), (uint32_t)d,
                                 r->job.bs);
@@ -269,8 +272,10 @@ static void show_progress(bl_exec *ex, sampler *s, const char *title, uint64_t n
             f = el / tot;
         for (size_t i = s->first[k]; i < s->first[k] + (size_t)r->job.numjobs; i++) {
             bl_worker *w = &s->w[i];
-            if (w->to_issue != UINT64_MAX && w->to_issue > 0) {
-                double fi = (double)w->issued / (double)w->to_issue;
+            if (w->planned != UINT64_MAX && w->planned > 0) {
+                uint64_t done = atomic_load_explicit(&w->live_ios[0], memory_order_relaxed) +
+                                atomic_load_explicit(&w->live_ios[1], memory_order_relaxed);
+                double fi = (double)done / (double)w->planned;
                 f = fi > f ? fi : f;
             }
         }

@@ -118,7 +118,7 @@ static void test_quick_suite_into_store(void **state)
         assert_string_equal(bl_record_label(r, "cdm_pick"), "best of 1");
         assert_int_equal(r->size_bytes, 4 << 20);
         assert_true(r->io_bytes > 0 && r->io_bytes % r->bs == 0);
-        assert_true(r->runtime_s > 0.15 && r->runtime_s < 0.5);
+        assert_true(r->runtime_s >= 0.199 && r->runtime_s < 2); /* time based: at least 200 ms */
         assert_true(bl_test_close(r->bw_bytes_s, (double)r->io_bytes / r->runtime_s, 1e-9));
         assert_true(r->clat_ns.present && r->clat_ns.n_pct == 17);
     }
@@ -222,7 +222,7 @@ static void test_ctrl_c_keeps_finished_tests(void **state)
     query(db, &recs);
     assert_int_equal(recs.n, 1);
     assert_string_equal(bl_record_label(recs.v[0], "job"), "short");
-    assert_true(recs.v[0]->runtime_s >= 0.29 && recs.v[0]->runtime_s < 0.6);
+    assert_true(recs.v[0]->runtime_s >= 0.299 && recs.v[0]->runtime_s < 2);
     bl_records_free(&recs);
     free(job);
     free(db);

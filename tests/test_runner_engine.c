@@ -295,7 +295,7 @@ static void test_null_engine_time_based(void **state)
                               &o, &recs),
                      BL_RUN_OK);
     const bl_record *r = recs.v[0];
-    assert_true(r->runtime_s >= 1.19 && r->runtime_s < 1.5);
+    assert_true(r->runtime_s >= 1.199 && r->runtime_s < 3);
     assert_true(r->iops > 100000);       /* no I/O: only the engine's bookkeeping */
     assert_true(r->io_bytes > 64 << 20); /* time based: wraps past the size */
     assert_true(r->bw_samples.present);
