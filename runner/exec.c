@@ -373,7 +373,7 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
         bl_strbuf_free(&sb);
         if (!res[k].target)
             return -1;
-        if (!null && bl_target_layout(res[k].target, &ex->stop, err, errlen) != 0)
+        if (!null && bl_target_layout(res[k].target, ex->o->interrupt, err, errlen) != 0)
             return -1;
     }
     return 0;
