@@ -282,6 +282,22 @@ static void test_mixed_and_group_reporting(void **state)
     assert_int_equal(recs.v[0]->numjobs, 3);
     assert_int_equal(recs.v[0]->io_bytes, 3 * (2 << 20)); /* each thread one pass */
     bl_records_free(&recs);
+
+    /* Two jobs at once (no stonewall): folded by group_reporting, unless new_group splits. */
+    const char *two = "[global]\nrw=read\nbs=64k\nsize=1m\ngroup_reporting\n[a]\n[b]\n";
+    assert_int_equal(run_text(two, &o, &recs), BL_RUN_OK);
+    assert_int_equal(recs.n, 1);
+    assert_int_equal(recs.v[0]->numjobs, 2);
+    assert_int_equal(recs.v[0]->io_bytes, 2 << 20);
+    bl_records_free(&recs);
+    const char *split =
+        "[global]\nrw=read\nbs=64k\nsize=1m\ngroup_reporting\n[a]\n[b]\nnew_group\n";
+    assert_int_equal(run_text(split, &o, &recs), BL_RUN_OK);
+    assert_int_equal(recs.n, 2);
+    assert_string_equal(bl_record_label(recs.v[0], "job"), "a");
+    assert_string_equal(bl_record_label(recs.v[1], "job"), "b");
+    assert_int_equal(recs.v[1]->io_bytes, 1 << 20);
+    bl_records_free(&recs);
     rm_dir(dir);
 }
 
