@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void bl_exec_init(bl_exec *ex, const bl_run_opts *o)
@@ -16,6 +17,10 @@ void bl_exec_init(bl_exec *ex, const bl_run_opts *o)
     atomic_init(&ex->stop, 0);
     ex->next_worker_id = 1;
     ex->sample_ms = 500;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(ex->date, sizeof ex->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 void bl_exec_done(bl_exec *ex)

@@ -59,14 +59,6 @@ static void agg_free(agg *a)
     }
 }
 
-static void iso_date(char *buf, size_t n)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec)
 {
     const bl_run_opts *o = ex->o;
@@ -93,9 +85,7 @@ static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec
         bl_record_set_label(rec, "kernel", u.release);
         bl_record_set_label(rec, "host", u.nodename);
     }
-    char date[32];
-    iso_date(date, sizeof date);
-    bl_record_set_label(rec, "date", date);
+    bl_record_set_label(rec, "date", ex->date);
     if (r->job.direct && !r->direct)
         bl_record_set_label(rec, "direct_fallback", "O_DIRECT refused: buffered I/O");
     for (size_t i = 0; i < o->n_labels; i++)

@@ -116,6 +116,9 @@ static void test_quick_suite_into_store(void **state)
         assert_string_equal(bl_record_label(r, "suite"), "quick");
         assert_string_equal(bl_record_label(r, "disk"), "test");
         assert_string_equal(bl_record_label(r, "cdm_pick"), "best of 1");
+        /* One run, one date: reports grouping by date keep the run together. */
+        assert_string_equal(bl_record_label(r, "date"), bl_record_label(recs.v[0], "date"));
+        assert_int_equal(strlen(bl_record_label(r, "date")), 20);
         assert_int_equal(r->size_bytes, 4 << 20);
         assert_true(r->io_bytes > 0 && r->io_bytes % r->bs == 0);
         assert_true(r->runtime_s >= 0.199 && r->runtime_s < 2); /* time based: at least 200 ms */
