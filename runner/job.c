@@ -16,6 +16,7 @@ void bl_job_defaults(bl_job *j)
     j->numjobs = 1;
     j->iodepth = 1;
     j->iodepth_batch = 1;
+    j->userspace_reap = true;
     j->loops = 1;
     j->ioengine = bl_xstrdup("sync");
 }
@@ -246,6 +247,8 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_int(v, 1, 256, &j->iodepth);
     else if (strcmp(k, "iodepth_batch") == 0 || strcmp(k, "iodepth_batch_submit") == 0)
         rc = set_int(v, 0, 256, &j->iodepth_batch);
+    else if (strcmp(k, "userspace_reap") == 0)
+        rc = set_bool(v, &j->userspace_reap);
     else if (strcmp(k, "loops") == 0)
         rc = set_int(v, 1, 1000000, &j->loops);
     else if (strcmp(k, "runtime") == 0 || strcmp(k, "timeout") == 0)
