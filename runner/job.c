@@ -223,9 +223,13 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         set_str(&j->name, v);
     else if (strcmp(k, "description") == 0 && v)
         set_str(&j->description, v);
-    else if (strcmp(k, "filename") == 0 && v && *v)
+    else if (strcmp(k, "filename") == 0 && v && *v) {
+        if (strchr(v, ':')) {
+            snprintf(err, errlen, "option 'filename': several files ('%s') are not supported", v);
+            return -1;
+        }
         set_str(&j->filename, v);
-    else if (strcmp(k, "directory") == 0 && v && *v)
+    } else if (strcmp(k, "directory") == 0 && v && *v)
         set_str(&j->directory, v);
     else if (strcmp(k, "rw") == 0 || strcmp(k, "readwrite") == 0)
         rc = set_rw(j, v);
