@@ -49,7 +49,7 @@ run() {
     echo "$secs $rss"
 }
 
-mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? b / 1e6 / s : 0) }'; }
+mbps() { awk -v b="$1" -v s="$2" 'BEGIN { r = s > 0 ? b / 1e6 / s : 0; printf (r < 10 ? "%.2f" : "%.0f"), r }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 fsize() { stat -c %s "$1"; }
 
