@@ -3,9 +3,17 @@
 #include "../core/strbuf.h"
 #include "../report/fmt.h"
 #include "canvas.h"
+#include <fontconfig/fontconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void bl_chart_cleanup(void)
+{
+    pango_cairo_font_map_set_default(NULL);
+    cairo_debug_reset_static_data();
+    FcFini();
+}
 
 int bl_chart_kind_from_name(const char *name)
 {

@@ -1,5 +1,6 @@
 /* The latency distribution: share of I/Os per latency bin on a log latency axis; with one
  * record its median and 99th percentile are marked. */
+#include "../core/latency.h"
 #include "../core/strbuf.h"
 #include "canvas.h"
 #include "chart.h"
@@ -26,13 +27,11 @@ static void bin_edges(const bl_lat *l, size_t i, double *a, double *b)
     *b = sqrt(v * next);
 }
 
-static double pct_value(const bl_lat *l, double total, double p)
+static double pct_value(const bl_lat *l, double p)
 {
-    double cum = 0;
-    for (size_t i = 0; i < l->n_bins; i++)
-        if ((cum += (double)l->bins[i].count) >= p / 100 * total)
-            return l->bins[i].value;
-    return l->bins[l->n_bins - 1].value;
+    double v;
+    bl_bins_percentiles(l->bins, l->n_bins, &p, 1, &v);
+    return v;
 }
 
 static void mark(bl_canvas *c, const bl_axis *ax, double v, const char *what)
@@ -120,8 +119,8 @@ int bl_chart_histogram(bl_canvas *c, const bl_records *recs, const bl_chart_opts
         cairo_set_line_width(c->cr, 2.5 * s);
         cairo_stroke(c->cr);
         if (n == 1) {
-            mark(c, &ax, pct_value(l, total, 50), "p50");
-            mark(c, &ax, pct_value(l, total, 99), "p99");
+            mark(c, &ax, pct_value(l, 50), "p50");
+            mark(c, &ax, pct_value(l, 99), "p99");
         }
     }
     for (size_t i = 0; i < n; i++)

@@ -251,5 +251,7 @@ int main(void)
         cmocka_unit_test(test_percentiles_from_bins),
         cmocka_unit_test(test_command_line),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    bl_chart_cleanup();
+    return rc;
 }
