@@ -8,7 +8,7 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 CORPUS  ?= $(abspath ../shared/corpus)
 
-PKGS     := pangocairo cairo fontconfig xlsxwriter sqlite3 jansson libpcre2-8
+PKGS     := pangocairo cairo xlsxwriter sqlite3 jansson libpcre2-8
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WFLAGS   := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
@@ -64,6 +64,7 @@ test: $(BIN) $(TESTS)
 	@BENCHLOG_BIN=$(abspath $(BIN)) BENCHLOG_CORPUS=$(CORPUS) sh scripts/run-tests.sh $(TESTS)
 
 check:
+	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	$(MAKE) BUILD=build-san OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
 
 valgrind: $(BIN) $(TESTS)
