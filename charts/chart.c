@@ -39,6 +39,7 @@ char *bl_chart_name(const bl_record *r, const char *by)
         bl_strbuf_puts(&sb, v ? v : "(none)");
         return bl_strbuf_take(&sb);
     }
+    /* A job or CDM cell names a setup; its read and write sides share it, so add the op. */
     const char *what = bl_record_label(r, "job");
     if (!what)
         what = bl_record_label(r, "cdm_test");
@@ -47,7 +48,10 @@ char *bl_chart_name(const bl_record *r, const char *by)
         where = bl_record_label(r, "section");
     if (!where)
         where = bl_record_label(r, "host");
-    bl_strbuf_puts(&sb, what ? what : r->test ? r->test : "?");
+    if (what)
+        bl_strbuf_printf(&sb, "%s%s%s", what, r->op ? " " : "", r->op ? r->op : "");
+    else
+        bl_strbuf_puts(&sb, r->test ? r->test : "?");
     if (where)
         bl_strbuf_printf(&sb, " · %s", where);
     else

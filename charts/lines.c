@@ -225,7 +225,8 @@ int bl_chart_timeline(bl_canvas *c, const bl_records *recs, const bl_chart_opts 
         sv[n++] = se;
     }
     if (n == 0) {
-        snprintf(err, errlen, "no record has a %s series over time", want ? want : "");
+        snprintf(err, errlen, "no record has a%s%s series over time", want ? " " : "",
+                 want ? want : "");
         free(rv);
         free(sv);
         return 1;
