@@ -48,8 +48,9 @@ char *bl_chart_name(const bl_record *r, const char *by)
         where = bl_record_label(r, "section");
     if (!where)
         where = bl_record_label(r, "host");
+    int say_op = what && r->op && !strcasestr(what, r->op);
     if (what)
-        bl_strbuf_printf(&sb, "%s%s%s", what, r->op ? " " : "", r->op ? r->op : "");
+        bl_strbuf_printf(&sb, "%s%s%s", what, say_op ? " " : "", say_op ? r->op : "");
     else
         bl_strbuf_puts(&sb, r->test ? r->test : "?");
     if (where)
