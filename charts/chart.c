@@ -7,14 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* For ASan's leak checker: fontconfig keeps part of its parsed configuration for the life
- * of the process (see tests/valgrind.supp for valgrind's side). */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libfontconfig.so\n";
-}
-
 void bl_chart_cleanup(void)
 {
     pango_cairo_font_map_set_default(NULL);

@@ -9,12 +9,15 @@
     X(fio) \
     X(fio_terse) \
     X(fio_json) \
+    X(fio_log) \
+    X(fio_client) \
     /* bonnie++ */ \
     X(bonnie) \
     X(bonnie_csv) \
     /* dd */ \
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
+    X(cdm) \
     /* end */
 /* clang-format on */
 

@@ -1,0 +1,628 @@
+/* fio client/server JSON and JSON+ (see fio_client.h for the records it gives).
+ *
+ * Every line whose first non-blank character is '{' is tried as the start of a JSON value,
+ * so that the "hostname=..., be=0, ..." and "<host> fio: ..." lines client mode prints
+ * around the document, or blog prose, do not matter. Objects with a "client_stats" array
+ * are ours; fio's plain JSON ("jobs") is fio-json's.
+ *
+ * fio's own "All clients" entry sums every job of every host into one (client.c,
+ * handle_ts), computes bw and iops over the longest runtime, and (fio 3.x) prints no
+ * percentiles for it. We sum per job and direction instead, by the same rule for bw and
+ * iops, and take percentiles from the summed bins. Where fio's entry describes exactly one
+ * of our aggregates (one job did that direction) its differing figures go in the note;
+ * where it mixes several jobs it is kept as its own record, job "All clients". */
+#include "../core/latency.h"
+#include "../core/strbuf.h"
+#include "fio_client.h"
+#include "fio_common.h"
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIO_ALL "All clients" /* fio's jobname of its sum */
+enum { K_SLAT, K_CLAT, K_LAT, NKIND };
+static const char *const kind_v3[NKIND] = {"slat_ns", "clat_ns", "lat_ns"};
+static const char *const kind_v2[NKIND] = {"slat", "clat", "lat"};
+static const char *const kind_name[NKIND] = {"slat", "clat", "lat"};
+
+/* Running sums of one latency kind over hosts: exact cluster mean, fio's sample stdev,
+ * and the summed histogram. */
+typedef struct latsum {
+    double n, s1, s2, min, max;
+    bl_lat bins;
+    size_t npcts;
+    double pcts[32]; /* the hosts' percentile list */
+} latsum;
+
+/* One job's direction summed over hosts. */
+typedef struct agg {
+    char *job;
+    int ddir, hosts;
+    int64_t io;
+    double ios, runtime_ms, usr_w, sys_w, cpu_w;
+    latsum lat[NKIND];
+    long line;
+} agg;
+
+typedef struct cdoc {
+    bl_parse_out *out;
+    const char *version, *date;
+    int v3;
+    int64_t run0; /* runs of this document are run0+1 (first host) .. */
+    long first;   /* the document's first line */
+    json_t *global;
+    long *jobline; /* line of each client_stats entry */
+    size_t njobline;
+    char **hosts; /* host labels in order of first appearance */
+    size_t nhosts;
+    agg *aggs;
+    size_t naggs, cap;
+} cdoc;
+
+static double num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : BL_ABSENT;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static const char *option(json_t *job, json_t *global, const char *key, const char *alt)
+{
+    json_t *jo = json_object_get(job, "job options");
+    const char *v = str(jo, key);
+    if (!v && alt)
+        v = str(jo, alt);
+    if (!v)
+        v = str(global, key);
+    if (!v && alt)
+        v = str(global, alt);
+    return v;
+}
+
+static json_t *lat_obj(const cdoc *d, json_t *dir, int k)
+{
+    return json_object_get(dir, d->v3 ? kind_v3[k] : kind_v2[k]);
+}
+
+static bl_lat *rec_lat(bl_record *r, int k)
+{
+    return k == K_SLAT ? &r->slat_ns : k == K_CLAT ? &r->clat_ns : &r->lat_ns;
+}
+
+static int cmp_pct(const void *a, const void *b)
+{
+    const bl_pct *x = a, *y = b;
+    return x->pct < y->pct ? -1 : x->pct > y->pct;
+}
+
+static int cmp_bin(const void *a, const void *b)
+{
+    const bl_bin *x = a, *y = b;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* {"min","max","mean","stddev","N","percentile":{..},"bins":{..}} in `unit` ns. */
+static void read_lat(json_t *o, double unit, bl_lat *l)
+{
+    double n = num(o, "N");
+    if (!json_is_object(o) || (bl_present(n) && n == 0))
+        return; /* not timed (psync has no slat) */
+    l->present = true;
+    l->min = bl_fio_scale(num(o, "min"), unit);
+    l->max = bl_fio_scale(num(o, "max"), unit);
+    l->mean = bl_fio_scale(num(o, "mean"), unit);
+    double sd = num(o, "stddev");
+    l->stdev = bl_fio_scale(bl_present(sd) ? sd : num(o, "stdev"), unit);
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(o, "percentile"), k, v)
+    {
+        double p = strtod(k, NULL);
+        if (p > 0 && json_is_number(v))
+            bl_lat_add_pct(l, bl_fio_pct_round(p), bl_fio_scale(json_number_value(v), unit));
+    }
+    json_object_foreach(json_object_get(o, "bins"), k, v)
+    {
+        char *e;
+        double at = strtod(k, &e);
+        if (e != k && !*e && json_is_integer(v) && json_integer_value(v) > 0)
+            bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)json_integer_value(v));
+    }
+    if (l->n_pct > 1)
+        qsort(l->pct, l->n_pct, sizeof *l->pct, cmp_pct);
+    if (l->n_bins > 1)
+        qsort(l->bins, l->n_bins, sizeof *l->bins, cmp_bin);
+}
+
+/* The direction's figures of one client_stats entry into r. */
+static void read_dir(const cdoc *d, json_t *e, json_t *dir, bl_record *r)
+{
+    double io = num(dir, "io_bytes"), kio = num(dir, "io_kbytes");
+    r->io_bytes = bl_present(kio) ? (int64_t)io : (int64_t)llround(io * 1024);
+    double bwb = num(dir, "bw_bytes");
+    r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(num(dir, "bw"), 1024);
+    r->iops = num(dir, "iops");
+    double rt = num(dir, "runtime");
+    r->runtime_s = bl_present(rt) ? rt / 1000.0 : BL_ABSENT;
+    for (int k = 0; k < NKIND; k++)
+        read_lat(lat_obj(d, dir, k), d->v3 ? 1 : 1000, rec_lat(r, k));
+    r->cpu_usr_pct = num(e, "usr_cpu");
+    r->cpu_sys_pct = num(e, "sys_cpu");
+    double err = num(e, "error");
+    if (err > 0) {
+        char b[48];
+        snprintf(b, sizeof b, "fio job error %.0f", err);
+        bl_record_set_str(&r->note, b);
+    }
+}
+
+static int moved_data(json_t *dir)
+{
+    return num(dir, "io_bytes") > 0 || num(dir, "io_kbytes") > 0;
+}
+
+static int is_all(json_t *e)
+{
+    const char *j = str(e, "jobname");
+    return j && strcmp(j, FIO_ALL) == 0;
+}
+
+/* hostname, or hostname:port when another server of the document has the same name. */
+static char *host_label(json_t *stats, json_t *e)
+{
+    const char *h = str(e, "hostname");
+    double port = num(e, "port");
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, h ? h : "unknown host");
+    size_t i;
+    json_t *o;
+    json_array_foreach(stats, i, o)
+    {
+        const char *h2 = str(o, "hostname");
+        double p2 = num(o, "port");
+        if (!is_all(o) && h && h2 && strcmp(h, h2) == 0 && bl_present(port) && p2 != port) {
+            bl_strbuf_printf(&sb, ":%.0f", port);
+            break;
+        }
+    }
+    return bl_strbuf_take(&sb);
+}
+
+static int64_t host_run(cdoc *d, const char *host)
+{
+    size_t i = 0;
+    while (i < d->nhosts && strcmp(d->hosts[i], host) != 0)
+        i++;
+    if (i == d->nhosts) {
+        d->hosts = bl_xrealloc(d->hosts, (d->nhosts + 1) * sizeof *d->hosts);
+        d->hosts[d->nhosts++] = bl_xstrdup(host);
+    }
+    return d->run0 + (int64_t)i + 1;
+}
+
+static void latsum_add(latsum *s, json_t *o, const bl_lat *l)
+{
+    double n = num(o, "N");
+    if (!l->present || !(n > 0))
+        return;
+    double sd = bl_present(l->stdev) ? l->stdev : 0;
+    if (s->n == 0 || l->min < s->min)
+        s->min = l->min;
+    if (s->n == 0 || l->max > s->max)
+        s->max = l->max;
+    s->n += n;
+    s->s1 += n * l->mean;
+    s->s2 += (n - 1) * sd * sd + n * l->mean * l->mean;
+    bl_lat_merge_bins(&s->bins, l);
+    if (s->npcts == 0)
+        for (size_t i = 0; i < l->n_pct && i < 32; i++)
+            s->pcts[s->npcts++] = l->pct[i].pct;
+}
+
+static agg *agg_of(cdoc *d, const char *job, int ddir, long line)
+{
+    for (size_t i = 0; i < d->naggs; i++)
+        if (d->aggs[i].ddir == ddir && strcmp(d->aggs[i].job, job) == 0)
+            return &d->aggs[i];
+    void *p = d->aggs;
+    bl_grow(&p, &d->cap, d->naggs + 1, sizeof *d->aggs);
+    d->aggs = p;
+    agg *a = &d->aggs[d->naggs++];
+    memset(a, 0, sizeof *a);
+    a->job = bl_xstrdup(job);
+    a->ddir = ddir;
+    a->line = line;
+    return a;
+}
+
+static void agg_add(cdoc *d, json_t *e, json_t *dir, const bl_record *r, long line)
+{
+    agg *a = agg_of(d, bl_record_label(r, "job"), bl_fio_ddir_from(r->op, strlen(r->op)), line);
+    a->hosts++;
+    a->io += r->io_bytes;
+    double ios = num(dir, "total_ios");
+    a->ios += bl_present(ios) ? ios : r->iops * r->runtime_s;
+    if (r->runtime_s * 1000 > a->runtime_ms)
+        a->runtime_ms = r->runtime_s * 1000;
+    double w = num(e, "job_runtime");
+    w = w > 0 ? w : 1;
+    if (bl_present(r->cpu_usr_pct) && bl_present(r->cpu_sys_pct)) {
+        a->usr_w += w * r->cpu_usr_pct;
+        a->sys_w += w * r->cpu_sys_pct;
+        a->cpu_w += w;
+    }
+    for (int k = 0; k < NKIND; k++)
+        latsum_add(&a->lat[k], lat_obj(d, dir, k), rec_lat((bl_record *)r, k));
+}
+
+/* The job's definition from its "job options" and the document's "global options". Without
+ * group_reporting each entry is one of the numjobs clones: it ran alone. */
+static void add_def(bl_fio_jobdefs *defs, const cdoc *d, json_t *e, const char *job)
+{
+    const char *nj = option(e, d->global, "numjobs", NULL);
+    bl_fio_jobdef_add(defs, job, option(e, d->global, "rw", "readwrite"),
+                      option(e, d->global, "bs", "blocksize"),
+                      option(e, d->global, "ioengine", NULL), option(e, d->global, "iodepth", NULL),
+                      option(e, d->global, "group_reporting", NULL) ? (nj ? nj : "1") : "1");
+}
+
+/* One record of one entry's direction (a host's, or fio's own sum), appended to out. */
+static bl_record *entry_record(const cdoc *d, bl_parse_out *out, json_t *e, int ddir,
+                               const char *host, int64_t run, long line, const bl_fio_jobdef *def)
+{
+    bl_record *r = bl_out_record(out, line);
+    r->run = run;
+    bl_fio_fill(r, ddir, str(e, "jobname"), def, d->version);
+    bl_record_set_label(r, "host", host);
+    double g = num(e, "groupid");
+    if (bl_present(g)) {
+        char b[32];
+        snprintf(b, sizeof b, "%.0f", g);
+        bl_record_set_label(r, "group", b);
+    }
+    if (d->date)
+        bl_record_set_label(r, "date", d->date);
+    read_dir(d, e, json_object_get(e, bl_fio_ddir_name(ddir)), r);
+    return r;
+}
+
+static void latsum_finish(latsum *s, bl_lat *l)
+{
+    if (s->n <= 0)
+        return;
+    l->present = true;
+    l->min = s->min;
+    l->max = s->max;
+    l->mean = s->s1 / s->n;
+    l->stdev = s->n > 1 ? sqrt(fmax(0, (s->s2 - s->n * l->mean * l->mean) / (s->n - 1))) : 0;
+    l->bins = s->bins.bins;
+    l->n_bins = s->bins.n_bins;
+    s->bins.bins = NULL;
+    s->bins.n_bins = 0;
+    if (!l->n_bins)
+        return;
+    double v[32];
+    const double *p = s->npcts ? s->pcts : bl_fio_default_pcts;
+    size_t np = s->npcts ? s->npcts : bl_fio_default_npcts;
+    bl_bins_percentiles(l->bins, l->n_bins, p, np, v);
+    for (size_t i = 0; i < np; i++)
+        if (bl_present(v[i]))
+            bl_lat_add_pct(l, p[i], v[i]);
+}
+
+static int differs(double ours, double fio)
+{
+    return bl_present(fio) && (!bl_present(ours) || fabs(ours - fio) > 0.5 + 1e-6 * fabs(fio));
+}
+
+/* Appends to the note what fio's own "All clients" says differently about r's figures. */
+static void compare_fio_all(bl_strbuf *sb, const bl_record *r, const bl_record *f)
+{
+    bl_strbuf d;
+    bl_strbuf_init(&d);
+    if (f->io_bytes >= 0 && f->io_bytes != r->io_bytes)
+        bl_strbuf_printf(&d, ", io_bytes %lld", (long long)f->io_bytes);
+    if (differs(r->bw_bytes_s, f->bw_bytes_s))
+        bl_strbuf_printf(&d, ", bw %.0f B/s", f->bw_bytes_s);
+    if (differs(r->iops, f->iops))
+        bl_strbuf_printf(&d, ", iops %g", f->iops);
+    int nopct = 0;
+    for (int k = 0; k < NKIND; k++) {
+        const bl_lat *a = rec_lat((bl_record *)r, k), *b = rec_lat((bl_record *)f, k);
+        if (!b->present)
+            continue;
+        const double ours[4] = {a->min, a->max, a->mean, a->stdev};
+        const double its[4] = {b->min, b->max, b->mean, b->stdev};
+        const char *what[4] = {"min", "max", "mean", "stdev"};
+        for (int i = 0; i < 4; i++)
+            if (differs(ours[i], its[i]))
+                bl_strbuf_printf(&d, ", %s %s %.0f ns", kind_name[k], what[i], its[i]);
+        for (size_t i = 0; i < b->n_pct; i++) {
+            double mine = BL_ABSENT;
+            for (size_t j = 0; j < a->n_pct; j++)
+                if (a->pct[j].pct == b->pct[i].pct)
+                    mine = a->pct[j].value;
+            if (differs(mine, b->pct[i].value))
+                bl_strbuf_printf(&d, ", %s p%g %.0f ns", kind_name[k], b->pct[i].pct,
+                                 b->pct[i].value);
+        }
+        nopct |= a->n_pct && !b->n_pct;
+    }
+    if (d.len)
+        bl_strbuf_printf(sb, "; fio's All clients differs: %s", d.s + 2);
+    else
+        bl_strbuf_puts(sb, "; fio's All clients agrees");
+    if (nopct)
+        bl_strbuf_puts(sb, " (it gives no percentiles)");
+    bl_strbuf_free(&d);
+}
+
+/* The aggregate record of a; fio_all is fio's own sum of the same figures, or NULL. */
+static void agg_record(cdoc *d, agg *a, const bl_fio_jobdefs *defs, const bl_record *fio_all,
+                       long line)
+{
+    bl_record *r = bl_out_record(d->out, line);
+    r->run = d->run0 + (int64_t)d->nhosts + 1;
+    bl_fio_fill(r, a->ddir, a->job, bl_fio_jobdef_find(defs, a->job), d->version);
+    bl_record_set_label(r, "host", BL_FIO_ALL_CLIENTS);
+    if (d->date)
+        bl_record_set_label(r, "date", d->date);
+    r->io_bytes = a->io;
+    r->runtime_s = a->runtime_ms / 1000.0;
+    if (a->runtime_ms > 0) {
+        r->bw_bytes_s = (double)a->io / r->runtime_s;
+        r->iops = a->ios / r->runtime_s;
+    }
+    if (a->cpu_w > 0) {
+        r->cpu_usr_pct = a->usr_w / a->cpu_w;
+        r->cpu_sys_pct = a->sys_w / a->cpu_w;
+    }
+    int bins = 0, nobins = 0;
+    for (int k = 0; k < NKIND; k++) {
+        latsum_finish(&a->lat[k], rec_lat(r, k));
+        bins |= rec_lat(r, k)->n_bins > 0;
+        nobins |= a->lat[k].npcts && !rec_lat(r, k)->n_bins; /* hosts had percentiles */
+    }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "sum of %d host entr%s: bw and iops over the longest runtime", a->hosts,
+                     a->hosts == 1 ? "y" : "ies");
+    if (bins)
+        bl_strbuf_puts(&sb, ", percentiles from the summed latency bins");
+    if (nobins)
+        bl_strbuf_puts(&sb, ", no percentiles (no bins: use --output-format=json+)");
+    if (fio_all)
+        compare_fio_all(&sb, r, fio_all);
+    r->note = bl_strbuf_take(&sb);
+}
+
+/* Test, pattern and bs of fio's mixed sum f when every job in it agrees on them. */
+static void common_def(bl_record *f, const cdoc *d, int dd, const bl_fio_jobdefs *defs)
+{
+    bl_record *first = NULL;
+    int same = 1;
+    for (size_t i = 0; i < d->naggs; i++) {
+        if (d->aggs[i].ddir != dd || !d->aggs[i].hosts)
+            continue;
+        bl_record *x = bl_record_new();
+        bl_fio_fill(x, dd, NULL, bl_fio_jobdef_find(defs, d->aggs[i].job), NULL);
+        if (!first) {
+            first = x;
+            continue;
+        }
+        same &= x->test && first->test && strcmp(x->test, first->test) == 0;
+        if (x->bs != first->bs)
+            first->bs = -1;
+        bl_record_free(x);
+    }
+    if (first && same) {
+        bl_record_set_str(&f->test, first->test);
+        bl_record_set_str(&f->pattern, first->pattern);
+        f->bs = first->bs;
+    }
+    bl_record_free(first);
+}
+
+/* fio's "All clients" entry: compared with our aggregate of each direction when only one
+ * job did that direction, else kept as its own record. */
+static void fio_all_entry(cdoc *d, json_t *e, long line, bl_fio_jobdefs *defs)
+{
+    bl_parse_out tmp;
+    bl_out_init(&tmp, d->out->source);
+    for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
+        if (!moved_data(json_object_get(e, bl_fio_ddir_name(dd))))
+            continue;
+        agg *only = NULL;
+        int n = 0;
+        for (size_t i = 0; i < d->naggs; i++)
+            if (d->aggs[i].ddir == dd && d->aggs[i].hosts) {
+                only = &d->aggs[i];
+                n++;
+            }
+        bl_record *f = entry_record(d, n == 1 ? &tmp : d->out, e, dd, BL_FIO_ALL_CLIENTS,
+                                    d->run0 + (int64_t)d->nhosts + 1, line, NULL);
+        if (n == 1) {
+            agg_record(d, only, defs, f, line);
+            only->hosts = 0; /* done */
+        } else {
+            common_def(f, d, dd, defs);
+            bl_record_set_str(&f->note, "fio's own sum over every job of every host");
+        }
+    }
+    bl_out_free(&tmp);
+}
+
+static void read_doc(cdoc *d, json_t *doc)
+{
+    json_t *stats = json_object_get(doc, "client_stats");
+    bl_fio_jobdefs defs = {0};
+    json_t *all = NULL;
+    long all_line = 0, last_line = 0;
+    size_t i;
+    json_t *e;
+    size_t k = 0; /* entries with a "jobname" key so far: index into jobline */
+    json_array_foreach(stats, i, e)
+    {
+        int has = json_is_object(e) && json_object_get(e, "jobname");
+        /* An entry without a jobname is told at the entry before it. */
+        long line = has && k < d->njobline     ? d->jobline[k]
+                    : k && k - 1 < d->njobline ? d->jobline[k - 1]
+                                               : d->first;
+        k += has != 0;
+        if (!has || !str(e, "jobname")) {
+            bl_out_error(d->out, line, "fio client_stats[%zu] is not a job's stats", i);
+            continue;
+        }
+        if (is_all(e)) {
+            all = e;
+            all_line = line;
+            continue;
+        }
+        last_line = line;
+        const char *job = str(e, "jobname");
+        char *host = host_label(stats, e);
+        int64_t run = host_run(d, host);
+        if (!bl_fio_jobdef_find(&defs, job))
+            add_def(&defs, d, e, job);
+        for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
+            json_t *dir = json_object_get(e, bl_fio_ddir_name(dd));
+            if (!moved_data(dir))
+                continue;
+            bl_record *r =
+                entry_record(d, d->out, e, dd, host, run, line, bl_fio_jobdef_find(&defs, job));
+            agg_add(d, e, dir, r, line);
+        }
+        free(host);
+    }
+    if (all)
+        fio_all_entry(d, all, all_line, &defs);
+    for (size_t k = 0; k < d->naggs; k++)
+        if (d->aggs[k].hosts)
+            agg_record(d, &d->aggs[k], &defs, NULL, all ? all_line : last_line);
+    bl_fio_jobdefs_free(&defs);
+}
+
+static void cdoc_clear(cdoc *d)
+{
+    for (size_t i = 0; i < d->nhosts; i++)
+        free(d->hosts[i]);
+    free(d->hosts);
+    d->hosts = NULL;
+    d->nhosts = 0;
+    for (size_t i = 0; i < d->naggs; i++) {
+        free(d->aggs[i].job);
+        for (int k = 0; k < NKIND; k++) {
+            free(d->aggs[i].lat[k].bins.bins);
+            free(d->aggs[i].lat[k].bins.pct);
+        }
+    }
+    free(d->aggs);
+    d->aggs = NULL;
+    d->naggs = d->cap = 0;
+    free(d->jobline);
+    d->jobline = NULL;
+    d->njobline = 0;
+}
+
+/* Line (1-based) holding byte offset off of the joined text. */
+static long line_at(const bl_text *t, size_t off)
+{
+    size_t lo = 0, hi = t->nlines;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if ((size_t)(t->line[mid] - t->buf) <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (long)lo + 1;
+}
+
+/* Lines of the "jobname" keys between first and last: the entries' lines, in order. */
+static void find_joblines(cdoc *d, const bl_text *t, long first, long last)
+{
+    size_t cap = 0;
+    for (long l = first; l <= last && (size_t)l <= t->nlines; l++)
+        if (strstr(t->line[l - 1], "\"jobname\"")) {
+            void *p = d->jobline;
+            bl_grow(&p, &cap, d->njobline + 1, sizeof *d->jobline);
+            d->jobline = p;
+            d->jobline[d->njobline++] = l;
+        }
+}
+
+static int looks_client(const bl_text *t, size_t i)
+{
+    for (size_t k = i; k < t->nlines && k < i + 40; k++)
+        if (strstr(t->line[k], "\"client_stats\""))
+            return 1;
+    return 0;
+}
+
+static void fio_client_parse(const bl_text *t, bl_parse_out *out)
+{
+    char *joined = bl_xmalloc(t->len + 1);
+    memcpy(joined, t->buf, t->len + 1);
+    for (size_t k = 0; k < t->len; k++)
+        if (joined[k] == '\0')
+            joined[k] = '\n';
+    cdoc d = {.out = out};
+    for (size_t i = 0; i < t->nlines; i++) {
+        const char *p = bl_fio_skip(t->line[i]);
+        if (*p != '{')
+            continue;
+        size_t off = (size_t)(p - t->buf);
+        json_error_t err;
+        json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
+        if (!doc) {
+            if (looks_client(t, i))
+                bl_out_error(out, line_at(t, off + (size_t)err.position), "fio client JSON: %s",
+                             err.text);
+            continue;
+        }
+        if (json_is_object(doc) && json_is_array(json_object_get(doc, "client_stats"))) {
+            long last = line_at(t, off + (size_t)err.position);
+            char *ver = bl_fio_strip_version(str(doc, "fio version"));
+            d.version = ver;
+            d.date = str(doc, "time");
+            d.global = json_object_get(doc, "global options");
+            json_t *e0 = json_array_get(json_object_get(doc, "client_stats"), 0);
+            json_t *rd = json_object_get(e0, "read");
+            d.v3 = json_object_get(rd, "clat_ns") || json_object_get(rd, "io_kbytes");
+            d.first = (long)i + 1;
+            find_joblines(&d, t, d.first, last);
+            read_doc(&d, doc);
+            d.run0 += (int64_t)d.nhosts + 1;
+            cdoc_clear(&d);
+            free(ver);
+            i = (size_t)last - 1;
+        }
+        json_decref(doc);
+    }
+    free(joined);
+}
+
+static int fio_client_probe(const bl_text *t)
+{
+    for (size_t i = 0; i < t->nlines; i++)
+        if (strstr(t->line[i], "\"client_stats\""))
+            return 96;
+    return 0;
+}
+
+const bl_format bl_format_fio_client = {
+    .name = "fio-client",
+    .summary = "fio client/server JSON and JSON+ (fio --client): per host and all clients",
+    .family = "fio-client",
+    .rank = 1,
+    .probe = fio_client_probe,
+    .parse = fio_client_parse,
+    .parse_stream = NULL,
+};
