@@ -200,6 +200,9 @@ static bl_fc_sum *agg_of(cdoc *d, const char *job, int ddir)
 static void agg_add(cdoc *d, json_t *e, json_t *dir, const bl_record *r)
 {
     bl_fc_sum *a = agg_of(d, bl_record_label(r, "job"), bl_fio_ddir_from(r->op, strlen(r->op)));
+    const char *nj = option(e, d->global, "numjobs", NULL);
+    if (nj && atoi(nj) > 0)
+        a->numjobs = atoi(nj); /* the aggregate holds all of a host's clones */
     double n[NKIND];
     for (int k = 0; k < NKIND; k++)
         n[k] = num(lat_obj(d, dir, k), "N");
@@ -207,15 +210,33 @@ static void agg_add(cdoc *d, json_t *e, json_t *dir, const bl_record *r)
     bl_fc_sum_add(a, r, n, bl_present(ios) ? ios : r->iops * r->runtime_s, num(e, "job_runtime"));
 }
 
-/* The job's definition from its "job options" and the document's "global options". Without
- * group_reporting each entry is one of the numjobs clones: it ran alone. */
-static void add_def(bl_fio_jobdefs *defs, const cdoc *d, json_t *e, const char *job)
+/* Entries of e's job from e's host: numjobs clones without group_reporting, else one
+ * (fio's JSON does not list group_reporting among the options). */
+static int entries_of(json_t *stats, json_t *e)
+{
+    const char *job = str(e, "jobname"), *host = str(e, "hostname");
+    double port = num(e, "port");
+    size_t i;
+    json_t *o;
+    int n = 0;
+    json_array_foreach(stats, i, o)
+    {
+        const char *j2 = str(o, "jobname"), *h2 = str(o, "hostname");
+        n += j2 && strcmp(j2, job) == 0 && (h2 == host || (h2 && host && strcmp(h2, host) == 0)) &&
+             (num(o, "port") == port || (!bl_present(port) && !bl_present(num(o, "port"))));
+    }
+    return n;
+}
+
+/* The job's definition from its "job options" and the document's "global options". A
+ * record of one of the numjobs clones ran alone: numjobs 1. */
+static void add_def(bl_fio_jobdefs *defs, const cdoc *d, json_t *stats, json_t *e, const char *job)
 {
     const char *nj = option(e, d->global, "numjobs", NULL);
     bl_fio_jobdef_add(defs, job, option(e, d->global, "rw", "readwrite"),
                       option(e, d->global, "bs", "blocksize"),
                       option(e, d->global, "ioengine", NULL), option(e, d->global, "iodepth", NULL),
-                      option(e, d->global, "group_reporting", NULL) ? (nj ? nj : "1") : "1");
+                      nj && entries_of(stats, e) == 1 ? nj : "1");
 }
 
 /* One record of one entry's direction (a host's, or fio's own sum), appended to out. */
@@ -249,6 +270,8 @@ static void agg_record(cdoc *d, bl_fc_sum *a, const bl_fio_jobdefs *defs, const 
     if (d->date)
         bl_record_set_label(r, "date", d->date);
     bl_fc_sum_fill(a, r);
+    if (a->numjobs > 0)
+        r->numjobs = a->numjobs;
     if (fio_all)
         bl_fc_note_fio_all(r, fio_all);
 }
@@ -340,7 +363,7 @@ static void read_doc(cdoc *d, json_t *doc)
         char *host = host_label(stats, e);
         int64_t run = host_run(d, host);
         if (!bl_fio_jobdef_find(&defs, job))
-            add_def(&defs, d, e, job);
+            add_def(&defs, d, stats, e, job);
         for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
             json_t *dir = json_object_get(e, bl_fio_ddir_name(dd));
             if (!moved_data(dir))

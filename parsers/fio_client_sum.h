@@ -20,8 +20,8 @@ typedef struct bl_fc_latsum {
 
 typedef struct bl_fc_sum {
     char *job;
-    int ddir, hosts; /* hosts: entries added */
-    int64_t io;
+    int ddir, hosts;     /* hosts: entries added */
+    int64_t io, numjobs; /* numjobs: jobs per host, 0 when unknown (set by the caller) */
     double ios, runtime_ms, usr_w, sys_w, cpu_w;
     bl_fc_latsum lat[BL_FC_NKIND];
 } bl_fc_sum;

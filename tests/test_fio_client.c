@@ -140,6 +140,38 @@ static void test_two_jobs(void **state)
     bl_out_free(&o);
 }
 
+/* numjobs=2 on two hosts: without group_reporting each host gives two clone entries (each
+ * ran alone: numjobs 1), with it one entry of numjobs 2; the aggregate holds both clones. */
+static void test_numjobs(void **state)
+{
+    (void)state;
+    char path[512];
+    bl_parse_out o;
+    bl_test_parse(bl_test_fixture("fio-client/numjobs2-clones-2hosts-3.33.json", path, sizeof path),
+                  NULL, &o);
+    assert_int_equal(o.recs.n, 5);
+    assert_int_equal(bl_test_count(&o, "host", "127.0.0.1:8766"), 2);
+    const bl_record *c0 = bl_test_nth(&o, "host", "127.0.0.1:8766", 0);
+    const bl_record *c1 = bl_test_nth(&o, "host", "127.0.0.1:8766", 1);
+    assert_int_equal(c0->numjobs, 1);
+    assert_int_equal(c0->run, c1->run); /* one run per host */
+    assert_int_equal(c0->io_bytes + c1->io_bytes, 37138432 + 39645184);
+    const bl_record *all = bl_test_host_rec(&o, BL_FIO_ALL_CLIENTS, "rr", "read");
+    assert_int_equal(all->numjobs, 2);
+    assert_int_equal(all->io_bytes, 154861568); /* fio's All clients io_bytes */
+    assert_non_null(strstr(all->note, "sum of 4 host entries"));
+    assert_non_null(strstr(all->note, "fio's All clients agrees"));
+    bl_out_free(&o);
+    bl_test_parse(
+        bl_test_fixture("fio-client/numjobs2-grouped-2hosts-3.33.json", path, sizeof path), NULL,
+        &o);
+    assert_int_equal(o.recs.n, 3);
+    assert_int_equal(bl_test_host_rec(&o, "127.0.0.1:8767", "rr", "read")->numjobs, 2);
+    assert_int_equal(bl_test_host_rec(&o, "127.0.0.1:8767", "rr", "read")->io_bytes, 102834176);
+    assert_int_equal(bl_test_host_rec(&o, BL_FIO_ALL_CLIENTS, "rr", "read")->io_bytes, 204824576);
+    bl_out_free(&o);
+}
+
 static char *slurp_fixture(const char *rel, size_t *len)
 {
     char path[512];
@@ -358,10 +390,15 @@ static void test_report_by_host(void **state)
 int main(void)
 {
     const struct CMUnitTest fixtures[] = {
-        cmocka_unit_test(test_randread_hosts),  cmocka_unit_test(test_two_jobs),
-        cmocka_unit_test(test_text_around),     cmocka_unit_test(test_fio_json_leaves_it),
-        cmocka_unit_test(test_bad_input),       cmocka_unit_test(test_log_host),
-        cmocka_unit_test(test_fio_all_differs), cmocka_unit_test(test_report_by_host),
+        cmocka_unit_test(test_randread_hosts),
+        cmocka_unit_test(test_two_jobs),
+        cmocka_unit_test(test_numjobs),
+        cmocka_unit_test(test_text_around),
+        cmocka_unit_test(test_fio_json_leaves_it),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_log_host),
+        cmocka_unit_test(test_fio_all_differs),
+        cmocka_unit_test(test_report_by_host),
     };
     return cmocka_run_group_tests_name("fio-client fixtures", fixtures, NULL, NULL);
 }
