@@ -1,9 +1,221 @@
-/* benchlog run: not built yet; answers with one line and exit status 2. */
+/* benchlog run: measure a target with benchlog's own engine and store the records. */
+#include "../core/strbuf.h"
+#include "../parsers/driver.h"
+#include "../runner/job.h"
+#include "../runner/runner.h"
+#include "../runner/suites.h"
+#include "args.h"
 #include "commands.h"
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The one piece of global state: a signal handler can reach nothing else. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static int help(void)
+{
+    printf("Usage: benchlog run [--db FILE] [--suite NAME | JOBFILE] [--target PATH] [--size N]\n"
+           "                    [--runtime S] [--label K=V]... [--engine E] [--allow-overwrite]\n\n"
+           "Measures storage with benchlog's own I/O engine (not fio) and stores the results\n"
+           "as records like imported ones (tool=benchlog), so a run compares with old outputs.\n\n"
+           "  --suite NAME       a built-in suite (default quick), see below\n"
+           "  JOBFILE            a fio job file ([global] and job sections; an option benchlog\n"
+           "                     does not support is an error naming it and its line)\n"
+           "  --target PATH      a folder: a scratch file is made there and deleted afterwards\n"
+           "                     (default: the current folder); a file or block device is\n"
+           "                     refused unless --allow-overwrite\n"
+           "  --size N           test file size, fio syntax (512m, 4g); overrides the suite/job\n"
+           "  --runtime S        seconds of each run, fio syntax (10, 1500ms, 2m)\n"
+           "  --engine E         libaio, sync or null (no I/O: the engine's own overhead)\n"
+           "  --allow-overwrite  use an existing file or block device: its data is overwritten\n"
+           "  --label K=V        add a label to every record (repeatable)\n"
+           "  --db FILE          store (default $BENCHLOG_DB or ./benchlog.db)\n\nSuites:\n");
+    for (size_t i = 0; i < bl_suite_count(); i++)
+        printf("  %-13s %s\n", bl_suite_at(i)->name, bl_suite_at(i)->summary);
+    printf("\nA progress line is shown when stdout is a terminal. Ctrl-C stops the test under\n"
+           "way: finished tests are stored, the scratch file is removed, exit status 130.\n"
+           "Without O_DIRECT support (some tmpfs, network filesystems) the run says so and\n"
+           "uses buffered I/O; its records then have direct=false.\n\n"
+           "Example: benchlog run --suite cdm8 --target /mnt/ssd --label disk=ssd1\n");
+    return 0;
+}
+
+typedef struct run_args {
+    const char *db, *suite, *jobfile;
+    bl_run_opts o;
+    bl_labels labels;
+} run_args;
+
+static int read_args(int argc, char **argv, run_args *a)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, 0, 'd'},      {"suite", required_argument, 0, 's'},
+        {"target", required_argument, 0, 't'},  {"size", required_argument, 0, 'z'},
+        {"runtime", required_argument, 0, 'r'}, {"label", required_argument, 0, 'l'},
+        {"engine", required_argument, 0, 'e'},  {"allow-overwrite", no_argument, 0, 'A'},
+        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            a->db = optarg;
+            break;
+        case 's':
+            a->suite = optarg;
+            break;
+        case 't':
+            a->o.target = optarg;
+            break;
+        case 'z':
+            if (!bl_fio_size(optarg, &a->o.size) || a->o.size == 0)
+                return bl_usage_error("run", "--size wants a size like 512m or 4g, not '%s'",
+                                      optarg);
+            break;
+        case 'r':
+            if (!bl_fio_time_s(optarg, &a->o.runtime_s) || a->o.runtime_s <= 0)
+                return bl_usage_error("run", "--runtime wants a time like 10 or 1500ms, not '%s'",
+                                      optarg);
+            break;
+        case 'l':
+            if (bl_labels_add(&a->labels, optarg) != 0)
+                return 2;
+            break;
+        case 'e':
+            if (strcmp(optarg, "libaio") && strcmp(optarg, "sync") && strcmp(optarg, "null"))
+                return bl_usage_error("run", "--engine is libaio, sync or null, not '%s'", optarg);
+            a->o.engine = optarg;
+            break;
+        case 'A':
+            a->o.allow_overwrite = true;
+            break;
+        case 'h':
+            return -1;
+        default:
+            return bl_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        a->jobfile = argv[optind++];
+    if (optind < argc)
+        return bl_usage_error("run", "one JOBFILE at most, '%s' is extra", argv[optind]);
+    if (a->suite && a->jobfile)
+        return bl_usage_error("run", "--suite and JOBFILE exclude each other");
+    if (!a->jobfile && !a->suite)
+        a->suite = "quick";
+    if (a->suite && !bl_suite_find(a->suite))
+        return bl_usage_error("run", "no suite '%s' (see benchlog run --help)", a->suite);
+    return 0;
+}
+
+static int load_jobfile(const char *path, bl_jobs *jobs)
+{
+    bl_text t;
+    char err[512];
+    if (bl_text_load(&t, path, err, sizeof err) != 0) {
+        fprintf(stderr, "benchlog run: %s: %s\n", path, err);
+        return 1;
+    }
+    bl_parse_out out;
+    bl_out_init(&out, path);
+    int errors = bl_jobfile_parse(&t, jobs, &out);
+    bl_print_diags(&out);
+    bl_out_free(&out);
+    bl_text_free(&t);
+    return errors ? 1 : 0;
+}
+
+static int store_records(const char *db, const char *source, const bl_records *recs)
+{
+    if (recs->n == 0)
+        return 0;
+    bl_store *s = bl_open_store(db);
+    if (!s)
+        return 1;
+    char err[512];
+    int rc = bl_store_import(s, source, NULL, "run", recs, err, sizeof err);
+    bl_store_close(s);
+    if (rc == BL_IMPORT_FAILED) {
+        fprintf(stderr, "benchlog run: storing the results failed, store unchanged: %s\n", err);
+        return 1;
+    }
+    fprintf(stderr, "benchlog run: stored %zu records\n", recs->n);
+    return 0;
+}
+
+static int run(run_args *a)
+{
+    bl_jobs jobs = {0};
+    if (a->jobfile && load_jobfile(a->jobfile, &jobs) != 0) {
+        bl_jobs_free(&jobs);
+        return 1;
+    }
+    /* Check the store opens before spending minutes measuring. */
+    bl_store *probe = bl_open_store(a->db);
+    if (!probe) {
+        bl_jobs_free(&jobs);
+        return 1;
+    }
+    bl_store_close(probe);
+
+    bl_strbuf src;
+    bl_strbuf_init(&src);
+    if (a->suite)
+        bl_strbuf_printf(&src, "benchlog run --suite %s", a->suite);
+    else
+        bl_strbuf_puts(&src, a->jobfile);
+    a->o.source = src.s;
+    a->o.suite = a->suite;
+    a->o.progress = true;
+    a->o.msg = stdout;
+    a->o.interrupt = &interrupted;
+    a->o.n_labels = a->labels.n;
+    a->o.labels = a->labels.v;
+
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    bl_records recs;
+    bl_records_init(&recs);
+    int rc = a->suite ? bl_run_suite(bl_suite_find(a->suite), &a->o, &recs)
+                      : bl_run_jobs(&jobs, &a->o, &recs);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    fflush(stdout);
+    if (rc == BL_RUN_INTERRUPTED)
+        fprintf(stderr, "benchlog run: interrupted: %zu finished records kept, test file removed\n",
+                recs.n);
+    int st = store_records(a->db, src.s, &recs);
+    bl_records_free(&recs);
+    bl_strbuf_free(&src);
+    bl_jobs_free(&jobs);
+    if (rc == BL_RUN_INTERRUPTED)
+        return 130;
+    return rc == BL_RUN_OK ? st : 1;
+}
 
 int cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cmd_not_built("run", "runner");
+    run_args a;
+    memset(&a, 0, sizeof a);
+    int rc = read_args(argc, argv, &a);
+    if (rc == 0)
+        rc = run(&a);
+    else if (rc < 0)
+        rc = help();
+    bl_labels_free(&a.labels);
+    return rc;
 }

@@ -1,5 +1,17 @@
+/* Source bytes to the UTF-8 the parsers read.
+ *
+ * Detection, in order: a UTF-16 byte-order mark (Windows tools' "Unicode" text export),
+ * NUL-interleaved text without a BOM (UTF-16LE), valid UTF-8 (with or without BOM), then the
+ * two encodings of old Japanese pages, Shift_JIS (as Windows' CP932) and EUC-JP, tried with
+ * iconv; when both decode, the one giving more kana wins (the wrong one gives stray kanji
+ * and half-width katakana). Anything else is kept as UTF-8 with U+FFFD for bad bytes.
+ *
+ * Then the text is normalised where pages vary without meaning: no-break and ideographic
+ * spaces become spaces, full-width digits, colon, period and percent become ASCII. */
 #include "encoding.h"
 #include "strbuf.h"
+#include <errno.h>
+#include <iconv.h>
 #include <string.h>
 
 size_t bl_utf8_seq_len(const unsigned char *s, size_t avail)
@@ -33,28 +45,142 @@ size_t bl_utf8_seq_len(const unsigned char *s, size_t avail)
     return n;
 }
 
-const char *bl_to_utf8(const char *bytes, size_t len, char **out, size_t *outlen)
+static int valid_utf8(const unsigned char *s, size_t len)
 {
-    const unsigned char *s = (const unsigned char *)bytes;
-    if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
-        s += 3;
-        len -= 3;
+    for (size_t i = 0; i < len;) {
+        size_t n = bl_utf8_seq_len(s + i, len - i);
+        if (n == 0)
+            return 0;
+        i += n;
     }
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_putn(&sb, "", 0);
-    const char *enc = "UTF-8";
+    return 1;
+}
+
+/* Strict conversion; returns 0 (and frees nothing) when a byte does not decode. */
+static int convert(const char *from, const char *bytes, size_t len, bl_strbuf *sb)
+{
+    iconv_t cd = iconv_open("UTF-8", from);
+    if (cd == (iconv_t)-1)
+        return 0;
+    char *in = (char *)bytes;
+    size_t inleft = len;
+    char buf[4096];
+    int ok = 1;
+    while (inleft > 0) {
+        char *out = buf;
+        size_t outleft = sizeof buf;
+        size_t rc = iconv(cd, &in, &inleft, &out, &outleft);
+        bl_strbuf_putn(sb, buf, (size_t)(out - buf));
+        if (rc == (size_t)-1 && errno != E2BIG) {
+            ok = 0;
+            break;
+        }
+    }
+    iconv_close(cd);
+    return ok;
+}
+
+/* Kana (U+3040..U+30FF) in UTF-8 are E3 81 80..E3 83 BF. */
+static size_t kana(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i + 2 < n; i++)
+        if ((unsigned char)s[i] == 0xe3 && (unsigned char)s[i + 1] >= 0x81 &&
+            (unsigned char)s[i + 1] <= 0x83)
+            k++;
+    return k;
+}
+
+static int utf16_without_bom(const unsigned char *s, size_t len)
+{
+    size_t nul_odd = 0, pairs = len / 2;
+    for (size_t i = 1; i < len; i += 2)
+        nul_odd += s[i] == 0;
+    return pairs >= 8 && nul_odd * 10 >= pairs * 9;
+}
+
+static const char *decode(const unsigned char *s, size_t len, bl_strbuf *sb)
+{
+    if (len >= 2 && s[0] == 0xff && s[1] == 0xfe &&
+        convert("UTF-16LE", (const char *)s + 2, len - 2, sb))
+        return "UTF-16LE";
+    bl_strbuf_reset(sb);
+    if (len >= 2 && s[0] == 0xfe && s[1] == 0xff &&
+        convert("UTF-16BE", (const char *)s + 2, len - 2, sb))
+        return "UTF-16BE";
+    bl_strbuf_reset(sb);
+    if (utf16_without_bom(s, len) && convert("UTF-16LE", (const char *)s, len, sb))
+        return "UTF-16LE";
+    bl_strbuf_reset(sb);
+    if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+        s += 3, len -= 3;
+    if (valid_utf8(s, len)) {
+        bl_strbuf_putn(sb, (const char *)s, len);
+        return "UTF-8";
+    }
+    bl_strbuf sj, euc;
+    bl_strbuf_init(&sj);
+    bl_strbuf_init(&euc);
+    bl_strbuf_putn(&sj, "", 0);
+    bl_strbuf_putn(&euc, "", 0);
+    int ok_sj = convert("CP932", (const char *)s, len, &sj);
+    int ok_euc = convert("EUC-JP", (const char *)s, len, &euc);
+    const char *enc = NULL;
+    if (ok_sj && (!ok_euc || kana(sj.s, sj.len) >= kana(euc.s, euc.len))) {
+        bl_strbuf_putn(sb, sj.s, sj.len);
+        enc = "SHIFT_JIS";
+    } else if (ok_euc) {
+        bl_strbuf_putn(sb, euc.s, euc.len);
+        enc = "EUC-JP";
+    }
+    bl_strbuf_free(&sj);
+    bl_strbuf_free(&euc);
+    if (enc)
+        return enc;
     for (size_t i = 0; i < len;) {
         size_t n = bl_utf8_seq_len(s + i, len - i);
         if (n == 0) {
-            bl_strbuf_puts(&sb, "\xef\xbf\xbd");
-            enc = "UTF-8 (with invalid bytes)";
+            bl_strbuf_puts(sb, "\xef\xbf\xbd");
             i++;
             continue;
         }
-        bl_strbuf_putn(&sb, (const char *)s + i, n);
+        bl_strbuf_putn(sb, (const char *)s + i, n);
         i += n;
     }
+    return "UTF-8 (with invalid bytes)";
+}
+
+/* Same-meaning variants to ASCII; the result is never longer than the input. */
+static size_t normalise(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        if (n - i >= 2 && u[0] == 0xc2 && u[1] == 0xa0) { /* U+00A0 */
+            s[o++] = ' ', i += 2;
+        } else if (n - i >= 3 && u[0] == 0xe2 && u[1] == 0x80 && (u[2] == 0xaf || u[2] == 0x89)) {
+            s[o++] = ' ', i += 3; /* U+202F, U+2009 */
+        } else if (n - i >= 3 && u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80) {
+            s[o++] = ' ', i += 3; /* U+3000 */
+        } else if (n - i >= 3 && u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x9a) {
+            s[o++] = u[2] == 0x9a ? ':' : (char)('0' + (u[2] - 0x90)), i += 3; /* U+FF10.. */
+        } else if (n - i >= 3 && u[0] == 0xef && u[1] == 0xbc && (u[2] == 0x8e || u[2] == 0x85)) {
+            s[o++] = u[2] == 0x8e ? '.' : '%', i += 3;
+        } else {
+            s[o++] = s[i++];
+        }
+    }
+    s[o] = '\0';
+    return o;
+}
+
+const char *bl_to_utf8(const char *bytes, size_t len, char **out, size_t *outlen)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_putn(&sb, "", 0);
+    const char *enc = decode((const unsigned char *)bytes, len, &sb);
+    sb.len = normalise(sb.s, sb.len);
     *outlen = sb.len;
     *out = bl_strbuf_take(&sb);
     return enc;

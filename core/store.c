@@ -1,6 +1,7 @@
 #include "store.h"
 #include "jsonl.h"
 #include "strbuf.h"
+#include "version.h"
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,13 @@ static const char *const schema_v1 =
     "  json TEXT NOT NULL);"
     "CREATE INDEX records_import ON records(import_id, run);"
     "PRAGMA user_version = 1;";
+
+/* v2: which benchlog wrote the store, and an index for the usual tool/test filters. */
+static const char *const schema_v2 =
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+    "INSERT INTO meta VALUES('created_by', 'benchlog " BENCHLOG_VERSION "');"
+    "CREATE INDEX records_tool_test ON records(tool, test);"
+    "PRAGMA user_version = 2;";
 
 const char *bl_store_default_path(void)
 {
@@ -71,7 +79,11 @@ static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
                  path, v, BL_STORE_SCHEMA);
         goto fail;
     }
-    if (v == 0 && exec(db, schema_v1, err, errlen) != 0)
+    /* Each step upgrades one version, so a store of any older version is brought up in
+     * place, in the same transaction. */
+    if (v < 1 && exec(db, schema_v1, err, errlen) != 0)
+        goto fail;
+    if (v < 2 && exec(db, schema_v2, err, errlen) != 0)
         goto fail;
     return exec(db, "COMMIT", err, errlen);
 fail:

@@ -11,7 +11,7 @@
 #include "record.h"
 #include <stdint.h>
 
-#define BL_STORE_SCHEMA 1
+#define BL_STORE_SCHEMA 2
 
 typedef struct bl_store bl_store;
 

@@ -10,6 +10,7 @@
 #include "bonnie_table.h"
 #include "sections.h"
 #include "../core/strbuf.h"
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,26 @@ static bl_bonnie_run *find_twin(run_list *rl, const bl_bonnie_run *csv, const ch
     return NULL;
 }
 
+/* "bonnie++ 1.03e" said in the prose above a re-typed table gives its version. */
+static void version_from_prose(const bl_text *t, size_t upto, char *version, size_t cap)
+{
+    for (size_t i = upto; i-- > 0;) {
+        const char *p = strstr(t->line[i], "bonnie++");
+        if (!p)
+            continue;
+        p += strlen("bonnie++");
+        p += strspn(p, " \tvV");
+        if (!isdigit((unsigned char)p[0]) || p[1] != '.')
+            continue;
+        size_t n = strspn(p, "0123456789.abcdefghijklmnopqrstuvwxyz");
+        if (n < cap) {
+            memcpy(version, p, n);
+            version[n] = '\0';
+        }
+        return;
+    }
+}
+
 static int cmp_run(const void *a, const void *b)
 {
     const bl_bonnie_run *x = a, *y = b;
@@ -64,6 +85,9 @@ static void parse(const bl_text *t, bl_parse_out *o)
             continue;
         size_t first = rl.n;
         size_t end = bl_bonnie_table_parse(t, i, o, &rl.v, &rl.n, &rl.cap);
+        for (size_t k = first; k < rl.n; k++)
+            if (!rl.v[k].version[0])
+                version_from_prose(t, i, rl.v[k].version, sizeof rl.v[k].version);
         if (rl.n > first) {
             char *sec = bl_heading_above(t, (long)i + 1, (long)prev_end + 1);
             for (size_t k = first; k < rl.n; k++) {
@@ -108,7 +132,8 @@ static void parse(const bl_text *t, bl_parse_out *o)
         rl.v[rl.n++] = extra[i];
     }
     free(extra);
-    qsort(rl.v, rl.n, sizeof *rl.v, cmp_run);
+    if (rl.n)
+        qsort(rl.v, rl.n, sizeof *rl.v, cmp_run);
     for (size_t i = 0; i < rl.n; i++) {
         bl_bonnie_emit(o, &rl.v[i], (int64_t)i + 1, rl.v[i].section_hint);
         free(rl.v[i].section_hint);

@@ -96,7 +96,8 @@ int bl_bonnie_cell_parse(const char *val, size_t vlen, const char *cpu, size_t c
 {
     c->line = line;
     c->cpu = BL_ABSENT;
-    if (all_char(val, vlen, '+')) {
+    /* bon_csv2txt 2.00 prints "+++++" as "0k +++": the %CP "+++" is what tells */
+    if (all_char(val, vlen, '+') || (cpu && all_char(cpu, clen, '+'))) {
         c->state = BL_CELL_PLUS;
         c->value = BL_ABSENT;
     } else if (number_in(val, vlen, tests[test].kind, &c->value)) {

@@ -1,4 +1,4 @@
-/* GNU coreutils dd, C locale: the summary line
+/* dd of GNU coreutils (any locale), busybox, BSD and macOS: the summary line
  *   1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s
  *   1073741824 bytes (1.1 GB) copied, 1.70473 s, 630 MB/s      (coreutils < 8.24)
  *   4 bytes copied, 1.00373 s, 0.0 kB/s                         (under 1000 bytes)
@@ -18,24 +18,77 @@ typedef struct dd_line {
     double bytes, seconds, rate;
 } dd_line;
 
-/* Finds "N bytes ... copied, T s, R U/s" in s. */
+static const char *next_digit(const char *p)
+{
+    while (*p && !isdigit((unsigned char)*p))
+        p++;
+    return p;
+}
+
+/* dd's seconds word in the locales it is translated to, and BSD's "secs". */
+static int seconds_word(const char *p)
+{
+    static const char *const words[] = {"seconds", "secs", "sec", "s", "秒", "с", "sek", "saniye"};
+    while (*p == ' ')
+        p++;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(p, words[i], n) == 0 && (p[n] == '\0' || p[n] == ',' || p[n] == ' ' ||
+                                             (unsigned char)p[n] >= 0x80 || p[n] == ')'))
+            return 1;
+    }
+    return 0;
+}
+
+/* The summary line in any locale and dialect: bytes first (after the translated "copied"
+ * in Ukrainian), then an optional "(1.1 GB, 1.0 GiB)", then the seconds and the rate:
+ *   1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s        GNU, C locale
+ *   10737418240 バイト (11 GB) コピーされました、 16.747 秒、 641 MB/秒        GNU, ja
+ *   2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 0,0444149 s, 48,4 GB/s     GNU, de
+ *   8388608 bytes (8.0MB) copied, 10.029590 seconds, 816.8KB/s             busybox
+ *   8192000000 bytes transferred in 159.062003 secs (51501929 bytes/sec)   BSD, macOS
+ * status=progress lines (joined by carriage returns) are not summaries. */
 static int dd_summary(const char *s, dd_line *d)
 {
-    const char *b = strstr(s, " bytes");
-    const char *c = b ? strstr(b, "copied, ") : NULL;
-    if (!c)
+    if (strchr(s, '\r'))
         return 0;
-    const char *num = b;
-    while (num > s && isdigit((unsigned char)num[-1]))
-        num--;
-    if (num == b)
+    const char *p = s, *b = NULL;
+    for (p = next_digit(p); *p; p = next_digit(p)) {
+        const char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if ((p == s || p[-1] == ' ') && *q == ' ' && q[1] && !isdigit((unsigned char)q[1]) &&
+            q[1] != '+') {
+            b = p;
+            break;
+        }
+        p = q;
+    }
+    if (!b)
         return 0;
-    const char *p;
-    if (!bl_parse_number(num, 0, &d->bytes, &p) || p != b)
+    const char *e;
+    if (!bl_parse_number(b, 0, &d->bytes, &e))
         return 0;
-    if (!bl_parse_number(c + 8, 0, &d->seconds, &p) || strncmp(p, " s, ", 4) != 0)
+    const char *t = next_digit(e);
+    const char *open = memchr(e, '(', (size_t)(t - e));
+    if (open && *t) {
+        const char *close = strchr(t, ')');
+        if (!close)
+            return 0;
+        t = next_digit(close);
+    }
+    if (!*t)
         return 0;
-    return bl_parse_bandwidth(p + 4, BL_SI, &d->rate, NULL);
+    const char *te = t;
+    while (isdigit((unsigned char)*te))
+        te++;
+    int flags = (*te == ',' && isdigit((unsigned char)te[1])) ? BL_DECIMAL_COMMA : 0;
+    if (!bl_parse_number(t, flags, &d->seconds, &e) || !seconds_word(e))
+        return 0;
+    const char *r = next_digit(e);
+    if (!*r)
+        return 0;
+    return bl_parse_bandwidth(r, BL_SI | flags, &d->rate, NULL);
 }
 
 static const char *arg_value(const char *cmd, const char *key)
@@ -77,9 +130,9 @@ static int64_t dd_size(const char *v)
     static const struct {
         const char *suffix;
         double mult;
-    } units[] = {{"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024}, {"MiB", 1048576},
-                 {"GiB", 1073741824}, {"k", 1024}, {"K", 1024}, {"M", 1048576},
-                 {"G", 1073741824}, {"b", 512}, {"w", 2}, {"c", 1}};
+    } units[] = {{"kB", 1e3},         {"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024},  {"MiB", 1048576},
+                 {"GiB", 1073741824}, {"k", 1024}, {"K", 1024}, {"M", 1048576}, {"G", 1073741824},
+                 {"b", 512},          {"w", 2},    {"c", 1}};
     double mult = 1;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (strncmp(e, units[i].suffix, strlen(units[i].suffix)) == 0) {
@@ -102,8 +155,7 @@ static void label_from_command(bl_record *r, const char *cmd)
         test = "seq-write", op = "write";
     bl_record_set_str(&r->test, test);
     bl_record_set_str(&r->op, op);
-    static const char *const keys[] = {"if=", "of=", "bs=", "count=", "oflag=", "iflag=",
-                                       "conv="};
+    static const char *const keys[] = {"if=", "of=", "bs=", "count=", "oflag=", "iflag=", "conv="};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char *v = arg_copy(arg_value(cmd, keys[i]));
         if (!v)
@@ -165,7 +217,7 @@ static void dd_parse(const bl_text *t, bl_parse_out *out)
 
 const bl_format bl_format_dd = {
     .name = "dd",
-    .summary = "GNU coreutils dd summary lines (C locale)",
+    .summary = "dd summary lines: GNU (any locale, status=progress), busybox, BSD/macOS",
     .family = "dd",
     .rank = 1,
     .probe = dd_probe,

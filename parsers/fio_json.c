@@ -48,13 +48,23 @@ static const char *option(json_t *job, json_t *global, const char *key, const ch
     return v;
 }
 
-/* Without group_reporting each JSON job is one of the numjobs clones: it ran alone. */
-static const char *numjobs_of(json_t *job, json_t *global)
+/* numjobs=N without group_reporting gives N JSON jobs of one name, each run alone; with
+ * it, one job standing for all N. JSON does not show the group_reporting flag itself. */
+static int64_t numjobs_of(json_t *jobs, json_t *job, json_t *global)
 {
-    if (!option(job, global, "group_reporting", NULL))
-        return json_object_get(job, "job options") ? "1" : NULL;
     const char *n = option(job, global, "numjobs", NULL);
-    return n ? n : "1";
+    if (!n)
+        return json_object_get(job, "job options") ? 1 : -1;
+    const char *name = str(job, "jobname");
+    double g = num(job, "groupid");
+    size_t i, same = 0;
+    json_t *o;
+    json_array_foreach(jobs, i, o)
+    {
+        const char *on = str(o, "jobname");
+        same += on && name && strcmp(on, name) == 0 && num(o, "groupid") == g;
+    }
+    return same > 1 ? 1 : strtoll(n, NULL, 10);
 }
 
 static int cmp_pct(const void *a, const void *b)
@@ -140,6 +150,8 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
     }
     if (jd->date)
         bl_record_set_label(r, "date", jd->date);
+    if (ddir < 0)
+        bl_record_set_label(r, "ddir", "mixed");
     r->io_bytes = bl_present(kio) ? (int64_t)io : (int64_t)llround(io * 1024);
     double bwb = num(dir, "bw_bytes");
     r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(num(dir, "bw"), 1024);
@@ -167,12 +179,15 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
     r->cpu_sys_pct = num(job, "sys_cpu");
 }
 
-/* The line of the i-th `"jobname"` key between first and last (1-based), or first. */
-static long jobname_line(const bl_text *t, long first, long last, size_t i)
+/* The line of the next `"jobname"` key from *at on (1-based, at most last), or first;
+ * *at moves past it so that jobs are found in one pass. */
+static long jobname_line(const bl_text *t, long first, long last, long *at)
 {
-    for (long l = first; l <= last && (size_t)l <= t->nlines; l++)
-        if (strstr(t->line[l - 1], "\"jobname\"") && i-- == 0)
+    for (long l = *at; l <= last && (size_t)l <= t->nlines; l++)
+        if (strstr(t->line[l - 1], "\"jobname\"")) {
+            *at = l + 1;
             return l;
+        }
     return first;
 }
 
@@ -183,6 +198,7 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
     size_t i;
     json_t *job;
     bl_fio_jobdefs defs = {0};
+    long at = first;
     json_array_foreach(jobs, i, job)
     {
         if (!json_is_object(job))
@@ -191,10 +207,15 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         bl_fio_jobdef_add(&defs, str(job, "jobname"), option(job, global, "rw", "readwrite"),
                           option(job, global, "bs", "blocksize"),
                           option(job, global, "ioengine", NULL),
-                          option(job, global, "iodepth", NULL), numjobs_of(job, global));
-        long line = jobname_line(t, first, last, i);
+                          option(job, global, "iodepth", NULL), NULL);
+        defs.v[0].numjobs = numjobs_of(jobs, job, global);
+        if (defs.v[0].iodepth < 0 && json_object_get(job, "job options"))
+            defs.v[0].iodepth = 1; /* fio's default, not echoed */
+        long line = jobname_line(t, first, last, &at);
         for (int d = 0; d < BL_FIO_NDIR; d++)
             job_record(jd, job, json_object_get(job, bl_fio_ddir_name(d)), d, &defs.v[0], line);
+        /* unified_rw_reporting: one "mixed" direction */
+        job_record(jd, job, json_object_get(job, "mixed"), -1, &defs.v[0], line);
     }
     bl_fio_jobdefs_free(&defs);
 }
@@ -213,12 +234,14 @@ static long line_at(const bl_text *t, size_t off)
     return (long)lo + 1;
 }
 
+/* A failed parse is worth a message only when it was fio's document: fio prints "{" alone
+ * and "fio version" first. */
 static int looks_fio(const bl_text *t, size_t i)
 {
-    for (size_t k = i; k < t->nlines && k < i + 4; k++)
-        if (strstr(t->line[k], "\"fio version\""))
-            return 1;
-    return 0;
+    if (strstr(t->line[i], "\"fio version\""))
+        return 1;
+    return strcmp(bl_fio_skip(t->line[i]), "{") == 0 && i + 1 < t->nlines &&
+           strstr(t->line[i + 1], "\"fio version\"");
 }
 
 static void fio_json_parse(const bl_text *t, bl_parse_out *out)
@@ -248,8 +271,12 @@ static void fio_json_parse(const bl_text *t, bl_parse_out *out)
             jd.date = str(doc, "time");
             jd.v3 = 0;
             json_t *j0 = json_array_get(json_object_get(doc, "jobs"), 0);
-            json_t *rd = json_object_get(j0, "read");
-            jd.v3 = json_object_get(rd, "clat_ns") != NULL || json_object_get(rd, "io_kbytes");
+            static const char *const dirs[] = {"read", "write", "trim", "mixed"};
+            for (int d = 0; d < 4; d++) {
+                json_t *o = json_object_get(j0, dirs[d]);
+                jd.v3 |= json_object_get(o, "clat_ns") != NULL ||
+                         json_object_get(o, "io_kbytes") != NULL;
+            }
             jd.run++;
             long last = line_at(t, off + (size_t)err.position);
             read_doc(&jd, doc, t, (long)i + 1, last);

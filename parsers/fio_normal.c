@@ -12,6 +12,7 @@
 #include "fio_common.h"
 #include "parser.h"
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +31,11 @@ typedef struct nstate {
     long err;
     bl_record *recs[4];
     size_t nrecs;
-    bl_record *cur;  /* record of the last direction line */
-    bl_lat *pct;     /* open percentile block */
-    double pct_unit; /* ns per printed unit */
+    bl_record *cur;    /* record of the last direction line */
+    bl_lat *pct;       /* open percentile block */
+    double pct_unit;   /* ns per printed unit */
+    long status_group; /* group of the "Run status group N" block being read, or -1 */
+    size_t run_first;  /* index in out->recs of the current run's first record */
 } nstate;
 
 static void close_job(nstate *s)
@@ -52,6 +55,50 @@ static void new_run(nstate *s)
     bl_fio_jobdefs_clear(&s->defs);
     s->run++;
     s->run_has_results = 0;
+    s->status_group = -1;
+    s->run_first = s->out->recs.n;
+}
+
+/* fio 2.0 printed, for a job that looped over its file (loops=N), the io of one pass in
+ * the job's "io=" while bw and runt cover every pass; the group summary has the whole io.
+ * When the job line contradicts its own bw x runt and the group is this one job, the
+ * group's io is taken and the job line's figure kept as the size of one pass. */
+static void group_io(nstate *s, int ddir, double io)
+{
+    bl_record *only = NULL;
+    size_t n = 0;
+    char g[32];
+    snprintf(g, sizeof g, "%ld", s->status_group);
+    for (size_t i = s->run_first; i < s->out->recs.n; i++) {
+        bl_record *r = s->out->recs.v[i];
+        const char *rg = bl_record_label(r, "group");
+        if (rg && strcmp(rg, g) == 0 && r->op && ddir >= 0 &&
+            strcmp(r->op, bl_fio_ddir_name(ddir)) == 0) {
+            only = r;
+            n++;
+        }
+    }
+    if (n != 1 || only->io_bytes <= 0 || !bl_present(only->bw_bytes_s) ||
+        !bl_present(only->runtime_s))
+        return;
+    double moved = only->bw_bytes_s * only->runtime_s;
+    if (fabs((double)only->io_bytes - moved) <= 0.1 * moved || fabs(io - moved) > 0.02 * moved)
+        return;
+    only->size_bytes = only->io_bytes;
+    only->io_bytes = (int64_t)llround(io);
+    bl_record_set_str(&only->note, "io of the job line covers one loop (fio 2.0); total io "
+                                   "from the group summary");
+}
+
+/* `   READ: io=5120.0MB, aggrb=...` (2.x) or `   READ: bw=..., io=140MiB (147MB), ...` */
+static void status_line(nstate *s, const char *p)
+{
+    size_t k = strcspn(p, ":");
+    int ddir = bl_fio_ddir_from(p, k);
+    const char *v = p[k] == ':' ? bl_fio_after(p + k, "io=") : NULL;
+    double io;
+    if (ddir >= 0 && v && bl_parse_size(v, BL_BINARY, &io, NULL))
+        group_io(s, ddir, io);
 }
 
 /* Word before ":" at the start of the trimmed line, e.g. "read" of "read : io=". */
@@ -358,8 +405,18 @@ static void parse_line(nstate *s, const char *line, long lineno)
         bl_fio_parse_jobdef_line(p, &s->defs);
         return;
     }
-    if (strncmp(p, "Run status group", 16) == 0 || strncmp(p, "Disk stats", 10) == 0) {
+    if (strncmp(p, "Run status group", 16) == 0) {
         close_job(s);
+        s->status_group = strtol(p + 16, NULL, 10);
+        return;
+    }
+    if (strncmp(p, "Disk stats", 10) == 0) {
+        close_job(s);
+        s->status_group = -1;
+        return;
+    }
+    if (s->status_group >= 0 && !s->job) {
+        status_line(s, p);
         return;
     }
     if (s->job)
@@ -368,7 +425,7 @@ static void parse_line(nstate *s, const char *line, long lineno)
 
 static void fio_parse(const bl_text *t, bl_parse_out *out)
 {
-    nstate s = {.out = out, .run = 1};
+    nstate s = {.out = out, .run = 1, .status_group = -1};
     for (size_t i = 0; i < t->nlines; i++)
         parse_line(&s, t->line[i], (long)i + 1);
     close_job(&s);

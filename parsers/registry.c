@@ -9,6 +9,7 @@
     X(fio) \
     X(fio_terse) \
     X(fio_json) \
+    X(fio_log) \
     X(fio_client) \
     /* bonnie++ */ \
     X(bonnie) \
@@ -16,6 +17,7 @@
     /* dd */ \
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
+    X(cdm) \
     /* end */
 /* clang-format on */
 

@@ -1,27 +1,186 @@
+/* The nearest heading above a block of results.
+ *
+ * Pages reach us as text converted from HTML or wiki markup, so a heading is recognised by
+ * what is left of its markup or by how it stands:
+ *   - marked: a PukiWiki anchor at its end ("指定しない場合 †"), wiki/Markdown/Hatena marks
+ *     at its start ("## ", "** ", "■", "== x =="), a 【caption】, or a setext underline;
+ *   - standing alone: a short line with blank lines (or a code-block fence such as ">||" or
+ *     "```") around it, that is neither a sentence nor tool output nor a shell command.
+ * Marks are stripped from the label. */
 #include "sections.h"
 #include "../core/strbuf.h"
+#include <ctype.h>
 #include <string.h>
 
-static int blank(const char *s)
+enum { MAX_HEADING_COLS = 80 };
+
+static const char *skip_ws(const char *s)
 {
-    return s[strspn(s, " \t")] == '\0';
+    for (;;) {
+        if (*s == ' ' || *s == '\t')
+            s++;
+        else if (strncmp(s, "\xc2\xa0", 2) == 0)
+            s += 2;
+        else if (strncmp(s, "\xe3\x80\x80", 3) == 0)
+            s += 3;
+        else
+            return s;
+    }
 }
 
-/* A heading stands alone (blank or nothing around it), is short, and is not a result line,
- * a command or a key=value line. */
-static int heading_like(const bl_text *t, size_t i)
+/* Code fences of Markdown and Hatena count as blank lines around a heading. */
+static int blank_or_fence(const char *s)
 {
-    const char *s = t->line[i];
-    size_t len = strlen(s);
-    if (blank(s) || len > 120)
+    s = skip_ws(s);
+    return *s == '\0' || strcmp(s, ">||") == 0 || strncmp(s, "||<", 3) == 0 ||
+           strncmp(s, "```", 3) == 0 || strcmp(s, "<pre>") == 0 || strcmp(s, "</pre>") == 0;
+}
+
+static size_t trimmed_len(const char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    while (n >= 2 && (unsigned char)s[n - 2] == 0xc2 && (unsigned char)s[n - 1] == 0xa0)
+        n -= 2;
+    return n;
+}
+
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* Display columns: ASCII 1, anything else (CJK mostly) 2. */
+static size_t columns(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)s[i];
+        if (b < 0x80)
+            c++;
+        else if (b >= 0xc0)
+            c += 2;
+    }
+    return c;
+}
+
+static int has_letter(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isalpha((unsigned char)s[i]) || (unsigned char)s[i] >= 0xc0)
+            return 1;
+    return 0;
+}
+
+/* Shell prompts, commands, tool output and table rows are never headings. */
+static int looks_like_output(const char *s, size_t n)
+{
+    if (*s == '$' || *s == '>' || *s == '|' || *s == '[' || strncmp(s, "root@", 5) == 0)
+        return 1;
+    if (memchr(s, '=', n) || memchr(s, '|', n))
+        return 1;
+    if (*s == '#' && s[1] == ' ' && (memchr(s, '/', n) || strstr(s, " -")))
+        return 1;
+    return ends_with(s, n, ":") || ends_with(s, n, ";") || ends_with(s, n, ",");
+}
+
+static int is_sentence(const char *s, size_t n)
+{
+    return ends_with(s, n, "。") || ends_with(s, n, ".") || ends_with(s, n, "、") ||
+           ends_with(s, n, "！") || ends_with(s, n, "？") || ends_with(s, n, "!") ||
+           ends_with(s, n, "?");
+}
+
+static int underline(const char *s)
+{
+    s = skip_ws(s);
+    size_t n = trimmed_len(s);
+    if (n < 3)
         return 0;
-    if (i > 0 && !blank(t->line[i - 1]))
-        return 0;
-    if (i + 1 < t->nlines && !blank(t->line[i + 1]))
-        return 0;
-    if (s[0] == '$' || (s[0] == '#' && s[1] == ' ' && strchr(s, '/')) || strchr(s, '='))
-        return 0;
-    return s[len - 1] != ':';
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != '=' && s[i] != '-')
+            return 0;
+    return 1;
+}
+
+/* Strips heading marks; returns the label (allocated) or NULL when the line is not a
+ * marked heading. */
+static char *marked(const char *line)
+{
+    const char *s = skip_ws(line);
+    size_t n = trimmed_len(s);
+    if (n == 0)
+        return NULL;
+    int mark = 0;
+    const char *anchors[] = {" †", "†", " ¶", "¶"};
+    for (size_t a = 0; a < 4 && !mark; a++) {
+        if (ends_with(s, n, anchors[a])) {
+            n -= strlen(anchors[a]);
+            mark = 1;
+        }
+    }
+    if (!mark && (s[0] == '*' || (s[0] == '#' && s[1] == '#'))) {
+        char c = s[0];
+        while (n && *s == c)
+            s++, n--;
+        if (n && (*s == ' ' || (unsigned char)*s >= 0x80))
+            mark = 1;
+    }
+    if (!mark && (strncmp(s, "■", 3) == 0 || strncmp(s, "◆", 3) == 0 || strncmp(s, "●", 3) == 0 ||
+                  strncmp(s, "▼", 3) == 0)) {
+        s += 3, n -= 3;
+        mark = 1;
+    }
+    if (!mark && n > 4 && strncmp(s, "==", 2) == 0 && ends_with(s, n, "==")) {
+        while (n && *s == '=')
+            s++, n--;
+        while (n && s[n - 1] == '=')
+            n--;
+        mark = 1;
+    }
+    if (!mark && strncmp(s, "【", 3) == 0 && ends_with(s, n, "】") && n > 6) {
+        s += 3, n -= 6;
+        mark = 1;
+    }
+    if (!mark)
+        return NULL;
+    s = skip_ws(s);
+    n = trimmed_len(s) < n ? trimmed_len(s) : n;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n == 0 || columns(s, n) > MAX_HEADING_COLS || !has_letter(s, n) || is_sentence(s, n))
+        return NULL;
+    if (looks_like_output(s, n) && !ends_with(line, strlen(line), "†"))
+        return NULL;
+    return bl_xstrndup(s, n);
+}
+
+static char *standing_alone(const bl_text *t, size_t k)
+{
+    const char *s = skip_ws(t->line[k]);
+    size_t n = trimmed_len(s);
+    if (n == 0 || blank_or_fence(s))
+        return NULL;
+    int above = k == 0 || blank_or_fence(t->line[k - 1]);
+    int below = k + 1 >= t->nlines || blank_or_fence(t->line[k + 1]);
+    int setext = k + 1 < t->nlines && underline(t->line[k + 1]);
+    if (!(above && (below || setext)))
+        return NULL;
+    if (columns(s, n) > MAX_HEADING_COLS || !has_letter(s, n) || is_sentence(s, n) ||
+        looks_like_output(s, n))
+        return NULL;
+    if (*s == '#') {
+        while (*s == '#')
+            s++, n--;
+        const char *b = skip_ws(s);
+        n -= (size_t)(b - s);
+        s = b;
+        if (n == 0)
+            return NULL;
+    }
+    return bl_xstrndup(s, n);
 }
 
 char *bl_heading_above(const bl_text *t, long line, long stop_line)
@@ -30,11 +189,13 @@ char *bl_heading_above(const bl_text *t, long line, long stop_line)
         stop_line = 1;
     for (long i = line - 1; i >= stop_line; i--) {
         size_t k = (size_t)(i - 1);
-        if (k < t->nlines && heading_like(t, k)) {
-            const char *s = t->line[k];
-            s += strspn(s, " \t#");
-            return bl_xstrdup(s);
-        }
+        if (k >= t->nlines)
+            continue;
+        char *h = marked(t->line[k]);
+        if (!h)
+            h = standing_alone(t, k);
+        if (h)
+            return h;
     }
     return NULL;
 }

@@ -11,6 +11,14 @@ void bl_fmt_fig(bl_strbuf *sb, double v)
     bl_strbuf_printf(sb, "%.*f", dec, v);
 }
 
+void bl_fmt_iops(bl_strbuf *sb, double v)
+{
+    if (fabs(v) >= 1000)
+        bl_strbuf_printf(sb, "%.0f", v);
+    else
+        bl_fmt_fig(sb, v);
+}
+
 void bl_fmt_size(bl_strbuf *sb, int64_t b)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};

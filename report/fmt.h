@@ -13,6 +13,8 @@
 
 /* "4572.9", "52.61", "0.512": three or four significant figures, never exponent form. */
 void bl_fmt_fig(bl_strbuf *sb, double v);
+/* IOPS: whole numbers from 1000 up ("61206"), else as bl_fmt_fig. */
+void bl_fmt_iops(bl_strbuf *sb, double v);
 /* "1MiB", "4KiB", "512B", "1.5MiB" for a block size in bytes. */
 void bl_fmt_size(bl_strbuf *sb, int64_t bytes);
 /* "2.77 ms", "812 µs", "95 ns" for a latency in ns. */

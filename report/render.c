@@ -19,7 +19,7 @@ void bl_cell_text(const bl_row *row, const bl_cell *c, bl_strbuf *sb)
         bl_strbuf_puts(sb, " MB/s");
         if (row->small_block && c->iops.n) {
             bl_strbuf_puts(sb, "  ");
-            bl_fmt_fig(sb, c->iops.mean);
+            bl_fmt_iops(sb, c->iops.mean);
             bl_strbuf_puts(sb, " IOPS");
         }
     } else if (c->iops.n) {

@@ -2,71 +2,11 @@
 #include "../core/filter.h"
 #include "../core/strbuf.h"
 #include "fmt.h"
+#include "smap.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A string -> index map (open addressing, FNV-1a): rows and columns are looked up once per
- * record, and a 100,000-record store may hold thousands of runs. */
-typedef struct smap {
-    size_t cap, n;
-    const char **k; /* borrowed from the row/column that owns the key */
-    size_t *v;
-} smap;
-
-static uint64_t hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static void smap_put(smap *m, const char *k, size_t v);
-
-static void smap_grow(smap *m)
-{
-    smap old = *m;
-    m->cap = old.cap ? old.cap * 2 : 64;
-    m->n = 0;
-    m->k = bl_xcalloc(m->cap, sizeof *m->k);
-    m->v = bl_xcalloc(m->cap, sizeof *m->v);
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.k[i])
-            smap_put(m, old.k[i], old.v[i]);
-    free(old.k);
-    free(old.v);
-}
-
-static void smap_put(smap *m, const char *k, size_t v)
-{
-    if (2 * (m->n + 1) > m->cap)
-        smap_grow(m);
-    size_t i = hash(k) & (m->cap - 1);
-    while (m->k[i])
-        i = (i + 1) & (m->cap - 1);
-    m->k[i] = k;
-    m->v[i] = v;
-    m->n++;
-}
-
-static long smap_get(const smap *m, const char *k)
-{
-    if (!m->cap)
-        return -1;
-    size_t i = hash(k) & (m->cap - 1);
-    for (; m->k[i]; i = (i + 1) & (m->cap - 1))
-        if (strcmp(m->k[i], k) == 0)
-            return (long)m->v[i];
-    return -1;
-}
-
-static void smap_free(smap *m)
-{
-    free(m->k);
-    free(m->v);
-}
 
 static void stat_add(bl_stat *s, double x)
 {
@@ -294,28 +234,28 @@ static int row_idx_cmp(const void *a, const void *b, void *rows)
                    (*(const size_t *)a < *(const size_t *)b);
 }
 
-static size_t intern_row(bl_table *t, smap *m, size_t *cap, const bl_record *r, bl_strbuf *key)
+static size_t intern_row(bl_table *t, bl_smap *m, size_t *cap, const bl_record *r, bl_strbuf *key)
 {
     row_key(r, key);
-    long i = smap_get(m, key->s);
+    long i = bl_smap_get(m, key->s);
     if (i >= 0)
         return (size_t)i;
     bl_grow((void **)&t->rows, cap, t->nrows + 1, sizeof *t->rows);
     bl_row *row = &t->rows[t->nrows];
     memset(row, 0, sizeof *row);
     row_init(row, r);
-    smap_put(m, bl_xstrdup(key->s), t->nrows);
+    bl_smap_put(m, bl_xstrdup(key->s), t->nrows);
     return t->nrows++;
 }
 
-static size_t intern_col(bl_table *t, smap *m, size_t *cap, const char *key)
+static size_t intern_col(bl_table *t, bl_smap *m, size_t *cap, const char *key)
 {
-    long i = smap_get(m, key);
+    long i = bl_smap_get(m, key);
     if (i >= 0)
         return (size_t)i;
     bl_grow((void **)&t->cols, cap, t->ncols + 1, sizeof *t->cols);
     t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL};
-    smap_put(m, t->cols[t->ncols].key, t->ncols);
+    bl_smap_put(m, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
 }
 
@@ -370,7 +310,7 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
     bl_table *t = bl_xcalloc(1, sizeof *t);
     t->by = o && o->by ? bl_xstrdup(o->by) : NULL;
     t->n_records = recs->n;
-    smap rows = {0}, cols = {0};
+    bl_smap rows = {0}, cols = {0};
     size_t rcap = 0, ccap = 0;
     size_t *rix = bl_xmalloc((recs->n + 1) * sizeof *rix);
     size_t *cix = bl_xmalloc((recs->n + 1) * sizeof *cix);
@@ -403,8 +343,8 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
     name_columns(t);
     for (size_t i = 0; i < rows.cap; i++)
         free((char *)rows.k[i]);
-    smap_free(&rows);
-    smap_free(&cols);
+    bl_smap_free(&rows);
+    bl_smap_free(&cols);
     free(order);
     free(rix);
     free(cix);
@@ -451,3 +391,28 @@ double bl_table_ratio(const bl_table *t, size_t row, size_t col)
         return BL_ABSENT;
     return a->mean / b->mean;
 }
+
+size_t bl_table_chart_rows(const bl_table *t, size_t *out, const char **unit)
+{
+    size_t n = 0;
+    int any_bw = 0, any_iops = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        any_bw |= t->rows[i].has_bw;
+        any_iops |= t->rows[i].has_iops;
+    }
+    int want = any_bw ? 0 : any_iops ? 1 : 2; /* MB/s, IOPS, a metric */
+    *unit = want == 0 ? "MB/s" : want == 1 ? "IOPS" : NULL;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const bl_row *r = &t->rows[i];
+        int ok = want == 0 ? r->has_bw : want == 1 ? r->has_iops : r->has_value;
+        if (ok && want == 2) {
+            if (!*unit)
+                *unit = r->unit ? r->unit : "";
+            ok = r->unit && strcmp(r->unit, *unit) == 0;
+        }
+        if (ok)
+            out[n++] = i;
+    }
+    return n;
+}
+

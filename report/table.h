@@ -79,6 +79,11 @@ const bl_stat *bl_cell_main(const bl_row *row, const bl_cell *c);
 /* Column's main figure over the baseline's, BL_ABSENT when either is missing. */
 double bl_table_ratio(const bl_table *t, size_t row, size_t col);
 
+/* The rows a bar chart shows, into out (nrows entries): those in the unit most comparable
+ * (MB/s, else IOPS, else the first metric's unit, said in *unit), since bars of different
+ * units on one axis would compare nothing. */
+size_t bl_table_chart_rows(const bl_table *t, size_t *out, const char **unit);
+
 /* The key a record falls into for `by` (NULL = default grouping), into buf. */
 const char *bl_table_col_key(const bl_record *r, const char *by, char *buf, size_t n);
 

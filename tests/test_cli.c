@@ -172,12 +172,41 @@ static void test_help_and_version(void **state)
     free(out);
 }
 
+/* A file that grows while benchlog reads it: whatever snapshot is read parses, nothing
+ * crashes, every record is whole. */
+static void test_file_changing_while_read(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *out, *err;
+    char args[1024];
+    snprintf(args, sizeof args,
+             "--version >/dev/null; (for i in $(seq 1 3000); do cat %s; done >> %s/grow.txt &"
+             " w=$!; sleep 0.05; %s parse %s/grow.txt; rc=$?; wait $w; exit $rc)",
+             DD_FIXTURE, dir, getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog",
+             dir);
+    int rc = bl_test_benchlog(args, &out, &err);
+    assert_true(rc == 0 || rc == 1);
+    /* every line printed is one whole record */
+    for (char *p = out; *p; p = strchr(p, '\n') + 1) {
+        assert_true(strncmp(p, "{\"source\":", 10) == 0);
+        char *nl = strchr(p, '\n');
+        assert_non_null(nl);
+        assert_int_equal(nl[-1], '}');
+    }
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_dd),          cmocka_unit_test(test_import_twice_list_export),
         cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_good_records_kept),
         cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_file_changing_while_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -119,6 +119,48 @@ static void test_schema_versions(void **state)
     free(dir);
 }
 
+/* A version-1 store (as benchlog 0.1 wrote it) is upgraded in place and keeps its records. */
+static void test_upgrade_v1(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "CREATE TABLE imports(id INTEGER PRIMARY KEY, source TEXT NOT NULL,"
+                     " hash TEXT UNIQUE, format TEXT, imported_at TEXT NOT NULL);"
+                     "CREATE TABLE records(id INTEGER PRIMARY KEY, import_id INTEGER NOT NULL"
+                     " REFERENCES imports(id), run INTEGER, line INTEGER, tool TEXT, test TEXT,"
+                     " json TEXT NOT NULL);"
+                     "CREATE INDEX records_import ON records(import_id, run);"
+                     "INSERT INTO imports VALUES(1, 'old.txt', 'h', 'dd', '2026-01-01T00:00:00Z');"
+                     "INSERT INTO records VALUES(1, 1, 1, 3, 'dd', 'seq-write',"
+                     " '{\"source\":\"old.txt\",\"line\":3,\"run\":1,\"tool\":\"dd\","
+                     "\"io_bytes\":1073741824}');"
+                     "PRAGMA user_version = 1;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(count_records(path, "io_bytes=1073741824"), 1);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), BL_STORE_SCHEMA);
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='created_by'", -1,
+                                        &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
 static void import_and_exit(const char *path, size_t n, const char *hash)
 {
     char err[256];
@@ -200,6 +242,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_and_duplicates),
         cmocka_unit_test(test_schema_versions),
+        cmocka_unit_test(test_upgrade_v1),
         cmocka_unit_test(test_kill_during_import),
         cmocka_unit_test(test_concurrent_imports),
     };

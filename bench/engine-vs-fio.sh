@@ -1,0 +1,86 @@
+#!/bin/sh
+# benchlog's engine against Debian's fio, same jobs, taking turns, on this machine.
+#
+#   sh bench/engine-vs-fio.sh [BENCHLOG] [DIR]
+#
+# BENCHLOG defaults to build/benchlog, DIR (where the 1 GiB test file goes) to /tmp.
+# RUNTIME (s, default 5) and ROUNDS (default 2) set how long each run is and how many
+# fio/benchlog turns each case gets. For every case it prints IOPS of both, the ratio
+# benchlog/fio (>= 1.0 means we are not slower) and the ratio of CPU time per I/O
+# (user+sys of the whole process / I/Os done; <= 1.0 means we spend less per I/O).
+# Needs: fio, jq, GNU time (/usr/bin/time).
+set -eu
+BL=${1:-build/benchlog}
+DIR=${2:-/tmp}
+RUNTIME=${RUNTIME:-5}
+ROUNDS=${ROUNDS:-2}
+WORK=$(mktemp -d "$DIR/benchlog-bench.XXXXXX")
+FILE="$WORK/testfile"
+trap 'rm -rf "$WORK"' EXIT INT TERM
+
+# The shared test file, written once by fio (not timed).
+fio --name=layout --filename="$FILE" --size=1g --rw=write --bs=1m --direct=1 \
+    --ioengine=libaio --iodepth=8 --output=/dev/null
+
+# case name | options shared by both tools (fio command line syntax)
+CASES=${CASES:-"randread-4k-qd32-libaio|--rw=randread --bs=4k --iodepth=32 --ioengine=libaio --direct=1
+randread-4k-qd1-sync|--rw=randread --bs=4k --iodepth=1 --ioengine=psync --direct=1
+seqread-1m-qd8-libaio|--rw=read --bs=1m --iodepth=8 --ioengine=libaio --direct=1
+null-4k-qd1|--rw=randread --bs=4k --iodepth=1 --ioengine=null"}
+
+# Runs fio once; prints "IOS CPU_SECONDS IOPS".
+run_fio() {
+    /usr/bin/time -f "%U %S" -o "$WORK/time" fio --name=bench --filename="$FILE" --size=1g \
+        --runtime="$RUNTIME" --time_based $1 --output-format=terse --terse-version=3 \
+        >"$WORK/fio.out"
+    # terse v3: field 6 = read KiB, 8 = read IOPS; bs from the options
+    bs=$(echo "$1" | sed -n 's/.*--bs=\([0-9]*\)\([km]\).*/\1 \2/p' |
+        awk '{print $1 * ($2 == "k" ? 1024 : 1048576)}')
+    awk -F';' -v bs="$bs" '{printf "%.0f %s\n", $6 * 1024 / bs, $8}' "$WORK/fio.out" >"$WORK/fio.res"
+    read ios iops <"$WORK/fio.res"
+    read u s <"$WORK/time"
+    echo "$ios $(echo "$u $s" | awk '{print $1 + $2}') $iops"
+}
+
+# Runs benchlog once on the same file with the same options as a job file.
+run_bl() {
+    {
+        echo "[bench]"
+        echo "filename=$FILE"
+        echo "size=1g"
+        echo "runtime=$RUNTIME"
+        echo "time_based"
+        echo "$1" | tr ' ' '\n' | sed 's/^--//'
+    } >"$WORK/job.fio"
+    rm -f "$WORK/bl.db"
+    /usr/bin/time -f "%U %S" -o "$WORK/time" "$BL" run --db "$WORK/bl.db" --allow-overwrite \
+        "$WORK/job.fio" >/dev/null 2>"$WORK/bl.err" || { cat "$WORK/bl.err" >&2; exit 1; }
+    "$BL" export --db "$WORK/bl.db" --jsonl |
+        jq -r '"\(.io_bytes / .bs | floor) \(.iops)"' >"$WORK/bl.res"
+    read ios iops <"$WORK/bl.res"
+    read u s <"$WORK/time"
+    echo "$ios $(echo "$u $s" | awk '{print $1 + $2}') $iops"
+}
+
+printf "%-26s %12s %12s %8s %14s %14s %8s\n" case "fio IOPS" "bl IOPS" ratio \
+    "fio CPU/IO" "bl CPU/IO" ratio
+echo "$CASES" | while IFS='|' read -r name opts; do
+    fi_ios=0 fi_cpu=0 fi_iops=0 bl_ios=0 bl_cpu=0 bl_iops=0
+    r=0
+    while [ $r -lt "$ROUNDS" ]; do
+        set -- $(run_fio "$opts")
+        fi_ios=$(echo "$fi_ios $1" | awk '{print $1 + $2}')
+        fi_cpu=$(echo "$fi_cpu $2" | awk '{print $1 + $2}')
+        fi_iops=$(echo "$fi_iops $3" | awk '{print $1 + $2}')
+        set -- $(run_bl "$opts")
+        bl_ios=$(echo "$bl_ios $1" | awk '{print $1 + $2}')
+        bl_cpu=$(echo "$bl_cpu $2" | awk '{print $1 + $2}')
+        bl_iops=$(echo "$bl_iops $3" | awk '{print $1 + $2}')
+        r=$((r + 1))
+    done
+    echo "$name $fi_iops $bl_iops $fi_cpu $fi_ios $bl_cpu $bl_ios $ROUNDS" | awk '{
+        fi = $2 / $8; bl = $3 / $8
+        fc = $4 / $5 * 1e9; bc = $6 / $7 * 1e9
+        printf "%-26s %12.0f %12.0f %8.2f %11.0f ns %11.0f ns %8.2f\n", $1, fi, bl, bl / fi, fc, bc, bc / fc
+    }'
+done

@@ -1,0 +1,148 @@
+/* Grouped horizontal bars: one group a test (top to bottom in the table's order), one bar a
+ * compared column; the figure at the end of each bar and the stdev as a whisker. */
+#include "../core/strbuf.h"
+#include "../report/fmt.h"
+#include "../report/table.h"
+#include "canvas.h"
+#include "chart.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INK 0x1D2330
+#define MUTED 0x5B6475
+
+static void whisker(bl_canvas *c, double x0, double x1, double y, double half)
+{
+    cairo_set_line_width(c->cr, 1.5 * c->s);
+    bl_canvas_rgb(c, INK, 0.8);
+    cairo_move_to(c->cr, x0, y);
+    cairo_line_to(c->cr, x1, y);
+    cairo_move_to(c->cr, x1, y - half);
+    cairo_line_to(c->cr, x1, y + half);
+    cairo_stroke(c->cr);
+}
+
+/* Bars of the columns a test has, centred in its group: stores compared across sources
+ * rarely hold every test, and empty slots would only thin the bars. */
+static size_t present(const bl_table *t, size_t row, size_t ns, size_t *cols)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < ns; j++)
+        if (bl_cell_main(&t->rows[row], bl_table_cell(t, row, j))->n)
+            cols[n++] = j;
+    return n;
+}
+
+static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_t nr, size_t ns,
+                      const bl_axis *ax)
+{
+    size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), most = 1;
+    for (size_t k = 0; k < nr; k++) {
+        size_t n = present(t, rows[k], ns, cols);
+        most = n > most ? n : most;
+    }
+    double s = c->s, group = (c->py1 - c->py0) / (double)nr;
+    double bar = fmin(group * 0.8 / (double)most, 64 * s);
+    double label_size = fmin(16, bar * 0.8 / s);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t k = 0; k < nr; k++) {
+        const bl_row *row = &t->rows[rows[k]];
+        size_t n = present(t, rows[k], ns, cols);
+        double gy = c->py0 + group * (double)k, top = gy + (group - bar * (double)n) / 2;
+        bl_canvas_text(c, c->px0 - 14 * s, gy + group / 2, row->title, 17, 0, 1, 0.5, INK,
+                       c->px0 - 50 * s);
+        if (k) { /* a tick between groups */
+            bl_canvas_rgb(c, 0xC9CED8, 1);
+            cairo_set_line_width(c->cr, 1);
+            cairo_move_to(c->cr, c->px0 - 8 * s, round(gy) + 0.5);
+            cairo_line_to(c->cr, c->px0, round(gy) + 0.5);
+            cairo_stroke(c->cr);
+        }
+        for (size_t b = 0; b < n; b++) {
+            size_t j = cols[b];
+            const bl_stat *st = bl_cell_main(row, bl_table_cell(t, rows[k], j));
+            double y = top + bar * (double)b, x1 = bl_axis_pos(ax, st->mean, c->px0, c->px1);
+            bl_canvas_color(c, j, 1);
+            cairo_rectangle(c->cr, c->px0, y + bar * 0.06, x1 - c->px0, bar * 0.88);
+            cairo_fill(c->cr);
+            double end = x1;
+            if (st->n > 1 && bl_present(st->sd)) {
+                end = bl_axis_pos(ax, st->mean + st->sd, c->px0, c->px1);
+                whisker(c, x1, end, y + bar / 2, bar * 0.25);
+            }
+            if (label_size < 8)
+                continue;
+            bl_strbuf_reset(&sb);
+            bl_fmt_fig(&sb, st->mean);
+            double lw;
+            bl_canvas_measure(c, sb.s, label_size, 0, &lw, NULL);
+            if (end + 8 * s + lw < c->w - 10 * s)
+                bl_canvas_text(c, end + 6 * s, y + bar / 2, sb.s, label_size, 0, 0, 0.5, INK, 0);
+            else
+                bl_canvas_text(c, x1 - 6 * s, y + bar / 2, sb.s, label_size, 1, 1, 0.5, 0xFFFFFF,
+                               0);
+        }
+    }
+    bl_strbuf_free(&sb);
+    free(cols);
+}
+
+int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
+                 size_t errlen)
+{
+    bl_table_opts to = {.by = o->by};
+    bl_table *t = bl_table_build(recs, &to, err, errlen);
+    size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows);
+    const char *unit = "";
+    size_t nr = bl_table_chart_rows(t, rows, &unit);
+    size_t ns = t->ncols < BL_CHART_MAX_CURVES ? t->ncols : BL_CHART_MAX_CURVES;
+    if (nr == 0 || ns == 0) {
+        snprintf(err, errlen, "no record has a figure to draw as bars");
+        free(rows);
+        bl_table_free(t);
+        return 1;
+    }
+    double hi = 0, s = c->s;
+    for (size_t k = 0; k < nr; k++)
+        for (size_t j = 0; j < ns; j++) {
+            const bl_stat *st = bl_cell_main(&t->rows[rows[k]], bl_table_cell(t, rows[k], j));
+            double v = st->n ? st->mean + (st->n > 1 && bl_present(st->sd) ? st->sd : 0) : 0;
+            hi = v > hi ? v : hi;
+        }
+    bl_axis ax;
+    bl_axis_linear(&ax, 0, hi);
+    double left = 0;
+    for (size_t k = 0; k < nr; k++) {
+        double w;
+        bl_canvas_measure(c, t->rows[rows[k]].title, 17, 0, &w, NULL);
+        left = w > left ? w : left;
+    }
+    left = fmin(left + 64 * s, c->w * 0.4);
+    const char **names = bl_xcalloc(ns, sizeof *names);
+    for (size_t j = 0; j < ns; j++)
+        names[j] = t->cols[j].title;
+    const bl_record **rv = (const bl_record **)recs->v;
+    char *title = bl_chart_title("Throughput by test", rv, recs->n, o);
+    bl_strbuf sub;
+    bl_strbuf_init(&sub);
+    bl_strbuf_printf(&sub, "%s%s · %zu records", unit,
+                     strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", t->n_records);
+    if (t->any_repeat)
+        bl_strbuf_puts(&sub, " · repeated runs: mean, whisker = +1 stdev");
+    if (ns < t->ncols)
+        bl_strbuf_printf(&sub, " · first %zu of %zu columns", ns, t->ncols);
+    bl_canvas_frame(c, title, sub.s, names, ns, left, 70 * s, 90 * s);
+    char axname[64];
+    snprintf(axname, sizeof axname, "%s", unit);
+    bl_canvas_xaxis(c, &ax, bl_tick_plain, axname);
+    draw_bars(c, t, rows, nr, ns, &ax);
+    bl_strbuf_free(&sub);
+    free(title);
+    free(names);
+    free(rows);
+    bl_table_free(t);
+    return 0;
+}

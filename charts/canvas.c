@@ -1,0 +1,315 @@
+#include "canvas.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Tableau 10: distinct for the colour-blind in its first six, prints well in grey. */
+static const unsigned palette[] = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F,
+                                   0xEDC948, 0xB07AA1, 0xFF9DA7, 0x9C755F, 0xBAB0AC};
+#define N_PALETTE (sizeof palette / sizeof palette[0])
+#define INK 0x1D2330
+#define MUTED 0x5B6475
+#define GRID 0xE3E6EC
+
+int bl_canvas_init(bl_canvas *c, int width, int height)
+{
+    memset(c, 0, sizeof *c);
+    c->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(c->surf);
+        c->surf = NULL;
+        return -1;
+    }
+    c->cr = cairo_create(c->surf);
+    c->layout = pango_cairo_create_layout(c->cr);
+    c->w = width;
+    c->h = height;
+    c->s = fmin(width / 1600.0, height / 900.0);
+    if (c->s < 0.35)
+        c->s = 0.35; /* below this text would be unreadable anyway */
+    c->ts = c->s < 1 ? sqrt(c->s) : c->s;
+    cairo_set_source_rgb(c->cr, 1, 1, 1);
+    cairo_paint(c->cr);
+    return 0;
+}
+
+void bl_canvas_free(bl_canvas *c)
+{
+    if (c->layout)
+        g_object_unref(c->layout);
+    if (c->cr)
+        cairo_destroy(c->cr);
+    if (c->surf)
+        cairo_surface_destroy(c->surf);
+    memset(c, 0, sizeof *c);
+}
+
+int bl_canvas_save(bl_canvas *c, const char *path, char *err, size_t errlen)
+{
+    cairo_surface_flush(c->surf);
+    cairo_status_t st = cairo_surface_write_to_png(c->surf, path);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, errlen, "cannot write %s: %s", path, cairo_status_to_string(st));
+        return -1;
+    }
+    return 0;
+}
+
+void bl_canvas_rgb(bl_canvas *c, unsigned rgb, double alpha)
+{
+    cairo_set_source_rgba(c->cr, ((rgb >> 16) & 255) / 255.0, ((rgb >> 8) & 255) / 255.0,
+                          (rgb & 255) / 255.0, alpha);
+}
+
+unsigned bl_canvas_palette(size_t i)
+{
+    return palette[i % N_PALETTE];
+}
+
+void bl_canvas_color(bl_canvas *c, size_t i, double alpha)
+{
+    bl_canvas_rgb(c, palette[i % N_PALETTE], alpha);
+}
+
+static void set_font(bl_canvas *c, double size, int bold)
+{
+    PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
+    pango_font_description_set_absolute_size(fd, size * c->ts * PANGO_SCALE);
+    pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_layout_set_font_description(c->layout, fd);
+    pango_font_description_free(fd);
+}
+
+int bl_canvas_unknown_glyphs(bl_canvas *c, const char *s, double size)
+{
+    set_font(c, size, 0);
+    pango_layout_set_width(c->layout, -1);
+    pango_layout_set_text(c->layout, s, -1);
+    return pango_layout_get_unknown_glyphs_count(c->layout);
+}
+
+void bl_canvas_measure(bl_canvas *c, const char *s, double size, int bold, double *w, double *h)
+{
+    set_font(c, size, bold);
+    pango_layout_set_width(c->layout, -1);
+    pango_layout_set_text(c->layout, s, -1);
+    int iw, ih;
+    pango_layout_get_pixel_size(c->layout, &iw, &ih);
+    if (w)
+        *w = iw;
+    if (h)
+        *h = ih;
+}
+
+double bl_canvas_text(bl_canvas *c, double x, double y, const char *s, double size, int bold,
+                      double ax, double ay, unsigned rgb, double max_w)
+{
+    set_font(c, size, bold);
+    pango_layout_set_text(c->layout, s, -1);
+    if (max_w > 0) {
+        pango_layout_set_width(c->layout, (int)(max_w * PANGO_SCALE));
+        pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_END);
+    } else {
+        pango_layout_set_width(c->layout, -1);
+        pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_NONE);
+    }
+    PangoRectangle ink, log;
+    pango_layout_get_pixel_extents(c->layout, &ink, &log);
+    double w = log.width, h = log.height;
+    bl_canvas_rgb(c, rgb, 1);
+    cairo_move_to(c->cr, x - ax * w - log.x, y - ay * h);
+    pango_cairo_show_layout(c->cr, c->layout);
+    return w;
+}
+
+void bl_canvas_frame(bl_canvas *c, const char *title, const char *subtitle,
+                     const char *const *names, size_t n, double left, double right, double bottom)
+{
+    double s = c->s, m = 40 * s, y = 28 * s, th;
+    bl_canvas_measure(c, title, 30, 1, NULL, &th);
+    bl_canvas_text(c, m, y, title, 30, 1, 0, 0, INK, c->w - 2 * m);
+    y += th + 2 * s;
+    if (subtitle && *subtitle) {
+        double sh;
+        bl_canvas_measure(c, subtitle, 17, 0, NULL, &sh);
+        bl_canvas_text(c, m, y, subtitle, 17, 0, 0, 0, MUTED, c->w - 2 * m);
+        y += sh;
+    }
+    y += 14 * s;
+    /* Legend: swatch + name, flowing onto further rows when wide. */
+    double x = m, lh = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w, h;
+        bl_canvas_measure(c, names[i], 18, 0, &w, &h);
+        if (w > c->w * 0.45)
+            w = c->w * 0.45;
+        double t = c->ts, item = 24 * t + w + 30 * s;
+        if (x > m && x + item > c->w - m) {
+            x = m;
+            y += lh + 8 * s;
+        }
+        lh = h;
+        bl_canvas_color(c, i, 1);
+        cairo_rectangle(c->cr, x, y + h / 2 - 8 * t, 16 * t, 16 * t);
+        cairo_fill(c->cr);
+        bl_canvas_text(c, x + 24 * t, y, names[i], 18, 0, 0, 0, INK, w + 1);
+        x += item;
+    }
+    if (n)
+        y += lh + 16 * s;
+    c->px0 = left;
+    c->px1 = c->w - right;
+    c->py0 = y + 10 * s;
+    c->py1 = c->h - bottom;
+}
+
+static double nice_step(double range, int target)
+{
+    double raw = range / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
+}
+
+void bl_axis_linear(bl_axis *a, double lo, double hi)
+{
+    a->log = 0;
+    a->min = lo < 0 ? lo : 0;
+    if (!(hi > a->min))
+        hi = a->min + 1;
+    double step = nice_step(hi - a->min, 6);
+    a->max = ceil(hi / step) * step;
+    if (a->max < hi * 1.04) /* room for the value label at the end of the longest bar */
+        a->max += step;
+    if (lo < 0)
+        a->min = floor(lo / step) * step;
+}
+
+/* The 1-2-5 step at or below (down) or at or above v. */
+static double step125(double v, int down)
+{
+    double d = pow(10, floor(log10(v))), m[] = {1, 2, 5, 10};
+    if (down) {
+        for (int i = 3; i >= 0; i--)
+            if (m[i] * d <= v * (1 + 1e-9))
+                return m[i] * d;
+        return d;
+    }
+    for (int i = 0; i < 4; i++)
+        if (m[i] * d >= v * (1 - 1e-9))
+            return m[i] * d;
+    return 10 * d;
+}
+
+void bl_axis_log(bl_axis *a, double lo, double hi)
+{
+    a->log = 1;
+    if (!(lo > 0))
+        lo = 1;
+    if (!(hi > lo))
+        hi = lo * 10;
+    a->min = step125(lo, 1);
+    a->max = step125(hi, 0);
+    if (a->max <= a->min)
+        a->max = a->min * 10;
+}
+
+double bl_axis_pos(const bl_axis *a, double v, double p0, double p1)
+{
+    double f;
+    if (a->log)
+        f = (log10(v) - log10(a->min)) / (log10(a->max) - log10(a->min));
+    else
+        f = (v - a->min) / (a->max - a->min);
+    return p0 + f * (p1 - p0);
+}
+
+size_t bl_axis_ticks(const bl_axis *a, double *ticks, size_t max)
+{
+    size_t n = 0;
+    if (a->log) {
+        /* 1-2-5 within the range when it spans few decades, else decades only. */
+        int few = log10(a->max / a->min) <= 3.01;
+        double d = pow(10, floor(log10(a->min) + 1e-9));
+        for (; d <= a->max * 1.0001 && n < max; d *= 10)
+            for (int k = 1; k <= 5 && n < max; k += (k == 1 ? 1 : 3))
+                if ((few || k == 1) && d * k >= a->min * 0.9999 && d * k <= a->max * 1.0001)
+                    ticks[n++] = d * k;
+        return n;
+    }
+    double step = nice_step(a->max - a->min, 6);
+    for (double v = a->min; v <= a->max + step * 1e-6 && n < max; v += step)
+        ticks[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+    return n;
+}
+
+void bl_canvas_xaxis(bl_canvas *c, const bl_axis *a, bl_tick_fmt fmt, const char *name)
+{
+    double t[64], s = c->s;
+    size_t n = bl_axis_ticks(a, t, 64);
+    char buf[64];
+    cairo_set_line_width(c->cr, 1.2 * s);
+    for (size_t i = 0; i < n; i++) {
+        double x = round(bl_axis_pos(a, t[i], c->px0, c->px1)) + 0.5;
+        bl_canvas_rgb(c, GRID, 1);
+        cairo_move_to(c->cr, x, c->py0);
+        cairo_line_to(c->cr, x, c->py1);
+        cairo_stroke(c->cr);
+        fmt(t[i], buf, sizeof buf);
+        bl_canvas_text(c, x, c->py1 + 8 * s, buf, 16, 0, 0.5, 0, MUTED, 0);
+    }
+    if (name)
+        bl_canvas_text(c, (c->px0 + c->px1) / 2, c->py1 + 38 * s, name, 18, 1, 0.5, 0, INK, 0);
+    bl_canvas_rgb(c, MUTED, 1);
+    cairo_move_to(c->cr, c->px0, c->py1 + 0.5);
+    cairo_line_to(c->cr, c->px1, c->py1 + 0.5);
+    cairo_stroke(c->cr);
+}
+
+void bl_canvas_yaxis(bl_canvas *c, const bl_axis *a, bl_tick_fmt fmt, const char *name)
+{
+    double t[64], s = c->s;
+    size_t n = bl_axis_ticks(a, t, 64);
+    char buf[64];
+    cairo_set_line_width(c->cr, 1.2 * s);
+    for (size_t i = 0; i < n; i++) {
+        double y = round(bl_axis_pos(a, t[i], c->py1, c->py0)) + 0.5;
+        bl_canvas_rgb(c, GRID, 1);
+        cairo_move_to(c->cr, c->px0, y);
+        cairo_line_to(c->cr, c->px1, y);
+        cairo_stroke(c->cr);
+        fmt(t[i], buf, sizeof buf);
+        bl_canvas_text(c, c->px0 - 10 * s, y, buf, 16, 0, 1, 0.5, MUTED, 0);
+    }
+    if (name) {
+        cairo_save(c->cr);
+        cairo_translate(c->cr, 24 * s, (c->py0 + c->py1) / 2);
+        cairo_rotate(c->cr, -M_PI / 2);
+        bl_canvas_text(c, 0, 0, name, 18, 1, 0.5, 0, INK, 0);
+        cairo_restore(c->cr);
+    }
+    bl_canvas_rgb(c, MUTED, 1);
+    cairo_move_to(c->cr, c->px0 - 0.5, c->py0);
+    cairo_line_to(c->cr, c->px0 - 0.5, c->py1);
+    cairo_stroke(c->cr);
+}
+
+void bl_tick_plain(double v, char *buf, size_t n)
+{
+    double a = fabs(v);
+    if (a >= 1e6)
+        snprintf(buf, n, "%gM", v / 1e6);
+    else if (a >= 1e4)
+        snprintf(buf, n, "%gk", v / 1e3);
+    else
+        snprintf(buf, n, "%g", v);
+}
+
+void bl_tick_ns(double v, char *buf, size_t n)
+{
+    static const char *const unit[] = {"ns", "µs", "ms", "s"};
+    int u = 0;
+    while (fabs(v) >= 1000 && u < 3) {
+        v /= 1000;
+        u++;
+    }
+    snprintf(buf, n, "%g %s", v, unit[u]);
+}

@@ -1,0 +1,102 @@
+#include "chart.h"
+#include "../core/filter.h"
+#include "../core/strbuf.h"
+#include "../report/fmt.h"
+#include "canvas.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int bl_chart_kind_from_name(const char *name)
+{
+    static const char *const names[] = {"bar", "percentiles", "timeline", "histogram"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+char *bl_chart_name(const bl_record *r, const char *by)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char buf[64];
+    if (by) {
+        const char *v = bl_record_field_text(r, by, buf, sizeof buf);
+        bl_strbuf_puts(&sb, v ? v : "(none)");
+        return bl_strbuf_take(&sb);
+    }
+    const char *what = bl_record_label(r, "job");
+    if (!what)
+        what = bl_record_label(r, "cdm_test");
+    const char *where = bl_record_label(r, "column");
+    if (!where)
+        where = bl_record_label(r, "section");
+    if (!where)
+        where = bl_record_label(r, "host");
+    bl_strbuf_puts(&sb, what ? what : r->test ? r->test : "?");
+    if (where)
+        bl_strbuf_printf(&sb, " · %s", where);
+    else
+        bl_strbuf_printf(&sb, " · %s #%lld", bl_basename(r->source), (long long)r->run);
+    return bl_strbuf_take(&sb);
+}
+
+char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
+                     const bl_chart_opts *o)
+{
+    if (o->title)
+        return bl_xstrdup(o->title);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, kind);
+    static const char *const keys[] = {"section", "host", "suite", "column"};
+    const char *sep = " — ";
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *v = n ? bl_record_label(recs[0], keys[k]) : NULL;
+        for (size_t i = 1; i < n && v; i++) {
+            const char *w = bl_record_label(recs[i], keys[k]);
+            if (!w || strcmp(v, w) != 0)
+                v = NULL;
+        }
+        if (v) {
+            bl_strbuf_printf(&sb, "%s%s", sep, v);
+            sep = " · ";
+        }
+    }
+    return bl_strbuf_take(&sb);
+}
+
+int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
+                 size_t errlen)
+{
+    int w = o->width ? o->width : 1600, h = o->height ? o->height : 900;
+    if (w < 320 || h < 200 || w > 10000 || h > 10000) {
+        snprintf(err, errlen, "chart size %dx%d is outside 320x200 .. 10000x10000", w, h);
+        return 2;
+    }
+    bl_canvas c;
+    if (bl_canvas_init(&c, w, h) != 0) {
+        snprintf(err, errlen, "cannot make a %dx%d image", w, h);
+        return 1;
+    }
+    int rc;
+    switch (o->kind) {
+    case BL_CHART_BAR:
+        rc = bl_chart_bar(&c, recs, o, err, errlen);
+        break;
+    case BL_CHART_PERCENTILES:
+        rc = bl_chart_percentiles(&c, recs, o, err, errlen);
+        break;
+    case BL_CHART_TIMELINE:
+        rc = bl_chart_timeline(&c, recs, o, err, errlen);
+        break;
+    default:
+        rc = bl_chart_histogram(&c, recs, o, err, errlen);
+        break;
+    }
+    if (rc == 0 && bl_canvas_save(&c, path, err, errlen) != 0)
+        rc = 1;
+    bl_canvas_free(&c);
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* `benchlog chart`: PNG charts of stored records.
+ *
+ *   bar          grouped horizontal bars: tests × compared columns (as `report --by`), value
+ *                labels, units on the axis, legend
+ *   percentiles  latency percentile curves, log latency against a "nines" percentile axis,
+ *                from fio's percentiles or from latency bins
+ *   timeline     a series over time (bandwidth, IOPS, latency) from fio logs or the runner
+ *   histogram    the latency distribution from bins, share of I/Os per bin
+ * Titles default to what the charted records have in common (heading, host, suite). */
+#ifndef BL_CHARTS_CHART_H
+#define BL_CHARTS_CHART_H
+
+#include "../core/record.h"
+#include <stddef.h>
+
+typedef enum {
+    BL_CHART_BAR,
+    BL_CHART_PERCENTILES,
+    BL_CHART_TIMELINE,
+    BL_CHART_HISTOGRAM
+} bl_chart_kind;
+
+typedef struct bl_chart_opts {
+    bl_chart_kind kind;
+    int width, height;  /* 0: 1600×900 */
+    const char *by;     /* bar: columns; other kinds: the label naming each curve */
+    const char *title;  /* NULL: from the records' common labels */
+    const char *series; /* timeline: series name (bw, iops, lat, clat); NULL: first found */
+} bl_chart_opts;
+
+/* Returns 0; 1 when no record has what the kind draws or the file cannot be written;
+ * 2 for bad options. err says why. */
+int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
+                 size_t errlen);
+/* "bar" -> BL_CHART_BAR...; -1 when unknown. */
+int bl_chart_kind_from_name(const char *name);
+
+/* Internals shared by the kinds (chart.c). */
+struct bl_canvas;
+int bl_chart_bar(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
+                 size_t errlen);
+int bl_chart_percentiles(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o,
+                         char *err, size_t errlen);
+int bl_chart_timeline(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o,
+                      char *err, size_t errlen);
+int bl_chart_histogram(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o,
+                       char *err, size_t errlen);
+/* A curve's name: the `by` label, else what tells the record apart (job or CDM test,
+ * table column or heading or host), else source #run. Caller frees. */
+char *bl_chart_name(const bl_record *r, const char *by);
+/* "KIND — common labels" unless o->title; caller frees. */
+char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
+                     const bl_chart_opts *o);
+
+/* Percentiles from latency bins: the first bin whose cumulative count reaches p% of all, at
+ * fio's points (1 .. 99.99) while at least one I/O lies beyond the point. */
+size_t bl_lat_pct_from_bins(const bl_lat *l, bl_pct *out, size_t cap);
+
+#define BL_CHART_MAX_CURVES 10
+
+#endif

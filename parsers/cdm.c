@@ -1,0 +1,179 @@
+/* CrystalDiskMark text exports of every generation and KDiskMark exports; the tables of
+ * fio-cdm and CrystalDiskMark-style comparisons pasted in pages (cdm_table.c, cdm_runon.c).
+ *
+ * One export is one run: its results (3.x/5.x/6.x name read/write in each line, 7.x/8.x and
+ * KDiskMark under [Read]/[Write]) and its header and footer as labels (cdm_version,
+ * test_size, runs, date, os, profile, comment). MB/s is 10^6 bytes/s as the export says. */
+#include "cdm_common.h"
+#include "cdm_table.h"
+#include "../core/strbuf.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *skip_sp(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+static int is_header(const char *s)
+{
+    s = skip_sp(s);
+    return strncmp(s, "CrystalDiskMark ", 16) == 0 || strncmp(s, "KDiskMark", 9) == 0;
+}
+
+/* A result line: NAME ':' FIGURES, with no table bars. */
+static int result_line(const char *s, int major, bl_cdm_test *t, double *bw, double *iops,
+                       double *lat)
+{
+    if (strchr(s, '|'))
+        return 0;
+    for (const char *c = strchr(s, ':'); c; c = strchr(c + 1, ':')) {
+        size_t used = bl_cdm_value_parse(c + 1, bw, iops, lat);
+        if (used && bl_cdm_test_parse(s, (size_t)(c - s), major, t))
+            return 1;
+    }
+    return 0;
+}
+
+/* "Key : value" footer lines; returns the value or NULL. */
+static const char *footer(const char *s, const char *key)
+{
+    s = skip_sp(s);
+    size_t n = strlen(key);
+    if (strncmp(s, key, n) != 0)
+        return NULL;
+    s = skip_sp(s + n);
+    if (*s != ':')
+        return NULL;
+    return skip_sp(s + 1);
+}
+
+static void read_meta(const bl_text *t, size_t from, size_t to, bl_cdm_meta *m, char *ver,
+                      size_t vcap)
+{
+    static const char *keys[][2] = {{"Date", "date"},       {"OS", "os"},
+                                    {"Profile", "profile"}, {"Comment", "comment"},
+                                    {"Mode", "mode"},       {"Target", "target"}};
+    for (size_t i = from; i < to; i++) {
+        const char *s = t->line[i], *v;
+        if (is_header(s)) {
+            const char *p = skip_sp(s);
+            if (strncmp(p, "KDiskMark", 9) == 0)
+                m->tool = "KDiskMark";
+            p += strcspn(p, "0123456789");
+            size_t n = strspn(p, "0123456789.");
+            if (n && n < vcap) {
+                memcpy(ver, p, n);
+                ver[n] = '\0';
+                m->version = ver;
+                bl_cdm_meta_label(m, "cdm_version", ver, n);
+            }
+        }
+        if ((v = footer(s, "Test")) != NULL) {
+            size_t n = strcspn(v, "[(<");
+            bl_cdm_meta_label(m, "test_size", v, n);
+            const char *x = strstr(v, "(x");
+            if (x)
+                bl_cdm_meta_label(m, "runs", x + 2, strspn(x + 2, "0123456789"));
+        }
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if ((v = footer(s, keys[k][0])) != NULL)
+                bl_cdm_meta_label(m, keys[k][1], v, strlen(v));
+        if (footer(s, "Target"))
+            m->tool = "KDiskMark";
+    }
+}
+
+static int section_op(const char *s)
+{
+    s = skip_sp(s);
+    if (strncmp(s, "[Read]", 6) == 0)
+        return 'r';
+    if (strncmp(s, "[Write]", 7) == 0)
+        return 'w';
+    if (strncmp(s, "[Mix]", 5) == 0)
+        return 'm';
+    return 0;
+}
+
+/* Exports: a block runs from a header (or the first result) to the next header. */
+static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
+{
+    size_t i = 0;
+    while (i < t->nlines) {
+        size_t start = i;
+        while (start < t->nlines && !is_header(t->line[start])) {
+            bl_cdm_test tt;
+            double a, b, c;
+            if (result_line(t->line[start], 0, &tt, &a, &b, &c) || section_op(t->line[start]))
+                break;
+            start++;
+        }
+        if (start >= t->nlines)
+            return;
+        size_t end = start + 1;
+        while (end < t->nlines && !is_header(t->line[end]))
+            end++;
+        bl_cdm_meta m = {.tool = "CrystalDiskMark"};
+        char ver[32];
+        read_meta(t, start, end, &m, ver, sizeof ver);
+        int major = bl_cdm_major(m.version), op = 0, any = 0;
+        for (size_t k = start; k < end; k++) {
+            bl_cdm_test tt;
+            double bw, iops, lat;
+            int sop = section_op(t->line[k]);
+            if (sop)
+                op = sop;
+            else if (result_line(t->line[k], major, &tt, &bw, &iops, &lat)) {
+                if (!tt.op && !op) {
+                    bl_out_error(o, (long)k + 1, "CrystalDiskMark result outside [Read]/[Write]");
+                    continue;
+                }
+                if (!any)
+                    ++*run;
+                any = 1;
+                bl_cdm_emit(o, (long)k + 1, *run, &m, &tt, op, bw, iops, lat);
+            }
+        }
+        bl_cdm_meta_free(&m);
+        i = end;
+    }
+}
+
+static int probe(const bl_text *t)
+{
+    int score = 0;
+    for (size_t i = 0; i < t->nlines && score < 90; i++) {
+        const char *s = t->line[i];
+        if (is_header(s) && strstr(s, "Mark"))
+            score = 90;
+        else if (strstr(s, "Read(MB/s)") && strchr(s, '|'))
+            score = 90;
+        else if (strstr(s, " MB/s") && (strstr(s, "IOPS]") || strstr(s, "Sequential")))
+            score = 70;
+        else if (bl_cdm_runon_header(s))
+            score = 60;
+    }
+    return score;
+}
+
+static void parse(const bl_text *t, bl_parse_out *o)
+{
+    int64_t run = 0;
+    parse_exports(t, o, &run);
+    bl_cdm_parse_fio_cdm(t, o, &run);
+    bl_cdm_parse_grid(t, o, &run);
+    bl_cdm_parse_runon(t, o, &run);
+}
+
+const bl_format bl_format_cdm = {
+    .name = "cdm",
+    .summary = "CrystalDiskMark 3.x-8.x / KDiskMark text exports, fio-cdm and pasted CDM tables",
+    .family = "cdm",
+    .rank = 1,
+    .probe = probe,
+    .parse = parse,
+};

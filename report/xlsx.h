@@ -1,0 +1,27 @@
+/* `benchlog xlsx`: a workbook a vendor's engineer can work with.
+ *
+ * Sheets: Summary (the comparison of table.h with numbers carrying their units in the number
+ * format, frozen header, autofilter, and a native clustered-bar chart of the main figures),
+ * one sheet per run with every record and metric (past max_run_sheets runs, one "Records"
+ * sheet instead, since a workbook of thousands of sheets helps nobody), Latency (mean and
+ * percentiles in µs) when any record has latency, and Sources (file, line, tool, version,
+ * labels of each run). Past 20,000 records it is written in libxlsxwriter's constant-memory
+ * mode, so a 100,000-record store needs little memory. */
+#ifndef BL_REPORT_XLSX_H
+#define BL_REPORT_XLSX_H
+
+#include "../core/record.h"
+#include <stddef.h>
+
+typedef struct bl_xlsx_opts {
+    const char *by;        /* columns of the summary, as `report --by` */
+    const char *baseline;  /* ratio columns, as `report --baseline` */
+    const char *title;     /* chart title; NULL: "Throughput by test" */
+    size_t max_run_sheets; /* 0: 200 */
+} bl_xlsx_opts;
+
+/* Returns 0, 2 when the baseline names no column, 1 when the file cannot be written. */
+int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *o, char *err,
+                  size_t errlen);
+
+#endif

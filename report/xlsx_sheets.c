@@ -1,0 +1,368 @@
+/* The workbook's detail sheets: every record of each run, latency percentiles, sources. */
+#include "../core/strbuf.h"
+#include "smap.h"
+#include "xlsx_int.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends at most max characters of UTF-8 text s, none of Excel's []:*?/\' in sheet names;
+ * returns the characters appended. */
+static size_t put_chars(char *out, size_t *o, size_t n, const char *s, size_t max)
+{
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && chars < max; chars++) {
+        size_t len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : 4;
+        if (*o + len + 1 > n)
+            break;
+        if (len == 1 && strchr("[]:*?/\\'", *p))
+            out[(*o)++] = '_';
+        else
+            for (size_t i = 0; i < len && p[i]; i++)
+                out[(*o)++] = (char)p[i];
+        p += len;
+    }
+    out[*o] = 0;
+    return chars;
+}
+
+/* "12 blog-post.txt #3": unique by its number, at most 31 characters; a long file name is
+ * shortened (ending in "~") so that the run number stays. */
+static void sheet_name(char *out, size_t n, size_t index, const bl_record *r)
+{
+    char pre[32], post[32];
+    snprintf(pre, sizeof pre, "%zu ", index + 1);
+    snprintf(post, sizeof post, " #%lld", (long long)r->run);
+    const char *base = r->source ? r->source : "run";
+    if (strrchr(base, '/') && strrchr(base, '/')[1])
+        base = strrchr(base, '/') + 1;
+    size_t o = 0, budget = 31 - strlen(pre) - strlen(post);
+    put_chars(out, &o, n, pre, 31);
+    size_t len = 0;
+    for (const unsigned char *p = (const unsigned char *)base; *p; p++)
+        len += (*p & 0xC0) != 0x80;
+    if (len > budget) {
+        put_chars(out, &o, n, base, budget - 1);
+        put_chars(out, &o, n, "~", 1);
+    } else {
+        put_chars(out, &o, n, base, budget);
+    }
+    put_chars(out, &o, n, post, 31);
+}
+
+void bl_xruns_build(const bl_records *recs, bl_xruns *runs)
+{
+    bl_smap m = {0};
+    size_t cap = 0;
+    char **keys = bl_xcalloc(recs->n + 1, sizeof *keys);
+    memset(runs, 0, sizeof *runs);
+    size_t *run_of = bl_xmalloc((recs->n + 1) * sizeof *run_of);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < recs->n; i++) {
+        const bl_record *r = recs->v[i];
+        bl_strbuf_reset(&sb);
+        bl_strbuf_printf(&sb, "%s\x1f%lld", r->source ? r->source : "", (long long)r->run);
+        long k = bl_smap_get(&m, sb.s);
+        if (k < 0) {
+            void *p = runs->v;
+            bl_grow(&p, &cap, runs->n + 1, sizeof *runs->v);
+            runs->v = p;
+            keys[runs->n] = bl_xstrdup(sb.s);
+            runs->v[runs->n] = (bl_xrun){.first = r};
+            sheet_name(runs->v[runs->n].sheet, sizeof runs->v[runs->n].sheet, runs->n, r);
+            bl_smap_put(&m, keys[runs->n], runs->n);
+            k = (long)runs->n++;
+        }
+        run_of[i] = (size_t)k;
+        runs->v[k].n++;
+    }
+    for (size_t k = 0; k < runs->n; k++) {
+        runs->v[k].idx = bl_xmalloc(runs->v[k].n * sizeof(size_t));
+        runs->v[k].n = 0;
+        free(keys[k]);
+    }
+    for (size_t i = 0; i < recs->n; i++) {
+        bl_xrun *run = &runs->v[run_of[i]];
+        run->idx[run->n++] = i;
+    }
+    free(keys);
+    free(run_of);
+    bl_strbuf_free(&sb);
+    bl_smap_free(&m);
+}
+
+void bl_xruns_free(bl_xruns *runs)
+{
+    for (size_t k = 0; k < runs->n; k++)
+        free(runs->v[k].idx);
+    free(runs->v);
+    memset(runs, 0, sizeof *runs);
+}
+
+static void str(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *s, lxw_format *f)
+{
+    if (s && *s)
+        worksheet_write_string(ws, row, col, s, f);
+}
+
+static void num(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, double v, lxw_format *f)
+{
+    if (bl_present(v))
+        worksheet_write_number(ws, row, col, v, f);
+}
+
+static void inum(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, int64_t v, lxw_format *f)
+{
+    if (v >= 0)
+        worksheet_write_number(ws, row, col, (double)v, f);
+}
+
+static double p99(const bl_lat *l)
+{
+    for (size_t i = 0; i < l->n_pct; i++)
+        if (l->pct[i].pct == 99)
+            return l->pct[i].value;
+    return BL_ABSENT;
+}
+
+static const char *const rec_head[] = {"Line",
+                                       "Test",
+                                       "Op",
+                                       "Pattern",
+                                       "Block size (B)",
+                                       "QD",
+                                       "Jobs",
+                                       "Engine",
+                                       "Direct",
+                                       "Size (B)",
+                                       "I/O (B)",
+                                       "Runtime (s)",
+                                       "Bandwidth (MB/s)",
+                                       "IOPS",
+                                       "clat mean (µs)",
+                                       "clat p99 (µs)",
+                                       "lat mean (µs)",
+                                       "lat p99 (µs)",
+                                       "slat mean (µs)",
+                                       "CPU usr (%)",
+                                       "CPU sys (%)",
+                                       "CPU (%)",
+                                       "Metric",
+                                       "Value",
+                                       "Unit",
+                                       "Note",
+                                       "Labels"};
+#define N_REC_HEAD (sizeof rec_head / sizeof rec_head[0])
+
+static void labels_text(const bl_record *r, bl_strbuf *sb)
+{
+    bl_strbuf_reset(sb);
+    bl_strbuf_puts(sb, "");
+    for (size_t i = 0; i < r->n_labels; i++)
+        bl_strbuf_printf(sb, "%s%s=%s", i ? "; " : "", r->labels[i].key, r->labels[i].value);
+}
+
+static void record_row(lxw_worksheet *ws, bl_xfmt *x, lxw_row_t row, lxw_col_t c,
+                       const bl_record *r, bl_strbuf *sb)
+{
+    lxw_format *b = bl_xfmt_num(x, "#,##0"), *s3 = bl_xfmt_num(x, "0.000###");
+    lxw_format *f1 = bl_xfmt_num(x, "#,##0.0"), *us = bl_xfmt_num(x, "#,##0.0");
+    inum(ws, row, c++, r->line, NULL);
+    str(ws, row, c++, r->test, NULL);
+    str(ws, row, c++, r->op, NULL);
+    str(ws, row, c++, r->pattern, NULL);
+    inum(ws, row, c++, r->bs, b);
+    inum(ws, row, c++, r->iodepth, NULL);
+    inum(ws, row, c++, r->numjobs, NULL);
+    str(ws, row, c++, r->ioengine, NULL);
+    str(ws, row, c++, r->direct == BL_TRI_ABSENT ? NULL : r->direct ? "yes" : "no", NULL);
+    inum(ws, row, c++, r->size_bytes, b);
+    inum(ws, row, c++, r->io_bytes, b);
+    num(ws, row, c++, r->runtime_s, s3);
+    num(ws, row, c++, r->bw_bytes_s / 1e6, f1);
+    num(ws, row, c++, r->iops, f1);
+    num(ws, row, c++, r->clat_ns.present ? r->clat_ns.mean / 1e3 : BL_ABSENT, us);
+    num(ws, row, c++, p99(&r->clat_ns) / 1e3, us);
+    num(ws, row, c++, r->lat_ns.present ? r->lat_ns.mean / 1e3 : BL_ABSENT, us);
+    num(ws, row, c++, p99(&r->lat_ns) / 1e3, us);
+    num(ws, row, c++, r->slat_ns.present ? r->slat_ns.mean / 1e3 : BL_ABSENT, us);
+    num(ws, row, c++, r->cpu_usr_pct, f1);
+    num(ws, row, c++, r->cpu_sys_pct, f1);
+    num(ws, row, c++, r->cpu_pct, f1);
+    str(ws, row, c++, r->metric, NULL);
+    num(ws, row, c++, r->value, f1);
+    str(ws, row, c++, r->unit, NULL);
+    str(ws, row, c++, r->note, NULL);
+    labels_text(r, sb);
+    str(ws, row, c++, sb->s, NULL);
+}
+
+static lxw_worksheet *table_sheet(lxw_workbook *wb, bl_xfmt *x, const char *name,
+                                  const char *const *head, size_t n, lxw_col_t first)
+{
+    lxw_worksheet *ws = workbook_add_worksheet(wb, name);
+    for (size_t k = 0; k < n; k++)
+        worksheet_write_string(ws, 0, (lxw_col_t)(first + k), head[k], x->head);
+    worksheet_set_row(ws, 0, 30, NULL);
+    worksheet_freeze_panes(ws, 1, 0);
+    return ws;
+}
+
+void bl_xlsx_run_sheets(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, const bl_xruns *runs,
+                        size_t max_sheets)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    if (runs->n <= max_sheets) {
+        for (size_t k = 0; k < runs->n; k++) {
+            const bl_xrun *run = &runs->v[k];
+            lxw_worksheet *ws = table_sheet(wb, x, run->sheet, rec_head, N_REC_HEAD, 0);
+            worksheet_set_column(ws, 1, 1, 18, NULL);
+            worksheet_set_column(ws, 26, 26, 60, NULL);
+            for (size_t i = 0; i < run->n; i++)
+                record_row(ws, x, (lxw_row_t)(i + 1), 0, recs->v[run->idx[i]], &sb);
+            worksheet_autofilter(ws, 0, 0, (lxw_row_t)run->n, N_REC_HEAD - 1);
+        }
+    } else {
+        static const char *const lead[] = {"Sheet", "Source", "Run"};
+        lxw_worksheet *ws = table_sheet(wb, x, "Records", lead, 3, 0);
+        for (size_t k = 0; k < N_REC_HEAD; k++)
+            worksheet_write_string(ws, 0, (lxw_col_t)(3 + k), rec_head[k], x->head);
+        worksheet_set_column(ws, 1, 1, 24, NULL);
+        worksheet_set_column(ws, 4, 4, 18, NULL);
+        /* Constant-memory mode writes rows in order: walk runs, not the store order. */
+        lxw_row_t row = 1;
+        for (size_t k = 0; k < runs->n; k++) {
+            for (size_t i = 0; i < runs->v[k].n; i++, row++) {
+                const bl_record *r = recs->v[runs->v[k].idx[i]];
+                worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+                str(ws, row, 1, r->source, NULL);
+                inum(ws, row, 2, r->run, NULL);
+                record_row(ws, x, row, 3, r, &sb);
+            }
+        }
+        worksheet_autofilter(ws, 0, 0, row - 1, 3 + N_REC_HEAD - 1);
+    }
+    bl_strbuf_free(&sb);
+}
+
+static int has_lat(const bl_lat *l)
+{
+    return l->present && (bl_present(l->mean) || l->n_pct > 0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The percentiles reported anywhere, ascending; at most cap of them. */
+static size_t pct_union(const bl_records *recs, double *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < recs->n; i++) {
+        const bl_lat *ls[] = {&recs->v[i]->clat_ns, &recs->v[i]->lat_ns, &recs->v[i]->slat_ns};
+        for (size_t k = 0; k < 3; k++)
+            for (size_t p = 0; p < ls[k]->n_pct; p++) {
+                size_t j = 0;
+                while (j < n && out[j] != ls[k]->pct[p].pct)
+                    j++;
+                if (j == n && n < cap)
+                    out[n++] = ls[k]->pct[p].pct;
+            }
+    }
+    qsort(out, n, sizeof *out, cmp_double);
+    return n;
+}
+
+void bl_xlsx_latency_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
+                           const bl_xruns *runs, size_t max_sheets)
+{
+    int any = 0;
+    for (size_t i = 0; i < recs->n && !any; i++)
+        any = has_lat(&recs->v[i]->clat_ns) || has_lat(&recs->v[i]->lat_ns);
+    if (!any)
+        return;
+    double pct[48];
+    size_t np = pct_union(recs, pct, 48);
+    static const char *const head[] = {"Sheet",    "Line",      "Test",     "Latency",
+                                       "min (µs)", "mean (µs)", "max (µs)", "stdev (µs)"};
+    lxw_worksheet *ws = table_sheet(wb, x, "Latency", head, 8, 0);
+    char buf[64];
+    for (size_t p = 0; p < np; p++) {
+        snprintf(buf, sizeof buf, "p%g (µs)", pct[p]);
+        worksheet_write_string(ws, 0, (lxw_col_t)(8 + p), buf, x->head);
+    }
+    worksheet_set_column(ws, 0, 0, 22, NULL);
+    worksheet_set_column(ws, 2, 2, 16, NULL);
+    lxw_format *us = bl_xfmt_num(x, "#,##0.0");
+    lxw_row_t row = 1;
+    for (size_t k = 0; k < runs->n; k++) {
+        for (size_t i = 0; i < runs->v[k].n; i++) {
+            const bl_record *r = recs->v[runs->v[k].idx[i]];
+            const bl_lat *ls[] = {&r->clat_ns, &r->lat_ns, &r->slat_ns};
+            static const char *const name[] = {"clat", "lat", "slat"};
+            for (size_t w = 0; w < 3; w++) {
+                const bl_lat *l = ls[w];
+                if (!has_lat(l))
+                    continue;
+                if (runs->n <= max_sheets)
+                    worksheet_write_string(ws, row, 0, runs->v[k].sheet, NULL);
+                else
+                    worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+                inum(ws, row, 1, r->line, NULL);
+                str(ws, row, 2, r->test, NULL);
+                worksheet_write_string(ws, row, 3, name[w], NULL);
+                num(ws, row, 4, l->min / 1e3, us);
+                num(ws, row, 5, l->mean / 1e3, us);
+                num(ws, row, 6, l->max / 1e3, us);
+                num(ws, row, 7, l->stdev / 1e3, us);
+                for (size_t p = 0; p < l->n_pct; p++)
+                    for (size_t j = 0; j < np; j++)
+                        if (pct[j] == l->pct[p].pct)
+                            num(ws, row, (lxw_col_t)(8 + j), l->pct[p].value / 1e3, us);
+                row++;
+            }
+        }
+    }
+    worksheet_autofilter(ws, 0, 0, row - 1, (lxw_col_t)(7 + np));
+}
+
+void bl_xlsx_sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
+                           const bl_xruns *runs, size_t max_sheets)
+{
+    static const char *const head[] = {"Sheet",   "Source",  "First line", "Tool",
+                                       "Version", "Records", "Labels"};
+    lxw_worksheet *ws = table_sheet(wb, x, "Sources", head, 7, 0);
+    worksheet_set_column(ws, 0, 0, 22, NULL);
+    worksheet_set_column(ws, 1, 1, 40, NULL);
+    worksheet_set_column(ws, 6, 6, 80, NULL);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t k = 0; k < runs->n; k++) {
+        const bl_xrun *run = &runs->v[k];
+        const bl_record *r = run->first;
+        lxw_row_t row = (lxw_row_t)(k + 1);
+        if (runs->n <= max_sheets)
+            worksheet_write_string(ws, row, 0, run->sheet, NULL);
+        else
+            worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+        str(ws, row, 1, r->source, NULL);
+        int64_t line = -1;
+        for (size_t i = 0; i < run->n; i++) {
+            int64_t l = recs->v[run->idx[i]]->line;
+            if (l >= 0 && (line < 0 || l < line))
+                line = l;
+        }
+        inum(ws, row, 2, line, NULL);
+        str(ws, row, 3, r->tool, NULL);
+        str(ws, row, 4, r->tool_version, NULL);
+        worksheet_write_number(ws, row, 5, (double)run->n, NULL);
+        labels_text(r, &sb);
+        str(ws, row, 6, sb.s, NULL);
+    }
+    worksheet_autofilter(ws, 0, 0, (lxw_row_t)runs->n, 6);
+    bl_strbuf_free(&sb);
+}

@@ -1,0 +1,154 @@
+/* Inside the runner: one worker thread per job clone, and the engines that move its bytes.
+ *
+ * An engine's run function loops: take the next I/O from bl_next_io, do it, and report each
+ * completion to bl_io_done with its submission and completion latencies. The worker's
+ * bookkeeping (offsets, stop conditions, ramp, counters the sampler reads) lives here so
+ * that every engine measures the same way and the hot path stays a few inline calls. */
+#ifndef BL_RUNNER_ENGINE_H
+#define BL_RUNNER_ENGINE_H
+
+#include "iolog.h"
+#include "job.h"
+#include "stats.h"
+#include "target.h"
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <time.h>
+
+typedef struct bl_wstat {
+    uint64_t ios[2], bytes[2];
+    bl_lat_acc slat[2], clat[2], lat[2];
+    bool has_slat;
+} bl_wstat;
+
+typedef struct bl_worker {
+    const bl_job *job;
+    int id; /* 1-based over the whole run: the N of fio's name_bw.N.log */
+    int fd;
+    bool direct;
+    const atomic_int *stop;
+
+    unsigned char *buf; /* iodepth buffers of bs bytes, 4 KiB aligned */
+    uint64_t region, nblocks;
+    /* Offsets: sequential cursor, or a full-period permutation of the blocks per pass. */
+    uint64_t seq_next, perm_mask, perm_a, perm_c, perm_x, pass_left;
+    uint64_t rng, stamp;
+    uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
+    uint64_t writes_since_fsync;
+
+    uint64_t t_start, ramp_end, deadline, t_measure, t_end;
+    bool measuring;
+    bl_wstat *st;
+    _Atomic uint64_t live_ios[2], live_bytes[2]; /* read by the sampler */
+    uint64_t cnt_ios[2], cnt_bytes[2];
+    struct rusage ru0, ru1;
+    bl_iolog_set logs;
+
+    int err;
+    char errmsg[256];
+    atomic_int finished;
+} bl_worker;
+
+typedef struct bl_io {
+    bl_dir dir;
+    uint64_t off;
+    unsigned char *buf;
+} bl_io;
+
+static inline uint64_t bl_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t bl_rand(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+void bl_worker_new_pass(bl_worker *w);
+void bl_worker_start_measuring(bl_worker *w, uint64_t now);
+
+/* True while the worker should issue more I/O. */
+static inline bool bl_more(bl_worker *w, uint64_t now)
+{
+    if (w->issued >= w->to_issue || now >= w->deadline ||
+        atomic_load_explicit(w->stop, memory_order_relaxed))
+        return false;
+    return true;
+}
+
+static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
+{
+    const bl_job *j = w->job;
+    uint64_t blk;
+    if (w->pass_left == 0)
+        bl_worker_new_pass(w);
+    if (!j->random)
+        blk = w->seq_next++;
+    else if (j->norandommap)
+        blk = bl_rand(&w->rng) % w->nblocks;
+    else {
+        /* x -> a*x+c mod 2^k visits every value once per 2^k steps; skip those past the end. */
+        do
+            w->perm_x = (w->perm_a * w->perm_x + w->perm_c) & w->perm_mask;
+        while (w->perm_x >= w->nblocks);
+        blk = w->perm_x;
+    }
+    w->pass_left--;
+    if (j->is_read && j->is_write)
+        io->dir = (int)(bl_rand(&w->rng) % 100) < j->rwmixread ? BL_DIR_READ : BL_DIR_WRITE;
+    else
+        io->dir = j->is_write ? BL_DIR_WRITE : BL_DIR_READ;
+    io->off = j->offset + blk * j->bs;
+    io->buf = buf;
+    if (io->dir == BL_DIR_WRITE)
+        bl_stamp_blocks(buf, j->bs, &w->stamp);
+    w->issued++;
+}
+
+/* slat_ns == UINT64_MAX: the engine has no submission step (sync, null). */
+static inline void bl_io_done(bl_worker *w, bl_dir d, uint64_t bytes, uint64_t slat_ns,
+                              uint64_t clat_ns, uint64_t now)
+{
+    if (!w->measuring) {
+        if (now < w->ramp_end)
+            return;
+        bl_worker_start_measuring(w, now);
+    }
+    bl_wstat *st = w->st;
+    st->ios[d]++;
+    st->bytes[d] += bytes;
+    uint64_t lat = clat_ns;
+    /* Without a submission step lat equals clat: it is copied once at the end instead. */
+    if (slat_ns != UINT64_MAX) {
+        bl_lat_acc_add(&st->slat[d], slat_ns);
+        lat += slat_ns;
+        bl_lat_acc_add(&st->lat[d], lat);
+    }
+    bl_lat_acc_add(&st->clat[d], clat_ns);
+    if (w->logs.lat_on)
+        bl_iolog_lat(&w->logs, now - w->t_measure, d, w->job->bs, slat_ns, clat_ns, lat);
+    w->cnt_ios[d]++;
+    w->cnt_bytes[d] += bytes;
+    atomic_store_explicit(&w->live_ios[d], w->cnt_ios[d], memory_order_relaxed);
+    atomic_store_explicit(&w->live_bytes[d], w->cnt_bytes[d], memory_order_relaxed);
+    w->t_end = now;
+}
+
+/* fsync every N writes (fio's fsync=N); returns -1 with the worker's error set. */
+int bl_maybe_fsync(bl_worker *w, bl_dir d);
+void bl_worker_fail(bl_worker *w, const char *what, int err);
+
+int bl_engine_sync_run(bl_worker *w);
+int bl_engine_libaio_run(bl_worker *w);
+int bl_engine_null_run(bl_worker *w);
+
+#endif

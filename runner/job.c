@@ -1,0 +1,390 @@
+#include "job.h"
+#include "../core/strbuf.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void bl_job_defaults(bl_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->is_read = true;
+    j->rwmixread = 50;
+    j->bs = 4096;
+    j->numjobs = 1;
+    j->iodepth = 1;
+    j->iodepth_batch = 1;
+    j->loops = 1;
+    j->ioengine = bl_xstrdup("sync");
+}
+
+static char *dup0(const char *s)
+{
+    return s ? bl_xstrdup(s) : NULL;
+}
+
+void bl_job_copy(bl_job *dst, const bl_job *src)
+{
+    *dst = *src;
+    dst->name = dup0(src->name);
+    dst->filename = dup0(src->filename);
+    dst->directory = dup0(src->directory);
+    dst->ioengine = dup0(src->ioengine);
+    dst->bw_log = dup0(src->bw_log);
+    dst->iops_log = dup0(src->iops_log);
+    dst->lat_log = dup0(src->lat_log);
+    dst->description = dup0(src->description);
+    dst->cdm_test = dup0(src->cdm_test);
+}
+
+void bl_job_free(bl_job *j)
+{
+    free(j->name);
+    free(j->filename);
+    free(j->directory);
+    free(j->ioengine);
+    free(j->bw_log);
+    free(j->iops_log);
+    free(j->lat_log);
+    free(j->description);
+    free(j->cdm_test);
+    memset(j, 0, sizeof *j);
+}
+
+void bl_jobs_free(bl_jobs *js)
+{
+    for (size_t i = 0; i < js->n; i++)
+        bl_job_free(&js->v[i]);
+    free(js->v);
+    js->v = NULL;
+    js->n = 0;
+}
+
+bool bl_fio_size(const char *s, uint64_t *out)
+{
+    errno = 0;
+    char *end;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    double v = strtod(s, &end);
+    if (errno || end == s)
+        return false;
+    char suf[8] = "";
+    size_t n = strlen(end);
+    if (n >= sizeof suf)
+        return false;
+    for (size_t i = 0; i <= n; i++)
+        suf[i] = (char)tolower((unsigned char)end[i]);
+    /* fio's kb_base=1024 default: k/kb/ki = 1024, but the explicit IEC "kib" = 1000. */
+    bool decimal = n == 3 && suf[1] == 'i' && suf[2] == 'b';
+    double mult = 1;
+    if (n > 0) {
+        const char *p = strchr("kmgtp", suf[0]);
+        if (suf[0] == 'b' && n == 1)
+            mult = 1;
+        else if (!p || suf[0] == '\0')
+            return false;
+        else {
+            if (n == 2 && suf[1] != 'b' && suf[1] != 'i')
+                return false;
+            if (n == 3 && !decimal)
+                return false;
+            int e = (int)(p - "kmgtp") + 1;
+            for (int i = 0; i < e; i++)
+                mult *= decimal ? 1000.0 : 1024.0;
+        }
+    }
+    double r = v * mult;
+    if (r < 0 || r > 1.8e19)
+        return false;
+    *out = (uint64_t)(r + 0.5);
+    return true;
+}
+
+bool bl_fio_time_s(const char *s, double *out)
+{
+    errno = 0;
+    char *end;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    double v = strtod(s, &end);
+    if (errno || end == s || v < 0)
+        return false;
+    static const struct {
+        const char *suf;
+        double mult;
+    } units[] = {{"", 1},        {"s", 1},  {"sec", 1},  {"ms", 1e-3}, {"msec", 1e-3}, {"us", 1e-6},
+                 {"usec", 1e-6}, {"m", 60}, {"min", 60}, {"h", 3600},  {"d", 86400}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcasecmp(end, units[i].suf) == 0) {
+            *out = v * units[i].mult;
+            return true;
+        }
+    return false;
+}
+
+static int set_bool(const char *v, bool *out)
+{
+    if (!v || !*v || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0) {
+        *out = true;
+        return 0;
+    }
+    if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0) {
+        *out = false;
+        return 0;
+    }
+    return -1;
+}
+
+static int set_int(const char *v, int lo, int hi, int *out)
+{
+    if (!v)
+        return -1;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi)
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static void set_str(char **field, const char *v)
+{
+    free(*field);
+    *field = bl_xstrdup(v ? v : "");
+}
+
+static int set_rw(bl_job *j, const char *v)
+{
+    static const struct {
+        const char *name;
+        bool r, w, rnd;
+    } modes[] = {{"read", 1, 0, 0},      {"write", 0, 1, 0}, {"randread", 1, 0, 1},
+                 {"randwrite", 0, 1, 1}, {"rw", 1, 1, 0},    {"readwrite", 1, 1, 0},
+                 {"randrw", 1, 1, 1}};
+    for (size_t i = 0; v && i < sizeof modes / sizeof modes[0]; i++)
+        if (strcmp(v, modes[i].name) == 0) {
+            j->is_read = modes[i].r;
+            j->is_write = modes[i].w;
+            j->random = modes[i].rnd;
+            return 0;
+        }
+    return -1;
+}
+
+static int set_engine(bl_job *j, const char *v)
+{
+    const char *name = NULL;
+    if (!v)
+        return -1;
+    if (strcmp(v, "libaio") == 0)
+        name = "libaio";
+    else if (strcmp(v, "sync") == 0 || strcmp(v, "psync") == 0 || strcmp(v, "pvsync") == 0)
+        name = "sync";
+    else if (strcmp(v, "null") == 0)
+        name = "null";
+    if (!name)
+        return -1;
+    set_str(&j->ioengine, name);
+    return 0;
+}
+
+static int set_size(const char *v, uint64_t *out, bool nonzero)
+{
+    uint64_t x;
+    if (!v || !bl_fio_size(v, &x) || (nonzero && x == 0))
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int set_time(const char *v, double *out)
+{
+    return v && bl_fio_time_s(v, out) ? 0 : -1;
+}
+
+/* Options that are accepted because they change nothing in how we run. */
+static bool harmless(const char *key)
+{
+    return strcmp(key, "thread") == 0;
+}
+
+int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen)
+{
+    int rc = 0;
+    bool b;
+    if (harmless(k))
+        return 0;
+    if (strcmp(k, "name") == 0 && v)
+        set_str(&j->name, v);
+    else if (strcmp(k, "description") == 0 && v)
+        set_str(&j->description, v);
+    else if (strcmp(k, "filename") == 0 && v && *v)
+        set_str(&j->filename, v);
+    else if (strcmp(k, "directory") == 0 && v && *v)
+        set_str(&j->directory, v);
+    else if (strcmp(k, "rw") == 0 || strcmp(k, "readwrite") == 0)
+        rc = set_rw(j, v);
+    else if (strcmp(k, "rwmixread") == 0)
+        rc = set_int(v, 0, 100, &j->rwmixread);
+    else if (strcmp(k, "rwmixwrite") == 0) {
+        int w;
+        rc = set_int(v, 0, 100, &w);
+        j->rwmixread = 100 - w;
+    } else if (strcmp(k, "bs") == 0 || strcmp(k, "blocksize") == 0)
+        rc = set_size(v, &j->bs, true);
+    else if (strcmp(k, "size") == 0)
+        rc = set_size(v, &j->size, true);
+    else if (strcmp(k, "offset") == 0)
+        rc = set_size(v, &j->offset, false);
+    else if (strcmp(k, "numjobs") == 0)
+        rc = set_int(v, 1, 1024, &j->numjobs);
+    else if (strcmp(k, "iodepth") == 0)
+        rc = set_int(v, 1, 256, &j->iodepth);
+    else if (strcmp(k, "iodepth_batch") == 0 || strcmp(k, "iodepth_batch_submit") == 0)
+        rc = set_int(v, 0, 256, &j->iodepth_batch);
+    else if (strcmp(k, "loops") == 0)
+        rc = set_int(v, 1, 1000000, &j->loops);
+    else if (strcmp(k, "runtime") == 0 || strcmp(k, "timeout") == 0)
+        rc = set_time(v, &j->runtime_s);
+    else if (strcmp(k, "ramp_time") == 0)
+        rc = set_time(v, &j->ramp_time_s);
+    else if (strcmp(k, "time_based") == 0)
+        rc = set_bool(v, &j->time_based);
+    else if (strcmp(k, "direct") == 0) {
+        rc = set_bool(v, &b);
+        j->direct = b;
+    } else if (strcmp(k, "buffered") == 0) {
+        rc = set_bool(v, &b);
+        j->direct = !b;
+    } else if (strcmp(k, "end_fsync") == 0)
+        rc = set_bool(v, &j->end_fsync);
+    else if (strcmp(k, "fsync") == 0)
+        rc = set_int(v, 0, 1 << 30, &j->fsync_every);
+    else if (strcmp(k, "norandommap") == 0)
+        rc = set_bool(v, &j->norandommap);
+    else if (strcmp(k, "ioengine") == 0)
+        rc = set_engine(j, v);
+    else if (strcmp(k, "stonewall") == 0 || strcmp(k, "wait_for_previous") == 0)
+        rc = set_bool(v, &j->stonewall);
+    else if (strcmp(k, "new_group") == 0)
+        rc = set_bool(v, &j->new_group);
+    else if (strcmp(k, "group_reporting") == 0)
+        rc = set_bool(v, &j->group_reporting);
+    else if (strcmp(k, "write_bw_log") == 0)
+        set_str(&j->bw_log, v && *v ? v : j->name ? j->name : "job");
+    else if (strcmp(k, "write_iops_log") == 0)
+        set_str(&j->iops_log, v && *v ? v : j->name ? j->name : "job");
+    else if (strcmp(k, "write_lat_log") == 0)
+        set_str(&j->lat_log, v && *v ? v : j->name ? j->name : "job");
+    else if (strcmp(k, "log_avg_msec") == 0)
+        rc = set_int(v, 0, 1 << 30, &j->log_avg_msec);
+    else {
+        snprintf(err, errlen, "option '%s' is not supported by benchlog's runner", k);
+        return -1;
+    }
+    if (rc != 0)
+        snprintf(err, errlen, "option '%s': bad value '%s'", k, v ? v : "");
+    return rc;
+}
+
+const char *bl_job_test_name(const bl_job *j, bl_dir d)
+{
+    if (j->random)
+        return d == BL_DIR_READ ? "rand-read" : "rand-write";
+    return d == BL_DIR_READ ? "seq-read" : "seq-write";
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static void push_job(bl_jobs *js, const bl_job *global, const char *name, long line)
+{
+    js->v = bl_xrealloc(js->v, (js->n + 1) * sizeof *js->v);
+    bl_job *j = &js->v[js->n++];
+    bl_job_copy(j, global);
+    set_str(&j->name, name);
+    j->line = line;
+}
+
+/* One "key=value" or "key" line into the current section. */
+static int parse_option(char *s, bl_job *cur, long line, bl_parse_out *out)
+{
+    char *eq = strchr(s, '=');
+    char *key = s, *val = NULL;
+    if (eq) {
+        *eq = '\0';
+        val = trim(eq + 1);
+    }
+    key = trim(key);
+    char err[256];
+    if (!*key) {
+        bl_out_error(out, line, "expected option=value, got '=%s'", val ? val : "");
+        return 1;
+    }
+    if (val && strchr(val, '$')) {
+        bl_out_error(out, line, "option '%s': $ variables are not supported", key);
+        return 1;
+    }
+    if (bl_job_set(cur, key, val, err, sizeof err) != 0) {
+        bl_out_error(out, line, "%s", err);
+        return 1;
+    }
+    return 0;
+}
+
+int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out)
+{
+    bl_job global;
+    bl_job_defaults(&global);
+    bl_job *cur = &global; /* options before any section are global, like fio's */
+    int errors = 0;
+    bool in_global = true;
+    for (size_t i = 0; i < t->nlines; i++) {
+        long line = (long)i + 1;
+        char *copy = bl_xstrdup(t->line[i]);
+        char *s = trim(copy);
+        if (!*s || *s == '#' || *s == ';') {
+            free(copy);
+            continue;
+        }
+        if (*s == '[') {
+            char *close = strchr(s, ']');
+            if (!close || close == s + 1 || *trim(close + 1)) {
+                bl_out_error(out, line, "bad section header '%s'", s);
+                errors++;
+            } else {
+                *close = '\0';
+                in_global = strcmp(s + 1, "global") == 0;
+                if (in_global)
+                    cur = &global;
+                else {
+                    push_job(jobs, &global, s + 1, line);
+                    cur = &jobs->v[jobs->n - 1];
+                }
+            }
+        } else if (strncmp(s, "include ", 8) == 0) {
+            bl_out_error(out, line, "'include' is not supported");
+            errors++;
+        } else
+            errors += parse_option(s, cur, line, out);
+        free(copy);
+    }
+    (void)in_global;
+    if (jobs->n == 0 && errors == 0) {
+        bl_out_error(out, 0, "no job section ([name]) in the job file");
+        errors++;
+    }
+    bl_job_free(&global);
+    return errors;
+}

@@ -1,0 +1,71 @@
+/* The job model of `benchlog run` and the fio job file reader.
+ *
+ * A job says what one group of threads does: direction and pattern, block size, queue depth,
+ * how much (size, loops) or how long (runtime, time_based), on which file. Suites build jobs
+ * in code; bl_jobfile_parse reads them from fio's INI format with fio's suffixes:
+ * sizes k/m/g/t/p = powers of 1024 (and, as fio does, "KiB"/"MiB" = powers of 1000), times
+ * in seconds unless suffixed us/ms/s/m/h/d. `[global]` sets defaults for the sections after
+ * it. An option we do not support is an error naming the option and its line: a job file
+ * never runs with something silently ignored. */
+#ifndef BL_RUNNER_JOB_H
+#define BL_RUNNER_JOB_H
+
+#include "../parsers/parser.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum { BL_DIR_READ = 0, BL_DIR_WRITE = 1 } bl_dir;
+
+typedef struct bl_job {
+    char *name;
+    long line; /* section header line in the job file; 0 for suite jobs */
+    char *filename, *directory;
+    bool is_write, is_read; /* rw=rw/randrw: both */
+    bool random;
+    int rwmixread;        /* percent of reads in a mixed job */
+    uint64_t bs;          /* bytes */
+    uint64_t size;        /* bytes of the file region a pass covers; 0 = the file's size */
+    uint64_t offset;      /* where the region starts */
+    int numjobs, iodepth; /* threads, I/Os in flight per thread */
+    int iodepth_batch;    /* I/Os per io_submit call (fio's iodepth_batch_submit, default 1) */
+    int loops;
+    double runtime_s; /* 0 = no time limit */
+    bool time_based;  /* keep going until runtime_s even after a full pass */
+    double ramp_time_s;
+    int direct;       /* 0/1 */
+    bool end_fsync;   /* fsync the file when the job ends (counted in its runtime) */
+    int fsync_every;  /* fsync after every N writes; 0 = never */
+    bool norandommap; /* plain uniform random offsets instead of one cover per pass */
+    char *ioengine;   /* libaio, sync, null (psync/pvsync are sync) */
+    bool stonewall, new_group, group_reporting;
+    char *bw_log, *iops_log, *lat_log; /* fio log prefixes, NULL = none */
+    int log_avg_msec;
+    char *description;
+    char *cdm_test; /* CrystalDiskMark test name of suite jobs ("SEQ1M Q8T1") */
+} bl_job;
+
+typedef struct bl_jobs {
+    size_t n;
+    bl_job *v;
+} bl_jobs;
+
+/* A job with fio's defaults (rw=read, bs=4k, iodepth=1, numjobs=1, ioengine=sync). */
+void bl_job_defaults(bl_job *j);
+void bl_job_copy(bl_job *dst, const bl_job *src);
+void bl_job_free(bl_job *j);
+void bl_jobs_free(bl_jobs *js);
+/* Sets one option by fio name; returns 0, or -1 with a message in err ("unknown option"). */
+int bl_job_set(bl_job *j, const char *key, const char *value, char *err, size_t errlen);
+
+/* Reads a job file text; every problem is reported through out as LINE: message. Returns
+ * the number of errors; jobs holds the job sections in order (even when there are errors). */
+int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out);
+
+/* fio's size and time syntax: "4k" -> 4096, "1MiB" -> 1000000; "1500ms" -> 1.5 s. */
+bool bl_fio_size(const char *s, uint64_t *out);
+bool bl_fio_time_s(const char *s, double *out);
+
+/* "seq-read", "rand-write", ... for the record's test field. */
+const char *bl_job_test_name(const bl_job *j, bl_dir d);
+
+#endif

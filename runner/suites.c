@@ -1,0 +1,180 @@
+#include "suites.h"
+#include "../core/strbuf.h"
+#include "exec.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KiB 1024u
+#define MiB (1024u * 1024u)
+
+/* CrystalDiskMark 3.0: Seq (1 MiB), 512K, 4K, 4K QD32; 1000 MB, x5. */
+static const bl_suite_test cdm3_tests[] = {
+    {"Seq", false, MiB, 1, 1},
+    {"512K", true, 512 * KiB, 1, 1},
+    {"4K", true, 4 * KiB, 1, 1},
+    {"4K QD32", true, 4 * KiB, 32, 1},
+};
+/* CrystalDiskMark 8, settings "NVMe SSD" (IsNVMeMode in DiskMarkDlg.cpp). */
+static const bl_suite_test cdm8_tests[] = {
+    {"SEQ1M Q8T1", false, MiB, 8, 1},
+    {"SEQ1M Q1T1", false, MiB, 1, 1},
+    {"RND4K Q32T16", true, 4 * KiB, 32, 16},
+    {"RND4K Q1T1", true, 4 * KiB, 1, 1},
+};
+/* CrystalDiskMark 8, default settings (IsNormMode). */
+static const bl_suite_test cdm8_default_tests[] = {
+    {"SEQ1M Q8T1", false, MiB, 8, 1},
+    {"SEQ1M Q1T1", false, MiB, 1, 1},
+    {"RND4K Q32T1", true, 4 * KiB, 32, 1},
+    {"RND4K Q1T1", true, 4 * KiB, 1, 1},
+};
+static const bl_suite_test quick_tests[] = {
+    {"SEQ1M Q8T1", false, MiB, 8, 1},
+    {"RND4K Q32T1", true, 4 * KiB, 32, 1},
+    {"RND4K Q1T1", true, 4 * KiB, 1, 1},
+};
+
+#define N(a) (sizeof a / sizeof a[0])
+static const bl_suite suites[] = {
+    {"cdm3", "CrystalDiskMark 3: Seq, 512K, 4K, 4K QD32; 1000 MiB, best of 5", 1000ull * MiB, 5, 5,
+     5, 5, N(cdm3_tests), cdm3_tests},
+    {"cdm8",
+     "CrystalDiskMark 8 (NVMe SSD): SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T16, RND4K Q1T1; "
+     "1 GiB, best of 5",
+     1024ull * MiB, 5, 5, 5, 5, N(cdm8_tests), cdm8_tests},
+    {"cdm8-default",
+     "CrystalDiskMark 8 (default): SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1; 1 GiB, "
+     "best of 5",
+     1024ull * MiB, 5, 5, 5, 5, N(cdm8_default_tests), cdm8_default_tests},
+    {"quick", "a few seconds: SEQ1M Q8T1, RND4K Q32T1, RND4K Q1T1 on 32 MiB, 1 run of 0.5 s",
+     32ull * MiB, 1, 0.5, 0, 0, N(quick_tests), quick_tests},
+};
+
+const bl_suite *bl_suite_find(const char *name)
+{
+    for (size_t i = 0; i < N(suites); i++)
+        if (strcmp(suites[i].name, name) == 0)
+            return &suites[i];
+    return NULL;
+}
+
+size_t bl_suite_count(void)
+{
+    return N(suites);
+}
+
+const bl_suite *bl_suite_at(size_t i)
+{
+    return i < N(suites) ? &suites[i] : NULL;
+}
+
+void bl_suite_job(const bl_suite *s, size_t i, bl_dir d, bl_job *j)
+{
+    const bl_suite_test *t = &s->tests[i];
+    bl_job_defaults(j);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (const char *p = t->cdm_name; *p; p++)
+        bl_strbuf_putc(&sb, *p == ' ' ? '-' : (char)tolower((unsigned char)*p));
+    bl_strbuf_puts(&sb, d == BL_DIR_READ ? "-read" : "-write");
+    j->name = bl_strbuf_take(&sb);
+    j->cdm_test = bl_xstrdup(t->cdm_name);
+    j->is_read = d == BL_DIR_READ;
+    j->is_write = d == BL_DIR_WRITE;
+    j->random = t->random;
+    j->bs = t->bs;
+    j->iodepth = t->queues;
+    j->numjobs = t->threads;
+    j->size = s->size;
+    j->runtime_s = s->measure_s;
+    j->time_based = true;
+    j->direct = 1;
+    free(j->ioengine);
+    j->ioengine = bl_xstrdup(t->queues > 1 ? "libaio" : "sync");
+}
+
+static void pause_s(bl_exec *ex, double s)
+{
+    for (double t = 0; t < s && !bl_exec_interrupted(ex); t += 0.1) {
+        struct timespec ts = {0, 100 * 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* One run of the job; its records (one direction) go to recs. */
+static int one_run(bl_exec *ex, const bl_job *j, const char *title, bl_records *recs)
+{
+    bl_job_result res;
+    int rc = bl_exec_phase(ex, j, 1, &res, title);
+    if (rc == 0)
+        bl_results_to_records(ex, &res, 1, false, recs);
+    bl_job_result_free(&res);
+    return rc;
+}
+
+/* Warm-up, then the runs; the best run's record (highest bandwidth) goes to out. */
+static int run_test(bl_exec *ex, const bl_suite *s, const bl_job *j, bl_records *out)
+{
+    char title[96];
+    int rc = 0;
+    if (s->warmup_s > 0) {
+        bl_job warm;
+        bl_job_copy(&warm, j);
+        warm.runtime_s = s->warmup_s;
+        snprintf(title, sizeof title, "%s %s: warm-up", j->cdm_test, j->is_read ? "read" : "write");
+        bl_records junk;
+        bl_records_init(&junk);
+        rc = one_run(ex, &warm, title, &junk);
+        bl_records_free(&junk);
+        bl_job_free(&warm);
+    }
+    bl_record *best = NULL;
+    for (int r = 1; r <= s->runs && rc == 0; r++) {
+        snprintf(title, sizeof title, "%s %s [%d/%d]", j->cdm_test, j->is_read ? "read" : "write",
+                 r, s->runs);
+        bl_records recs;
+        bl_records_init(&recs);
+        rc = one_run(ex, j, title, &recs);
+        if (rc == 0 && recs.n == 1) {
+            if (!best || recs.v[0]->bw_bytes_s > best->bw_bytes_s) {
+                bl_record_free(best);
+                best = recs.v[0];
+                recs.n = 0;
+            }
+        }
+        bl_records_free(&recs);
+    }
+    if (rc == 0 && best) {
+        char runs[16], pick[48];
+        snprintf(runs, sizeof runs, "%d", s->runs);
+        snprintf(pick, sizeof pick, "best of %d", s->runs);
+        bl_record_set_label(best, "cdm_runs", runs);
+        bl_record_set_label(best, "cdm_pick", pick);
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, "  (%s)", pick);
+        bl_print_summary(ex, best, suffix);
+        bl_records_push(out, best);
+    } else
+        bl_record_free(best);
+    return rc;
+}
+
+int bl_run_suite(const bl_suite *s, const bl_run_opts *o, bl_records *out)
+{
+    bl_exec ex;
+    bl_exec_init(&ex, o);
+    int rc = 0;
+    for (int d = 0; d < 2 && rc == 0; d++)
+        for (size_t i = 0; i < s->n_tests && rc == 0; i++) {
+            if (d + i > 0)
+                pause_s(&ex, s->interval_s);
+            bl_job j;
+            bl_suite_job(s, i, (bl_dir)d, &j);
+            rc = run_test(&ex, s, &j, out);
+            bl_job_free(&j);
+        }
+    bl_exec_done(&ex);
+    return rc == 0 ? BL_RUN_OK : rc > 0 ? BL_RUN_INTERRUPTED : BL_RUN_FAILED;
+}

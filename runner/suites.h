@@ -1,0 +1,43 @@
+/* Built-in suites: CrystalDiskMark's presets, run by benchlog's engine.
+ *
+ * As CrystalDiskMark 8 does (DiskBench.cpp): one test file of the test size filled with
+ * random data; for each test a 5 s warm-up run that is not counted, then `runs` runs of
+ * `measure_s` each, and the figure shown is the best run (highest MB/s); 5 s pause between
+ * tests; all reads first, then all writes. Records carry CrystalDiskMark's test name in the
+ * label cdm_test ("SEQ1M Q8T1", or CrystalDiskMark 3's "Seq", "4K QD32") so imported
+ * CrystalDiskMark results line up with ours. QD1 tests use the sync engine, deeper queues
+ * libaio, all with O_DIRECT (CrystalDiskMark bypasses the cache too). */
+#ifndef BL_RUNNER_SUITES_H
+#define BL_RUNNER_SUITES_H
+
+#include "job.h"
+#include "runner.h"
+
+typedef struct bl_suite_test {
+    const char *cdm_name;
+    bool random;
+    uint64_t bs;
+    int queues, threads;
+} bl_suite_test;
+
+typedef struct bl_suite {
+    const char *name, *summary;
+    uint64_t size;     /* test file bytes */
+    int runs;          /* measured runs per test; the best is kept */
+    double measure_s;  /* each run */
+    double warmup_s;   /* discarded run before the measured ones; 0 = none */
+    double interval_s; /* pause between tests */
+    size_t n_tests;
+    const bl_suite_test *tests;
+} bl_suite;
+
+const bl_suite *bl_suite_find(const char *name);
+size_t bl_suite_count(void);
+const bl_suite *bl_suite_at(size_t i);
+/* The job of test i in direction d (reads first, like CrystalDiskMark). */
+void bl_suite_job(const bl_suite *s, size_t i, bl_dir d, bl_job *out);
+/* Runs the suite; records of finished tests are appended even when interrupted. Returns
+ * BL_RUN_OK, BL_RUN_FAILED or BL_RUN_INTERRUPTED (runner.h). */
+int bl_run_suite(const bl_suite *s, const bl_run_opts *o, bl_records *out);
+
+#endif

@@ -1,0 +1,67 @@
+/* Where a run does its I/O, and the safety rules around it.
+ *
+ * By default benchlog creates a scratch file (in the folder given, default the current one),
+ * fills it with random data and deletes it when the run ends, also after Ctrl-C. An existing
+ * file or a block device is refused unless allow_overwrite: a benchmark writes over it. The
+ * free space is checked before a scratch file is made. When the filesystem refuses O_DIRECT
+ * the run says so and goes on with buffered I/O (records then carry direct=false). */
+#ifndef BL_RUNNER_TARGET_H
+#define BL_RUNNER_TARGET_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct bl_target {
+    char *path;
+    bool scratch;  /* created by us: removed by bl_targets_cleanup */
+    bool blockdev; /* a block device (allowed with allow_overwrite) */
+    uint64_t size; /* bytes the jobs may use */
+    uint64_t laid_out;
+    int direct_ok; /* -1 not probed, 0 O_DIRECT refused, 1 works */
+    char *fstype;  /* "ext4", "tmpfs", ... */
+} bl_target;
+
+typedef struct bl_targets {
+    size_t n;
+    bl_target **v;
+    bool allow_overwrite;
+    bool no_direct; /* act as if O_DIRECT were refused (tests of the fallback) */
+    FILE *msg;      /* notices (O_DIRECT fallback); NULL = stderr */
+} bl_targets;
+
+/* Resolves `where` (folder, new file path, or existing file/device) for a job needing `size`
+ * bytes (0 = the existing file's size) and returns the target, opening a scratch file named
+ * after `key` in a folder. The same path asked twice gives the same target (grown if
+ * needed). Returns NULL with a message in err on refusal. */
+bl_target *bl_target_get(bl_targets *ts, const char *where, const char *key, uint64_t size,
+                         char *err, size_t errlen);
+/* Writes random data over [0, size) once, so reads read real blocks. 0 or -1 with err. */
+int bl_target_layout(bl_target *t, const atomic_int *stop, char *err, size_t errlen);
+/* A target without a file, for the null engine. */
+bl_target *bl_target_none(bl_targets *ts, uint64_t size);
+/* Opens for I/O; with want_direct, O_DIRECT when the filesystem allows it (probes once and
+ * prints the fallback notice). *direct receives what was used. -1 with err on failure. */
+int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool *direct, char *err,
+                   size_t errlen);
+/* Removes the scratch files and frees everything. */
+void bl_targets_cleanup(bl_targets *ts);
+
+/* Name of a filesystem type from statfs (f_type), "unknown" otherwise. */
+const char *bl_fs_name(long f_type);
+/* Fills buf with the model of the device holding path, from /sys; "" when unknown. */
+void bl_device_model(const char *path, char *buf, size_t n);
+
+/* Fills a buffer with data that neither compresses nor deduplicates: random bytes with a
+ * unique 8-byte stamp at the start of every 4 KiB block (*stamp counts up). */
+void bl_fill_random(unsigned char *buf, size_t n, uint64_t *rng);
+static inline void bl_stamp_blocks(unsigned char *buf, size_t n, uint64_t *stamp)
+{
+    for (size_t off = 0; off + 8 <= n; off += 4096) {
+        uint64_t s = (*stamp)++;
+        __builtin_memcpy(buf + off, &s, 8);
+    }
+}
+
+#endif

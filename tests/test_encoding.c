@@ -1,0 +1,86 @@
+/* Encodings of old pages and Windows exports become UTF-8; same-meaning characters ASCII. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/encoding.h"
+#include "support/support.h"
+#include <iconv.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *to(const char *enc, const char *utf8, size_t *n)
+{
+    iconv_t cd = iconv_open(enc, "UTF-8");
+    assert_true(cd != (iconv_t)-1);
+    size_t inl = strlen(utf8), outl = 4 * inl + 8;
+    char *buf = calloc(1, outl), *out = buf, *in = (char *)utf8;
+    assert_true(iconv(cd, &in, &inl, &out, &outl) != (size_t)-1);
+    iconv_close(cd);
+    *n = (size_t)(out - buf);
+    return buf;
+}
+
+static void check(const char *enc, const char *want_enc)
+{
+    const char *text = "指定しない場合 †\nシーケンシャルリード 641 MB/秒\n";
+    size_t n;
+    char *bytes = to(enc, text, &n);
+    char *out;
+    size_t outlen;
+    const char *got = bl_to_utf8(bytes, n, &out, &outlen);
+    assert_string_equal(got, want_enc);
+    assert_string_equal(out, text);
+    free(out);
+    free(bytes);
+}
+
+static void test_japanese(void **state)
+{
+    (void)state;
+    check("CP932", "SHIFT_JIS");
+    check("EUC-JP", "EUC-JP");
+    check("UTF-8", "UTF-8");
+}
+
+static void test_utf16_bom(void **state)
+{
+    (void)state;
+    const char le[] = "\xff\xfe"
+                      "S\0e\0q\0 \0"
+                      "1\0\r\0\n\0";
+    char *out;
+    size_t n;
+    assert_string_equal(bl_to_utf8(le, sizeof le - 1, &out, &n), "UTF-16LE");
+    assert_string_equal(out, "Seq 1\r\n");
+    free(out);
+    const char be[] = "\xfe\xff\0S\0e\0q";
+    assert_string_equal(bl_to_utf8(be, sizeof be - 1, &out, &n), "UTF-16BE");
+    assert_string_equal(out, "Seq");
+    free(out);
+}
+
+static void test_normalise(void **state)
+{
+    (void)state;
+    /* NBSP (fr dd), narrow NBSP, ideographic space, full-width digits, colon, period */
+    const char in[] = "2147483648\xc2\xa0octets\xe2\x80\xaf|\xe3\x80\x80"
+                      "\xef\xbc\x91\xef\xbc\x90\xef\xbc\x8e\xef\xbc\x95\xef\xbc\x9a";
+    char *out;
+    size_t n;
+    bl_to_utf8(in, sizeof in - 1, &out, &n);
+    assert_string_equal(out, "2147483648 octets | 10.5:");
+    assert_int_equal(n, strlen(out));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_japanese),
+        cmocka_unit_test(test_utf16_bom),
+        cmocka_unit_test(test_normalise),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

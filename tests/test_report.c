@@ -1,0 +1,295 @@
+/* Comparison tables: row order, columns, mean ± stdev, ratios, and every renderer, over
+ * records of every tool; then `benchlog import` + `benchlog report` end to end. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/strbuf.h"
+#include "../report/fmt.h"
+#include "../report/render.h"
+#include "../report/table.h"
+#include "support/support.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_report_records.h"
+
+static bl_table *build(bl_records *rs, const char *by, const char *baseline)
+{
+    bl_table_opts o = {.by = by, .baseline = baseline};
+    char err[256] = "";
+    bl_table *t = bl_table_build(rs, &o, err, sizeof err);
+    assert_non_null(t);
+    return t;
+}
+
+static char *render(const bl_table *t, bl_report_format f, int lat)
+{
+    bl_report_opts o = {.format = f, .lat = lat};
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_report_render(t, &o, &sb);
+    return bl_strbuf_take(&sb);
+}
+
+static long col_of(const bl_table *t, const char *title)
+{
+    for (size_t j = 0; j < t->ncols; j++)
+        if (strcmp(t->cols[j].title, title) == 0)
+            return (long)j;
+    fail_msg("no column '%s'", title);
+    return -1;
+}
+
+static void test_rows_in_crystaldiskmark_order(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_runner(&rs); /* deliberately out of order */
+    add_bonnie(&rs);
+    add_dd(&rs);
+    add_cdm(&rs);
+    add_fio(&rs);
+    bl_table *t = build(&rs, NULL, NULL);
+    static const char *const want[] = {
+        "seq-read 1MiB Q8T1",    "seq-write 1MiB Q1T1",  "seq-read 64KiB Q1T1",
+        "rand-read 4KiB Q32T16", "rand-read 4KiB Q32T1", "rand-write 4KiB Q1T1",
+        "seq-write-block 8KiB",  "rand-seeks",           "seq-create",
+    };
+    assert_int_equal(t->nrows, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < t->nrows; i++)
+        assert_string_equal(t->rows[i].title, want[i]);
+    /* Columns: one per source and heading, CDM's table columns apart, titled by what differs. */
+    assert_int_equal(t->ncols, 6);
+    assert_string_equal(t->cols[0].title, "run:quick");
+    assert_string_equal(t->cols[1].title, "bonnie.txt · ext4 on md0");
+    assert_string_equal(t->cols[2].title, "dd.txt");
+    assert_string_equal(t->cols[3].title, "cdm.txt · 1 GbE");
+    assert_string_equal(t->cols[5].title, "nas.txt · シーケンシャル");
+    /* dd's two commands share their column: 64 MiB in 0.281737 s and in 0.0146754 s. */
+    assert_double_equal(bl_table_cell(t, 1, 2)->mbps.mean, 67.108864 / 0.281737, 1e-9);
+    assert_double_equal(bl_table_cell(t, 2, 2)->mbps.mean, 67.108864 / 0.0146754, 1e-9);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+static void test_repeated_runs_mean_stdev(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_bonnie(&rs);
+    bl_table *t = build(&rs, NULL, NULL);
+    assert_int_equal(t->ncols, 1);
+    assert_int_equal(t->nrows, 3);
+    const bl_cell *c = bl_table_cell(t, 0, 0); /* seq-write-block: 100, 110, 120 MB/s */
+    assert_int_equal(c->n_recs, 3);
+    assert_double_equal(c->mbps.mean, 110, 1e-9);
+    assert_double_equal(c->mbps.sd, 10, 1e-9);
+    assert_double_equal(c->cpu_pct.mean, 14, 1e-9);
+    c = bl_table_cell(t, 1, 0); /* seeks 200, 210, 220 */
+    assert_double_equal(c->value.mean, 210, 1e-9);
+    assert_double_equal(c->value.sd, 10, 1e-9);
+    char *txt = render(t, BL_REPORT_TEXT, 0);
+    assert_non_null(strstr(txt, "110.0 ± 10.00 MB/s (n=3)"));
+    assert_non_null(strstr(txt, "210.0 ± 10.00 ops/s (n=3)"));
+    /* bonnie++ could not time file creation: the mark stays, no made-up figure. */
+    assert_non_null(strstr(txt, "+++++ (n=3)"));
+    assert_null(strstr(txt, "too fast"));
+    free(txt);
+    bl_table_free(t);
+    /* --by run keeps the runs apart. */
+    t = build(&rs, "run", NULL);
+    assert_int_equal(t->ncols, 3);
+    assert_string_equal(t->cols[2].title, "bonnie.txt #3");
+    assert_double_equal(bl_table_cell(t, 0, 2)->mbps.mean, 120, 1e-9);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+static void test_baseline_ratio_and_iops(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_cdm(&rs);
+    add_dd(&rs);
+    bl_table *t = build(&rs, "column", "1 GbE");
+    assert_int_equal(t->baseline, col_of(t, "1 GbE"));
+    long ten = col_of(t, "10 GbE");
+    col_of(t, "(no column)"); /* dd's records have no such label: shown, not dropped */
+    assert_double_equal(bl_table_ratio(t, 0, (size_t)ten), 1121.4 / 117.6, 1e-9);
+    char *txt = render(t, BL_REPORT_TEXT, 0);
+    assert_non_null(strstr(txt, "vs 1 GbE"));
+    assert_non_null(strstr(txt, "×9.54")); /* 1121.4 / 117.6 */
+    assert_non_null(strstr(txt, "×5.55")); /* 250.7 / 45.2 */
+    /* 4KiB: IOPS beside MB/s; 1MiB: MB/s alone. */
+    assert_non_null(strstr(txt, "250.7 MB/s  61206 IOPS"));
+    assert_non_null(strstr(txt, "1121.4 MB/s "));
+    assert_null(strstr(txt, "1069"));
+    free(txt);
+    char err[256];
+    bl_table_opts o = {.by = "column", .baseline = "100 GbE"};
+    assert_null(bl_table_build(&rs, &o, err, sizeof err));
+    assert_non_null(strstr(err, "'100 GbE' is not a column"));
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+static void test_latency_columns(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_fio(&rs);
+    add_runner(&rs);
+    bl_table *t = build(&rs, "host", NULL);
+    char *txt = render(t, BL_REPORT_TEXT, 1);
+    assert_non_null(strstr(txt, "nas1 latency"));
+    assert_non_null(strstr(txt, "2.77 ms · p99 6.75 ms")); /* clat mean 2770000, p99 6752000 */
+    assert_non_null(strstr(txt, "130.0 µs · p99 410.0 µs"));
+    free(txt);
+    txt = render(t, BL_REPORT_TEXT, 0);
+    assert_null(strstr(txt, "latency"));
+    free(txt);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+/* Each line's columns start at the same terminal column, Japanese titles counting two. */
+static void test_text_aligned_with_cjk(void **state)
+{
+    (void)state;
+    assert_int_equal(bl_display_width("シーケンシャル"), 14);
+    assert_int_equal(bl_display_width("10 GbE"), 6);
+    assert_int_equal(bl_display_width("ｱ"), 1); /* halfwidth katakana */
+    bl_records rs;
+    bl_records_init(&rs);
+    add_fio(&rs);
+    add_dd(&rs);
+    bl_table *t = build(&rs, NULL, NULL);
+    char *txt = render(t, BL_REPORT_TEXT, 0);
+    size_t width = 0, lines = 0;
+    for (char *line = strtok(txt, "\n"); line && lines < 5; line = strtok(NULL, "\n"), lines++) {
+        size_t w = bl_display_width(line);
+        if (lines == 0)
+            width = w;
+        assert_int_equal(w, width); /* right-aligned last column: equal widths */
+    }
+    assert_int_equal(lines, 5); /* header, rule, three tests */
+    free(txt);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+static void test_csv_numbers(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_cdm(&rs);
+    bl_table *t = build(&rs, "column", "1 GbE");
+    char *csv = render(t, BL_REPORT_CSV, 0);
+    char *l1 = strchr(csv, '\n') + 1;
+    assert_true(strncmp(csv,
+                        "test,bs,iodepth,numjobs,1 GbE MB/s,1 GbE MB/s stdev,1 GbE IOPS,"
+                        "1 GbE n,10 GbE MB/s,10 GbE MB/s stdev,10 GbE IOPS,10 GbE n,"
+                        "10 GbE ratio\n",
+                        strlen("test,bs,iodepth,numjobs,")) == 0);
+    assert_true(
+        strncmp(l1, "seq-read,1048576,8,1,117.6,,112.2,1,1121.4,,1069.4,1,9.535714286\n", 62) == 0);
+    free(csv);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+static void test_markdown_and_html(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_every_tool(&rs);
+    bl_record_set_label(rs.v[0], "section", "a|b <c>");
+    bl_table *t = build(&rs, "tool", NULL);
+    char *md = render(t, BL_REPORT_MD, 0);
+    assert_true(strncmp(md,
+                        "| test | fio | bonnie++ | dd | cdm | benchlog |\n"
+                        "| :--- | ---: | ---: | ---: | ---: | ---: |\n",
+                        strlen("| test | fio | bonnie++ | dd | cdm | benchlog |\n") + 40) == 0);
+    assert_non_null(
+        strstr(md, "| seq-read 1MiB Q8T1 | 376.5 MB/s |  |  | 619.5 ± 709.8 MB/s (n=2) |  |"));
+    /* (117.6 + 1121.4) / 2 and sqrt(1003.8^2 / 2); IOPS beside for 4KiB only. */
+    assert_non_null(strstr(md, "| rand-read 4KiB Q32T1 | 53.87 MB/s  13152 IOPS |"));
+    free(md);
+    bl_table_free(t);
+    t = build(&rs, "section", NULL);
+    char *html = render(t, BL_REPORT_HTML, 0);
+    assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+    assert_non_null(strstr(html, "<th class=\"n\">a|b &lt;c&gt;</th>"));
+    assert_non_null(strstr(html, "<meta charset=\"utf-8\">"));
+    assert_null(strstr(html, "<script"));
+    assert_null(strstr(html, "http")); /* self-contained: nothing fetched */
+    /* Bars against the row's best: 376.54 / 619.5 of CDM's mean. */
+    assert_non_null(strstr(html, "style=\"--w:60.8%\">376.5 MB/s</td>"));
+    assert_non_null(strstr(html, "style=\"--w:100.0%\">619.5 ± 709.8 MB/s (n=2)</td>"));
+    assert_non_null(strstr(html, "</html>\n"));
+    free(html);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+/* The foundation's path: import dd's output, then report --text from the store. */
+static void test_import_then_report(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), fx[256], args[1024];
+    snprintf(args, sizeof args, "import --db %s/s.db %s", dir,
+             bl_test_fixture("dd/gnu-dd-9.1_c_write_read.txt", fx, sizeof fx));
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    char *out, *err;
+    snprintf(args, sizeof args, "report --db %s/s.db --text", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, &err), 0);
+    /* dd printed 67108864 bytes in 0.281737 s and 0.0146754 s. */
+    assert_non_null(strstr(out, "seq-write 1MiB Q1T1"));
+    assert_non_null(strstr(out, "238.2 MB/s"));
+    assert_non_null(strstr(out, "4572.9 MB/s"));
+    assert_true(strstr(out, "seq-write 1MiB") < strstr(out, "seq-read 64KiB"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "report --db %s/s.db --csv test=seq-read", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_non_null(strstr(out, "\nseq-read,65536,1,1,4572.88142"));
+    assert_null(strstr(out, "seq-write"));
+    free(out);
+    snprintf(args, sizeof args, "report --db %s/s.db tool=fio", dir);
+    assert_int_equal(bl_test_benchlog(args, NULL, &err), 1);
+    assert_non_null(strstr(err, "no stored record matches"));
+    free(err);
+    snprintf(args, sizeof args, "report --db %s/s.db --baseline nothing", dir);
+    assert_int_equal(bl_test_benchlog(args, NULL, &err), 2);
+    free(err);
+    assert_int_equal(bl_test_benchlog("report --bogus", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("report --help", &out, NULL), 0);
+    assert_non_null(strstr(out, "--baseline VALUE"));
+    free(out);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rows_in_crystaldiskmark_order),
+        cmocka_unit_test(test_repeated_runs_mean_stdev),
+        cmocka_unit_test(test_baseline_ratio_and_iops),
+        cmocka_unit_test(test_latency_columns),
+        cmocka_unit_test(test_text_aligned_with_cjk),
+        cmocka_unit_test(test_csv_numbers),
+        cmocka_unit_test(test_markdown_and_html),
+        cmocka_unit_test(test_import_then_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

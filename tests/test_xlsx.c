@@ -1,0 +1,223 @@
+/* Workbooks: the parts of the file (native clustered-bar chart, frozen header, autofilter,
+ * sheets), then the figures as a real reader sees them: LibreOffice converts every sheet to
+ * CSV with cells "as shown", so number formats and their units are checked too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/strbuf.h"
+#include "../report/xlsx.h"
+#include "support/support.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_report_records.h"
+
+static char *capture(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, "");
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    pclose(p);
+    return bl_strbuf_take(&sb);
+}
+
+static char *zip_part(const char *xlsx, const char *part)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "unzip -p '%s' '%s'", xlsx, part);
+    return capture(cmd);
+}
+
+static char *write_book(const char *dir, const char *name, const bl_xlsx_opts *o, bl_records *rs)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char err[256] = "";
+    assert_int_equal(bl_xlsx_write(path, rs, o, err, sizeof err), 0);
+    return path;
+}
+
+static void test_workbook_parts(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    add_every_tool(&rs);
+    bl_xlsx_opts o = {.by = "column", .baseline = "1 GbE"};
+    const char *path = write_book(dir, "b.xlsx", &o, &rs);
+    char *wb = zip_part(path, "xl/workbook.xml");
+    /* Summary first, one sheet per run (8 runs), then Latency and Sources. */
+    const char *names[] = {"Summary",        "1 nas.txt #1", "4 bonnie.txt #3", "5 dd.txt #1",
+                           "8 run_quick #1", "Latency",      "Sources"};
+    const char *at = wb;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "<sheet name=\"%s\"", names[i]);
+        const char *p = strstr(at, want);
+        assert_non_null(p);
+        at = p;
+    }
+    free(wb);
+    char *chart = zip_part(path, "xl/charts/chart1.xml");
+    assert_non_null(strstr(chart, "<c:barDir val=\"bar\"/><c:grouping val=\"clustered\"/>"));
+    assert_non_null(strstr(chart, "Throughput by test (MB/s)"));
+    /* One series per compared column: 1 GbE, 10 GbE, (no column). */
+    assert_non_null(strstr(chart, "<c:idx val=\"2\"/>"));
+    assert_null(strstr(chart, "<c:idx val=\"3\"/>"));
+    free(chart);
+    char *s1 = zip_part(path, "xl/worksheets/sheet1.xml");
+    assert_non_null(strstr(s1, "<pane xSplit=\"1\" ySplit=\"1\" topLeftCell=\"B2\""));
+    assert_non_null(strstr(s1, "<autoFilter ref=\"A1:"));
+    assert_non_null(strstr(s1, "<drawing r:id="));
+    free(s1);
+    char *styles = zip_part(path, "xl/styles.xml");
+    assert_non_null(strstr(styles, "formatCode=\"#,##0.0 &quot;MB/s&quot;\""));
+    assert_non_null(strstr(styles, "formatCode=\"&quot;×&quot;0.00\""));
+    free(styles);
+    /* Past max_run_sheets runs, one Records sheet instead of one sheet per run. */
+    o.max_run_sheets = 3;
+    path = write_book(dir, "r.xlsx", &o, &rs);
+    wb = zip_part(path, "xl/workbook.xml");
+    assert_non_null(strstr(wb, "<sheet name=\"Records\""));
+    assert_null(strstr(wb, "dd.txt #1"));
+    free(wb);
+    char err[256];
+    o.baseline = "nothing";
+    snprintf(err, sizeof err, "%s/x.xlsx", dir);
+    assert_int_equal(bl_xlsx_write(err, &rs, &o, err, sizeof err), 2);
+    bl_records_free(&rs);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("LibreOffice wrote no %s", path);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, "");
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    fclose(f);
+    return bl_strbuf_take(&sb);
+}
+
+static void test_libreoffice_reads_figures(void **state)
+{
+    (void)state;
+    if (system("command -v libreoffice >/dev/null 2>&1") != 0)
+        skip();
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    add_every_tool(&rs);
+    bl_xlsx_opts o = {0};
+    write_book(dir, "b.xlsx", &o, &rs);
+    bl_records_free(&rs);
+    /* A private profile: no clash with a running office or another test. Filter options:
+     * comma, quote, UTF-8, ..., cells as shown, every sheet (-1) to FILE-SHEET.csv. */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && HOME=%s libreoffice -env:UserInstallation=file://%s/lo --headless "
+             "--convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,true,"
+             "false,false,-1' --outdir %s b.xlsx >lo.log 2>&1",
+             dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/b-Summary.csv", dir);
+    char *sum = slurp(path);
+    /* fio 376540160 B/s, CDM 1121.4 MB/s, bonnie++ 100/110/120 MB/s as mean and stdev. */
+    assert_non_null(strstr(sum, "\nseq-read 1MiB Q8T1,\"1,048,576\",8,1,376.5 MB/s,,,1,"
+                                "\"2,770.0 µs\",\"6,752.0 µs\","));
+    assert_non_null(strstr(sum, "\"1,121.4 MB/s\""));
+    assert_non_null(strstr(sum, "110.0 MB/s,,10.0 MB/s,3,"));
+    assert_non_null(strstr(sum, "210.0 ops/s,,10.0 ops/s,3,"));
+    assert_non_null(strstr(sum, "+++++: too fast to measure"));
+    assert_non_null(strstr(sum, "250.7 MB/s,\"61,206 IOPS\""));
+    assert_non_null(strstr(sum, "\"4,572.9 MB/s\"")); /* dd: 67108864 B in 0.0146754 s */
+    assert_non_null(strstr(sum, "nas.txt · シーケンシャル"));
+    free(sum);
+    snprintf(path, sizeof path, "%s/b-5 dd.txt #1.csv", dir);
+    char *dd = slurp(path);
+    assert_non_null(strstr(dd, "\n21,seq-write,write,seq,\"1,048,576\",1,1,,,,\"67,108,864\","
+                               "0.281737,238.2,"));
+    free(dd);
+    snprintf(path, sizeof path, "%s/b-Latency.csv", dir);
+    char *lat = slurp(path);
+    assert_non_null(strstr(lat, "p1 (µs),p50 (µs),p99 (µs),p99.9 (µs),p99.99 (µs)"));
+    assert_non_null(strstr(lat, "\n1 nas.txt #1,10,seq-read,clat,,\"2,770.0\",,,\"2,008.0\","
+                                "\"2,352.0\",\"6,752.0\",\"22,912.0\","));
+    assert_non_null(strstr(lat, "\n8 run_quick #1,27,rand-write,lat,,130.0,,,,120.0,410.0,900.0,"));
+    free(lat);
+    snprintf(path, sizeof path, "%s/b-Sources.csv", dir);
+    char *src = slurp(path);
+    assert_non_null(strstr(src, "\n2 bonnie.txt #1,bonnie.txt,12,bonnie++,1.98,3,"
+                                "section=ext4 on md0; host=nas1\n"));
+    assert_non_null(strstr(src, "\n7 cdm.txt #1,cdm.txt,23,cdm,8.0.4,4,"));
+    free(src);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
+static void test_command_line(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), fx[256], args[1024];
+    snprintf(args, sizeof args, "import --db %s/s.db %s", dir,
+             bl_test_fixture("dd/gnu-dd-9.1_c_write_read.txt", fx, sizeof fx));
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "xlsx --db %s/s.db -o %s/dd.xlsx test=seq-write", dir, dir);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "%s/dd.xlsx", dir);
+    char *wb = zip_part(args, "xl/workbook.xml");
+    assert_non_null(strstr(wb, "<sheet name=\"1 gnu-dd-9.1_c_write_read.t~ #1\""));
+    assert_null(strstr(wb, "#2")); /* the filter kept only the write */
+    free(wb);
+    char *err;
+    snprintf(args, sizeof args, "xlsx --db %s/s.db", dir);
+    assert_int_equal(bl_test_benchlog(args, NULL, &err), 2);
+    assert_non_null(strstr(err, "-o FILE.xlsx is required"));
+    free(err);
+    snprintf(args, sizeof args, "xlsx --db %s/s.db -o %s/n.xlsx tool=fio", dir, dir);
+    assert_int_equal(bl_test_benchlog(args, NULL, &err), 1);
+    assert_non_null(strstr(err, "no stored record matches"));
+    free(err);
+    snprintf(args, sizeof args, "xlsx --db %s/s.db -o /nonexistent/dir/x.xlsx", dir);
+    assert_int_equal(bl_test_benchlog(args, NULL, &err), 1);
+    assert_non_null(strstr(err, "benchlog xlsx: "));
+    free(err);
+    char *out;
+    assert_int_equal(bl_test_benchlog("xlsx --help", &out, NULL), 0);
+    assert_non_null(strstr(out, "Sources"));
+    free(out);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_workbook_parts),
+        cmocka_unit_test(test_libreoffice_reads_figures),
+        cmocka_unit_test(test_command_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
