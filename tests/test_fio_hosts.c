@@ -184,10 +184,14 @@ static void test_live_three_hosts(void **state)
     assert_true(asprintf(&work, "%s/work3", s->dir) > 0);
     bl_records recs;
     bl_records_init(&recs);
-    int rc = bl_run_fio_hosts(hosts, job, NULL, work, &recs, err, sizeof err);
+    bl_label lab = {.key = "cluster", .value = "loopback"};
+    bl_fio_hosts_opts ho = {.workdir = work, .n_labels = 1, .labels = &lab};
+    int rc = bl_run_fio_hosts(hosts, job, &ho, &recs, err, sizeof err);
     if (rc)
         fail_msg("bl_run_fio_hosts: %d %s", rc, err);
     assert_int_equal(recs.n, 4);
+    for (size_t i = 0; i < recs.n; i++) /* --label K=V reaches every record */
+        assert_string_equal(bl_record_label(recs.v[i], "cluster"), "loopback");
     bl_parse_out o = {.recs = recs}; /* to use host_rec */
     const bl_lat *lat[NSRV];
     int64_t io = 0;
@@ -256,7 +260,8 @@ static void test_live_logs(void **state)
     assert_true(asprintf(&work, "%s/work2", s->dir) > 0);
     bl_records recs;
     bl_records_init(&recs);
-    int rc = bl_run_fio_hosts(hosts, job, NULL, work, &recs, err, sizeof err);
+    bl_fio_hosts_opts ho = {.workdir = work};
+    int rc = bl_run_fio_hosts(hosts, job, &ho, &recs, err, sizeof err);
     if (rc)
         fail_msg("bl_run_fio_hosts: %d %s", rc, err);
     bl_parse_out o = {.recs = recs};
@@ -308,7 +313,7 @@ static void test_live_missing_host(void **state)
     char *job = write_file(s->dir, "rr.fio", job_text);
     bl_records recs;
     bl_records_init(&recs);
-    assert_int_equal(bl_run_fio_hosts(hosts, job, NULL, NULL, &recs, err, sizeof err), 1);
+    assert_int_equal(bl_run_fio_hosts(hosts, job, NULL, &recs, err, sizeof err), 1);
     assert_non_null(strstr(err, "results from 1 of the 2 hosts"));
     assert_non_null(strstr(err, "failed to connect"));
     assert_int_equal(recs.n, 2);           /* the live host's record and its aggregate are kept */
@@ -316,10 +321,9 @@ static void test_live_missing_host(void **state)
     assert_string_equal(recs.v[0]->source, job);
     bl_records_free(&recs);
     /* Usage errors: no hosts file, an empty one. */
-    assert_int_equal(
-        bl_run_fio_hosts("/nonexistent/hosts", job, NULL, NULL, &recs, err, sizeof err), 2);
+    assert_int_equal(bl_run_fio_hosts("/nonexistent/hosts", job, NULL, &recs, err, sizeof err), 2);
     char *empty = write_file(s->dir, "empty.list", "# nobody\n\n");
-    assert_int_equal(bl_run_fio_hosts(empty, job, NULL, NULL, &recs, err, sizeof err), 2);
+    assert_int_equal(bl_run_fio_hosts(empty, job, NULL, &recs, err, sizeof err), 2);
     assert_non_null(strstr(err, "no hosts"));
     assert_int_equal(recs.n, 0);
     free(empty);
