@@ -355,7 +355,7 @@ static void test_log_host(void **state)
 }
 
 /* `benchlog report --by host` over an import of the fixture: one column per host and the
- * "all clients" column beside them. */
+ * "all clients" column beside them; and the percentile chart by host. */
 static void test_report_by_host(void **state)
 {
     (void)state;
@@ -384,6 +384,17 @@ static void test_report_by_host(void **state)
     assert_non_null(strstr(nl + 1, ",6.75569493,"));
     free(out);
     free(err);
+    /* The hosts' spread as a chart: each host's percentile curve and the cluster's. */
+    snprintf(cmd, sizeof cmd, "chart --db %s/r.db --kind percentiles --by host -o %s/spread.png",
+             dir, dir);
+    assert_int_equal(bl_test_benchlog(cmd, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/spread.png", dir);
+    FILE *f = fopen(path, "rb");
+    unsigned char sig[8] = {0};
+    assert_non_null(f);
+    assert_int_equal(fread(sig, 1, 8, f), 8);
+    fclose(f);
+    assert_memory_equal(sig, "\x89PNG\r\n\x1a\n", 8);
     free(dir);
 }
 
