@@ -64,6 +64,7 @@ test: $(BIN) $(TESTS)
 	@BENCHLOG_BIN=$(abspath $(BIN)) BENCHLOG_CORPUS=$(CORPUS) sh scripts/run-tests.sh $(TESTS)
 
 check:
+	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	$(MAKE) BUILD=build-san OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
 
 valgrind: $(BIN) $(TESTS)

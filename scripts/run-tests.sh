@@ -8,7 +8,7 @@ failed_names=""
 for t in "$@"; do
     log=$(mktemp)
     if [ "${BENCHLOG_VALGRIND:-}" = 1 ]; then
-        valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        valgrind -q --suppressions=tests/valgrind.supp --leak-check=full --errors-for-leak-kinds=definite,indirect \
             --error-exitcode=99 "$t" >"$log" 2>&1
     else
         "$t" >"$log" 2>&1

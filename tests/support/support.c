@@ -70,7 +70,8 @@ int bl_test_benchlog(const char *args, char **out, char **err)
     bl_strbuf_init(&cmd);
     /* Under `make valgrind` the program itself runs under valgrind too; a leak fails it. */
     if (getenv("BENCHLOG_VALGRIND"))
-        bl_strbuf_puts(&cmd, "valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect "
+        bl_strbuf_puts(&cmd, "valgrind -q --suppressions=tests/valgrind.supp --leak-check=full "
+                             "--errors-for-leak-kinds=definite,indirect "
                              "--error-exitcode=99 ");
     bl_strbuf_printf(&cmd, "%s </dev/null %s >%s/out 2>%s/err", bin, args, dir, dir);
     int st = system(cmd.s);
