@@ -7,6 +7,7 @@
  * Each job gives one record per direction that moved data. JSON+ "bins" are kept as the
  * latency histogram. "client_stats" (client/server mode) is left alone. */
 #include "../core/strbuf.h"
+#include "../core/units.h"
 #include "fio_common.h"
 #include "parser.h"
 #include <jansson.h>
@@ -209,6 +210,13 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
                           option(job, global, "ioengine", NULL),
                           option(job, global, "iodepth", NULL), NULL);
         defs.v[0].numjobs = numjobs_of(jobs, job, global);
+        const char *size = option(job, global, "size", NULL);
+        double sz;
+        if (size && bl_parse_size(size, BL_BINARY, &sz, NULL) && sz > 0)
+            defs.v[0].size = (int64_t)llround(sz);
+        const char *direct = option(job, global, "direct", NULL);
+        if (direct)
+            defs.v[0].direct = strtol(direct, NULL, 10) ? BL_TRUE : BL_FALSE;
         if (defs.v[0].iodepth < 0 && json_object_get(job, "job options"))
             defs.v[0].iodepth = 1; /* fio's default, not echoed */
         long line = jobname_line(t, first, last, &at);

@@ -399,6 +399,8 @@ static void parse_line(nstate *s, const char *line, long lineno)
         open_job(s, p, g, lineno);
         return;
     }
+    if (bl_fio_parse_layout_line(p, &s->defs))
+        return;
     if (strstr(p, ": (g=")) {
         if (s->run_has_results)
             new_run(s);

@@ -89,7 +89,10 @@ static void test_blog_six_runs(void **state)
     assert_int_equal(r->size_bytes, 1073741824LL);
     assert_non_null(r->note);
     assert_int_equal(o.recs.v[1]->io_bytes, 5368709120LL); /* consistent: kept as printed */
-    assert_int_equal(o.recs.v[1]->size_bytes, -1);
+    assert_null(o.recs.v[1]->note);
+    /* "Laying out IO file(s) (1 file(s) / 1024MB)" / "(1 file(s) / 100MB)" */
+    assert_int_equal(o.recs.v[1]->size_bytes, 1073741824LL);
+    assert_int_equal(o.recs.v[4]->size_bytes, 100LL * 1048576);
     assert_int_equal(o.recs.v[4]->io_bytes, 307200LL * 1024);
     assert_double_equal(r->runtime_s, 14.258, 1e-12);
     assert_double_equal(r->cpu_usr_pct, 0.60, 1e-12);
@@ -268,6 +271,8 @@ static void check_against_json(const bl_record *n, const bl_record *j)
     assert_string_equal(n->test, j->test);
     assert_int_equal(n->bs, j->bs);
     assert_int_equal(n->numjobs, j->numjobs);
+    assert_int_equal(n->size_bytes, j->size_bytes); /* layout line vs size= option */
+    assert_int_equal(n->size_bytes, 8 << 20);
 }
 
 static void test_fio333_normal_vs_json(void **state)
