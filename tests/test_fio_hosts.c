@@ -292,6 +292,24 @@ static void test_live_logs(void **state)
         assert_true(bl_test_close(lo.recs.v[0]->bw_bytes_s, json[i]->bw_bytes_s, 0.5));
         bl_out_free(&lo);
     }
+    /* The runner attached each host's timelines to its record: bw from hl_bw, lat, clat and
+     * slat from the lat log (slat empty with psync), about 4 points of 250 ms in 1 s. */
+    for (int i = 0; bl_format_find("fio-log") && i < 2; i++) {
+        const bl_series *bw = NULL;
+        for (size_t k = 0; k < json[i]->n_series; k++)
+            if (strcmp(json[i]->series[k].name, "bw") == 0)
+                bw = &json[i]->series[k];
+        assert_non_null(bw);
+        assert_string_equal(bw->unit, "bytes/s");
+        assert_true(bw->n >= 2 && bw->n <= 5);
+        double mean = 0;
+        for (size_t k = 0; k < bw->n; k++)
+            mean += bw->v[k] / (double)bw->n;
+        assert_true(bl_test_close(mean, json[i]->bw_bytes_s, 0.5));
+        assert_true(json[i]->n_series >= 2);
+    }
+    const bl_record *all = bl_test_host_rec(&o, BL_FIO_ALL_CLIENTS, "rr", "read");
+    assert_int_equal(all->n_series, 0);
     bl_records_free(&recs);
     free(hosts);
     free(job);
