@@ -349,12 +349,35 @@ static void test_live_missing_host(void **state)
     free(job);
 }
 
+/* Without fio (or with a wrong --fio path) the run says so; no server is needed. */
+static void test_no_fio(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), err[512];
+    char *hosts = write_file(dir, "h.list", "ip:127.0.0.1,8765\n");
+    char *job = write_file(dir, "rr.fio", job_text);
+    bl_fio_hosts_opts ho = {.fio_binary = "/nonexistent/fio"};
+    bl_records recs;
+    bl_records_init(&recs);
+    assert_int_equal(bl_run_fio_hosts(hosts, job, &ho, &recs, err, sizeof err), 1);
+    assert_string_equal(err, "/nonexistent/fio exited with status 127: cannot run "
+                             "/nonexistent/fio: No such file or directory");
+    assert_int_equal(recs.n, 0);
+    unlink(hosts);
+    unlink(job);
+    rmdir(dir);
+    free(hosts);
+    free(job);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest live[] = {
         cmocka_unit_test(test_live_three_hosts),
         cmocka_unit_test(test_live_logs),
         cmocka_unit_test(test_live_missing_host),
+        cmocka_unit_test(test_no_fio),
     };
     return cmocka_run_group_tests_name("fio servers on 127.0.0.1", live, servers_up, servers_down);
 }
