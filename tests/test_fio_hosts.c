@@ -13,6 +13,7 @@
 #include "support/cluster.h"
 #include "support/support.h"
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
@@ -71,6 +72,42 @@ static void stop_server(pid_t pid, int port)
         nap_ms(100);
 }
 
+/* Whether pid holds the socket listening on PORT, so that a server another program started
+ * on the same port at the same moment is not taken for ours. Linux /proc only. */
+static int owns_listener(pid_t pid, int port)
+{
+    FILE *f = fopen("/proc/net/tcp", "r");
+    char line[512], want[64][40];
+    int n = 0;
+    while (f && fgets(line, sizeof line, f) && n < 64) {
+        unsigned p, st;
+        unsigned long ino;
+        if (sscanf(line, " %*d: %*x:%x %*x:%*x %x %*x:%*x %*x:%*x %*x %*u %*u %lu", &p, &st,
+                   &ino) == 3 &&
+            p == (unsigned)port && st == 0x0A)
+            snprintf(want[n++], sizeof want[0], "socket:[%lu]", ino);
+    }
+    if (f)
+        fclose(f);
+    char dir[64], path[400], link[64];
+    snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d)) != NULL) {
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ssize_t len = readlink(path, link, sizeof link - 1);
+        if (len <= 0)
+            continue;
+        link[len] = '\0';
+        for (int i = 0; i < n && !found; i++)
+            found = strcmp(link, want[i]) == 0;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 /* fio --server=ip:127.0.0.1,PORT in dir; its pid once it listens, or -1. */
 static pid_t start_server(const char *dir, int port)
 {
@@ -93,7 +130,7 @@ static pid_t start_server(const char *dir, int port)
     for (int i = 0; pid > 0 && i < 50; i++) {
         if (waitpid(pid, NULL, WNOHANG) == pid)
             return -1; /* could not listen */
-        if (can_connect(port))
+        if (owns_listener(pid, port))
             return pid;
         nap_ms(100);
     }
