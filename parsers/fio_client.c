@@ -514,8 +514,8 @@ static int fio_client_probe(const bl_text *t)
 const bl_format bl_format_fio_client = {
     .name = "fio-client",
     .summary = "fio client/server JSON and JSON+ (fio --client): per host and all clients",
-    .family = "fio-client",
-    .rank = 1,
+    .family = "fio",
+    .rank = 4,
     .probe = fio_client_probe,
     .parse = fio_client_parse,
     .parse_stream = NULL,
