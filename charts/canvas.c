@@ -30,6 +30,9 @@ int bl_canvas_init(bl_canvas *c, int width, int height)
     c->ts = c->s < 1 ? sqrt(c->s) : c->s;
     cairo_set_source_rgb(c->cr, 1, 1, 1);
     cairo_paint(c->cr);
+    /* Pango loads fontconfig in a thread of its own; laying out one glyph waits for it, so
+     * that bl_chart_cleanup's FcFini never runs while that thread still holds caches. */
+    bl_canvas_measure(c, "0", 10, 0, NULL, NULL);
     return 0;
 }
 

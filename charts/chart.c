@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+void bl_chart_cleanup(void)
+{
+    pango_cairo_font_map_set_default(NULL);
+}
+
 int bl_chart_kind_from_name(const char *name)
 {
     static const char *const names[] = {"bar", "percentiles", "timeline", "histogram"};
@@ -26,6 +31,7 @@ char *bl_chart_name(const bl_record *r, const char *by)
         bl_strbuf_puts(&sb, v ? v : "(none)");
         return bl_strbuf_take(&sb);
     }
+    /* A job or CDM cell names a setup; its read and write sides share it, so add the op. */
     const char *what = bl_record_label(r, "job");
     if (!what)
         what = bl_record_label(r, "cdm_test");
@@ -34,7 +40,11 @@ char *bl_chart_name(const bl_record *r, const char *by)
         where = bl_record_label(r, "section");
     if (!where)
         where = bl_record_label(r, "host");
-    bl_strbuf_puts(&sb, what ? what : r->test ? r->test : "?");
+    int say_op = what && r->op && !strcasestr(what, r->op);
+    if (what)
+        bl_strbuf_printf(&sb, "%s%s%s", what, say_op ? " " : "", say_op ? r->op : "");
+    else
+        bl_strbuf_puts(&sb, r->test ? r->test : "?");
     if (where)
         bl_strbuf_printf(&sb, " · %s", where);
     else

@@ -1,4 +1,5 @@
 /* Curves: latency percentiles on a "nines" axis, and series over time. */
+#include "../core/latency.h"
 #include "../core/strbuf.h"
 #include "canvas.h"
 #include "chart.h"
@@ -22,23 +23,16 @@ static const bl_lat *lat_of(const bl_record *r, const char **name)
     return &r->clat_ns;
 }
 
-/* Percentiles from a histogram: the first bin whose cumulative count reaches p% of all,
- * for the points fio reports, as long as at least one I/O lies beyond the point. */
 size_t bl_lat_pct_from_bins(const bl_lat *l, bl_pct *out, size_t cap)
 {
-    static const double want[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
-                                  80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
-    double total = 0, cum = 0;
-    for (size_t i = 0; i < l->n_bins; i++)
-        total += (double)l->bins[i].count;
-    size_t n = 0, b = 0;
-    for (size_t k = 0; k < sizeof want / sizeof want[0] && n < cap && total > 0; k++) {
-        if ((1 - want[k] / 100) * total < 1)
-            break;
-        while (b < l->n_bins && cum + (double)l->bins[b].count < want[k] / 100 * total)
-            cum += (double)l->bins[b++].count;
-        if (b < l->n_bins)
-            out[n++] = (bl_pct){want[k], l->bins[b].value};
+    double v[32], total = (double)bl_lat_bin_total(l);
+    size_t np = bl_fio_default_npcts < 32 ? bl_fio_default_npcts : 32, n = 0;
+    bl_bins_percentiles(l->bins, l->n_bins, bl_fio_default_pcts, np, v);
+    for (size_t k = 0; k < np && n < cap && total > 0; k++) {
+        if ((1 - bl_fio_default_pcts[k] / 100) * total < 1)
+            break; /* no I/O lies beyond: the point says nothing */
+        if (bl_present(v[k]))
+            out[n++] = (bl_pct){bl_fio_default_pcts[k], v[k]};
     }
     return n;
 }
@@ -231,7 +225,8 @@ int bl_chart_timeline(bl_canvas *c, const bl_records *recs, const bl_chart_opts 
         sv[n++] = se;
     }
     if (n == 0) {
-        snprintf(err, errlen, "no record has a %s series over time", want ? want : "");
+        snprintf(err, errlen, "no record has a%s%s series over time", want ? " " : "",
+                 want ? want : "");
         free(rv);
         free(sv);
         return 1;

@@ -99,8 +99,10 @@ int cmd_chart(int argc, char **argv)
         snprintf(err, sizeof err, "no stored record matches");
         rc = 1;
     }
-    if (rc == 0)
+    if (rc == 0) {
         rc = bl_chart_png(out, &recs, &co, err, sizeof err);
+        bl_chart_cleanup();
+    }
     if (rc == 2)
         rc = bl_usage_error("chart", "%s", err);
     else if (rc)

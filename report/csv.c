@@ -82,7 +82,7 @@ void bl_render_csv(const bl_table *t, int lat, bl_strbuf *out)
                 bl_strbuf_putc(out, ',');
                 field(out, c->value.n && c->unit ? c->unit : "");
             }
-            bl_strbuf_printf(out, ",%zu", c->n_recs);
+            bl_strbuf_printf(out, ",%zu", bl_cell_main(r, c)->n);
             if (show_lat) {
                 num(out, c->lat_ns.mean);
                 num(out, c->p99_ns.mean);

@@ -12,6 +12,13 @@ static void stat_text(const bl_stat *s, bl_strbuf *sb)
     }
 }
 
+/* The mark of a note, without its explanation: "+++++" of "+++++: too fast to measure". */
+static int note_len(const char *note)
+{
+    const char *colon = strchr(note, ':');
+    return (int)(colon ? (size_t)(colon - note) : strlen(note));
+}
+
 void bl_cell_text(const bl_row *row, const bl_cell *c, bl_strbuf *sb)
 {
     if (c->mbps.n) {
@@ -30,12 +37,16 @@ void bl_cell_text(const bl_row *row, const bl_cell *c, bl_strbuf *sb)
         bl_strbuf_printf(sb, " %s", c->unit ? c->unit : "");
     } else if (c->note) {
         /* bonnie++'s "+++++" says the test ran too fast to time: keep the mark, not prose. */
-        const char *colon = strchr(c->note, ':');
-        bl_strbuf_putn(sb, c->note, colon ? (size_t)(colon - c->note) : strlen(c->note));
+        bl_strbuf_putn(sb, c->note, (size_t)note_len(c->note));
     } else if (c->n_recs) {
         bl_strbuf_puts(sb, "n/a");
     }
-    if (c->n_recs > 1)
+    /* n counts the figures averaged; records that only carry a mark are said apart. */
+    const bl_stat *m = bl_cell_main(row, c);
+    size_t n = m->n ? m->n : c->n_recs - c->n_notes;
+    if (c->n_notes && n)
+        bl_strbuf_printf(sb, " (n=%zu; %.*s ×%zu)", n, note_len(c->note), c->note, c->n_notes);
+    else if (c->n_recs > 1)
         bl_strbuf_printf(sb, " (n=%zu)", c->n_recs);
 }
 

@@ -49,6 +49,8 @@ static void cell_add(bl_cell *c, const bl_record *r)
         c->unit = r->unit;
     if (r->note && !c->note)
         c->note = r->note;
+    if (r->note && !bl_present(r->bw_bytes_s) && !bl_present(r->iops) && !bl_present(r->value))
+        c->n_notes++;
 }
 
 const char *bl_table_col_key(const bl_record *r, const char *by, char *buf, size_t n)
@@ -67,11 +69,18 @@ const char *bl_table_col_key(const bl_record *r, const char *by, char *buf, size
     return buf;
 }
 
+/* A tool that does not say how many jobs ran ran one (dd, bonnie++ 1.03): the same test
+ * with and without "numjobs":1 is one row. Queue depth has no such default. */
+static int64_t jobs_of(const bl_record *r)
+{
+    return r->numjobs < 0 ? 1 : r->numjobs;
+}
+
 static void row_key(const bl_record *r, bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
     bl_strbuf_printf(sb, "%s\x1f%lld\x1f%lld\x1f%lld", r->test ? r->test : "?", (long long)r->bs,
-                     (long long)r->iodepth, (long long)r->numjobs);
+                     (long long)r->iodepth, (long long)jobs_of(r));
 }
 
 static void row_init(bl_row *row, const bl_record *r)
@@ -79,7 +88,7 @@ static void row_init(bl_row *row, const bl_record *r)
     row->test = bl_xstrdup(r->test ? r->test : "?");
     row->bs = r->bs;
     row->iodepth = r->iodepth;
-    row->numjobs = r->numjobs;
+    row->numjobs = jobs_of(r);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_puts(&sb, row->test);

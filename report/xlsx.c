@@ -151,8 +151,8 @@ static void summary_row(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const 
         if (L->sd) {
             if (m->n > 1)
                 worksheet_write_number(ws, r, col, m->sd, mf);
-            if (c->n_recs)
-                worksheet_write_number(ws, r, col + 1, (double)c->n_recs, NULL);
+            if (m->n)
+                worksheet_write_number(ws, r, col + 1, (double)m->n, NULL);
             col += 2;
         }
         if (L->lat) {

@@ -11,7 +11,11 @@ rm -f "$DB"
 export BENCHLOG_DB="$DB"
 
 # --- runner: the quick suite on a scratch file in $OUT -----------------------------------
-# (added by the runner stage)
+# benchlog's own engine (not fio): a 32 MiB scratch file in $OUT, removed afterwards; three
+# CrystalDiskMark-named tests, read then write, half a second each.
+echo "== benchlog run --suite quick (scratch file in $OUT)"
+"$BIN" run --suite quick --target "$OUT" --label demo=quick
+echo
 
 # --- import: every fixture we made ourselves ---------------------------------------------
 echo "== importing fixtures/"
@@ -27,3 +31,17 @@ echo "== runs in $DB"
 echo
 echo "== comparison"
 "$BIN" report --text || true
+
+# --- report folder: summary.md, report.html, charts (PNG), report.xlsx (report stage) -----
+R="$OUT/report"
+mkdir -p "$R"
+echo
+echo "== report folder: $R/"
+"$BIN" report --md >"$R/summary.md"
+"$BIN" report --html --lat --title "benchlog demo: every stored run" -o "$R/report.html"
+"$BIN" chart --kind bar -o "$R/throughput.png"
+for kind in percentiles histogram timeline; do
+    "$BIN" chart --kind $kind -o "$R/$kind.png" || echo "   (no $kind chart: see above)"
+done
+"$BIN" xlsx -o "$R/report.xlsx"
+ls -l "$R"

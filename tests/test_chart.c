@@ -173,6 +173,10 @@ static void test_japanese_glyphs(void **state)
     char *n = bl_chart_name(rs.v[1], NULL);
     assert_string_equal(n, "randread · シーケンシャル");
     free(n);
+    bl_record_set_label(rs.v[1], "job", "randrw70"); /* read and write sides share a job */
+    n = bl_chart_name(rs.v[1], NULL);
+    assert_string_equal(n, "randrw70 read · シーケンシャル");
+    free(n);
     n = bl_chart_name(rs.v[1], "host");
     assert_string_equal(n, "nas1");
     free(n);
@@ -251,5 +255,7 @@ int main(void)
         cmocka_unit_test(test_percentiles_from_bins),
         cmocka_unit_test(test_command_line),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    bl_chart_cleanup();
+    return rc;
 }

@@ -56,7 +56,7 @@ static void test_rows_in_crystaldiskmark_order(void **state)
     static const char *const want[] = {
         "seq-read 1MiB Q8T1",    "seq-write 1MiB Q1T1",  "seq-read 64KiB Q1T1",
         "rand-read 4KiB Q32T16", "rand-read 4KiB Q32T1", "rand-write 4KiB Q1T1",
-        "seq-write-block 8KiB",  "rand-seeks",           "seq-create",
+        "seq-write-block 8KiB T1", "rand-seeks T1",     "seq-create T1",
     };
     assert_int_equal(t->nrows, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < t->nrows; i++)
