@@ -248,6 +248,10 @@ static int csv_new(bl_bonnie_run *r, const char **f, size_t *len, size_t n, long
     }
     set_files(r, f, len, fl, 4);
     fill_latencies(r, f, len, lat, n);
+    if (v198) { /* -X seeks and seeker processes */
+        copy_field(r->seeks, sizeof r->seeks, f[7], len[7]);
+        copy_field(r->seek_procs, sizeof r->seek_procs, f[8], len[8]);
+    }
     return 1;
 }
 
@@ -325,6 +329,10 @@ void bl_bonnie_emit(bl_parse_out *o, const bl_bonnie_run *r, int64_t run, const 
             bl_record_set_label(rec, "files", r->files);
         if (section)
             bl_record_set_label(rec, "section", section);
+        if (i == 5 && r->seeks[0])
+            bl_record_set_label(rec, "seeks", r->seeks);
+        if (i == 5 && r->seek_procs[0])
+            bl_record_set_label(rec, "seek_procs", r->seek_procs);
         bl_record_set_str(&rec->test, tests[i].test);
         bl_record_set_str(&rec->op, tests[i].op);
         bl_record_set_str(&rec->pattern, tests[i].pattern);

@@ -25,9 +25,10 @@ typedef struct bl_bonnie_cell {
 typedef struct bl_bonnie_run {
     char version[32];
     char host[128];
-    char size[64];  /* the size column as printed: "8096M", "1G:32k" */
-    char files[64]; /* the files column: "16", "256:1024:1024/16" */
-    int64_t chunk;  /* bytes, -1 when unknown */
+    char size[64];                 /* the size column as printed: "8096M", "1G:32k" */
+    char files[64];                /* the files column: "16", "256:1024:1024/16" */
+    char seeks[24], seek_procs[8]; /* 1.98 CSV: seeks per seeker and seeker processes */
+    int64_t chunk;                 /* bytes, -1 when unknown */
     int64_t concurrency;
     long line;      /* first line of the run */
     long last_line; /* last line that belongs to it */

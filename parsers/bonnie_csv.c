@@ -4,6 +4,8 @@
  * line into the table row it repeats. */
 #include "bonnie_common.h"
 #include "bonnie_table.h"
+#include "sections.h"
+#include <stdlib.h>
 
 static int has_table(const bl_text *t)
 {
@@ -26,18 +28,34 @@ static int probe(const bl_text *t)
     return 0;
 }
 
+/* Consecutive CSV lines (bonnie++ -x N, or a pasted list) share the heading above the first;
+ * the driver alone would give it to the first run only. */
 static void parse(const bl_text *t, bl_parse_out *o)
 {
     int64_t run = 0;
+    size_t prev_end = 0;
+    char *section = NULL;
+    int in_block = 0;
     for (size_t i = 0; i < t->nlines; i++) {
         bl_bonnie_run r;
         char err[160];
         int rc = bl_bonnie_csv_line(t->line[i], (long)i + 1, &r, err, sizeof err);
         if (rc < 0)
             bl_out_error(o, (long)i + 1, "%s", err);
-        else if (rc > 0)
-            bl_bonnie_emit(o, &r, ++run, NULL);
+        if (rc <= 0) {
+            if (in_block)
+                prev_end = i;
+            in_block = 0;
+            continue;
+        }
+        if (!in_block) {
+            free(section);
+            section = bl_heading_above(t, (long)i + 1, (long)prev_end + 1);
+            in_block = 1;
+        }
+        bl_bonnie_emit(o, &r, ++run, section);
     }
+    free(section);
 }
 
 const bl_format bl_format_bonnie_csv = {

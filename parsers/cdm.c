@@ -87,6 +87,10 @@ static void read_meta(const bl_text *t, size_t from, size_t to, bl_cdm_meta *m, 
         if ((v = footer(s, "Test")) != NULL) {
             size_t n = strcspn(v, "[(<");
             bl_cdm_meta_label(m, "test_size", v, n);
+            /* "[C: 72.2% (57.3/79.4 GB)]": the drive tested, not "[Interval: 5 sec]" */
+            const char *br = strchr(v, '[');
+            if (br && isalpha((unsigned char)br[1]) && br[2] == ':' && strchr(br, ']'))
+                bl_cdm_meta_label(m, "drive", br + 1, (size_t)(strchr(br, ']') - br - 1));
             const char *x = strstr(v, "(x");
             if (x)
                 bl_cdm_meta_label(m, "runs", x + 2, strspn(x + 2, "0123456789"));

@@ -145,6 +145,9 @@ static void test_fixtures(void **state)
     assert_double_equal(r->bw_bytes_s, 1153.0 * 1024, 0);
     assert_int_equal(r->bs, 1);
     assert_int_equal(fu_count(&o, NULL, "files", "2"), 6);
+    r = fu_find(&o, "rand-seeks", NULL, NULL, 0); /* 1.98 CSV: 8192 seeks by 5 processes */
+    assert_string_equal(bl_record_label(r, "seeks"), "8192");
+    assert_string_equal(bl_record_label(r, "seek_procs"), "5");
     bl_out_free(&o);
     bl_out_init(&o, "f");
     assert_int_equal(
@@ -227,6 +230,30 @@ static void test_200_table_alone(void **state)
     free(dir);
 }
 
+/* CSV lines pasted under a heading: every run gets it, not only the first. */
+static void test_csv_block_heading(void **state)
+{
+    (void)state;
+    char buf[256], line[1024], path[512];
+    FILE *in = fopen(bl_test_fixture("bonnie/bonnie-2.00a_quiet_csv.csv", buf, sizeof buf), "r");
+    assert_non_null(fgets(line, sizeof line, in));
+    fclose(in);
+    char *dir = bl_test_tmpdir();
+    snprintf(path, sizeof path, "%s/csv.txt", dir);
+    FILE *out = fopen(path, "w");
+    fprintf(out, "Some prose.\n\n## ext4 on md0\n\n%s%s", line, line);
+    fclose(out);
+    bl_parse_out o;
+    bl_out_init(&o, path);
+    assert_int_equal(bl_test_parse(path, NULL, &o), 0);
+    assert_int_equal(o.recs.n, 24);
+    assert_int_equal(fu_runs(&o, "bonnie++"), 2);
+    assert_int_equal(fu_count(&o, "bonnie++", "section", "ext4 on md0"), 24);
+    bl_out_free(&o);
+    remove(path);
+    free(dir);
+}
+
 /* --as auto: each fixture is claimed by its own format. */
 static void test_auto_detect(void **state)
 {
@@ -261,7 +288,7 @@ int main(void)
         cmocka_unit_test(test_freebsd_human_and_csv), cmocka_unit_test(test_human_table_only),
         cmocka_unit_test(test_csv_generations),       cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_fixture_103_two_runs),  cmocka_unit_test(test_200_table_alone),
-        cmocka_unit_test(test_auto_detect),
+        cmocka_unit_test(test_csv_block_heading),     cmocka_unit_test(test_auto_detect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

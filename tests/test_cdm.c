@@ -89,10 +89,12 @@ static void test_cdm6_7_8(void **state)
     r = fu_find(&o, "seq-read", "cdm_test", "SEQ128K Q32T1", 0);
     assert_int_equal(r->bs, 131072);
     assert_string_equal(bl_record_label(r, "comment"), "Crucial P2 2TB @ PCIe 3.0 x4");
+    assert_string_equal(bl_record_label(r, "drive"), "D: 48% (893/1863GiB)");
     bl_out_free(&o);
     assert_int_equal(parse_corpus("cdm/cdm-7.0.0_x86_virtio_ramdisk_issue428.txt", &o), 0);
     r = fu_find(&o, "rand-read", "cdm_test", "RND4K Q32T16", 0);
     assert_double_equal(r->lat_ns.mean, 11882.46e3, 1e-6);
+    assert_null(bl_record_label(r, "drive")); /* "[Interval: 5 sec]" is not a drive */
     bl_out_free(&o);
 }
 
