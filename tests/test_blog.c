@@ -235,6 +235,20 @@ static void test_000_headings(void **state)
     char *none = bl_heading_above(&t, 60, 45);
     assert_null(none);
     bl_text_free(&t);
+    /* and through the driver, on the fio parser's records */
+    static const char *const jobs[][2] = {
+        {"seqread", "シーケンシャルリード"},     {"seqwrite", "シーケンシャルライト"},
+        {"randread512k", "ランダムリード 512k"}, {"randwrite512k", "ランダムライト 512k"},
+        {"randread4k", "ランダムリード4k"},      {"randwrite4k", "ランダムライト4k"}};
+    bl_parse_out o;
+    bl_out_init(&o, p);
+    assert_int_equal(bl_test_parse(p, NULL, &o), 0);
+    for (size_t i = 0; i < 6; i++) {
+        const bl_record *r = fu_find(&o, NULL, "job", jobs[i][0], 0);
+        assert_non_null(r);
+        assert_string_equal(bl_record_label(r, "section"), jobs[i][1]);
+    }
+    bl_out_free(&o);
     free(p);
 }
 
