@@ -101,6 +101,9 @@ static size_t figure_lengths(const char *s, size_t avail, unsigned char *lens, u
 
 static void enumerate(const char *s, size_t avail, size_t idx, size_t ntests, sol *cur, sols *out)
 {
+    /* a figure takes 1 to 8 characters ("1" to "12.34" or "1.234"): prune what cannot end */
+    if (avail < ntests - idx || avail > (ntests - idx) * 8)
+        return;
     if (idx == ntests) {
         if (avail == 0) {
             if (out->n < MAX_SOL)
