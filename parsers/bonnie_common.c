@@ -198,7 +198,8 @@ static int64_t size_bytes(const char *s)
     /* bonnie++ sizes without a suffix are MiB */
     if (end == s + strspn(s, "0123456789."))
         v *= 1048576.0;
-    return (int64_t)v;
+    int64_t bytes;
+    return bl_to_count(v, &bytes) ? bytes : -1;
 }
 
 static void set_files(bl_bonnie_run *r, const char **f, size_t *len, size_t i, size_t n)
@@ -238,8 +239,9 @@ static int csv_new(bl_bonnie_run *r, const char **f, size_t *len, size_t n, long
         char buf[32];
         copy_field(buf, sizeof buf, f[6], len[6]);
         double c;
-        if (bl_parse_size(buf, BL_BINARY, &c, NULL))
-            r->chunk = (int64_t)c;
+        int64_t bytes;
+        if (bl_parse_size(buf, BL_BINARY, &c, NULL) && bl_to_count(c, &bytes))
+            r->chunk = bytes;
     }
     if (!fill_cells(r, f, len, io, 0, BL_BONNIE_NIO, line) ||
         !fill_cells(r, f, len, fc, BL_BONNIE_NIO, BL_BONNIE_NIO, line)) {
