@@ -424,4 +424,3 @@ size_t bl_table_chart_rows(const bl_table *t, size_t *out, const char **unit)
     }
     return n;
 }
-

@@ -24,7 +24,7 @@ typedef struct bl_stat {
 
 typedef struct bl_cell {
     size_t n_recs;
-    size_t n_notes;  /* records with a note and no figure ("+++++") */
+    size_t n_notes;   /* records with a note and no figure ("+++++") */
     bl_stat mbps;     /* 10^6 bytes/s */
     bl_stat iops;     /* IO/s */
     bl_stat value;    /* a metric's value (seeks, files/s), unit below */
