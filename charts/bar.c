@@ -99,6 +99,13 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     const char *unit = "";
     size_t nr = bl_table_chart_rows(t, rows, &unit);
     size_t ns = t->ncols < BL_CHART_MAX_CURVES ? t->ncols : BL_CHART_MAX_CURVES;
+    /* Tests none of the drawn columns has would be empty groups. */
+    size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), kept = 0;
+    for (size_t k = 0; k < nr; k++)
+        if (present(t, rows[k], ns, cols))
+            rows[kept++] = rows[k];
+    free(cols);
+    nr = kept;
     if (nr == 0 || ns == 0) {
         snprintf(err, errlen, "no record has a figure to draw as bars");
         free(rows);

@@ -60,12 +60,13 @@ char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_puts(&sb, kind);
-    static const char *const keys[] = {"section", "host", "suite", "column"};
+    static const char *const keys[] = {"tool", "section", "host", "suite", "column"};
     const char *sep = " — ";
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        const char *v = n ? bl_record_label(recs[0], keys[k]) : NULL;
+        char b0[64], b1[64];
+        const char *v = n ? bl_record_field_text(recs[0], keys[k], b0, sizeof b0) : NULL;
         for (size_t i = 1; i < n && v; i++) {
-            const char *w = bl_record_label(recs[i], keys[k]);
+            const char *w = bl_record_field_text(recs[i], keys[k], b1, sizeof b1);
             if (!w || strcmp(v, w) != 0)
                 v = NULL;
         }

@@ -139,6 +139,15 @@ int cmd_report(int argc, char **argv)
         bl_records_free(&recs);
         return bl_usage_error("report", "%s", err);
     }
+    if (t->nrows == 0) {
+        fprintf(stderr,
+                "benchlog report: none of the %zu matching records names a test to "
+                "compare (bare logs: see benchlog chart --kind timeline)\n",
+                t->n_left_out);
+        bl_table_free(t);
+        bl_records_free(&recs);
+        return 1;
+    }
     bl_report_opts ro = {.format = a.format, .lat = a.lat, .title = a.title};
     bl_strbuf sb;
     bl_strbuf_init(&sb);

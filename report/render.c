@@ -160,6 +160,9 @@ static void footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
                      t->ncols, t->ncols == 1 ? "" : "s");
     if (t->by)
         bl_strbuf_printf(out, " by %s", t->by);
+    if (t->n_left_out)
+        bl_strbuf_printf(out, "; %zu record%s without a test name (logs) left out", t->n_left_out,
+                         t->n_left_out == 1 ? "" : "s");
     if (t->any_repeat)
         bl_strbuf_puts(out, "; repeated runs as mean ± sample stdev (n=count)");
     bl_strbuf_puts(out, ".\n");

@@ -168,7 +168,7 @@ static void test_japanese_glyphs(void **state)
     add_fio(&rs);
     bl_chart_opts o = {0};
     char *t = bl_chart_title("Latency percentiles", (const bl_record *const *)rs.v, rs.n, &o);
-    assert_string_equal(t, "Latency percentiles — シーケンシャル · nas1");
+    assert_string_equal(t, "Latency percentiles — fio · シーケンシャル · nas1");
     free(t);
     char *n = bl_chart_name(rs.v[1], NULL);
     assert_string_equal(n, "randread · シーケンシャル");
