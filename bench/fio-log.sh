@@ -15,7 +15,7 @@
 # 4. fiologparser_hist.py (numpy/pandas: apt-get install python3-numpy python3-pandas) and
 #    fio2gnuplot run on a histogram log and on the whole latency log.
 # Knobs: BENCH_DIR (/tmp/benchlog-fio-log), SIZE_MB (1100), HIST_MB (256),
-#        PY_PREFIX_MB ("16 64"), KEEP=1 keeps the files.
+#        PY_PREFIX_MB ("16 64"), KEEP=1 keeps the files, REF=0 skips fio's tools.
 set -eu
 BIN=${1:-build/benchlog}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
@@ -37,19 +37,20 @@ tool() { # unpacks fio's gzipped python tools
 tool fiologparser.py || echo "fiologparser.py not found under $DOC"
 tool fiologparser_hist.py || echo "fiologparser_hist.py not found under $DOC"
 
-# run LABEL CMD...: wall seconds and peak RSS (KiB) of CMD, output to /dev/null
+# run LABEL CMD...: wall seconds, peak RSS (KiB) and CPU seconds (user+sys) of CMD, output
+# to /dev/null. On a shared machine the CPU time is the steadier measure of one core's speed.
 run() {
     label=$1
     shift
-    /usr/bin/time -f "%e %M" -o "$DIR/time.out" "$@" >/dev/null 2>"$DIR/err.out" || {
+    /usr/bin/time -f "%e %M %U %S" -o "$DIR/time.out" "$@" >/dev/null 2>"$DIR/err.out" || {
         echo "$label: failed: $(tail -n 2 "$DIR/err.out" | tr '\n' ' ')"
         return 1
     }
-    read -r secs rss <"$DIR/time.out"
-    echo "$secs $rss"
+    read -r secs rss usr sys <"$DIR/time.out"
+    echo "$secs $rss $(awk -v u="$usr" -v s="$sys" 'BEGIN { print u + s }')"
 }
 
-mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? b / 1e6 / s : 0) }'; }
+mbps() { awk -v b="$1" -v s="$2" 'BEGIN { r = s > 0 ? b / 1e6 / s : 0; printf (r < 10 ? "%.2f" : "%.0f"), r }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 fsize() { stat -c %s "$1"; }
 
@@ -87,11 +88,13 @@ echo
 
 # --- benchlog on the whole logs ----------------------------------------------------------
 set -- $(run benchlog "$BIN" parse --as fio-log $big)
-b_s=$1 b_rss=$2
-echo "benchlog  latency log $(fsize $big) B: ${b_s} s, $(mbps $(fsize $big) $b_s) MB/s, peak RSS ${b_rss} KiB"
+b_s=$1
+echo "benchlog  latency log $(fsize $big) B: ${b_s} s wall ($(mbps $(fsize $big) $b_s) MB/s), $3 s CPU ($(mbps $(fsize $big) $3) MB/s), peak RSS $2 KiB"
 set -- $(run benchlog "$BIN" parse --as fio-log $hist)
-h_s=$1 h_rss=$2
-echo "benchlog  histogram log $(fsize $hist) B: ${h_s} s, $(mbps $(fsize $hist) $h_s) MB/s, peak RSS ${h_rss} KiB"
+h_s=$1
+echo "benchlog  histogram log $(fsize $hist) B: ${h_s} s wall ($(mbps $(fsize $hist) $h_s) MB/s), $3 s CPU ($(mbps $(fsize $hist) $3) MB/s), peak RSS $2 KiB"
+
+[ "${REF:-1}" = 0 ] && exit 0
 
 # --- fiologparser.py on prefixes of the same latency log ----------------------------------
 if [ -f fiologparser.py ]; then

@@ -91,6 +91,40 @@ static size_t kana(const char *s, size_t n)
     return k;
 }
 
+/* Byte structure checks, so that iconv (and its dlopen'ed modules) runs only on bytes that
+ * can be Shift_JIS or EUC-JP at all. */
+static int sjis_shaped(const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = s[i];
+        if (c < 0x80 || (c >= 0xa1 && c <= 0xdf))
+            continue;
+        if (!((c >= 0x81 && c <= 0x9f) || (c >= 0xe0 && c <= 0xfc)) || i + 1 >= len)
+            return 0;
+        unsigned char d = s[++i];
+        if (d < 0x40 || d == 0x7f || d > 0xfc)
+            return 0;
+    }
+    return 1;
+}
+
+static int euc_shaped(const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = s[i];
+        if (c < 0x80)
+            continue;
+        size_t need = c == 0x8f ? 2 : 1;
+        if (!(c == 0x8e || c == 0x8f || (c >= 0xa1 && c <= 0xfe)) || i + need >= len)
+            return 0;
+        for (size_t k = 1; k <= need; k++)
+            if (s[i + k] < 0xa1 || s[i + k] == 0xff)
+                return 0;
+        i += need;
+    }
+    return 1;
+}
+
 static int utf16_without_bom(const unsigned char *s, size_t len)
 {
     size_t nul_odd = 0, pairs = len / 2;
@@ -123,8 +157,8 @@ static const char *decode(const unsigned char *s, size_t len, bl_strbuf *sb)
     bl_strbuf_init(&euc);
     bl_strbuf_putn(&sj, "", 0);
     bl_strbuf_putn(&euc, "", 0);
-    int ok_sj = convert("CP932", (const char *)s, len, &sj);
-    int ok_euc = convert("EUC-JP", (const char *)s, len, &euc);
+    int ok_sj = sjis_shaped(s, len) && convert("CP932", (const char *)s, len, &sj);
+    int ok_euc = euc_shaped(s, len) && convert("EUC-JP", (const char *)s, len, &euc);
     const char *enc = NULL;
     if (ok_sj && (!ok_euc || kana(sj.s, sj.len) >= kana(euc.s, euc.len))) {
         bl_strbuf_putn(sb, sj.s, sj.len);

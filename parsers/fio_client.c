@@ -11,9 +11,9 @@
  * iops, and take percentiles from the summed bins. Where fio's entry describes exactly one
  * of our aggregates (one job did that direction) its differing figures go in the note;
  * where it mixes several jobs it is kept as its own record, job "All clients". */
-#include "../core/latency.h"
 #include "../core/strbuf.h"
 #include "fio_client.h"
+#include "fio_client_sum.h"
 #include "fio_common.h"
 #include <jansson.h>
 #include <math.h>
@@ -21,29 +21,9 @@
 #include <string.h>
 
 #define FIO_ALL "All clients" /* fio's jobname of its sum */
-enum { K_SLAT, K_CLAT, K_LAT, NKIND };
+enum { NKIND = BL_FC_NKIND };
 static const char *const kind_v3[NKIND] = {"slat_ns", "clat_ns", "lat_ns"};
 static const char *const kind_v2[NKIND] = {"slat", "clat", "lat"};
-static const char *const kind_name[NKIND] = {"slat", "clat", "lat"};
-
-/* Running sums of one latency kind over hosts: exact cluster mean, fio's sample stdev,
- * and the summed histogram. */
-typedef struct latsum {
-    double n, s1, s2, min, max;
-    bl_lat bins;
-    size_t npcts;
-    double pcts[32]; /* the hosts' percentile list */
-} latsum;
-
-/* One job's direction summed over hosts. */
-typedef struct agg {
-    char *job;
-    int ddir, hosts;
-    int64_t io;
-    double ios, runtime_ms, usr_w, sys_w, cpu_w;
-    latsum lat[NKIND];
-    long line;
-} agg;
 
 typedef struct cdoc {
     bl_parse_out *out;
@@ -56,7 +36,7 @@ typedef struct cdoc {
     size_t njobline;
     char **hosts; /* host labels in order of first appearance */
     size_t nhosts;
-    agg *aggs;
+    bl_fc_sum *aggs;
     size_t naggs, cap;
 } cdoc;
 
@@ -88,11 +68,6 @@ static const char *option(json_t *job, json_t *global, const char *key, const ch
 static json_t *lat_obj(const cdoc *d, json_t *dir, int k)
 {
     return json_object_get(dir, d->v3 ? kind_v3[k] : kind_v2[k]);
-}
-
-static bl_lat *rec_lat(bl_record *r, int k)
-{
-    return k == K_SLAT ? &r->slat_ns : k == K_CLAT ? &r->clat_ns : &r->lat_ns;
 }
 
 static int cmp_pct(const void *a, const void *b)
@@ -151,7 +126,7 @@ static void read_dir(const cdoc *d, json_t *e, json_t *dir, bl_record *r)
     double rt = num(dir, "runtime");
     r->runtime_s = bl_present(rt) ? rt / 1000.0 : BL_ABSENT;
     for (int k = 0; k < NKIND; k++)
-        read_lat(lat_obj(d, dir, k), d->v3 ? 1 : 1000, rec_lat(r, k));
+        read_lat(lat_obj(d, dir, k), d->v3 ? 1 : 1000, bl_fc_lat(r, k));
     r->cpu_usr_pct = num(e, "usr_cpu");
     r->cpu_sys_pct = num(e, "sys_cpu");
     double err = num(e, "error");
@@ -207,26 +182,7 @@ static int64_t host_run(cdoc *d, const char *host)
     return d->run0 + (int64_t)i + 1;
 }
 
-static void latsum_add(latsum *s, json_t *o, const bl_lat *l)
-{
-    double n = num(o, "N");
-    if (!l->present || !(n > 0))
-        return;
-    double sd = bl_present(l->stdev) ? l->stdev : 0;
-    if (s->n == 0 || l->min < s->min)
-        s->min = l->min;
-    if (s->n == 0 || l->max > s->max)
-        s->max = l->max;
-    s->n += n;
-    s->s1 += n * l->mean;
-    s->s2 += (n - 1) * sd * sd + n * l->mean * l->mean;
-    bl_lat_merge_bins(&s->bins, l);
-    if (s->npcts == 0)
-        for (size_t i = 0; i < l->n_pct && i < 32; i++)
-            s->pcts[s->npcts++] = l->pct[i].pct;
-}
-
-static agg *agg_of(cdoc *d, const char *job, int ddir, long line)
+static bl_fc_sum *agg_of(cdoc *d, const char *job, int ddir)
 {
     for (size_t i = 0; i < d->naggs; i++)
         if (d->aggs[i].ddir == ddir && strcmp(d->aggs[i].job, job) == 0)
@@ -234,43 +190,53 @@ static agg *agg_of(cdoc *d, const char *job, int ddir, long line)
     void *p = d->aggs;
     bl_grow(&p, &d->cap, d->naggs + 1, sizeof *d->aggs);
     d->aggs = p;
-    agg *a = &d->aggs[d->naggs++];
+    bl_fc_sum *a = &d->aggs[d->naggs++];
     memset(a, 0, sizeof *a);
     a->job = bl_xstrdup(job);
     a->ddir = ddir;
-    a->line = line;
     return a;
 }
 
-static void agg_add(cdoc *d, json_t *e, json_t *dir, const bl_record *r, long line)
+static void agg_add(cdoc *d, json_t *e, json_t *dir, const bl_record *r)
 {
-    agg *a = agg_of(d, bl_record_label(r, "job"), bl_fio_ddir_from(r->op, strlen(r->op)), line);
-    a->hosts++;
-    a->io += r->io_bytes;
-    double ios = num(dir, "total_ios");
-    a->ios += bl_present(ios) ? ios : r->iops * r->runtime_s;
-    if (r->runtime_s * 1000 > a->runtime_ms)
-        a->runtime_ms = r->runtime_s * 1000;
-    double w = num(e, "job_runtime");
-    w = w > 0 ? w : 1;
-    if (bl_present(r->cpu_usr_pct) && bl_present(r->cpu_sys_pct)) {
-        a->usr_w += w * r->cpu_usr_pct;
-        a->sys_w += w * r->cpu_sys_pct;
-        a->cpu_w += w;
-    }
+    bl_fc_sum *a = agg_of(d, bl_record_label(r, "job"), bl_fio_ddir_from(r->op, strlen(r->op)));
+    const char *nj = option(e, d->global, "numjobs", NULL);
+    if (nj && atoi(nj) > 0)
+        a->numjobs = atoi(nj); /* the aggregate holds all of a host's clones */
+    double n[NKIND];
     for (int k = 0; k < NKIND; k++)
-        latsum_add(&a->lat[k], lat_obj(d, dir, k), rec_lat((bl_record *)r, k));
+        n[k] = num(lat_obj(d, dir, k), "N");
+    double ios = num(dir, "total_ios");
+    bl_fc_sum_add(a, r, n, bl_present(ios) ? ios : r->iops * r->runtime_s, num(e, "job_runtime"));
 }
 
-/* The job's definition from its "job options" and the document's "global options". Without
- * group_reporting each entry is one of the numjobs clones: it ran alone. */
-static void add_def(bl_fio_jobdefs *defs, const cdoc *d, json_t *e, const char *job)
+/* Entries of e's job from e's host: numjobs clones without group_reporting, else one
+ * (fio's JSON does not list group_reporting among the options). */
+static int entries_of(json_t *stats, json_t *e)
+{
+    const char *job = str(e, "jobname"), *host = str(e, "hostname");
+    double port = num(e, "port");
+    size_t i;
+    json_t *o;
+    int n = 0;
+    json_array_foreach(stats, i, o)
+    {
+        const char *j2 = str(o, "jobname"), *h2 = str(o, "hostname");
+        n += j2 && strcmp(j2, job) == 0 && (h2 == host || (h2 && host && strcmp(h2, host) == 0)) &&
+             (num(o, "port") == port || (!bl_present(port) && !bl_present(num(o, "port"))));
+    }
+    return n;
+}
+
+/* The job's definition from its "job options" and the document's "global options". A
+ * record of one of the numjobs clones ran alone: numjobs 1. */
+static void add_def(bl_fio_jobdefs *defs, const cdoc *d, json_t *stats, json_t *e, const char *job)
 {
     const char *nj = option(e, d->global, "numjobs", NULL);
     bl_fio_jobdef_add(defs, job, option(e, d->global, "rw", "readwrite"),
                       option(e, d->global, "bs", "blocksize"),
                       option(e, d->global, "ioengine", NULL), option(e, d->global, "iodepth", NULL),
-                      option(e, d->global, "group_reporting", NULL) ? (nj ? nj : "1") : "1");
+                      nj && entries_of(stats, e) == 1 ? nj : "1");
 }
 
 /* One record of one entry's direction (a host's, or fio's own sum), appended to out. */
@@ -293,79 +259,8 @@ static bl_record *entry_record(const cdoc *d, bl_parse_out *out, json_t *e, int 
     return r;
 }
 
-static void latsum_finish(latsum *s, bl_lat *l)
-{
-    if (s->n <= 0)
-        return;
-    l->present = true;
-    l->min = s->min;
-    l->max = s->max;
-    l->mean = s->s1 / s->n;
-    l->stdev = s->n > 1 ? sqrt(fmax(0, (s->s2 - s->n * l->mean * l->mean) / (s->n - 1))) : 0;
-    l->bins = s->bins.bins;
-    l->n_bins = s->bins.n_bins;
-    s->bins.bins = NULL;
-    s->bins.n_bins = 0;
-    if (!l->n_bins)
-        return;
-    double v[32];
-    const double *p = s->npcts ? s->pcts : bl_fio_default_pcts;
-    size_t np = s->npcts ? s->npcts : bl_fio_default_npcts;
-    bl_bins_percentiles(l->bins, l->n_bins, p, np, v);
-    for (size_t i = 0; i < np; i++)
-        if (bl_present(v[i]))
-            bl_lat_add_pct(l, p[i], v[i]);
-}
-
-static int differs(double ours, double fio)
-{
-    return bl_present(fio) && (!bl_present(ours) || fabs(ours - fio) > 0.5 + 1e-6 * fabs(fio));
-}
-
-/* Appends to the note what fio's own "All clients" says differently about r's figures. */
-static void compare_fio_all(bl_strbuf *sb, const bl_record *r, const bl_record *f)
-{
-    bl_strbuf d;
-    bl_strbuf_init(&d);
-    if (f->io_bytes >= 0 && f->io_bytes != r->io_bytes)
-        bl_strbuf_printf(&d, ", io_bytes %lld", (long long)f->io_bytes);
-    if (differs(r->bw_bytes_s, f->bw_bytes_s))
-        bl_strbuf_printf(&d, ", bw %.0f B/s", f->bw_bytes_s);
-    if (differs(r->iops, f->iops))
-        bl_strbuf_printf(&d, ", iops %g", f->iops);
-    int nopct = 0;
-    for (int k = 0; k < NKIND; k++) {
-        const bl_lat *a = rec_lat((bl_record *)r, k), *b = rec_lat((bl_record *)f, k);
-        if (!b->present)
-            continue;
-        const double ours[4] = {a->min, a->max, a->mean, a->stdev};
-        const double its[4] = {b->min, b->max, b->mean, b->stdev};
-        const char *what[4] = {"min", "max", "mean", "stdev"};
-        for (int i = 0; i < 4; i++)
-            if (differs(ours[i], its[i]))
-                bl_strbuf_printf(&d, ", %s %s %.0f ns", kind_name[k], what[i], its[i]);
-        for (size_t i = 0; i < b->n_pct; i++) {
-            double mine = BL_ABSENT;
-            for (size_t j = 0; j < a->n_pct; j++)
-                if (a->pct[j].pct == b->pct[i].pct)
-                    mine = a->pct[j].value;
-            if (differs(mine, b->pct[i].value))
-                bl_strbuf_printf(&d, ", %s p%g %.0f ns", kind_name[k], b->pct[i].pct,
-                                 b->pct[i].value);
-        }
-        nopct |= a->n_pct && !b->n_pct;
-    }
-    if (d.len)
-        bl_strbuf_printf(sb, "; fio's All clients differs: %s", d.s + 2);
-    else
-        bl_strbuf_puts(sb, "; fio's All clients agrees");
-    if (nopct)
-        bl_strbuf_puts(sb, " (it gives no percentiles)");
-    bl_strbuf_free(&d);
-}
-
 /* The aggregate record of a; fio_all is fio's own sum of the same figures, or NULL. */
-static void agg_record(cdoc *d, agg *a, const bl_fio_jobdefs *defs, const bl_record *fio_all,
+static void agg_record(cdoc *d, bl_fc_sum *a, const bl_fio_jobdefs *defs, const bl_record *fio_all,
                        long line)
 {
     bl_record *r = bl_out_record(d->out, line);
@@ -374,33 +269,11 @@ static void agg_record(cdoc *d, agg *a, const bl_fio_jobdefs *defs, const bl_rec
     bl_record_set_label(r, "host", BL_FIO_ALL_CLIENTS);
     if (d->date)
         bl_record_set_label(r, "date", d->date);
-    r->io_bytes = a->io;
-    r->runtime_s = a->runtime_ms / 1000.0;
-    if (a->runtime_ms > 0) {
-        r->bw_bytes_s = (double)a->io / r->runtime_s;
-        r->iops = a->ios / r->runtime_s;
-    }
-    if (a->cpu_w > 0) {
-        r->cpu_usr_pct = a->usr_w / a->cpu_w;
-        r->cpu_sys_pct = a->sys_w / a->cpu_w;
-    }
-    int bins = 0, nobins = 0;
-    for (int k = 0; k < NKIND; k++) {
-        latsum_finish(&a->lat[k], rec_lat(r, k));
-        bins |= rec_lat(r, k)->n_bins > 0;
-        nobins |= a->lat[k].npcts && !rec_lat(r, k)->n_bins; /* hosts had percentiles */
-    }
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_printf(&sb, "sum of %d host entr%s: bw and iops over the longest runtime", a->hosts,
-                     a->hosts == 1 ? "y" : "ies");
-    if (bins)
-        bl_strbuf_puts(&sb, ", percentiles from the summed latency bins");
-    if (nobins)
-        bl_strbuf_puts(&sb, ", no percentiles (no bins: use --output-format=json+)");
+    bl_fc_sum_fill(a, r);
+    if (a->numjobs > 0)
+        r->numjobs = a->numjobs;
     if (fio_all)
-        compare_fio_all(&sb, r, fio_all);
-    r->note = bl_strbuf_take(&sb);
+        bl_fc_note_fio_all(r, fio_all);
 }
 
 /* Test, pattern and bs of fio's mixed sum f when every job in it agrees on them. */
@@ -439,7 +312,7 @@ static void fio_all_entry(cdoc *d, json_t *e, long line, bl_fio_jobdefs *defs)
     for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
         if (!moved_data(json_object_get(e, bl_fio_ddir_name(dd))))
             continue;
-        agg *only = NULL;
+        bl_fc_sum *only = NULL;
         int n = 0;
         for (size_t i = 0; i < d->naggs; i++)
             if (d->aggs[i].ddir == dd && d->aggs[i].hosts) {
@@ -490,14 +363,14 @@ static void read_doc(cdoc *d, json_t *doc)
         char *host = host_label(stats, e);
         int64_t run = host_run(d, host);
         if (!bl_fio_jobdef_find(&defs, job))
-            add_def(&defs, d, e, job);
+            add_def(&defs, d, stats, e, job);
         for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
             json_t *dir = json_object_get(e, bl_fio_ddir_name(dd));
             if (!moved_data(dir))
                 continue;
             bl_record *r =
                 entry_record(d, d->out, e, dd, host, run, line, bl_fio_jobdef_find(&defs, job));
-            agg_add(d, e, dir, r, line);
+            agg_add(d, e, dir, r);
         }
         free(host);
     }
@@ -516,13 +389,8 @@ static void cdoc_clear(cdoc *d)
     free(d->hosts);
     d->hosts = NULL;
     d->nhosts = 0;
-    for (size_t i = 0; i < d->naggs; i++) {
-        free(d->aggs[i].job);
-        for (int k = 0; k < NKIND; k++) {
-            free(d->aggs[i].lat[k].bins.bins);
-            free(d->aggs[i].lat[k].bins.pct);
-        }
-    }
+    for (size_t i = 0; i < d->naggs; i++)
+        bl_fc_sum_free(&d->aggs[i]);
     free(d->aggs);
     d->aggs = NULL;
     d->naggs = d->cap = 0;

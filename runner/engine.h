@@ -33,15 +33,19 @@ typedef struct bl_worker {
     unsigned char *buf; /* iodepth buffers of bs bytes, 4 KiB aligned */
     uint64_t region, nblocks;
     /* Offsets: sequential cursor, or a full-period permutation of the blocks per pass. */
-    uint64_t seq_next, perm_mask, perm_a, perm_c, perm_x, pass_left;
+    uint64_t seq_next, perm_mask, perm_a, perm_c, perm_x, perm_m, pass_left;
+    unsigned perm_shift;
     uint64_t rng, stamp;
     uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
+    uint64_t completed;
     uint64_t writes_since_fsync;
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;
     bl_wstat *st;
     _Atomic uint64_t live_ios[2], live_bytes[2]; /* read by the sampler */
+    _Atomic uint64_t live_t_measure;             /* 0 until measuring starts */
+    uint64_t planned;                            /* I/Os of a size-based job, for progress */
     uint64_t cnt_ios[2], cnt_bytes[2];
     struct rusage ru0, ru1;
     bl_iolog_set logs;
@@ -96,11 +100,14 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
     else if (j->norandommap)
         blk = bl_rand(&w->rng) % w->nblocks;
     else {
-        /* x -> a*x+c mod 2^k visits every value once per 2^k steps; skip those past the end. */
-        do
+        /* x -> a*x+c mod 2^k visits every value once per 2^k steps; a bijective scramble
+         * hides the LCG's short low-bit cycles; values past the end are skipped. */
+        do {
             w->perm_x = (w->perm_a * w->perm_x + w->perm_c) & w->perm_mask;
-        while (w->perm_x >= w->nblocks);
-        blk = w->perm_x;
+            blk = w->perm_x ^ (w->perm_x >> w->perm_shift);
+            blk = (blk * w->perm_m) & w->perm_mask;
+            blk ^= blk >> w->perm_shift;
+        } while (blk >= w->nblocks);
     }
     w->pass_left--;
     if (j->is_read && j->is_write)
@@ -118,6 +125,7 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
 static inline void bl_io_done(bl_worker *w, bl_dir d, uint64_t bytes, uint64_t slat_ns,
                               uint64_t clat_ns, uint64_t now)
 {
+    w->completed++;
     if (!w->measuring) {
         if (now < w->ramp_end)
             return;

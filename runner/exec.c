@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void bl_exec_init(bl_exec *ex, const bl_run_opts *o)
@@ -16,6 +17,10 @@ void bl_exec_init(bl_exec *ex, const bl_run_opts *o)
     atomic_init(&ex->stop, 0);
     ex->next_worker_id = 1;
     ex->sample_ms = 500;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(ex->date, sizeof ex->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 void bl_exec_done(bl_exec *ex)
@@ -38,8 +43,10 @@ void bl_exec_apply_overrides(const bl_exec *ex, const bl_job *j, bl_job *out)
         out->size = o->size;
     if (o->runtime_s > 0)
         out->runtime_s = o->runtime_s;
-    if (o->engine)
-        bl_job_set(out, "ioengine", o->engine, (char[8]){0}, 8);
+    if (o->engine) {
+        free(out->ioengine);
+        out->ioengine = bl_xstrdup(o->engine); /* cmd_run accepts only our engine names */
+    }
 }
 
 /* ---- workers ---- */
@@ -50,9 +57,14 @@ void bl_worker_new_pass(bl_worker *w)
     w->seq_next = 0;
     if (w->job->random && !w->job->norandommap) {
         uint64_t m = 1;
+        unsigned k = 0;
         while (m < w->nblocks)
-            m <<= 1;
+            m <<= 1, k++;
         w->perm_mask = m - 1;
+        w->perm_shift = k / 2 ? k / 2 : 1;
+        w->perm_m = (bl_rand(&w->rng) | 1) & w->perm_mask;
+        if (w->perm_m == 0)
+            w->perm_m = 1;
         /* a = 1 mod 4 and c odd give the full period 2^k (Hull-Dobell). */
         w->perm_a = (bl_rand(&w->rng) & ~(uint64_t)3) | 1;
         w->perm_a = ((w->perm_a << 2) | 1) & w->perm_mask;
@@ -65,9 +77,16 @@ void bl_worker_new_pass(bl_worker *w)
 
 void bl_worker_start_measuring(bl_worker *w, uint64_t now)
 {
+    /* After a ramp a size-based job still measures its whole amount: what is in flight now
+     * completes inside the measurement, so that many fewer new I/Os are issued. */
+    if (w->to_issue != UINT64_MAX && w->issued > 0) {
+        uint64_t inflight = w->issued - (w->completed ? w->completed - 1 : 0);
+        w->to_issue = w->issued - inflight + w->nblocks * (uint64_t)w->job->loops;
+    }
     w->measuring = true;
     w->t_measure = now;
     w->t_end = now;
+    atomic_store_explicit(&w->live_t_measure, now ? now : 1, memory_order_release);
     getrusage(RUSAGE_THREAD, &w->ru0);
 }
 
@@ -90,14 +109,8 @@ int bl_maybe_fsync(bl_worker *w, bl_dir d)
     return 0;
 }
 
-typedef struct phase {
-    bl_exec *ex;
-    pthread_barrier_t barrier;
-    uint64_t t0;
-} phase;
-
 typedef struct warg {
-    phase *ph;
+    pthread_barrier_t *barrier;
     bl_worker *w;
 } warg;
 
@@ -111,7 +124,7 @@ static void *worker_main(void *p)
     warg *a = p;
     bl_worker *w = a->w;
     const bl_job *j = w->job;
-    pthread_barrier_wait(&a->ph->barrier);
+    pthread_barrier_wait(a->barrier);
     uint64_t now = bl_now_ns();
     w->t_start = now;
     w->ramp_end = now + (uint64_t)(j->ramp_time_s * 1e9);
@@ -163,6 +176,7 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
         return -1;
     }
     w->to_issue = j->time_based ? UINT64_MAX : w->nblocks * (uint64_t)j->loops;
+    w->planned = w->to_issue;
     size_t nbuf = (size_t)j->bs * (size_t)j->iodepth;
     if (posix_memalign((void **)&w->buf, 4096, nbuf) != 0)
         abort();
@@ -204,7 +218,7 @@ static void push_sample(bl_job_result *r, double t, const double bw[2], const do
     r->n_samples = n;
 }
 
-static void take_sample(sampler *s, uint64_t now, uint64_t t0, bool keep)
+static void take_sample(sampler *s, uint64_t now, uint64_t t0)
 {
     double dt = (double)(now - s->last_t) / 1e9;
     for (size_t k = 0; k < s->nres; k++) {
@@ -213,7 +227,8 @@ static void take_sample(sampler *s, uint64_t now, uint64_t t0, bool keep)
         bool any_measuring = false;
         for (size_t i = s->first[k]; i < s->first[k] + (size_t)r->job.numjobs; i++) {
             bl_worker *w = &s->w[i];
-            any_measuring |= w->measuring;
+            uint64_t tm = atomic_load_explicit(&w->live_t_measure, memory_order_acquire);
+            any_measuring |= tm != 0;
             for (int d = 0; d < 2; d++) {
                 uint64_t ios = atomic_load_explicit(&w->live_ios[d], memory_order_relaxed);
                 uint64_t by = atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
@@ -224,15 +239,15 @@ static void take_sample(sampler *s, uint64_t now, uint64_t t0, bool keep)
                 bw[d] += b;
                 io[d] += o;
                 bool dir_used = d == BL_DIR_READ ? r->job.is_read : r->job.is_write;
-                if (keep && w->logs.rate_on && w->measuring && dir_used) {
-                    uint64_t t_ms = (now - w->t_measure) / 1000000;
+                if (w->logs.rate_on && tm && dir_used) {
+                    uint64_t t_ms = (now - tm) / 1000000;
                     bl_log_push(&w->logs.bw, t_ms, (uint64_t)(b / 1024.0), (uint32_t)d, r->job.bs);
                     bl_log_push(&w->logs.iops, t_ms, (uint64_t)(o * dt + 0.5), (uint32_t)d,
                                 r->job.bs);
                 }
             }
         }
-        if (keep && any_measuring)
+        if (any_measuring)
             push_sample(r, (double)(now - t0) / 1e9 - r->job.ramp_time_s, bw, io);
     }
     s->last_t = now;
@@ -256,8 +271,10 @@ static void show_progress(bl_exec *ex, sampler *s, const char *title, uint64_t n
             f = el / tot;
         for (size_t i = s->first[k]; i < s->first[k] + (size_t)r->job.numjobs; i++) {
             bl_worker *w = &s->w[i];
-            if (w->to_issue != UINT64_MAX && w->to_issue > 0) {
-                double fi = (double)w->issued / (double)w->to_issue;
+            if (w->planned != UINT64_MAX && w->planned > 0) {
+                uint64_t done = atomic_load_explicit(&w->live_ios[0], memory_order_relaxed) +
+                                atomic_load_explicit(&w->live_ios[1], memory_order_relaxed);
+                double fi = (double)done / (double)w->planned;
                 f = fi > f ? fi : f;
             }
         }
@@ -287,7 +304,7 @@ static int run_sampler(bl_exec *ex, sampler *s, uint64_t t0, const char *title)
         nanosleep(&ts, NULL);
         uint64_t now = bl_now_ns();
         if (now >= next) {
-            take_sample(s, now, t0, true);
+            take_sample(s, now, t0);
             next += tick;
             if (next <= now)
                 next = now + tick;
@@ -355,7 +372,73 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
         bl_strbuf_free(&sb);
         if (!res[k].target)
             return -1;
-        if (!null && bl_target_layout(res[k].target, &ex->stop, err, errlen) != 0)
+        if (!null && bl_target_layout(res[k].target, ex->o->interrupt, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The tail since the last full interval is kept when it is at least half of one, or when it
+ * is all there is (a job shorter than an interval still gets its one sample). Its rate runs
+ * up to the last completion, not up to the joins. */
+static void tail_sample(bl_exec *ex, sampler *s, uint64_t t0)
+{
+    uint64_t now = s->last_t + 1;
+    for (size_t i = 0; i < s->nw; i++)
+        now = s->w[i].t_end > now ? s->w[i].t_end : now;
+    bool none = true;
+    for (size_t k = 0; k < s->nres; k++)
+        none &= s->res[k].n_samples == 0;
+    if (none || now - s->last_t >= ex->sample_ms * 500000)
+        take_sample(s, now, t0);
+}
+
+/* Starts the workers together, samples until they end; 0 or 1 (interrupted). */
+static int run_workers(bl_exec *ex, sampler *s, const char *title)
+{
+    pthread_barrier_t barrier;
+    pthread_barrier_init(&barrier, NULL, (unsigned)s->nw + 1);
+    pthread_t *th = bl_xcalloc(s->nw, sizeof *th);
+    warg *args = bl_xcalloc(s->nw, sizeof *args);
+    for (size_t i = 0; i < s->nw; i++) {
+        args[i] = (warg){&barrier, &s->w[i]};
+        if (pthread_create(&th[i], NULL, worker_main, &args[i]) != 0)
+            abort();
+    }
+    pthread_barrier_wait(&barrier);
+    uint64_t t0 = bl_now_ns();
+    s->last_ios = bl_xcalloc(s->nw * 2, sizeof *s->last_ios);
+    s->last_bytes = bl_xcalloc(s->nw * 2, sizeof *s->last_bytes);
+    int rc = run_sampler(ex, s, t0, title);
+    for (size_t i = 0; i < s->nw; i++)
+        pthread_join(th[i], NULL);
+    if (rc == 0)
+        tail_sample(ex, s, t0);
+    pthread_barrier_destroy(&barrier);
+    free(s->last_ios);
+    free(s->last_bytes);
+    free(th);
+    free(args);
+    return rc;
+}
+
+/* After the workers: their errors, the merged figures, the logs. */
+static int collect(bl_worker *w, size_t nw, bl_job_result *res, size_t n, const size_t *first,
+                   char *err, size_t errlen)
+{
+    for (size_t i = 0; i < nw; i++)
+        if (w[i].err) {
+            snprintf(err, errlen, "job '%s': %s", w[i].job->name, w[i].errmsg);
+            return -1;
+        }
+    for (size_t k = 0; k < n; k++) {
+        merge_results(&res[k], &w[first[k]]);
+        res[k].done = true;
+    }
+    for (size_t i = 0; i < nw; i++) {
+        const bl_job *j = w[i].job;
+        if (bl_iolog_write(&w[i].logs, j->lat_log, j->bw_log, j->iops_log, w[i].id, err, errlen) !=
+            0)
             return -1;
     }
     return 0;
@@ -364,7 +447,6 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
 int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res, const char *title)
 {
     char err[512] = "";
-    FILE *msg = stderr;
     size_t nw = 0;
     for (size_t k = 0; k < n; k++) {
         memset(&res[k], 0, sizeof res[k]);
@@ -374,7 +456,7 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
     if (prepare_targets(ex, res, n, err, sizeof err) != 0) {
         if (bl_exec_interrupted(ex))
             return 1;
-        fprintf(msg, "benchlog run: %s\n", err);
+        fprintf(stderr, "benchlog run: %s\n", err);
         return -1;
     }
     bl_worker *w = bl_xcalloc(nw, sizeof *w);
@@ -384,56 +466,16 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
     for (size_t k = 0; k < n && rc == 0; k++) {
         first[k] = made;
         for (int c = 0; c < res[k].job.numjobs && rc == 0; c++, made++)
-            if (setup_worker(ex, &res[k], &w[made], c, err, sizeof err) != 0)
-                rc = -1;
+            rc = setup_worker(ex, &res[k], &w[made], c, err, sizeof err);
     }
     if (rc == 0) {
-        phase ph = {.ex = ex};
-        pthread_barrier_init(&ph.barrier, NULL, (unsigned)nw + 1);
-        pthread_t *th = bl_xcalloc(nw, sizeof *th);
-        warg *args = bl_xcalloc(nw, sizeof *args);
-        for (size_t i = 0; i < nw; i++) {
-            args[i] = (warg){&ph, &w[i]};
-            if (pthread_create(&th[i], NULL, worker_main, &args[i]) != 0)
-                abort();
-        }
-        pthread_barrier_wait(&ph.barrier);
-        uint64_t t0 = bl_now_ns();
         sampler s = {.w = w, .nw = nw, .res = res, .nres = n, .first = first};
-        s.last_ios = bl_xcalloc(nw * 2, sizeof *s.last_ios);
-        s.last_bytes = bl_xcalloc(nw * 2, sizeof *s.last_bytes);
-        int sr = run_sampler(ex, &s, t0, title);
-        for (size_t i = 0; i < nw; i++)
-            pthread_join(th[i], NULL);
-        /* The tail since the last full interval, kept when it is at least half of one. */
-        uint64_t now = bl_now_ns();
-        if (now - s.last_t >= ex->sample_ms * 500000)
-            take_sample(&s, now, t0, true);
-        pthread_barrier_destroy(&ph.barrier);
-        free(s.last_ios);
-        free(s.last_bytes);
-        free(th);
-        free(args);
-        for (size_t i = 0; i < nw && rc == 0; i++)
-            if (w[i].err) {
-                snprintf(err, sizeof err, "job '%s': %s", w[i].job->name, w[i].errmsg);
-                rc = -1;
-            }
-        if (rc == 0 && sr)
-            rc = 1;
-        for (size_t k = 0; k < n && rc == 0; k++) {
-            merge_results(&res[k], &w[first[k]]);
-            res[k].done = true;
-        }
-        for (size_t i = 0; i < nw && rc == 0; i++) {
-            const bl_job *j = w[i].job;
-            if (bl_iolog_write(&w[i].logs, j->lat_log, j->bw_log, j->iops_log, w[i].id, err,
-                               sizeof err) != 0)
-                rc = -1;
-        }
+        rc = run_workers(ex, &s, title);
+        if (rc == 0)
+            rc = collect(w, nw, res, n, first, err, sizeof err);
     }
     if (rc == -1)
-        fprintf(msg, "benchlog run: %s\n", err);
+        fprintf(stderr, "benchlog run: %s\n", err);
     for (size_t i = 0; i < made; i++) {
         if (w[i].fd >= 0)
             close(w[i].fd);

@@ -25,6 +25,7 @@ typedef struct bl_exec {
     atomic_int stop;
     int next_worker_id;
     uint64_t sample_ms;
+    char date[32]; /* when the run started (ISO 8601 UTC): one date label for all records */
 } bl_exec;
 
 void bl_exec_init(bl_exec *ex, const bl_run_opts *o);

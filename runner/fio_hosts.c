@@ -136,9 +136,13 @@ static int count_hosts(const bl_records *recs, size_t from)
     return n;
 }
 
-int bl_run_fio_hosts(const char *hosts_file, const char *jobfile, const char *fio_binary,
-                     const char *workdir, bl_records *out, char *err, size_t errlen)
+int bl_run_fio_hosts(const char *hosts_file, const char *jobfile, const bl_fio_hosts_opts *o,
+                     bl_records *out, char *err, size_t errlen)
 {
+    static const bl_fio_hosts_opts defaults = {0};
+    if (!o)
+        o = &defaults;
+    const char *fio_binary = o->fio_binary, *workdir = o->workdir;
     char hosts[PATH_MAX], job[PATH_MAX];
     int nhosts = hosts_file ? bl_fio_hosts_count(hosts_file) : -1;
     if (nhosts <= 0 || !realpath(hosts_file, hosts)) {
@@ -175,7 +179,7 @@ int bl_run_fio_hosts(const char *hosts_file, const char *jobfile, const char *fi
     }
     bl_parse_out po;
     bl_out_init(&po, tmp ? jobfile : json);
-    bl_parse_opts opts = {.as = "fio-client"};
+    bl_parse_opts opts = {.as = "fio-client", .n_labels = o->n_labels, .labels = o->labels};
     struct stat sb;
     if (stat(json, &sb) == 0 && sb.st_size > 0) {
         bl_text t;

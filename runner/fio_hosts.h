@@ -18,16 +18,23 @@
 #include "../core/record.h"
 #include <stddef.h>
 
-/* Runs the job across the hosts and appends the records to out (which keeps them).
- * fio_binary NULL means $BENCHLOG_FIO, else "fio" on PATH. workdir NULL means a temporary
- * folder removed afterwards (records then name the job file as their source); otherwise
- * fio runs there and fio-client.json, fio's messages (fio-client.out) and the per-host
- * logs stay, and records name fio-client.json.
+typedef struct bl_fio_hosts_opts {
+    const char *fio_binary; /* NULL: $BENCHLOG_FIO, else "fio" on PATH */
+    /* NULL: a temporary folder, removed afterwards (records then name the job file as
+     * their source, line -1). Otherwise fio runs there and fio-client.json, fio's messages
+     * (fio-client.out) and the per-host logs stay; records name fio-client.json. */
+    const char *workdir;
+    size_t n_labels;
+    const bl_label *labels; /* added to every record (--label K=V) */
+} bl_fio_hosts_opts;
+
+/* Runs the job across the hosts and appends the records to out (which keeps them); o may
+ * be NULL for the defaults.
  * Returns 0 when every host reported; 1 when fio failed, a host is missing from the
  * results or the output held errors (good records are still appended; err says what went
- * wrong in one line); 2 for a usage error (missing or empty hosts file or job file). */
-int bl_run_fio_hosts(const char *hosts_file, const char *jobfile, const char *fio_binary,
-                     const char *workdir, bl_records *out, char *err, size_t errlen);
+ * wrong in one line); 2 for a usage error (missing or empty hosts file, missing job file). */
+int bl_run_fio_hosts(const char *hosts_file, const char *jobfile, const bl_fio_hosts_opts *o,
+                     bl_records *out, char *err, size_t errlen);
 
 /* Number of hosts in a fio hosts file (non-blank lines not starting with '#'), or -1 when
  * it cannot be read. */

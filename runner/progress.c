@@ -10,7 +10,7 @@ void bl_progress_format(char *buf, size_t n, const char *test, double pct, doubl
                         double left_s)
 {
     int left = left_s > 0 ? (int)(left_s + 0.5) : 0;
-    snprintf(buf, n, "%-22.22s %3.0f%%  %9.1f MB/s  %10.0f IOPS  %d:%02d left", test ? test : "",
+    snprintf(buf, n, "%-26.26s %3.0f%%  %9.1f MB/s  %10.0f IOPS  %d:%02d left", test ? test : "",
              pct, bw / 1e6, iops, left / 60, left % 60);
 }
 

@@ -59,14 +59,6 @@ static void agg_free(agg *a)
     }
 }
 
-static void iso_date(char *buf, size_t n)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec)
 {
     const bl_run_opts *o = ex->o;
@@ -93,9 +85,7 @@ static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec
         bl_record_set_label(rec, "kernel", u.release);
         bl_record_set_label(rec, "host", u.nodename);
     }
-    char date[32];
-    iso_date(date, sizeof date);
-    bl_record_set_label(rec, "date", date);
+    bl_record_set_label(rec, "date", ex->date);
     if (r->job.direct && !r->direct)
         bl_record_set_label(rec, "direct_fallback", "O_DIRECT refused: buffered I/O");
     for (size_t i = 0; i < o->n_labels; i++)
@@ -106,12 +96,13 @@ static void fill_samples(const agg *a, int d, bl_record *rec)
 {
     bl_samples_from(a->bw[d], a->ns, &rec->bw_samples);
     bl_samples_from(a->iops[d], a->ns, &rec->iops_samples);
+    /* One series at a time: adding a series may move the ones before it. */
     bl_series *bw = bl_record_add_series(rec, "bw", "bytes/s");
-    bl_series *io = bl_record_add_series(rec, "iops", "IO/s");
-    for (size_t i = 0; i < a->ns; i++) {
+    for (size_t i = 0; i < a->ns; i++)
         bl_series_push(bw, a->t[i], a->bw[d][i]);
+    bl_series *io = bl_record_add_series(rec, "iops", "IO/s");
+    for (size_t i = 0; i < a->ns; i++)
         bl_series_push(io, a->t[i], a->iops[d][i]);
-    }
 }
 
 static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const agg *a, int d)

@@ -9,12 +9,13 @@
 #define KiB 1024u
 #define MiB (1024u * 1024u)
 
-/* CrystalDiskMark 3.0: Seq (1 MiB), 512K, 4K, 4K QD32; 1000 MB, x5. */
+/* CrystalDiskMark 3.0: Seq (1 MiB), 512K, 4K, 4K QD32; 1000 MB, x5. Named the way the cdm
+ * parser names CrystalDiskMark 3 rows, so old screenshots and our runs share cdm_test. */
 static const bl_suite_test cdm3_tests[] = {
-    {"Seq", false, MiB, 1, 1},
-    {"512K", true, 512 * KiB, 1, 1},
-    {"4K", true, 4 * KiB, 1, 1},
-    {"4K QD32", true, 4 * KiB, 32, 1},
+    {"SEQ1M Q1T1", false, MiB, 1, 1},
+    {"RND512K Q1T1", true, 512 * KiB, 1, 1},
+    {"RND4K Q1T1", true, 4 * KiB, 1, 1},
+    {"RND4K Q32T1", true, 4 * KiB, 32, 1},
 };
 /* CrystalDiskMark 8, settings "NVMe SSD" (IsNVMeMode in DiskMarkDlg.cpp). */
 static const bl_suite_test cdm8_tests[] = {

@@ -4,7 +4,7 @@
  * random data; for each test a 5 s warm-up run that is not counted, then `runs` runs of
  * `measure_s` each, and the figure shown is the best run (highest MB/s); 5 s pause between
  * tests; all reads first, then all writes. Records carry CrystalDiskMark's test name in the
- * label cdm_test ("SEQ1M Q8T1", or CrystalDiskMark 3's "Seq", "4K QD32") so imported
+ * label cdm_test ("SEQ1M Q8T1"; CrystalDiskMark 3's "4K QD32" is "RND4K Q32T1") so imported
  * CrystalDiskMark results line up with ours. QD1 tests use the sync engine, deeper queues
  * libaio, all with O_DIRECT (CrystalDiskMark bypasses the cache too). */
 #ifndef BL_RUNNER_SUITES_H

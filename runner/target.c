@@ -237,7 +237,7 @@ bl_target *bl_target_none(bl_targets *ts, uint64_t size)
     return t;
 }
 
-int bl_target_layout(bl_target *t, const atomic_int *stop, char *err, size_t errlen)
+int bl_target_layout(bl_target *t, const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
     if (t->blockdev || t->laid_out >= t->size)
         return 0;
@@ -252,7 +252,7 @@ int bl_target_layout(bl_target *t, const atomic_int *stop, char *err, size_t err
     bl_fill_random(buf, chunk, &rng);
     int rc = 0;
     for (uint64_t off = t->laid_out; off < t->size && rc == 0;) {
-        if (stop && atomic_load(stop)) {
+        if (stop && *stop) {
             snprintf(err, errlen, "interrupted while writing the test file");
             rc = -1;
             break;

@@ -8,7 +8,7 @@
 #ifndef BL_RUNNER_TARGET_H
 #define BL_RUNNER_TARGET_H
 
-#include <stdatomic.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,8 +37,9 @@ typedef struct bl_targets {
  * needed). Returns NULL with a message in err on refusal. */
 bl_target *bl_target_get(bl_targets *ts, const char *where, const char *key, uint64_t size,
                          char *err, size_t errlen);
-/* Writes random data over [0, size) once, so reads read real blocks. 0 or -1 with err. */
-int bl_target_layout(bl_target *t, const atomic_int *stop, char *err, size_t errlen);
+/* Writes random data over [0, size) once, so reads read real blocks; *stop (may be NULL)
+ * set by a signal handler interrupts it. 0 or -1 with err. */
+int bl_target_layout(bl_target *t, const volatile sig_atomic_t *stop, char *err, size_t errlen);
 /* A target without a file, for the null engine. */
 bl_target *bl_target_none(bl_targets *ts, uint64_t size);
 /* Opens for I/O; with want_direct, O_DIRECT when the filesystem allows it (probes once and

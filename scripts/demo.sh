@@ -11,7 +11,11 @@ rm -f "$DB"
 export BENCHLOG_DB="$DB"
 
 # --- runner: the quick suite on a scratch file in $OUT -----------------------------------
-# (added by the runner stage)
+# benchlog's own engine (not fio): a 32 MiB scratch file in $OUT, removed afterwards; three
+# CrystalDiskMark-named tests, read then write, half a second each.
+echo "== benchlog run --suite quick (scratch file in $OUT)"
+"$BIN" run --suite quick --target "$OUT" --label demo=quick
+echo
 
 # --- import: every fixture we made ourselves ---------------------------------------------
 echo "== importing fixtures/"

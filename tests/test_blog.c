@@ -7,6 +7,7 @@
 #include "../parsers/sections.h"
 #include "formats_util.h"
 #include "support/support.h"
+#include <dirent.h>
 #include <stdlib.h>
 
 static int load(const char *rel, bl_parse_out *o)
@@ -231,12 +232,48 @@ static void test_000_headings(void **state)
     free(p);
 }
 
+/* Every file under corpus/{bonnie,cdm,dd,blog} parses with no error and gives records. */
+static void test_every_corpus_file(void **state)
+{
+    (void)state;
+    char *root = bl_test_corpus("blog");
+    if (!root)
+        skip();
+    free(root);
+    static const char *const dirs[] = {"bonnie", "cdm", "dd", "blog"};
+    size_t files = 0;
+    for (size_t d = 0; d < 4; d++) {
+        char *dir = bl_test_corpus(dirs[d]);
+        DIR *dh = dir ? opendir(dir) : NULL;
+        struct dirent *e;
+        while (dh && (e = readdir(dh)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            bl_parse_out o;
+            bl_out_init(&o, path);
+            int rc = bl_test_parse(path, NULL, &o);
+            if (rc != 0 || o.recs.n == 0)
+                fail_msg("%s: status %d, %zu records, first message: %s", path, rc, o.recs.n,
+                         o.n_diags ? o.diags[0].msg : "-");
+            bl_out_free(&o);
+            files++;
+        }
+        if (dh)
+            closedir(dh);
+        free(dir);
+    }
+    assert_true(files >= 21);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_004_bonnie),      cmocka_unit_test(test_004_fio_cdm_dd),
-        cmocka_unit_test(test_001_grid),        cmocka_unit_test(test_003_runon),
-        cmocka_unit_test(test_runon_ambiguous), cmocka_unit_test(test_000_headings),
+        cmocka_unit_test(test_004_bonnie),        cmocka_unit_test(test_004_fio_cdm_dd),
+        cmocka_unit_test(test_001_grid),          cmocka_unit_test(test_003_runon),
+        cmocka_unit_test(test_runon_ambiguous),   cmocka_unit_test(test_000_headings),
+        cmocka_unit_test(test_every_corpus_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,6 +161,39 @@ static void test_fixtures(void **state)
     bl_out_free(&o);
 }
 
+/* bonnie++ 1.03 bon_csv2txt with -x 2 -f: blank per-char columns, file rows paired by order. */
+static void test_fixture_103_two_runs(void **state)
+{
+    (void)state;
+    char buf[256];
+    bl_parse_out o;
+    bl_out_init(&o, "f");
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("bonnie/bonnie-1.03_handtyped_x2_fast.txt", buf, sizeof buf),
+                      NULL, &o),
+        0);
+    assert_int_equal(o.recs.n, 2 * 10);
+    assert_int_equal(fu_runs(&o, "bonnie++"), 2);
+    assert_null(fu_find(&o, "seq-read-char", NULL, NULL, 0));
+    const bl_record *r = fu_find(&o, "seq-write-block", NULL, NULL, 1);
+    assert_double_equal(r->bw_bytes_s, 30418.0 * 1024, 0);
+    assert_double_equal(r->cpu_pct, 43, 0);
+    assert_int_equal(r->line, 7);
+    assert_string_equal(bl_record_label(r, "size"), "1G:32k");
+    assert_int_equal(r->size_bytes, 1LL << 30);
+    assert_string_equal(r->tool_version, "1.03");
+    r = fu_find(&o, "rand-seeks", NULL, NULL, 0);
+    assert_double_equal(r->value, 151.2, 1e-9);
+    r = fu_find(&o, "seq-delete", NULL, NULL, 1); /* second file row goes with the second run */
+    assert_double_equal(r->value, 13377, 0);
+    assert_int_equal(r->run, fu_find(&o, "seq-write-block", NULL, NULL, 1)->run);
+    assert_int_equal(r->line, 12);
+    r = fu_find(&o, "rand-stat", NULL, NULL, 0);
+    assert_string_equal(r->note, "+++++: too fast to measure");
+    assert_false(bl_present(r->cpu_pct));
+    bl_out_free(&o);
+}
+
 /* --as auto: each fixture is claimed by its own format. */
 static void test_auto_detect(void **state)
 {
@@ -169,7 +202,8 @@ static void test_auto_detect(void **state)
         const char *file, *format;
     } cases[] = {{"bonnie/bonnie-2.00a_s256_n2.txt", "bonnie"},
                  {"bonnie/bon_csv2txt-2.00a.txt", "bonnie"},
-                 {"bonnie/bonnie-2.00a_quiet_csv.csv", "bonnie-csv"}};
+                 {"bonnie/bonnie-2.00a_quiet_csv.csv", "bonnie-csv"},
+                 {"bonnie/bonnie-1.03_handtyped_x2_fast.txt", "bonnie"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char buf[256], err[128];
         bl_text t;
@@ -193,7 +227,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_freebsd_human_and_csv), cmocka_unit_test(test_human_table_only),
         cmocka_unit_test(test_csv_generations),       cmocka_unit_test(test_fixtures),
-        cmocka_unit_test(test_auto_detect),
+        cmocka_unit_test(test_fixture_103_two_runs),  cmocka_unit_test(test_auto_detect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

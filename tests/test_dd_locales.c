@@ -81,12 +81,45 @@ static void test_bsd_busybox(void **state)
     free(p);
 }
 
+static void test_auto_detect(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"dd/gnu-dd-9.1_de_DE.txt",
+                                        "dd/gnu-dd-9.1_fr_FR.txt",
+                                        "dd/gnu-dd-9.1_zh_CN.txt",
+                                        "dd/gnu-dd-9.1_uk_UA.txt",
+                                        "dd/gnu-dd-9.1_nl_NL.txt",
+                                        "dd/gnu-dd-9.1_C_time.txt",
+                                        "dd/gnu-dd-9.1_C_status_progress.txt",
+                                        "cdm/cdm-5.2.1_handwritten_crlf.txt",
+                                        "cdm/cdm-5.2.1_handwritten_utf16.txt"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char buf[256], err[128];
+        bl_text t;
+        assert_int_equal(
+            bl_text_load(&t, bl_test_fixture(files[i], buf, sizeof buf), err, sizeof err), 0);
+        const bl_format *best = NULL;
+        int score = 0, claimed = 0;
+        for (size_t f = 0; f < bl_format_count(); f++) {
+            int sc = bl_format_at(f)->probe(&t);
+            claimed += sc > 0;
+            if (sc > score)
+                score = sc, best = bl_format_at(f);
+        }
+        assert_non_null(best);
+        assert_string_equal(best->name, files[i][0] == 'd' ? "dd" : "cdm");
+        assert_int_equal(claimed, 1);
+        bl_text_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_locales),
         cmocka_unit_test(test_progress_and_time),
         cmocka_unit_test(test_bsd_busybox),
+        cmocka_unit_test(test_auto_detect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,245 @@
+/* `benchlog run` end to end: suites and job files into the store, errors with their lines,
+ * refusals, usage errors, no progress line off a terminal, and Ctrl-C. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/jsonl.h"
+#include "../core/store.h"
+#include "../core/strbuf.h"
+#include "support/support.h"
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *cat(const char *a, const char *b)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s%s", a, b);
+    return bl_strbuf_take(&sb);
+}
+
+static int run(char **out, char **err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    int rc = bl_test_benchlog(sb.s, out, err);
+    bl_strbuf_free(&sb);
+    return rc;
+}
+
+static size_t scratch_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strncmp(e->d_name, ".benchlog-", 10) == 0;
+    closedir(d);
+    return n;
+}
+
+static void query(const char *db, bl_records *out)
+{
+    char err[256];
+    bl_store *s = bl_store_open(db, err, sizeof err);
+    assert_non_null(s);
+    bl_records_init(out);
+    assert_int_equal(bl_store_query(s, NULL, out, err, sizeof err), 0);
+    bl_store_close(s);
+}
+
+static void cleanup(char *dir)
+{
+    char *cmd = cat("rm -rf ", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    free(dir);
+}
+
+static void test_help_and_usage(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(run(&out, &err, "run --help"), 0);
+    assert_non_null(strstr(out, "cdm8"));
+    assert_non_null(strstr(out, "cdm3"));
+    assert_non_null(strstr(out, "quick"));
+    assert_non_null(strstr(out, "--allow-overwrite"));
+    free(out);
+    free(err);
+    assert_int_equal(run(NULL, &err, "run --suite cdm9"), 2);
+    assert_non_null(strstr(err, "cdm9"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "run --size lots"), 2);
+    assert_non_null(strstr(err, "--size"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "run --suite quick fixtures/jobs/randread-qd32.fio"), 2);
+    free(err);
+    assert_int_equal(run(NULL, &err, "run --engine posixaio"), 2);
+    free(err);
+}
+
+static void test_quick_suite_into_store(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *db = cat(dir, "/s.db"), *out, *err;
+    assert_int_equal(run(&out, &err,
+                         "run --db %s --suite quick --target %s --size 4m --runtime 200ms "
+                         "--label disk=test",
+                         db, dir),
+                     0);
+    /* stdout is not a terminal here: summaries, but no progress line. */
+    assert_null(strchr(out, '\r'));
+    assert_null(strstr(out, "\033["));
+    assert_non_null(strstr(out, "RND4K Q32T1"));
+    assert_int_equal(scratch_files(dir), 0);
+    bl_records recs;
+    query(db, &recs);
+    assert_int_equal(recs.n, 6);
+    const char *names[] = {"SEQ1M Q8T1", "RND4K Q32T1", "RND4K Q1T1"};
+    for (size_t i = 0; i < 6; i++) {
+        const bl_record *r = recs.v[i];
+        assert_string_equal(r->tool, "benchlog");
+        assert_string_equal(bl_record_label(r, "cdm_test"), names[i % 3]);
+        assert_string_equal(r->op, i < 3 ? "read" : "write"); /* reads first, like CDM */
+        assert_string_equal(bl_record_label(r, "suite"), "quick");
+        assert_string_equal(bl_record_label(r, "disk"), "test");
+        assert_string_equal(bl_record_label(r, "cdm_pick"), "best of 1");
+        /* One run, one date: reports grouping by date keep the run together. */
+        assert_string_equal(bl_record_label(r, "date"), bl_record_label(recs.v[0], "date"));
+        assert_int_equal(strlen(bl_record_label(r, "date")), 20);
+        assert_int_equal(r->size_bytes, 4 << 20);
+        assert_true(r->io_bytes > 0 && r->io_bytes % r->bs == 0);
+        assert_true(r->runtime_s >= 0.199 && r->runtime_s < 2); /* time based: at least 200 ms */
+        assert_true(bl_test_close(r->bw_bytes_s, (double)r->io_bytes / r->runtime_s, 1e-9));
+        assert_true(r->clat_ns.present && r->clat_ns.n_pct == 17);
+    }
+    assert_int_equal(recs.v[0]->iodepth, 8);
+    assert_string_equal(recs.v[0]->ioengine, "libaio");
+    assert_string_equal(recs.v[2]->ioengine, "sync");
+    bl_records_free(&recs);
+    free(out);
+    free(err);
+    free(db);
+    cleanup(dir);
+}
+
+static void test_jobfile_round_trip(void **state)
+{
+    (void)state;
+    /* The fixture is a valid fio job file... */
+    if (system("fio --parse-only fixtures/jobs/seq-then-rand.fio >/dev/null 2>&1") != 0)
+        skip();
+    /* ...and benchlog runs it as it says: a full sequential pass, then two threads each
+     * covering the file once, folded by group_reporting. */
+    char *dir = bl_test_tmpdir(), *db = cat(dir, "/j.db"), *err;
+    assert_int_equal(
+        run(NULL, &err, "run --db %s --target %s fixtures/jobs/seq-then-rand.fio", db, dir), 0);
+    bl_records recs;
+    query(db, &recs);
+    assert_int_equal(recs.n, 2);
+    const bl_record *w = recs.v[0], *r = recs.v[1];
+    assert_string_equal(w->test, "seq-write");
+    assert_int_equal(w->line, 7);
+    assert_string_equal(w->source, "fixtures/jobs/seq-then-rand.fio");
+    /* size=4MiB is 4000000 bytes in fio: three whole 1 MiB blocks. */
+    assert_int_equal(w->io_bytes, 3 * 1048576);
+    assert_string_equal(r->test, "rand-read");
+    assert_int_equal(r->numjobs, 2);
+    assert_int_equal(r->io_bytes, 2 * (4000000 / 4096) * 4096);
+    assert_int_equal(scratch_files(dir), 0);
+    bl_records_free(&recs);
+    free(err);
+    free(db);
+    cleanup(dir);
+}
+
+static void test_errors_and_refusals(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *db = cat(dir, "/e.db"), *err;
+    assert_int_equal(
+        run(NULL, &err, "run --db %s --target %s fixtures/jobs/bad-options.fio", db, dir), 1);
+    assert_non_null(strstr(err, "fixtures/jobs/bad-options.fio:6: option 'verify'"));
+    assert_non_null(strstr(err, "fixtures/jobs/bad-options.fio:7: option 'bs'"));
+    free(err);
+
+    char *file = cat(dir, "/existing");
+    FILE *f = fopen(file, "w");
+    fputs("data\n", f);
+    fclose(f);
+    assert_int_equal(run(NULL, &err, "run --db %s --target %s --size 1m", db, file), 1);
+    assert_non_null(strstr(err, "existing file"));
+    assert_non_null(strstr(err, "--allow-overwrite"));
+    free(err);
+    bl_records recs;
+    query(db, &recs);
+    assert_int_equal(recs.n, 0);
+    bl_records_free(&recs);
+    free(file);
+    free(db);
+    cleanup(dir);
+}
+
+static void test_ctrl_c_keeps_finished_tests(void **state)
+{
+    (void)state;
+    const char *bin = getenv("BENCHLOG_BIN");
+    if (!bin)
+        bin = "build/benchlog";
+    char *dir = bl_test_tmpdir(), *db = cat(dir, "/c.db"), *job = cat(dir, "/two.fio");
+    FILE *f = fopen(job, "w");
+    fputs("[global]\nsize=4m\ntime_based\n[short]\nrw=read\nruntime=300ms\n"
+          "[long]\nstonewall\nrw=randread\nruntime=60\n",
+          f);
+    fclose(f);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execl(bin, bin, "run", "--db", db, "--target", dir, job, (char *)NULL);
+        _exit(127);
+    }
+    struct timespec ts = {1, 500 * 1000000};
+    nanosleep(&ts, NULL);
+    assert_true(scratch_files(dir) >= 1); /* the long test is running on a scratch file */
+    kill(pid, SIGINT);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 130);
+    assert_int_equal(scratch_files(dir), 0);
+    bl_records recs;
+    query(db, &recs);
+    assert_int_equal(recs.n, 1);
+    assert_string_equal(bl_record_label(recs.v[0], "job"), "short");
+    assert_true(recs.v[0]->runtime_s >= 0.299 && recs.v[0]->runtime_s < 2);
+    bl_records_free(&recs);
+    free(job);
+    free(db);
+    cleanup(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_usage),
+        cmocka_unit_test(test_quick_suite_into_store),
+        cmocka_unit_test(test_jobfile_round_trip),
+        cmocka_unit_test(test_errors_and_refusals),
+        cmocka_unit_test(test_ctrl_c_keeps_finished_tests),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,280 @@
+/* fio job files: options, fio's suffixes, [global], stonewall, and errors with their lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../runner/job.h"
+#include "../runner/suites.h"
+#include "support/support.h"
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_text(const char *text, bl_jobs *jobs, bl_parse_out *out)
+{
+    bl_text t;
+    char err[256];
+    assert_int_equal(bl_text_from_bytes(&t, "job.fio", text, strlen(text), err, sizeof err), 0);
+    bl_out_init(out, "job.fio");
+    int n = bl_jobfile_parse(&t, jobs, out);
+    bl_text_free(&t);
+    return n;
+}
+
+static int parse_fixture(const char *name, bl_jobs *jobs, bl_parse_out *out)
+{
+    char path[256];
+    bl_text t;
+    char err[256];
+    assert_int_equal(bl_text_load(&t, bl_test_fixture(name, path, sizeof path), err, sizeof err),
+                     0);
+    bl_out_init(out, path);
+    int n = bl_jobfile_parse(&t, jobs, out);
+    bl_text_free(&t);
+    return n;
+}
+
+static void test_fio_sizes(void **state)
+{
+    (void)state;
+    uint64_t v;
+    assert_true(bl_fio_size("4k", &v));
+    assert_int_equal(v, 4096);
+    assert_true(bl_fio_size("4K", &v));
+    assert_int_equal(v, 4096);
+    assert_true(bl_fio_size("1m", &v));
+    assert_int_equal(v, 1048576);
+    assert_true(bl_fio_size("1mb", &v));
+    assert_int_equal(v, 1048576);
+    assert_true(bl_fio_size("2g", &v));
+    assert_int_equal(v, 2147483648ull);
+    /* fio's kb_base=1024 quirk: the explicit IEC spelling means powers of 1000
+     * (checked with fio 3.33: size=1MiB lays out 1000000 bytes). */
+    assert_true(bl_fio_size("1MiB", &v));
+    assert_int_equal(v, 1000000);
+    assert_true(bl_fio_size("10KiB", &v));
+    assert_int_equal(v, 10000);
+    assert_true(bl_fio_size("512", &v));
+    assert_int_equal(v, 512);
+    assert_false(bl_fio_size("fast", &v));
+    assert_false(bl_fio_size("4x", &v));
+    assert_false(bl_fio_size("-1k", &v));
+}
+
+static void test_fio_times(void **state)
+{
+    (void)state;
+    double s;
+    assert_true(bl_fio_time_s("30", &s));
+    assert_double_equal(s, 30, 0);
+    assert_true(bl_fio_time_s("1500ms", &s));
+    assert_double_equal(s, 1.5, 1e-12);
+    assert_true(bl_fio_time_s("2m", &s));
+    assert_double_equal(s, 120, 0);
+    assert_true(bl_fio_time_s("1h", &s));
+    assert_double_equal(s, 3600, 0);
+    assert_true(bl_fio_time_s("250us", &s));
+    assert_double_equal(s, 250e-6, 1e-15);
+    assert_false(bl_fio_time_s("soon", &s));
+    assert_false(bl_fio_time_s("5 parsecs", &s));
+}
+
+static void test_global_and_sections(void **state)
+{
+    (void)state;
+    bl_jobs jobs = {0};
+    bl_parse_out out;
+    assert_int_equal(parse_fixture("jobs/seq-then-rand.fio", &jobs, &out), 0);
+    assert_int_equal(out.n_diags, 0);
+    assert_int_equal(jobs.n, 2);
+    bl_job *w = &jobs.v[0], *r = &jobs.v[1];
+    assert_string_equal(w->name, "seq-write");
+    assert_int_equal(w->line, 7);
+    assert_true(w->is_write && !w->is_read && !w->random);
+    assert_int_equal(w->bs, 1048576);
+    assert_int_equal(w->size, 4000000);       /* 4MiB in fio's spelling: 4 * 10^6 */
+    assert_string_equal(w->ioengine, "sync"); /* psync */
+    assert_true(w->end_fsync && w->group_reporting && !w->stonewall);
+    assert_string_equal(r->name, "rand-read");
+    assert_true(r->stonewall && r->random && r->is_read && !r->is_write);
+    assert_int_equal(r->numjobs, 2);
+    assert_int_equal(r->bs, 4096);
+    assert_double_equal(r->runtime_s, 1.5, 1e-12);
+    assert_int_equal(r->size, 4000000); /* from [global] */
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+
+    assert_int_equal(parse_fixture("jobs/randread-qd32.fio", &jobs, &out), 0);
+    assert_int_equal(jobs.n, 1);
+    assert_string_equal(jobs.v[0].ioengine, "libaio");
+    assert_int_equal(jobs.v[0].iodepth, 32);
+    assert_int_equal(jobs.v[0].direct, 1);
+    assert_int_equal(jobs.v[0].size, 8 << 20);
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+
+    assert_int_equal(parse_fixture("jobs/mixed-logs.fio", &jobs, &out), 0);
+    assert_true(jobs.v[0].is_read && jobs.v[0].is_write && jobs.v[0].random);
+    assert_int_equal(jobs.v[0].rwmixread, 70);
+    assert_string_equal(jobs.v[0].lat_log, "mixed");
+    assert_string_equal(jobs.v[0].bw_log, "mixed");
+    assert_int_equal(jobs.v[0].log_avg_msec, 0);
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+}
+
+static void test_errors_name_option_and_line(void **state)
+{
+    (void)state;
+    bl_jobs jobs = {0};
+    bl_parse_out out;
+    assert_int_equal(parse_fixture("jobs/bad-options.fio", &jobs, &out), 3);
+    assert_int_equal(out.n_diags, 3);
+    assert_int_equal(out.diags[0].line, 6);
+    assert_non_null(strstr(out.diags[0].msg, "'verify'"));
+    assert_non_null(strstr(out.diags[0].msg, "not supported"));
+    assert_int_equal(out.diags[1].line, 7);
+    assert_non_null(strstr(out.diags[1].msg, "'bs'"));
+    assert_non_null(strstr(out.diags[1].msg, "fast"));
+    assert_int_equal(out.diags[2].line, 8);
+    assert_non_null(strstr(out.diags[2].msg, "section header"));
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+
+    /* Values out of range and unknown modes are errors too, never ignored. */
+    assert_int_equal(parse_text("[a]\nrw=trim\niodepth=100000\nrwmixread=150\n", &jobs, &out), 3);
+    assert_int_equal(out.diags[0].line, 2);
+    assert_int_equal(out.diags[1].line, 3);
+    assert_int_equal(out.diags[2].line, 4);
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+
+    assert_int_equal(parse_text("# nothing but a comment\n", &jobs, &out), 1);
+    assert_non_null(strstr(out.diags[0].msg, "no job section"));
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+}
+
+static void test_global_applies_only_after(void **state)
+{
+    (void)state;
+    bl_jobs jobs = {0};
+    bl_parse_out out;
+    const char *text = "bs=8k\n[one]\nrw=write\n[global]\niodepth=4\n[two]\ntime_based\n"
+                       "runtime=2\nrwmixwrite=20\nnorandommap\n";
+    assert_int_equal(parse_text(text, &jobs, &out), 0);
+    assert_int_equal(jobs.n, 2);
+    assert_int_equal(jobs.v[0].bs, 8192);
+    assert_int_equal(jobs.v[0].iodepth, 1);
+    assert_int_equal(jobs.v[1].bs, 8192);
+    assert_int_equal(jobs.v[1].iodepth, 4);
+    assert_true(jobs.v[1].time_based && jobs.v[1].norandommap);
+    assert_int_equal(jobs.v[1].rwmixread, 80);
+    assert_double_equal(jobs.v[1].runtime_s, 2, 0);
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+}
+
+static void test_suite_shapes(void **state)
+{
+    (void)state;
+    const bl_suite *s = bl_suite_find("cdm8");
+    assert_non_null(s);
+    assert_int_equal(s->size, 1073741824ull);
+    assert_int_equal(s->runs, 5);
+    assert_double_equal(s->measure_s, 5, 0);
+    assert_double_equal(s->interval_s, 5, 0);
+    assert_double_equal(s->warmup_s, 5, 0);
+    assert_int_equal(s->n_tests, 4);
+    const char *names[] = {"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T16", "RND4K Q1T1"};
+    int bs[] = {1048576, 1048576, 4096, 4096}, qd[] = {8, 1, 32, 1}, th[] = {1, 1, 16, 1};
+    for (size_t i = 0; i < 4; i++) {
+        bl_job j;
+        bl_suite_job(s, i, BL_DIR_WRITE, &j);
+        assert_string_equal(j.cdm_test, names[i]);
+        assert_int_equal(j.bs, bs[i]);
+        assert_int_equal(j.iodepth, qd[i]);
+        assert_int_equal(j.numjobs, th[i]);
+        assert_true(j.is_write && !j.is_read);
+        assert_int_equal(j.random, i >= 2);
+        assert_int_equal(j.direct, 1);
+        assert_true(j.time_based);
+        assert_string_equal(j.ioengine, qd[i] > 1 ? "libaio" : "sync");
+        bl_job_free(&j);
+    }
+    const bl_suite *d = bl_suite_find("cdm8-default");
+    assert_string_equal(d->tests[2].cdm_name, "RND4K Q32T1");
+    assert_int_equal(d->tests[2].threads, 1);
+
+    const bl_suite *c3 = bl_suite_find("cdm3");
+    assert_int_equal(c3->size, 1000ull * 1048576);
+    assert_int_equal(c3->runs, 5);
+    assert_int_equal(c3->n_tests, 4);
+    assert_string_equal(c3->tests[0].cdm_name, "SEQ1M Q1T1"); /* as the cdm parser names it */
+    assert_int_equal(c3->tests[1].bs, 512 * 1024);
+    assert_string_equal(c3->tests[3].cdm_name, "RND4K Q32T1");
+    assert_int_equal(c3->tests[3].queues, 32);
+
+    const bl_suite *q = bl_suite_find("quick");
+    assert_true(q->size <= 64u << 20);
+    assert_true(q->runs * q->measure_s * (double)q->n_tests * 2 <= 5);
+    assert_null(bl_suite_find("cdm9"));
+}
+
+/* Our suites' records must line up with imported CrystalDiskMark results: for every row the
+ * cdm parser reads from a real CrystalDiskMark 3 / 8 text, the suite has a test of the same
+ * name with the same block size, queue depth and threads. */
+static void check_lines_up(const char *corpus, const char *suite)
+{
+    char *path = bl_test_corpus(corpus);
+    if (!path || !bl_format_find("cdm")) {
+        free(path);
+        skip();
+    }
+    bl_parse_out out;
+    bl_test_parse(path, "cdm", &out);
+    const bl_suite *s = bl_suite_find(suite);
+    size_t matched = 0;
+    for (size_t i = 0; i < out.recs.n; i++) {
+        const bl_record *r = out.recs.v[i];
+        const char *name = bl_record_label(r, "cdm_test");
+        assert_non_null(name);
+        for (size_t k = 0; k < s->n_tests; k++) {
+            if (strcmp(s->tests[k].cdm_name, name) != 0)
+                continue;
+            bl_job j;
+            bl_suite_job(s, k, strcmp(r->op, "read") == 0 ? BL_DIR_READ : BL_DIR_WRITE, &j);
+            assert_int_equal(r->bs, j.bs);
+            assert_int_equal(r->iodepth, j.iodepth);
+            assert_int_equal(r->numjobs, j.numjobs);
+            assert_string_equal(r->test,
+                                bl_job_test_name(&j, j.is_read ? BL_DIR_READ : BL_DIR_WRITE));
+            bl_job_free(&j);
+            matched++;
+        }
+    }
+    assert_true(matched >= 6);
+    bl_out_free(&out);
+    free(path);
+}
+
+static void test_suites_line_up_with_cdm_imports(void **state)
+{
+    (void)state;
+    check_lines_up("cdm/cdm-3.0.2_x64_samsung830_ssd.txt", "cdm3");
+    check_lines_up("cdm/cdm-8.0.2_x64_crucial_p2_nvme.txt", "cdm8");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fio_sizes),
+        cmocka_unit_test(test_fio_times),
+        cmocka_unit_test(test_global_and_sections),
+        cmocka_unit_test(test_errors_name_option_and_line),
+        cmocka_unit_test(test_global_applies_only_after),
+        cmocka_unit_test(test_suite_shapes),
+        cmocka_unit_test(test_suites_line_up_with_cdm_imports),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
