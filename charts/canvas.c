@@ -234,7 +234,10 @@ size_t bl_axis_ticks(const bl_axis *a, double *ticks, size_t max)
         double d = pow(10, floor(log10(a->min) + 1e-9));
         for (; d <= a->max * 1.0001 && n < max; d *= 10)
             for (int k = 1; k <= 5 && n < max; k += (k == 1 ? 1 : 3))
-                if ((few || k == 1) && d * k >= a->min * 0.9999 && d * k <= a->max * 1.0001)
+                if ((few || k == 1 || fabs(d * k / a->min - 1) < 1e-6 ||
+                     fabs(d * k / a->max - 1) < 1e-6) && /* the ends are labelled too */
+                    d * k >= a->min * 0.9999 &&
+                    d * k <= a->max * 1.0001)
                     ticks[n++] = d * k;
         return n;
     }
