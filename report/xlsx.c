@@ -183,6 +183,7 @@ static void summary_chart(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, const
     snprintf(buf, sizeof buf, "Chart data (%s%s)", unit,
              ns < t->ncols ? ", first columns only" : "");
     worksheet_write_string(ws, at, 0, buf, x->text);
+    worksheet_set_row(ws, at + 1, 45, NULL); /* room for wrapped column titles */
     worksheet_write_string(ws, at + 1, 0, "Test", x->head);
     for (size_t j = 0; j < ns; j++)
         worksheet_write_string(ws, at + 1, (lxw_col_t)(j + 1), t->cols[j].title, x->head);
@@ -261,8 +262,8 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     /* Constant-memory mode keeps a huge workbook small in memory, but leaves the chart
      * without cached values (Excel and LibreOffice read the cells on opening); below this
      * size the cache costs nothing and makes the file complete. */
-    lxw_workbook_options wo = {.constant_memory = recs->n > BL_XLSX_CONSTANT_MEMORY_FROM,
-                               .tmpdir = NULL};
+    size_t cm = o->constant_memory_from ? o->constant_memory_from : BL_XLSX_CONSTANT_MEMORY_FROM;
+    lxw_workbook_options wo = {.constant_memory = recs->n >= cm, .tmpdir = NULL};
     lxw_workbook *wb = workbook_new_opt(path, &wo);
     if (!wb) {
         snprintf(err, errlen, "cannot create %s", path);
