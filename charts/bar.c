@@ -64,7 +64,8 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
         for (size_t b = 0; b < n; b++) {
             size_t j = cols[b];
             const bl_stat *st = bl_cell_main(row, bl_table_cell(t, rows[k], j));
-            double y = top + bar * (double)b, x1 = bl_axis_pos(ax, st->mean, c->px0, c->px1);
+            double y = top + bar * (double)b;
+            double x1 = fmax(bl_axis_pos(ax, st->mean, c->px0, c->px1), c->px0 + 1);
             bl_canvas_color(c, j, 1);
             cairo_rectangle(c->cr, c->px0, y + bar * 0.06, x1 - c->px0, bar * 0.88);
             cairo_fill(c->cr);
@@ -112,15 +113,20 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
         bl_table_free(t);
         return 1;
     }
-    double hi = 0, s = c->s;
+    double hi = 0, lo = INFINITY, s = c->s;
     for (size_t k = 0; k < nr; k++)
         for (size_t j = 0; j < ns; j++) {
             const bl_stat *st = bl_cell_main(&t->rows[rows[k]], bl_table_cell(t, rows[k], j));
             double v = st->n ? st->mean + (st->n > 1 && bl_present(st->sd) ? st->sd : 0) : 0;
             hi = v > hi ? v : hi;
+            if (st->n && st->mean > 0 && st->mean < lo)
+                lo = st->mean;
         }
     bl_axis ax;
-    bl_axis_linear(&ax, 0, hi);
+    if (o->log) /* figures spanning decades (page-cache reads beside disk writes) */
+        bl_axis_log(&ax, lo, hi * 1.5);
+    else
+        bl_axis_linear(&ax, 0, hi);
     double left = 0;
     for (size_t k = 0; k < nr; k++) {
         double w;
@@ -135,8 +141,9 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     char *title = bl_chart_title("Throughput by test", rv, recs->n, o);
     bl_strbuf sub;
     bl_strbuf_init(&sub);
-    bl_strbuf_printf(&sub, "%s%s · %zu records", unit,
-                     strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", t->n_records);
+    bl_strbuf_printf(&sub, "%s%s%s · %zu records", unit,
+                     strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", o->log ? ", log scale" : "",
+                     t->n_records);
     if (t->any_repeat)
         bl_strbuf_puts(&sub, " · repeated runs: mean, whisker = +1 stdev");
     if (ns < t->ncols)

@@ -26,6 +26,7 @@ typedef struct bl_chart_opts {
     const char *by;     /* bar: columns; other kinds: the label naming each curve */
     const char *title;  /* NULL: from the records' common labels */
     const char *series; /* timeline: series name (bw, iops, lat, clat); NULL: first found */
+    int log;            /* bar: log scale, for figures that span decades */
 } bl_chart_opts;
 
 /* Returns 0; 1 when no record has what the kind draws or the file cannot be written;
