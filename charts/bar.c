@@ -123,7 +123,10 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
                 lo = st->mean;
         }
     bl_axis ax;
-    if (o->log) /* figures spanning decades (page-cache reads beside disk writes) */
+    /* Figures spanning decades (page-cache reads beside disk writes) want a log axis;
+     * log < 0 lets the figures decide: past three decades. */
+    int log = o->log > 0 || (o->log < 0 && lo > 0 && hi / lo > 1000);
+    if (log)
         bl_axis_log(&ax, lo, hi * 1.5);
     else
         bl_axis_linear(&ax, 0, hi);
@@ -142,7 +145,7 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     bl_strbuf sub;
     bl_strbuf_init(&sub);
     bl_strbuf_printf(&sub, "%s%s%s · %zu records", unit,
-                     strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", o->log ? ", log scale" : "",
+                     strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", log ? ", log scale" : "",
                      t->n_records);
     if (t->any_repeat)
         bl_strbuf_puts(&sub, " · repeated runs: mean, whisker = +1 stdev");

@@ -1,4 +1,5 @@
 #include "canvas.h"
+#include "../core/strbuf.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +57,19 @@ int bl_canvas_save(bl_canvas *c, const char *path, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+static cairo_status_t to_strbuf(void *closure, const unsigned char *data, unsigned int len)
+{
+    bl_strbuf_putn(closure, (const char *)data, len);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+int bl_canvas_save_mem(bl_canvas *c, bl_strbuf *png)
+{
+    cairo_surface_flush(c->surf);
+    return cairo_surface_write_to_png_stream(c->surf, to_strbuf, png) == CAIRO_STATUS_SUCCESS ? 0
+                                                                                              : -1;
 }
 
 void bl_canvas_rgb(bl_canvas *c, unsigned rgb, double alpha)

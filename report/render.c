@@ -244,7 +244,7 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
     if (o->format == BL_REPORT_MD)
         render_md(t, &g, out);
     else if (o->format == BL_REPORT_HTML)
-        bl_render_html(t, &g, o->title ? o->title : "Storage benchmark comparison", out);
+        bl_render_html(t, &g, o, out);
     else
         render_text(t, &g, out);
     bl_grid_free(&g);

@@ -53,9 +53,9 @@ typedef struct bl_table {
     size_t nrows, ncols;
     bl_row *rows;
     bl_col *cols;
-    bl_cell *cells; /* nrows * ncols, row-major; bl_table_cell() */
-    char *by;       /* NULL: default grouping */
-    long baseline;  /* column index or -1 */
+    bl_cell *cells;    /* nrows * ncols, row-major; bl_table_cell() */
+    char *by;          /* NULL: default grouping */
+    long baseline;     /* column index or -1 */
     size_t n_records;  /* in the table */
     size_t n_left_out; /* without a test name: nothing to compare (bare fio logs) */
     int any_small, any_value, any_repeat, any_lat, any_cpu;

@@ -54,9 +54,9 @@ static void test_rows_in_crystaldiskmark_order(void **state)
     add_fio(&rs);
     bl_table *t = build(&rs, NULL, NULL);
     static const char *const want[] = {
-        "seq-read 1MiB Q8T1",    "seq-write 1MiB Q1T1",  "seq-read 64KiB Q1T1",
-        "rand-read 4KiB Q32T16", "rand-read 4KiB Q32T1", "rand-write 4KiB Q1T1",
-        "seq-write-block 8KiB T1", "rand-seeks T1",     "seq-create T1",
+        "seq-read 1MiB Q8T1",      "seq-write 1MiB Q1T1",  "seq-read 64KiB Q1T1",
+        "rand-read 4KiB Q32T16",   "rand-read 4KiB Q32T1", "rand-write 4KiB Q1T1",
+        "seq-write-block 8KiB T1", "rand-seeks T1",        "seq-create T1",
     };
     assert_int_equal(t->nrows, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < t->nrows; i++)
@@ -262,6 +262,18 @@ static void test_import_then_report(void **state)
     assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
     assert_non_null(strstr(out, "\nseq-read,65536,1,1,4572.88142"));
     assert_null(strstr(out, "seq-write"));
+    free(out);
+    /* HTML carries its bar chart inside: a PNG as a data URI ("iVBORw0KGgo" is its magic). */
+    snprintf(args, sizeof args, "report --db %s/s.db --html --title 'dd on ext4'", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_non_null(strstr(out, "<title>dd on ext4</title>"));
+    assert_non_null(strstr(out, "alt=\"dd on ext4 (bar chart)\" src=\"data:image/png;base64,"
+                                "iVBORw0KGgo"));
+    free(out);
+    snprintf(args, sizeof args, "report --db %s/s.db --html --no-chart", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_null(strstr(out, "<figure>"));
+    assert_non_null(strstr(out, ">4572.9 MB/s</td>"));
     free(out);
     snprintf(args, sizeof args, "report --db %s/s.db tool=fio", dir);
     assert_int_equal(bl_test_benchlog(args, NULL, &err), 1);
