@@ -2,6 +2,7 @@
 #include "../core/store.h"
 #include "../core/strbuf.h"
 #include "sections.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,7 +222,7 @@ static int stream_parse(const char *path, const bl_format *fmt, bl_parse_out *ou
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        bl_out_error(out, 0, "cannot open");
+        bl_out_error(out, 0, "cannot open: %s", strerror(errno));
         return 1;
     }
     fmt->parse_stream(f, out);
@@ -271,6 +272,12 @@ static int load_head(const char *path, bl_text *t, char *err, size_t errlen)
     return rc;
 }
 
+static int is_regular_file(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static int is_huge_file(const char *path)
 {
     struct stat st;
@@ -296,10 +303,13 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     char err[256];
     bl_text t;
     int huge = is_huge_file(path);
-    if (huge && forced && forced->parse_stream) {
+    /* A forced streaming format never loads the text whole, whatever the file's size. */
+    if (forced && forced->parse_stream && is_regular_file(path)) {
         if (hash)
             stream_hash(path, hash);
         int rc = stream_parse(path, forced, out);
+        if (rc == 0 && out->recs.n == 0 && out->n_diags == 0)
+            bl_out_error(out, 0, "no results found in the %s input", forced->name);
         apply_user_labels(out, opts);
         return rc || out->n_diags ? 1 : 0;
     }

@@ -137,6 +137,15 @@ static void read_dir(const cdoc *d, json_t *e, json_t *dir, bl_record *r)
     }
 }
 
+/* Directions of an entry: read, write, trim, and -1 for unified_rw_reporting's "mixed". */
+static const int dirs[] = {BL_FIO_READ, BL_FIO_WRITE, BL_FIO_TRIM, -1};
+#define NDIRS (sizeof dirs / sizeof dirs[0])
+
+static json_t *dir_obj(json_t *e, int ddir)
+{
+    return json_object_get(e, ddir < 0 ? "mixed" : bl_fio_ddir_name(ddir));
+}
+
 static int moved_data(json_t *dir)
 {
     return num(dir, "io_bytes") > 0 || num(dir, "io_kbytes") > 0;
@@ -197,16 +206,21 @@ static bl_fc_sum *agg_of(cdoc *d, const char *job, int ddir)
     return a;
 }
 
-static void agg_add(cdoc *d, json_t *e, json_t *dir, const bl_record *r)
+static void agg_add(cdoc *d, json_t *e, int ddir, const bl_record *r)
 {
-    bl_fc_sum *a = agg_of(d, bl_record_label(r, "job"), bl_fio_ddir_from(r->op, strlen(r->op)));
+    json_t *dir = dir_obj(e, ddir);
+    bl_fc_sum *a = agg_of(d, bl_record_label(r, "job"), ddir);
     const char *nj = option(e, d->global, "numjobs", NULL);
     if (nj && atoi(nj) > 0)
         a->numjobs = atoi(nj); /* the aggregate holds all of a host's clones */
-    double n[NKIND];
-    for (int k = 0; k < NKIND; k++)
-        n[k] = num(lat_obj(d, dir, k), "N");
-    double ios = num(dir, "total_ios");
+    double n[NKIND], ios = num(dir, "total_ios");
+    for (int k = 0; k < NKIND; k++) {
+        json_t *l = lat_obj(d, dir, k);
+        n[k] = num(l, "N");
+        /* fio 2.x gives no "N": every I/O issued has its latencies, unless all are 0. */
+        if (!bl_present(n[k]) && num(l, "max") > 0)
+            n[k] = ios;
+    }
     bl_fc_sum_add(a, r, n, bl_present(ios) ? ios : r->iops * r->runtime_s, num(e, "job_runtime"));
 }
 
@@ -237,6 +251,9 @@ static void add_def(bl_fio_jobdefs *defs, const cdoc *d, json_t *stats, json_t *
                       option(e, d->global, "bs", "blocksize"),
                       option(e, d->global, "ioengine", NULL), option(e, d->global, "iodepth", NULL),
                       nj && entries_of(stats, e) == 1 ? nj : "1");
+    bl_fio_jobdef *def = &defs->v[defs->n - 1];
+    if (def->iodepth < 0 && json_object_get(e, "job options"))
+        def->iodepth = 1; /* fio's default, which it does not echo */
 }
 
 /* One record of one entry's direction (a host's, or fio's own sum), appended to out. */
@@ -255,7 +272,9 @@ static bl_record *entry_record(const cdoc *d, bl_parse_out *out, json_t *e, int 
     }
     if (d->date)
         bl_record_set_label(r, "date", d->date);
-    read_dir(d, e, json_object_get(e, bl_fio_ddir_name(ddir)), r);
+    if (ddir < 0)
+        bl_record_set_label(r, "ddir", "mixed");
+    read_dir(d, e, dir_obj(e, ddir), r);
     return r;
 }
 
@@ -267,6 +286,8 @@ static void agg_record(cdoc *d, bl_fc_sum *a, const bl_fio_jobdefs *defs, const 
     r->run = d->run0 + (int64_t)d->nhosts + 1;
     bl_fio_fill(r, a->ddir, a->job, bl_fio_jobdef_find(defs, a->job), d->version);
     bl_record_set_label(r, "host", BL_FIO_ALL_CLIENTS);
+    if (a->ddir < 0)
+        bl_record_set_label(r, "ddir", "mixed");
     if (d->date)
         bl_record_set_label(r, "date", d->date);
     bl_fc_sum_fill(a, r);
@@ -309,8 +330,9 @@ static void fio_all_entry(cdoc *d, json_t *e, long line, bl_fio_jobdefs *defs)
 {
     bl_parse_out tmp;
     bl_out_init(&tmp, d->out->source);
-    for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
-        if (!moved_data(json_object_get(e, bl_fio_ddir_name(dd))))
+    for (size_t di = 0; di < NDIRS; di++) {
+        int dd = dirs[di];
+        if (!moved_data(dir_obj(e, dd)))
             continue;
         bl_fc_sum *only = NULL;
         int n = 0;
@@ -340,6 +362,10 @@ static void read_doc(cdoc *d, json_t *doc)
     long all_line = 0, last_line = 0;
     size_t i;
     json_t *e;
+    if (json_array_size(stats) == 0)
+        bl_out_error(d->out, d->first,
+                     "fio client output without results: \"client_stats\" is "
+                     "empty (did the servers start?)");
     size_t k = 0; /* entries with a "jobname" key so far: index into jobline */
     json_array_foreach(stats, i, e)
     {
@@ -364,13 +390,13 @@ static void read_doc(cdoc *d, json_t *doc)
         int64_t run = host_run(d, host);
         if (!bl_fio_jobdef_find(&defs, job))
             add_def(&defs, d, stats, e, job);
-        for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
-            json_t *dir = json_object_get(e, bl_fio_ddir_name(dd));
-            if (!moved_data(dir))
+        for (size_t di = 0; di < NDIRS; di++) {
+            int dd = dirs[di];
+            if (!moved_data(dir_obj(e, dd)))
                 continue;
             bl_record *r =
                 entry_record(d, d->out, e, dd, host, run, line, bl_fio_jobdef_find(&defs, job));
-            agg_add(d, e, dir, r);
+            agg_add(d, e, dd, r);
         }
         free(host);
     }
@@ -488,8 +514,8 @@ static int fio_client_probe(const bl_text *t)
 const bl_format bl_format_fio_client = {
     .name = "fio-client",
     .summary = "fio client/server JSON and JSON+ (fio --client): per host and all clients",
-    .family = "fio-client",
-    .rank = 1,
+    .family = "fio",
+    .rank = 4,
     .probe = fio_client_probe,
     .parse = fio_client_parse,
     .parse_stream = NULL,

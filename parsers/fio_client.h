@@ -29,4 +29,11 @@ char *bl_fio_client_log_host(const char *path);
  * built in or the name has no host suffix). out is initialised by the caller. */
 int bl_fio_client_read_log(const char *path, bl_parse_out *out);
 
+/* Reads every per-host log in dir and moves its timelines (series) into the record of recs
+ * with the same host label and direction: the one whose job is the log's name, else the
+ * only one. Logs matching no record or several are left out (several servers sharing a
+ * hostname overwrite each other's logs: their hosts are labelled hostname:port and get
+ * none). Returns the number of series attached. */
+size_t bl_fio_client_attach_logs(const char *dir, bl_records *recs);
+
 #endif

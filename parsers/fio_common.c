@@ -47,7 +47,8 @@ static bl_fio_jobdef *jobdef_push(bl_fio_jobdefs *d, const char *name, size_t na
     j->name = bl_xstrndup(name, name_len);
     for (int i = 0; i < BL_FIO_NDIR; i++)
         j->bs[i] = -1;
-    j->iodepth = j->numjobs = -1;
+    j->iodepth = j->numjobs = j->size = -1;
+    j->direct = BL_TRI_ABSENT;
     j->group = -1;
     return j;
 }
@@ -147,6 +148,25 @@ bool bl_fio_parse_jobdef_line(const char *line, bl_fio_jobdefs *d)
     return true;
 }
 
+bool bl_fio_parse_layout_line(const char *line, bl_fio_jobdefs *d)
+{
+    const char *l = strstr(line, ": Laying out IO file");
+    const char *slash = l ? strstr(l, " / ") : NULL;
+    if (!slash)
+        return false;
+    const char *start = bl_fio_skip(line);
+    size_t n = (size_t)(l - start);
+    double size;
+    if (!bl_parse_size(slash + 3, BL_BINARY, &size, NULL) || size <= 0)
+        return true;
+    for (size_t i = d->n; i-- > 0;)
+        if (strlen(d->v[i].name) == n && strncmp(d->v[i].name, start, n) == 0) {
+            d->v[i].size = (int64_t)llround(size);
+            break;
+        }
+    return true;
+}
+
 void bl_fio_jobdef_add(bl_fio_jobdefs *d, const char *name, const char *rw, const char *bs,
                        const char *ioengine, const char *iodepth, const char *numjobs)
 {
@@ -234,6 +254,10 @@ void bl_fio_fill(bl_record *r, int ddir, const char *job, const bl_fio_jobdef *d
         r->iodepth = def->iodepth;
     if (def->numjobs > 0 && r->numjobs < 0)
         r->numjobs = def->numjobs;
+    if (def->size > 0 && r->size_bytes < 0)
+        r->size_bytes = def->size;
+    if (def->direct != BL_TRI_ABSENT)
+        r->direct = def->direct;
 }
 
 char *bl_fio_strip_version(const char *v)

@@ -22,6 +22,8 @@ typedef struct bl_fio_jobdef {
     int64_t bs[BL_FIO_NDIR]; /* fixed block size per direction; -1 when unknown or a range */
     char *ioengine;
     int64_t iodepth, numjobs;
+    int64_t size; /* bytes per job file (size=, "Laying out IO file"); -1 when unknown */
+    int direct;   /* BL_TRI_ABSENT unless the text says */
     long group;
 } bl_fio_jobdef;
 
@@ -36,6 +38,9 @@ void bl_fio_jobdefs_clear(bl_fio_jobdefs *d);
 const bl_fio_jobdef *bl_fio_jobdef_find(const bl_fio_jobdefs *d, const char *name);
 /* Parses a normal-output job header line; true (and appends to d) when it is one. */
 bool bl_fio_parse_jobdef_line(const char *line, bl_fio_jobdefs *d);
+/* `name: Laying out IO file(s) (1 file(s) / 1024MB)`: sets the size of the last definition
+ * of that name; true when the line is one. */
+bool bl_fio_parse_layout_line(const char *line, bl_fio_jobdefs *d);
 /* Appends a definition built from option strings (JSON "job options"); any may be NULL. */
 void bl_fio_jobdef_add(bl_fio_jobdefs *d, const char *name, const char *rw, const char *bs,
                        const char *ioengine, const char *iodepth, const char *numjobs);

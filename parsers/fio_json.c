@@ -7,6 +7,7 @@
  * Each job gives one record per direction that moved data. JSON+ "bins" are kept as the
  * latency histogram. "client_stats" (client/server mode) is left alone. */
 #include "../core/strbuf.h"
+#include "../core/units.h"
 #include "fio_common.h"
 #include "parser.h"
 #include <jansson.h>
@@ -101,11 +102,22 @@ static void read_lat(json_t *o, double unit, bl_lat *l)
         if (p > 0 && json_is_number(v))
             bl_lat_add_pct(l, bl_fio_pct_round(p), bl_fio_scale(json_number_value(v), unit));
     }
-    json_object_foreach(json_object_get(o, "bins"), k, v)
+    /* fio >= 2.99 keys bins by latency; earlier json+ by bin index, beside the
+     * FIO_IO_U_PLAT_BITS/VAL/NR keys that say how to turn an index into a latency. */
+    json_t *bins = json_object_get(o, "bins");
+    json_t *bits = json_object_get(bins, "FIO_IO_U_PLAT_BITS");
+    int by_index = bits != NULL;
+    if (by_index && json_integer_value(bits) != 6)
+        bins = NULL; /* a layout this parser does not know: keep no bins */
+    json_object_foreach(bins, k, v)
     {
         char *e;
         double at = strtod(k, &e);
-        if (e != k && !*e && json_is_integer(v) && json_integer_value(v) > 0)
+        if (e == k || *e || !json_is_integer(v) || json_integer_value(v) <= 0)
+            continue;
+        if (by_index)
+            at = at < BL_FIO_PLAT_NR ? bl_fio_plat_idx_to_val((unsigned)at) : NAN;
+        if (bl_present(at))
             bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)json_integer_value(v));
     }
     /* jansson keeps insertion order, but do not rely on fio's key order. */
@@ -209,6 +221,13 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
                           option(job, global, "ioengine", NULL),
                           option(job, global, "iodepth", NULL), NULL);
         defs.v[0].numjobs = numjobs_of(jobs, job, global);
+        const char *size = option(job, global, "size", NULL);
+        double sz;
+        if (size && bl_parse_size(size, BL_BINARY, &sz, NULL) && sz > 0)
+            defs.v[0].size = (int64_t)llround(sz);
+        const char *direct = option(job, global, "direct", NULL);
+        if (direct)
+            defs.v[0].direct = strtol(direct, NULL, 10) ? BL_TRUE : BL_FALSE;
         if (defs.v[0].iodepth < 0 && json_object_get(job, "job options"))
             defs.v[0].iodepth = 1; /* fio's default, not echoed */
         long line = jobname_line(t, first, last, &at);

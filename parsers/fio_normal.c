@@ -156,7 +156,9 @@ static void parse_new_summary(const char *p, bl_record *r)
     double x;
     if ((v = bl_fio_after(p, "IOPS=")) && bl_parse_count(v, &x, NULL))
         r->iops = x;
-    if ((v = bl_fio_after(p, "BW=")) && bl_parse_bandwidth(v, BL_BINARY, &x, NULL))
+    /* fio's client mode prints its "All clients" rate without the unit: `BW=105Mi (110M)`. */
+    if ((v = bl_fio_after(p, "BW=")) && (bl_parse_bandwidth(v, BL_BINARY, &x, NULL) ||
+                                         bl_parse_size(v, BL_BINARY, &x, NULL)))
         r->bw_bytes_s = x;
     const char *io = strstr(p, ")(");
     io = io ? io + 2 : NULL;
@@ -399,6 +401,8 @@ static void parse_line(nstate *s, const char *line, long lineno)
         open_job(s, p, g, lineno);
         return;
     }
+    if (bl_fio_parse_layout_line(p, &s->defs))
+        return;
     if (strstr(p, ": (g=")) {
         if (s->run_has_results)
             new_run(s);

@@ -204,6 +204,8 @@ int bl_run_fio_hosts(const char *hosts_file, const char *jobfile, const bl_fio_h
     }
     po.recs.n = 0;
     bl_out_free(&po);
+    bl_records mine = {.v = out->v + from, .n = out->n - from}; /* this run's records */
+    bl_fio_client_attach_logs(workdir, &mine);
     int got = count_hosts(out, from);
     if (!rc && got < nhosts) {
         snprintf(err, errlen, "results from %d of the %d hosts in %s%s%s", got, nhosts, hosts_file,

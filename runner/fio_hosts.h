@@ -10,8 +10,8 @@
  * "10.0.0.7,8766", "ip:127.0.0.1,8766", "ip6:::1,8765"). The job file is sent to every
  * server by fio; paths in it are the servers' paths. Per-host logs the job asks for
  * (write_bw_log, write_lat_log...) are written by fio as <log>.<hostname> in the work
- * folder (read them with bl_fio_client_read_log); servers sharing a hostname overwrite
- * each other's logs, a limit of fio. */
+ * folder; their timelines are attached to the host's records (bl_fio_client_attach_logs).
+ * Servers sharing a hostname overwrite each other's logs, a limit of fio. */
 #ifndef BL_FIO_HOSTS_H
 #define BL_FIO_HOSTS_H
 

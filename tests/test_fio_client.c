@@ -276,6 +276,65 @@ static void test_fio_all_differs(void **state)
     bl_text_free(&t);
 }
 
+/* fio 2.x units (io_bytes and bw in KiB, latencies in usec) with unified_rw_reporting's
+ * "mixed" direction, as fio 2.x client mode writes them. */
+static void test_fio2_mixed(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"fio version\":\"fio-2.6\",\"global options\":{\"unified_rw_reporting\":\"1\"},\n"
+        " \"client_stats\":[\n"
+        "  {\"jobname\":\"m\",\"hostname\":\"a\",\"port\":8765,\"job "
+        "options\":{\"rw\":\"randrw\"},\n"
+        "   \"mixed\":{\"io_bytes\":1000,\"bw\":100,\"iops\":25,\"runtime\":10000,"
+        "\"total_ios\":250,\"lat\":{\"min\":10,\"max\":900,\"mean\":40.5,\"stddev\":3}}},\n"
+        "  {\"jobname\":\"m\",\"hostname\":\"b\",\"port\":8765,\"job "
+        "options\":{\"rw\":\"randrw\"},\n"
+        "   \"mixed\":{\"io_bytes\":3000,\"bw\":300,\"iops\":75,\"runtime\":10000,"
+        "\"total_ios\":750,\"lat\":{\"min\":5,\"max\":100,\"mean\":20.5,\"stddev\":1}}}]}\n";
+    bl_text t;
+    char err[128];
+    assert_int_equal(bl_text_from_bytes(&t, "mixed.json", text, strlen(text), err, sizeof err), 0);
+    bl_parse_out o;
+    bl_out_init(&o, "mixed.json");
+    bl_parse_opts opts = {0};
+    assert_int_equal(bl_parse_text(&t, &opts, &o), 0);
+    assert_int_equal(o.recs.n, 3);
+    const bl_record *a = bl_test_nth(&o, "host", "a", 0);
+    assert_null(a->op);
+    assert_string_equal(bl_record_label(a, "ddir"), "mixed");
+    assert_int_equal(a->io_bytes, 1000 * 1024);
+    assert_double_equal(a->bw_bytes_s, 100 * 1024, 0);
+    assert_double_equal(a->lat_ns.mean, 40500, 0);
+    assert_double_equal(a->lat_ns.max, 900000, 0);
+    const bl_record *all = bl_test_nth(&o, "host", BL_FIO_ALL_CLIENTS, 0);
+    assert_string_equal(bl_record_label(all, "ddir"), "mixed");
+    assert_int_equal(all->io_bytes, 4000 * 1024);
+    assert_double_equal(all->iops, 100, 1e-12); /* 1000 I/Os over 10 s */
+    /* No "N" in fio 2.x: each host's I/O count weighs its mean, 250 x 40.5 and 750 x 20.5 us. */
+    assert_double_equal(all->lat_ns.mean, 25500, 1e-9);
+    assert_double_equal(all->lat_ns.min, 5000, 0);
+    assert_double_equal(all->lat_ns.max, 900000, 0);
+    assert_false(all->slat_ns.present);
+    bl_out_free(&o);
+    bl_text_free(&t);
+
+    /* A client run where no server started: fio's message, then an empty client_stats. */
+    const char *empty = "<node-a> error: failed to setup shm segment\n\n"
+                        "{ \"fio version\" : \"fio-3.33\", \"global options\" : {}, "
+                        "\"client_stats\" : [], \"disk_util\" : [] }\n";
+    assert_int_equal(bl_text_from_bytes(&t, "empty.json", empty, strlen(empty), err, sizeof err),
+                     0);
+    bl_out_init(&o, "empty.json");
+    assert_int_equal(bl_parse_text(&t, &opts, &o), 1);
+    assert_int_equal(o.recs.n, 0);
+    assert_int_equal(o.n_diags, 1);
+    assert_int_equal(o.diags[0].line, 3);
+    assert_non_null(strstr(o.diags[0].msg, "\"client_stats\" is empty"));
+    bl_out_free(&o);
+    bl_text_free(&t);
+}
+
 /* fio-json leaves client documents to us: it reads "jobs" arrays only. */
 static void test_fio_json_leaves_it(void **state)
 {
@@ -409,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_log_host),
         cmocka_unit_test(test_fio_all_differs),
+        cmocka_unit_test(test_fio2_mixed),
         cmocka_unit_test(test_report_by_host),
     };
     return cmocka_run_group_tests_name("fio-client fixtures", fixtures, NULL, NULL);

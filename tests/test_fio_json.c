@@ -240,6 +240,37 @@ static void test_pasted_and_truncated(void **state)
     free(json);
 }
 
+/* json+ before fio 2.99 keyed "bins" by bin index (usec scheme) beside FIO_IO_U_PLAT_*
+ * keys; no such file was found in public, so this one is written in that layout. */
+static void test_jsonplus_fio2_bin_indexes(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    char *path = write_tmp(
+        dir, "old.json",
+        "{\n  \"fio version\" : \"fio-2.17\",\n  \"jobs\" : [\n    {\n"
+        "      \"jobname\" : \"j\", \"groupid\" : 0, \"error\" : 0,\n"
+        "      \"read\" : { \"io_bytes\" : 8, \"bw\" : 4, \"iops\" : 1.0, \"runtime\" : 2000,\n"
+        "        \"clat\" : { \"min\" : 90, \"max\" : 300, \"mean\" : 150.0, \"stddev\" : 1.0,\n"
+        "          \"bins\" : { \"FIO_IO_U_PLAT_BITS\" : 6, \"FIO_IO_U_PLAT_VAL\" : 64,\n"
+        "            \"FIO_IO_U_PLAT_NR\" : 1216, \"90\" : 1, \"200\" : 2 } } }\n"
+        "    }\n  ]\n}\n");
+    bl_parse_out o;
+    assert_int_equal(bl_test_parse(path, "fio-json", &o), 0);
+    assert_int_equal(o.recs.n, 1);
+    const bl_lat *l = &o.recs.v[0]->clat_ns;
+    assert_int_equal(l->n_bins, 2);
+    assert_double_equal(l->bins[0].value, 90e3, 0);  /* index 90 < 128: 90 usec */
+    assert_double_equal(l->bins[1].value, 290e3, 0); /* index 200: 256 + 8.5 * 4 usec */
+    assert_int_equal(l->bins[1].count, 2);
+    assert_int_equal(o.recs.v[0]->io_bytes, 8 * 1024);
+    bl_out_free(&o);
+    unlink(path);
+    free(path);
+    rmdir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_fio3_units_and_noise_before),
         cmocka_unit_test(test_jsonplus_bins),
         cmocka_unit_test(test_pasted_and_truncated),
+        cmocka_unit_test(test_jsonplus_fio2_bin_indexes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -190,12 +190,58 @@ static void test_short_line_is_not_terse(void **state)
     bl_text_free(&t);
 }
 
+/* A terse line with an unreadable figure is reported by line; the other lines are kept. */
+static void test_unreadable_field(void **state)
+{
+    (void)state;
+    char p[256];
+    FILE *f = fopen(bl_test_fixture("fio/terse4-3.33.out", p, sizeof p), "r");
+    assert_non_null(f);
+    char *l1 = NULL, *l2 = NULL;
+    size_t n1 = 0, n2 = 0;
+    assert_true(getline(&l1, &n1, f) > 0);
+    assert_true(getline(&l2, &n2, f) > 0);
+    fclose(f);
+    /* field 7 of line 1 (read bandwidth) becomes "x" */
+    char *q = l1;
+    for (int semis = 0; semis < 6; q++)
+        semis += *q == ';';
+    q[0] = 'x';
+    char *text = NULL;
+    size_t tn = 0;
+    FILE *m = open_memstream(&text, &tn);
+    fprintf(m, "%s%s", l1, l2);
+    fclose(m);
+    bl_text t;
+    char err[128];
+    assert_int_equal(bl_text_from_bytes(&t, "x", text, tn, err, sizeof err), 0);
+    bl_parse_out o;
+    bl_out_init(&o, "x");
+    bl_format_find("fio-terse")->parse(&t, &o);
+    assert_int_equal(o.n_diags, 1);
+    assert_int_equal(o.diags[0].line, 1);
+    assert_non_null(strstr(o.diags[0].msg, "read"));
+    const bl_record *punch = bl_test_nth(&o, "job", "punch", 0);
+    assert_non_null(punch);
+    assert_string_equal(punch->op, "trim");
+    assert_non_null(bl_test_nth(&o, "job", "mixed", 0)); /* the write side of line 1 */
+    bl_out_free(&o);
+    bl_text_free(&t);
+    free(text);
+    free(l1);
+    free(l2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_terse_v2),     cmocka_unit_test(test_terse_v4),
-        cmocka_unit_test(test_terse_v5),     cmocka_unit_test(test_terse_v3_with_normal_and_json),
-        cmocka_unit_test(test_corpus_terse), cmocka_unit_test(test_short_line_is_not_terse),
+        cmocka_unit_test(test_terse_v2),
+        cmocka_unit_test(test_terse_v4),
+        cmocka_unit_test(test_terse_v5),
+        cmocka_unit_test(test_terse_v3_with_normal_and_json),
+        cmocka_unit_test(test_corpus_terse),
+        cmocka_unit_test(test_short_line_is_not_terse),
+        cmocka_unit_test(test_unreadable_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
