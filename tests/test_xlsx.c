@@ -102,6 +102,34 @@ static void test_workbook_parts(void **state)
     free(dir);
 }
 
+/* More compared columns than a sheet has: the summary keeps those that fit and says so. */
+static void test_wide_summary(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    for (long run = 1; run <= 5000; run++) {
+        bl_record *r = rec(&rs, "many.txt", run, "fio", "3.33", "rand-read", 4096, 1, 1);
+        r->bw_bytes_s = 40e6;
+        r->iops = 9766;
+        r->clat_ns.present = true;
+        r->clat_ns.mean = 98000;
+    }
+    bl_xlsx_opts o = {.by = "run"}; /* 4 sheet columns a run: figure, IOPS, latency x2 */
+    const char *path = write_book(dir, "w.xlsx", &o, &rs);
+    char *ss = zip_part(path, "xl/sharedStrings.xml");
+    assert_non_null(strstr(ss, "The first 4095 of 5000 columns (a sheet has 16,384)"));
+    assert_non_null(strstr(ss, "many.txt #4095"));
+    assert_null(strstr(ss, "many.txt #4096<"));
+    free(ss);
+    bl_records_free(&rs);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -251,6 +279,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_workbook_parts),
+        cmocka_unit_test(test_wide_summary),
         cmocka_unit_test(test_libreoffice_reads_figures),
         cmocka_unit_test(test_command_line),
     };
