@@ -1,6 +1,7 @@
 /* benchlog run: measure a target with benchlog's own engine and store the records. */
 #include "../core/strbuf.h"
 #include "../parsers/driver.h"
+#include "../runner/fio_hosts.h"
 #include "../runner/job.h"
 #include "../runner/runner.h"
 #include "../runner/suites.h"
@@ -34,10 +35,14 @@ static int help(void)
            "                     (default: the current folder); a file or block device is\n"
            "                     refused unless --allow-overwrite\n"
            "  --size N           test file size, fio syntax (512m, 4g); overrides the suite/job\n"
-           "  --runtime S        seconds of each run, fio syntax (10, 1500ms, 2m)\n"
+           "  --runtime S        length of each run, fio syntax (10, 1500ms, 2m); in a suite\n"
+           "                     each of its runs and the warm-up (the pauses stay 5 s)\n"
            "  --engine E         libaio, sync or null (no I/O: the engine's own overhead)\n"
            "  --allow-overwrite  use an existing file or block device: its data is overwritten\n"
            "  --label K=V        add a label to every record (repeatable)\n"
+           "  --hosts FILE       run JOBFILE on many hosts through fio's client/server mode:\n"
+           "                     FILE lists the hosts running 'fio --server', one a line as\n"
+           "                     fio --client takes them; one run per host plus 'all clients'\n"
            "  --db FILE          store (default $BENCHLOG_DB or ./benchlog.db)\n\nSuites:\n");
     for (size_t i = 0; i < bl_suite_count(); i++)
         printf("  %-13s %s\n", bl_suite_at(i)->name, bl_suite_at(i)->summary);
@@ -50,7 +55,7 @@ static int help(void)
 }
 
 typedef struct run_args {
-    const char *db, *suite, *jobfile;
+    const char *db, *suite, *jobfile, *hosts;
     bl_run_opts o;
     bl_labels labels;
 } run_args;
@@ -62,7 +67,8 @@ static int read_args(int argc, char **argv, run_args *a)
         {"target", required_argument, 0, 't'},  {"size", required_argument, 0, 'z'},
         {"runtime", required_argument, 0, 'r'}, {"label", required_argument, 0, 'l'},
         {"engine", required_argument, 0, 'e'},  {"allow-overwrite", no_argument, 0, 'A'},
-        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+        {"hosts", required_argument, 0, 'H'},  {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     optind = 0;
     opterr = 0;
     int c;
@@ -99,6 +105,9 @@ static int read_args(int argc, char **argv, run_args *a)
         case 'A':
             a->o.allow_overwrite = true;
             break;
+        case 'H':
+            a->hosts = optarg;
+            break;
         case 'h':
             return -1;
         default:
@@ -111,6 +120,8 @@ static int read_args(int argc, char **argv, run_args *a)
         return bl_usage_error("run", "one JOBFILE at most, '%s' is extra", argv[optind]);
     if (a->suite && a->jobfile)
         return bl_usage_error("run", "--suite and JOBFILE exclude each other");
+    if (a->hosts && !a->jobfile)
+        return bl_usage_error("run", "--hosts needs a JOBFILE for fio to run on the hosts");
     if (!a->jobfile && !a->suite)
         a->suite = "quick";
     if (a->suite && !bl_suite_find(a->suite))
@@ -153,8 +164,25 @@ static int store_records(const char *db, const char *source, const bl_records *r
     return 0;
 }
 
+/* Many hosts go through fio's client/server mode: fio reads the job file itself. */
+static int run_hosts(run_args *a)
+{
+    char err[512];
+    bl_records recs;
+    bl_records_init(&recs);
+    bl_fio_hosts_opts ho = {.n_labels = a->labels.n, .labels = a->labels.v};
+    int hr = bl_run_fio_hosts(a->hosts, a->jobfile, &ho, &recs, err, sizeof err);
+    if (hr)
+        fprintf(stderr, "benchlog run: %s\n", err);
+    int st = hr == 2 ? 2 : store_records(a->db, a->jobfile, &recs);
+    bl_records_free(&recs);
+    return hr ? hr : st;
+}
+
 static int run(run_args *a)
 {
+    if (a->hosts)
+        return run_hosts(a);
     bl_jobs jobs = {0};
     if (a->jobfile && load_jobfile(a->jobfile, &jobs) != 0) {
         bl_jobs_free(&jobs);

@@ -5,7 +5,39 @@
 #include "engine.h"
 #include <errno.h>
 #include <libaio.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include "../core/strbuf.h"
+
+/* The completion ring the kernel maps at the io_context address (fs/aio.c). Reading it
+ * directly, as fio's userspace_reap does, saves the io_getevents call whenever completions
+ * are already waiting; the call remains for sleeping until one arrives. */
+struct bl_aio_ring {
+    unsigned id, nr, head, tail;
+    unsigned magic, compat_features, incompat_features, header_length;
+    struct io_event events[];
+};
+#define BL_AIO_RING_MAGIC 0xa10a10a1u
+
+static bool ring_usable(io_context_t ctx)
+{
+    const struct bl_aio_ring *r = (const struct bl_aio_ring *)ctx;
+    return r && r->magic == BL_AIO_RING_MAGIC && r->incompat_features == 0 && r->nr > 0;
+}
+
+static int user_reap(io_context_t ctx, struct io_event *ev, unsigned max)
+{
+    struct bl_aio_ring *r = (struct bl_aio_ring *)ctx;
+    unsigned head = r->head, tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE), n = 0;
+    while (head != tail && n < max) {
+        ev[n++] = r->events[head];
+        head = (head + 1) % r->nr;
+    }
+    if (n)
+        __atomic_store_n(&r->head, head, __ATOMIC_RELEASE);
+    return (int)n;
+}
 
 typedef struct slot {
     struct iocb cb;
@@ -13,8 +45,7 @@ typedef struct slot {
     bl_dir dir;
 } slot;
 
-static int submit(bl_worker *w, io_context_t ctx, struct iocb **q, unsigned n, slot *slots,
-                  uint64_t *now)
+static int submit(bl_worker *w, io_context_t ctx, struct iocb **q, unsigned n, uint64_t *now)
 {
     unsigned done = 0;
     while (done < n) {
@@ -34,108 +65,135 @@ static int submit(bl_worker *w, io_context_t ctx, struct iocb **q, unsigned n, s
         }
         done += (unsigned)r;
     }
-    (void)slots;
     return (int)done;
 }
 
-int bl_engine_libaio_run(bl_worker *w)
-{
-    unsigned depth = (unsigned)w->job->iodepth;
-    uint64_t bs = w->job->bs;
-    io_context_t ctx = 0;
-    int r = io_setup((int)depth, &ctx);
-    if (r < 0) {
-        bl_worker_fail(w, "io_setup", -r);
-        return -1;
-    }
+typedef struct aio_state {
+    bl_worker *w;
+    io_context_t ctx;
+    unsigned depth, cap, nfree, npend, inflight;
+    bool user;
+    uint64_t bs;
     slot slots[256];
     struct iocb *freeq[256], *pend[256];
     struct io_event ev[256];
-    for (unsigned i = 0; i < depth; i++)
-        freeq[i] = &slots[i].cb;
-    unsigned nfree = depth, npend = 0, inflight = 0;
-    uint64_t now = bl_now_ns();
+} aio_state;
+
+/* Accounts n completions; returns -1 after a failed or short I/O. */
+static int complete(aio_state *a, int n, uint64_t now)
+{
+    bl_worker *w = a->w;
     int rc = 0;
+    for (int i = 0; i < n; i++) {
+        slot *s = (slot *)a->ev[i].data;
+        long res = (long)a->ev[i].res;
+        a->inflight--;
+        a->freeq[a->nfree++] = &s->cb;
+        if (res != (long)a->bs) {
+            if (rc == 0 && !w->err)
+                bl_worker_fail(w, s->dir == BL_DIR_READ ? "read" : "write",
+                               res < 0 ? (int)-res : EIO);
+            rc = -1;
+            continue;
+        }
+        bl_io_done(w, s->dir, a->bs, s->slat, now - s->t_issue, now);
+        if (s->dir == BL_DIR_WRITE && w->job->fsync_every && bl_maybe_fsync(w, s->dir) != 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+static void prepare(aio_state *a, uint64_t now)
+{
+    bl_worker *w = a->w;
+    while (a->npend < a->cap && a->nfree > 0 && bl_more(w, now)) {
+        struct iocb *cb = a->freeq[--a->nfree];
+        slot *s = (slot *)cb;
+        unsigned char *buf = w->buf + (size_t)(s - a->slots) * a->bs;
+        bl_io io;
+        bl_next_io(w, &io, buf);
+        if (io.dir == BL_DIR_READ)
+            io_prep_pread(cb, w->fd, buf, a->bs, (long long)io.off);
+        else
+            io_prep_pwrite(cb, w->fd, buf, a->bs, (long long)io.off);
+        cb->data = s;
+        s->dir = io.dir;
+        a->pend[a->npend++] = cb;
+    }
+}
+
+/* Keeps the queue full: submit a small batch, take whatever has completed meanwhile from the
+ * ring, and go on; sleeps in io_getevents only when nothing more can be submitted. */
+static int loop(aio_state *a)
+{
+    bl_worker *w = a->w;
+    uint64_t now = bl_now_ns();
     for (;;) {
-        /* Prepare as many as there are free slots, then submit them together. */
-        while (nfree > 0 && bl_more(w, now)) {
-            struct iocb *cb = freeq[--nfree];
-            slot *s = (slot *)cb;
-            unsigned char *buf = w->buf + (size_t)(s - slots) * bs;
-            bl_io io;
-            bl_next_io(w, &io, buf);
-            if (io.dir == BL_DIR_READ)
-                io_prep_pread(cb, w->fd, buf, bs, (long long)io.off);
-            else
-                io_prep_pwrite(cb, w->fd, buf, bs, (long long)io.off);
-            cb->data = s;
-            s->dir = io.dir;
-            pend[npend++] = cb;
-        }
-        if (npend > 0) {
-            /* Small batches: io_submit plugs the queue until the whole batch is in, so one
-             * big batch lets the device run dry meanwhile (fio's iodepth_batch_submit). */
-            unsigned cap = w->job->iodepth_batch > 0 ? (unsigned)w->job->iodepth_batch : depth;
-            int n = 0;
-            for (unsigned at = 0; at < npend;) {
-                unsigned chunk = npend - at < cap ? npend - at : cap;
-                int got = submit(w, ctx, pend + at, chunk, slots, &now);
-                if (got < 0) {
-                    n = -1;
-                    break;
-                }
-                n += got;
-                at += (unsigned)got;
-                if ((unsigned)got < chunk)
-                    break;
-            }
-            if (n < 0) {
-                rc = -1;
+        for (;;) {
+            prepare(a, now);
+            if (a->npend == 0)
                 break;
+            int n = submit(w, a->ctx, a->pend, a->npend, &now);
+            if (n < 0)
+                return -1;
+            a->inflight += (unsigned)n;
+            memmove(a->pend, a->pend + n, (a->npend - (unsigned)n) * sizeof *a->pend);
+            a->npend -= (unsigned)n;
+            if (a->npend > 0)
+                break; /* the kernel queue is full */
+            int got = a->user ? user_reap(a->ctx, a->ev, a->depth) : 0;
+            if (got > 0) {
+                now = bl_now_ns();
+                if (complete(a, got, now) != 0)
+                    return -1;
             }
-            inflight += (unsigned)n;
-            memmove(pend, pend + n, (npend - (unsigned)n) * sizeof *pend);
-            npend -= (unsigned)n;
         }
-        if (inflight == 0 && npend == 0)
-            break;
-        int got = io_getevents(ctx, 1, (long)depth, ev, NULL);
+        if (a->inflight == 0 && a->npend == 0)
+            return 0;
+        int got = a->user ? user_reap(a->ctx, a->ev, a->depth) : 0;
+        if (got == 0)
+            got = io_getevents(a->ctx, 1, (long)a->depth, a->ev, NULL);
         now = bl_now_ns();
         if (got == -EINTR)
             continue;
         if (got < 0) {
             bl_worker_fail(w, "io_getevents", -got);
-            rc = -1;
-            break;
+            return -1;
         }
-        for (int i = 0; i < got; i++) {
-            slot *s = (slot *)ev[i].data;
-            long res = (long)ev[i].res;
-            inflight--;
-            freeq[nfree++] = &s->cb;
-            if (res != (long)bs) {
-                if (rc == 0)
-                    bl_worker_fail(w, s->dir == BL_DIR_READ ? "read" : "write",
-                                   res < 0 ? (int)-res : EIO);
-                rc = -1;
-                continue;
-            }
-            bl_io_done(w, s->dir, bs, s->slat, now - s->t_issue, now);
-            if (s->dir == BL_DIR_WRITE && w->job->fsync_every && bl_maybe_fsync(w, s->dir) != 0)
-                rc = -1;
-        }
-        if (rc != 0) {
-            /* Drain what is still in flight before the buffers go away. */
-            while (inflight > 0) {
-                int g = io_getevents(ctx, 1, (long)depth, ev, NULL);
-                if (g > 0)
-                    inflight -= (unsigned)g;
-                else if (g != -EINTR)
-                    break;
-            }
-            break;
-        }
+        if (complete(a, got, now) != 0)
+            return -1;
     }
-    io_destroy(ctx);
+}
+
+int bl_engine_libaio_run(bl_worker *w)
+{
+    aio_state *a = bl_xcalloc(1, sizeof *a);
+    a->w = w;
+    a->depth = (unsigned)w->job->iodepth;
+    a->bs = w->job->bs;
+    /* Small batches: io_submit plugs the queue until the whole batch is in, so one big batch
+     * lets the device run dry meanwhile (fio's iodepth_batch_submit, default 1). */
+    a->cap = w->job->iodepth_batch > 0 ? (unsigned)w->job->iodepth_batch : a->depth;
+    int r = io_setup((int)a->depth, &a->ctx);
+    if (r < 0) {
+        bl_worker_fail(w, "io_setup", -r);
+        free(a);
+        return -1;
+    }
+    a->user = w->job->userspace_reap && ring_usable(a->ctx);
+    for (unsigned i = 0; i < a->depth; i++)
+        a->freeq[i] = &a->slots[i].cb;
+    a->nfree = a->depth;
+    int rc = loop(a);
+    /* Drain what is still in flight before the buffers go away. */
+    while (a->inflight > 0) {
+        int g = io_getevents(a->ctx, 1, (long)a->depth, a->ev, NULL);
+        if (g > 0)
+            a->inflight -= (unsigned)g;
+        else if (g != -EINTR)
+            break;
+    }
+    io_destroy(a->ctx);
+    free(a);
     return rc;
 }

@@ -372,7 +372,12 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
         bl_strbuf_free(&sb);
         if (!res[k].target)
             return -1;
-        if (!null && bl_target_layout(res[k].target, ex->o->interrupt, err, errlen) != 0)
+        bl_target *t = res[k].target;
+        if (!null && t->laid_out < t->size && !t->blockdev)
+            fprintf(stderr, "benchlog run: writing the %.1f MiB test file %s (%s)\n",
+                    (double)(t->size - t->laid_out) / 1048576.0, t->path,
+                    t->fstype ? t->fstype : "unknown");
+        if (!null && bl_target_layout(t, ex->o->interrupt, err, errlen) != 0)
             return -1;
     }
     return 0;

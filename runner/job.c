@@ -16,6 +16,7 @@ void bl_job_defaults(bl_job *j)
     j->numjobs = 1;
     j->iodepth = 1;
     j->iodepth_batch = 1;
+    j->userspace_reap = true;
     j->loops = 1;
     j->ioengine = bl_xstrdup("sync");
 }
@@ -222,9 +223,13 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         set_str(&j->name, v);
     else if (strcmp(k, "description") == 0 && v)
         set_str(&j->description, v);
-    else if (strcmp(k, "filename") == 0 && v && *v)
+    else if (strcmp(k, "filename") == 0 && v && *v) {
+        if (strchr(v, ':')) {
+            snprintf(err, errlen, "option 'filename': several files ('%s') are not supported", v);
+            return -1;
+        }
         set_str(&j->filename, v);
-    else if (strcmp(k, "directory") == 0 && v && *v)
+    } else if (strcmp(k, "directory") == 0 && v && *v)
         set_str(&j->directory, v);
     else if (strcmp(k, "rw") == 0 || strcmp(k, "readwrite") == 0)
         rc = set_rw(j, v);
@@ -246,6 +251,8 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_int(v, 1, 256, &j->iodepth);
     else if (strcmp(k, "iodepth_batch") == 0 || strcmp(k, "iodepth_batch_submit") == 0)
         rc = set_int(v, 0, 256, &j->iodepth_batch);
+    else if (strcmp(k, "userspace_reap") == 0)
+        rc = set_bool(v, &j->userspace_reap);
     else if (strcmp(k, "loops") == 0)
         rc = set_int(v, 1, 1000000, &j->loops);
     else if (strcmp(k, "runtime") == 0 || strcmp(k, "timeout") == 0)

@@ -28,6 +28,7 @@ typedef struct bl_job {
     uint64_t offset;      /* where the region starts */
     int numjobs, iodepth; /* threads, I/Os in flight per thread */
     int iodepth_batch;    /* I/Os per io_submit call (fio's iodepth_batch_submit, default 1) */
+    bool userspace_reap;  /* libaio: read completions from the kernel's ring (default on) */
     int loops;
     double runtime_s; /* 0 = no time limit */
     bool time_based;  /* keep going until runtime_s even after a full pass */

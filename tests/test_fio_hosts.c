@@ -408,6 +408,39 @@ static void test_no_fio(void **state)
     free(dir);
 }
 
+/* The same through the program: benchlog run --hosts stores one run per host and the
+ * cluster run, and report --by host puts them side by side. */
+static void test_cli_run_hosts(void **state)
+{
+    servers *s = live(state);
+    char hl[256], args[2048];
+    snprintf(hl, sizeof hl, "ip:127.0.0.1,%d\nip:127.0.0.1,%d\n", s->port[0], s->port[1]);
+    char *hosts = write_file(s->dir, "hosts2.list", hl);
+    char *job = write_file(s->dir, "rr.fio", job_text);
+    char *out, *err;
+    snprintf(args, sizeof args, "run --db %s/cli.db --hosts %s --label site=lab %s", s->dir,
+             hosts, job);
+    int rc = bl_test_benchlog(args, &out, &err);
+    if (rc)
+        fail_msg("benchlog %s: %d %s", args, rc, err);
+    assert_non_null(strstr(err, "stored 3 records"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "list --db %s/cli.db site=lab", s->dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    char host[64];
+    snprintf(host, sizeof host, "host=127.0.0.1:%d", s->port[1]);
+    assert_non_null(strstr(out, host));
+    assert_non_null(strstr(out, "host=all clients"));
+    free(out);
+    snprintf(args, sizeof args, "report --db %s/cli.db --by host --csv", s->dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_non_null(strstr(out, "all clients"));
+    free(out);
+    free(hosts);
+    free(job);
+}
+
 int main(void)
 {
     const struct CMUnitTest live[] = {
@@ -415,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_live_logs),
         cmocka_unit_test(test_live_missing_host),
         cmocka_unit_test(test_no_fio),
+        cmocka_unit_test(test_cli_run_hosts),
     };
     return cmocka_run_group_tests_name("fio servers on 127.0.0.1", live, servers_up, servers_down);
 }

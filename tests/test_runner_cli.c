@@ -212,9 +212,17 @@ static void test_ctrl_c_keeps_finished_tests(void **state)
         execl(bin, bin, "run", "--db", db, "--target", dir, job, (char *)NULL);
         _exit(127);
     }
-    struct timespec ts = {1, 500 * 1000000};
-    nanosleep(&ts, NULL);
-    assert_true(scratch_files(dir) >= 1); /* the long test is running on a scratch file */
+    /* The long job's scratch file appears once the short one has finished: then Ctrl-C. */
+    bl_strbuf longf;
+    bl_strbuf_init(&longf);
+    bl_strbuf_printf(&longf, "%s/.benchlog-%ld-long.tmp", dir, (long)pid);
+    struct timespec ts = {0, 50 * 1000000};
+    for (int i = 0; i < 400 && access(longf.s, F_OK) != 0; i++)
+        nanosleep(&ts, NULL);
+    assert_int_equal(access(longf.s, F_OK), 0);
+    bl_strbuf_free(&longf);
+    struct timespec run = {0, 300 * 1000000};
+    nanosleep(&run, NULL);
     kill(pid, SIGINT);
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);

@@ -244,7 +244,9 @@ static void test_libaio_read_latencies(void **state)
     assert_true(bl_test_close(r->lat_ns.mean, r->slat_ns.mean + r->clat_ns.mean, 1e-9));
     assert_true(r->lat_ns.min >= r->clat_ns.min);
     assert_int_equal(r->clat_ns.n_pct, 17);
-    assert_true(r->cpu_usr_pct >= 0 && r->cpu_sys_pct > 0);
+    /* Thread CPU time is tick-sampled: it may round to 0 on a run this short. */
+    assert_true(bl_present(r->cpu_usr_pct) && bl_present(r->cpu_sys_pct));
+    assert_true(r->cpu_usr_pct >= 0 && r->cpu_sys_pct >= 0 && r->cpu_usr_pct + r->cpu_sys_pct < 150);
     /* Labels of the machine and the target. */
     assert_string_equal(bl_record_label(r, "fs"), "ext4");
     assert_non_null(bl_record_label(r, "kernel"));

@@ -149,6 +149,14 @@ static void test_errors_name_option_and_line(void **state)
     bl_jobs_free(&jobs);
     bl_out_free(&out);
 
+    assert_int_equal(
+        parse_text("[a]\nfilename=/dev/sda:/dev/sdb\nrw=read:8\nsize=50%\n", &jobs, &out), 3);
+    assert_non_null(strstr(out.diags[0].msg, "several files"));
+    assert_non_null(strstr(out.diags[1].msg, "'rw'"));
+    assert_non_null(strstr(out.diags[2].msg, "'size'"));
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+
     assert_int_equal(parse_text("# nothing but a comment\n", &jobs, &out), 1);
     assert_non_null(strstr(out.diags[0].msg, "no job section"));
     bl_jobs_free(&jobs);

@@ -5,10 +5,12 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "../runner/progress.h"
 #include "../runner/stats.h"
 #include "support/support.h"
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +138,27 @@ static void test_samples(void **state)
     assert_int_equal(s.count, 4);
 }
 
+/* The progress line: test, % done, MB/s (10^6, as CrystalDiskMark), IOPS, time left. */
+static void test_progress_line(void **state)
+{
+    (void)state;
+    char line[160];
+    bl_progress_format(line, sizeof line, "RND4K Q32T1 read [2/5]", 42.4, 123.45e6, 30140, 75);
+    assert_non_null(strstr(line, "RND4K Q32T1 read [2/5]"));
+    assert_non_null(strstr(line, " 42%"));
+    assert_non_null(strstr(line, "123.5 MB/s"));
+    assert_non_null(strstr(line, "30140 IOPS"));
+    assert_non_null(strstr(line, "1:15 left"));
+    assert_null(strchr(line, '\r'));
+    /* Off a terminal nothing at all is written. */
+    FILE *f = tmpfile();
+    assert_false(bl_progress_enabled(f));
+    bl_progress_show(f, "x", 50, 1, 1, 1);
+    bl_progress_clear(f);
+    assert_int_equal(ftell(f), 0);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_matches_fio_jsonplus),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_samples),
+        cmocka_unit_test(test_progress_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
