@@ -169,12 +169,61 @@ static void test_crystaldiskmark_corpus(void **state)
     bl_records_free(&rs);
 }
 
+/* benchlog's own runner (null engine: no I/O, a second): its records in every output. */
+static void test_runner_records(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), args[1024], *out, *err;
+    snprintf(args, sizeof args,
+             "run --db %s/s.db --suite quick --engine null --runtime 100ms --size 1m --target %s",
+             dir, dir);
+    int rc = bl_test_benchlog(args, NULL, &err);
+    free(err);
+    if (rc == 2)
+        skip(); /* a build without the runner */
+    assert_int_equal(rc, 0);
+    snprintf(args, sizeof args, "export --db %s/s.db test=rand-read iodepth=1", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    const char *bw = strstr(out, "\"bw_bytes_s\":");
+    assert_non_null(bw);
+    double bytes = strtod(bw + 13, NULL);
+    free(out);
+    snprintf(args, sizeof args, "report --db %s/s.db --csv --lat", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    /* The quick suite in CrystalDiskMark's order; the figure is the stored one in MB/s. */
+    const char *order[] = {"\nseq-read,1048576,8,1,", "\nseq-write,1048576,8,1,",
+                           "\nrand-read,4096,32,1,",  "\nrand-write,4096,32,1,",
+                           "\nrand-read,4096,1,1,",   "\nrand-write,4096,1,1,"};
+    const char *at = out;
+    for (size_t i = 0; i < 6; i++) {
+        const char *p = strstr(at, order[i]);
+        assert_non_null(p);
+        at = p + 1;
+    }
+    const char *row = strstr(out, order[4]) + strlen(order[4]);
+    assert_true(bl_test_close(strtod(row, NULL), bytes / 1e6, 1e-9));
+    free(out);
+    /* Its latency bins and bandwidth series make every chart kind. */
+    static const char *const kinds[] = {"bar", "percentiles", "histogram", "timeline"};
+    for (size_t k = 0; k < 4; k++) {
+        snprintf(args, sizeof args, "chart --db %s/s.db --kind %s -o %s/%s.png", dir, kinds[k], dir,
+                 kinds[k]);
+        assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    }
+    snprintf(args, sizeof args, "xlsx --db %s/s.db -o %s/r.xlsx", dir, dir);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fio_fixture),
         cmocka_unit_test(test_bonnie_corpus),
         cmocka_unit_test(test_crystaldiskmark_corpus),
+        cmocka_unit_test(test_runner_records),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     bl_chart_cleanup();
