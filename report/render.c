@@ -196,6 +196,8 @@ static void render_text(const bl_table *t, const bl_grid *g, bl_strbuf *out)
                 bl_strbuf_puts(out, "  ");
             put_aligned(out, g->cell[i * g->ncols + k], w[k], g->numeric[k]);
         }
+        while (out->len && out->s[out->len - 1] == ' ') /* empty last cells: no trailing blanks */
+            out->s[--out->len] = 0;
         bl_strbuf_putc(out, '\n');
     }
     footnote(t, out, "\n");
