@@ -30,7 +30,7 @@ static const char help[] =
     "  --no-chart        HTML without the chart\n"
     "  --lat             add latency columns: mean and 99th percentile\n"
     "  --baseline VALUE  add each column's ratio to column VALUE (\"x5.6\")\n"
-    "  --title TEXT      heading of the HTML page\n"
+    "  --title TEXT      heading above the table (and the HTML page's title)\n"
     "  -o FILE           write to FILE instead of stdout\n\n"
     "FILTER is KEY=VALUE, KEY!=VALUE or KEY~TEXT on record keys or labels.\n\n"
     "Examples:\n"

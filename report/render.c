@@ -168,8 +168,10 @@ static void footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
     bl_strbuf_puts(out, ".\n");
 }
 
-static void render_text(const bl_table *t, const bl_grid *g, bl_strbuf *out)
+static void render_text(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out)
 {
+    if (title)
+        bl_strbuf_printf(out, "%s\n\n", title);
     size_t *w = bl_xcalloc(g->ncols, sizeof *w);
     for (size_t k = 0; k < g->ncols; k++) {
         w[k] = bl_display_width(g->head[k]);
@@ -213,8 +215,13 @@ static void md_text(bl_strbuf *out, const char *s)
     }
 }
 
-static void render_md(const bl_table *t, const bl_grid *g, bl_strbuf *out)
+static void render_md(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out)
 {
+    if (title) {
+        bl_strbuf_puts(out, "## ");
+        md_text(out, title);
+        bl_strbuf_puts(out, "\n\n");
+    }
     for (size_t k = 0; k < g->ncols; k++) {
         bl_strbuf_puts(out, "| ");
         md_text(out, g->head[k]);
@@ -244,10 +251,10 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
     bl_grid g;
     bl_grid_build(t, o->lat, &g);
     if (o->format == BL_REPORT_MD)
-        render_md(t, &g, out);
+        render_md(t, &g, o->title, out);
     else if (o->format == BL_REPORT_HTML)
         bl_render_html(t, &g, o, out);
     else
-        render_text(t, &g, out);
+        render_text(t, &g, o->title, out);
     bl_grid_free(&g);
 }

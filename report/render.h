@@ -11,7 +11,7 @@ typedef enum { BL_REPORT_TEXT, BL_REPORT_MD, BL_REPORT_CSV, BL_REPORT_HTML } bl_
 typedef struct bl_report_opts {
     bl_report_format format;
     int lat;           /* add latency columns (mean and p99) */
-    const char *title; /* HTML page title and heading; NULL: "Storage benchmark comparison" */
+    const char *title; /* heading (HTML default "Storage benchmark comparison"; text, md: none) */
     const char *png;   /* HTML: a chart embedded below the table (PNG bytes), or NULL */
     size_t png_len;
 } bl_report_opts;

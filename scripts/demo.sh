@@ -37,7 +37,7 @@ R="$OUT/report"
 mkdir -p "$R"
 echo
 echo "== report folder: $R/"
-"$BIN" report --md >"$R/summary.md"
+"$BIN" report --md --lat --title "benchlog demo: every stored run" >"$R/summary.md"
 "$BIN" report --html --lat --title "benchlog demo: every stored run" -o "$R/report.html"
 "$BIN" chart --kind bar --log -o "$R/throughput.png"
 # One bar chart per tool: their tests differ, and one axis for all would hide the small.

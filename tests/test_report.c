@@ -284,6 +284,11 @@ static void test_import_then_report(void **state)
     assert_non_null(strstr(out, "alt=\"dd on ext4 (bar chart)\" src=\"data:image/png;base64,"
                                 "iVBORw0KGgo"));
     free(out);
+    snprintf(args, sizeof args, "report --db %s/s.db --md --title 'dd | ext4'", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    const char *md = "## dd \\| ext4\n\n| test | gnu-dd-9.1_c_write_read.txt |\n";
+    assert_true(strncmp(out, md, strlen(md)) == 0);
+    free(out);
     snprintf(args, sizeof args, "report --db %s/s.db --html --no-chart", dir);
     assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
     assert_null(strstr(out, "<figure>"));
