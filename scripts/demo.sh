@@ -37,9 +37,14 @@ R="$OUT/report"
 mkdir -p "$R"
 echo
 echo "== report folder: $R/"
-"$BIN" report --md >"$R/summary.md"
+"$BIN" report --md --lat --title "benchlog demo: every stored run" >"$R/summary.md"
 "$BIN" report --html --lat --title "benchlog demo: every stored run" -o "$R/report.html"
-"$BIN" chart --kind bar -o "$R/throughput.png"
+"$BIN" chart --kind bar --log -o "$R/throughput.png"
+# One bar chart per tool: their tests differ, and one axis for all would hide the small.
+for tool in fio bonnie++ dd CrystalDiskMark benchlog; do
+    "$BIN" chart --kind bar -o "$R/throughput-$tool.png" tool=$tool 2>/dev/null ||
+        echo "   (no $tool records for a bar chart)"
+done
 for kind in percentiles histogram timeline; do
     "$BIN" chart --kind $kind -o "$R/$kind.png" || echo "   (no $kind chart: see above)"
 done
