@@ -219,6 +219,11 @@ static void check_figures(const char *dir)
     assert_non_null(strstr(sum, "\"4,572.9 MB/s\"")); /* dd: 67108864 B in 0.0146754 s */
     assert_non_null(strstr(sum, "nas.txt · シーケンシャル"));
     free(sum);
+    snprintf(path, sizeof path, "%s/b-1 nas.txt #1.csv", dir);
+    char *fio = slurp(path);
+    /* clat mean/p99, lat absent, then fio's bw samples min/avg/max in MB/s. */
+    assert_non_null(strstr(fio, "\"2,770.0\",\"6,752.0\",,,,356.5,376.5,411.0,,"));
+    free(fio);
     snprintf(path, sizeof path, "%s/b-5 dd.txt #1.csv", dir);
     char *dd = slurp(path);
     assert_non_null(strstr(dd, "\n21,seq-write,write,seq,\"1,048,576\",1,1,,,,\"67,108,864\","
