@@ -64,7 +64,8 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
         for (size_t b = 0; b < n; b++) {
             size_t j = cols[b];
             const bl_stat *st = bl_cell_main(row, bl_table_cell(t, rows[k], j));
-            double y = top + bar * (double)b, x1 = bl_axis_pos(ax, st->mean, c->px0, c->px1);
+            double y = top + bar * (double)b;
+            double x1 = fmax(bl_axis_pos(ax, st->mean, c->px0, c->px1), c->px0 + 1);
             bl_canvas_color(c, j, 1);
             cairo_rectangle(c->cr, c->px0, y + bar * 0.06, x1 - c->px0, bar * 0.88);
             cairo_fill(c->cr);
@@ -99,21 +100,36 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     const char *unit = "";
     size_t nr = bl_table_chart_rows(t, rows, &unit);
     size_t ns = t->ncols < BL_CHART_MAX_CURVES ? t->ncols : BL_CHART_MAX_CURVES;
+    /* Tests none of the drawn columns has would be empty groups. */
+    size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), kept = 0;
+    for (size_t k = 0; k < nr; k++)
+        if (present(t, rows[k], ns, cols))
+            rows[kept++] = rows[k];
+    free(cols);
+    nr = kept;
     if (nr == 0 || ns == 0) {
         snprintf(err, errlen, "no record has a figure to draw as bars");
         free(rows);
         bl_table_free(t);
         return 1;
     }
-    double hi = 0, s = c->s;
+    double hi = 0, lo = INFINITY, s = c->s;
     for (size_t k = 0; k < nr; k++)
         for (size_t j = 0; j < ns; j++) {
             const bl_stat *st = bl_cell_main(&t->rows[rows[k]], bl_table_cell(t, rows[k], j));
             double v = st->n ? st->mean + (st->n > 1 && bl_present(st->sd) ? st->sd : 0) : 0;
             hi = v > hi ? v : hi;
+            if (st->n && st->mean > 0 && st->mean < lo)
+                lo = st->mean;
         }
     bl_axis ax;
-    bl_axis_linear(&ax, 0, hi);
+    /* Figures spanning decades (page-cache reads beside disk writes) want a log axis;
+     * log < 0 lets the figures decide: past three decades. */
+    int log = o->log > 0 || (o->log < 0 && lo > 0 && hi / lo > 1000);
+    if (log)
+        bl_axis_log(&ax, lo, hi * 1.5);
+    else
+        bl_axis_linear(&ax, 0, hi);
     double left = 0;
     for (size_t k = 0; k < nr; k++) {
         double w;
@@ -128,8 +144,9 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     char *title = bl_chart_title("Throughput by test", rv, recs->n, o);
     bl_strbuf sub;
     bl_strbuf_init(&sub);
-    bl_strbuf_printf(&sub, "%s%s · %zu records", unit,
-                     strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", t->n_records);
+    bl_strbuf_printf(&sub, "%s%s%s · %zu records", unit,
+                     strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", log ? ", log scale" : "",
+                     t->n_records);
     if (t->any_repeat)
         bl_strbuf_puts(&sub, " · repeated runs: mean, whisker = +1 stdev");
     if (ns < t->ncols)

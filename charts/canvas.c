@@ -1,4 +1,5 @@
 #include "canvas.h"
+#include "../core/strbuf.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +57,19 @@ int bl_canvas_save(bl_canvas *c, const char *path, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+static cairo_status_t to_strbuf(void *closure, const unsigned char *data, unsigned int len)
+{
+    bl_strbuf_putn(closure, (const char *)data, len);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+int bl_canvas_save_mem(bl_canvas *c, bl_strbuf *png)
+{
+    cairo_surface_flush(c->surf);
+    return cairo_surface_write_to_png_stream(c->surf, to_strbuf, png) == CAIRO_STATUS_SUCCESS ? 0
+                                                                                              : -1;
 }
 
 void bl_canvas_rgb(bl_canvas *c, unsigned rgb, double alpha)
@@ -234,7 +248,10 @@ size_t bl_axis_ticks(const bl_axis *a, double *ticks, size_t max)
         double d = pow(10, floor(log10(a->min) + 1e-9));
         for (; d <= a->max * 1.0001 && n < max; d *= 10)
             for (int k = 1; k <= 5 && n < max; k += (k == 1 ? 1 : 3))
-                if ((few || k == 1) && d * k >= a->min * 0.9999 && d * k <= a->max * 1.0001)
+                if ((few || k == 1 || fabs(d * k / a->min - 1) < 1e-6 ||
+                     fabs(d * k / a->max - 1) < 1e-6) && /* the ends are labelled too */
+                    d * k >= a->min * 0.9999 &&
+                    d * k <= a->max * 1.0001)
                     ticks[n++] = d * k;
         return n;
     }

@@ -5,6 +5,7 @@
 #ifndef BL_CHARTS_CANVAS_H
 #define BL_CHARTS_CANVAS_H
 
+#include "../core/strbuf.h"
 #include <cairo.h>
 #include <pango/pangocairo.h>
 #include <stddef.h>
@@ -24,6 +25,8 @@ typedef struct bl_canvas {
 int bl_canvas_init(bl_canvas *c, int width, int height);
 void bl_canvas_free(bl_canvas *c);
 int bl_canvas_save(bl_canvas *c, const char *path, char *err, size_t errlen);
+/* The PNG bytes appended to png (binary: use png->len). */
+int bl_canvas_save_mem(bl_canvas *c, bl_strbuf *png);
 
 /* Glyphs the chart font lacks for s (0 when every character renders, e.g. Japanese). */
 int bl_canvas_unknown_glyphs(bl_canvas *c, const char *s, double size);

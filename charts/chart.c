@@ -60,12 +60,13 @@ char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_puts(&sb, kind);
-    static const char *const keys[] = {"section", "host", "suite", "column"};
+    static const char *const keys[] = {"tool", "section", "host", "suite", "column"};
     const char *sep = " — ";
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        const char *v = n ? bl_record_label(recs[0], keys[k]) : NULL;
+        char b0[64], b1[64];
+        const char *v = n ? bl_record_field_text(recs[0], keys[k], b0, sizeof b0) : NULL;
         for (size_t i = 1; i < n && v; i++) {
-            const char *w = bl_record_label(recs[i], keys[k]);
+            const char *w = bl_record_field_text(recs[i], keys[k], b1, sizeof b1);
             if (!w || strcmp(v, w) != 0)
                 v = NULL;
         }
@@ -77,8 +78,9 @@ char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
     return bl_strbuf_take(&sb);
 }
 
-int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
-                 size_t errlen)
+/* Draws the chart and writes it to path, or appends it to mem when path is NULL. */
+static int chart_to(const char *path, bl_strbuf *mem, const bl_records *recs,
+                    const bl_chart_opts *o, char *err, size_t errlen)
 {
     int w = o->width ? o->width : 1600, h = o->height ? o->height : 900;
     if (w < 320 || h < 200 || w > 10000 || h > 10000) {
@@ -105,8 +107,24 @@ int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *
         rc = bl_chart_histogram(&c, recs, o, err, errlen);
         break;
     }
-    if (rc == 0 && bl_canvas_save(&c, path, err, errlen) != 0)
+    if (rc == 0 && path && bl_canvas_save(&c, path, err, errlen) != 0)
         rc = 1;
+    if (rc == 0 && !path && bl_canvas_save_mem(&c, mem) != 0) {
+        snprintf(err, errlen, "cannot encode the PNG");
+        rc = 1;
+    }
     bl_canvas_free(&c);
     return rc;
+}
+
+int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
+                 size_t errlen)
+{
+    return chart_to(path, NULL, recs, o, err, errlen);
+}
+
+int bl_chart_png_mem(bl_strbuf *png, const bl_records *recs, const bl_chart_opts *o, char *err,
+                     size_t errlen)
+{
+    return chart_to(NULL, png, recs, o, err, errlen);
 }

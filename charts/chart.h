@@ -11,6 +11,7 @@
 #define BL_CHARTS_CHART_H
 
 #include "../core/record.h"
+#include "../core/strbuf.h"
 #include <stddef.h>
 
 typedef enum {
@@ -26,6 +27,7 @@ typedef struct bl_chart_opts {
     const char *by;     /* bar: columns; other kinds: the label naming each curve */
     const char *title;  /* NULL: from the records' common labels */
     const char *series; /* timeline: series name (bw, iops, lat, clat); NULL: first found */
+    int log;            /* bar: 1 log scale, 0 linear, -1 log when figures span 3 decades */
 } bl_chart_opts;
 
 /* Returns 0; 1 when no record has what the kind draws or the file cannot be written;
@@ -38,6 +40,9 @@ int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *
  * threads still hold fonts; what the libraries keep is suppressed in tests/lsan.supp and
  * tests/valgrind.supp.) */
 void bl_chart_cleanup(void);
+/* The same, the PNG's bytes appended to png (binary: png->len) instead of a file. */
+int bl_chart_png_mem(bl_strbuf *png, const bl_records *recs, const bl_chart_opts *o, char *err,
+                     size_t errlen);
 /* "bar" -> BL_CHART_BAR...; -1 when unknown. */
 int bl_chart_kind_from_name(const char *name);
 

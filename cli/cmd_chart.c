@@ -10,7 +10,7 @@
 
 static const char help[] =
     "Usage: benchlog chart [--db FILE] [--kind bar|percentiles|timeline|histogram]\n"
-    "                      [--by LABEL] [--series NAME] [--title TEXT]\n"
+    "                      [--by LABEL] [--series NAME] [--title TEXT] [--log]\n"
     "                      [--width N] [--height N] -o FILE.png [FILTER...]\n\n"
     "Draws a PNG chart of the stored records matching FILTER:\n"
     "  bar          grouped bars, tests x compared columns (as 'benchlog report --by'),\n"
@@ -24,6 +24,7 @@ static const char help[] =
     "  --by LABEL     bar: columns by this label; others: name curves by it\n"
     "  --series NAME  timeline: bw, iops, lat, clat or slat (default: the first found)\n"
     "  --title TEXT   title (default: kind and the labels the records share)\n"
+    "  --log          bar: logarithmic axis, for figures that span decades\n"
     "  --width N      image width in pixels (default 1600)\n"
     "  --height N     image height in pixels (default 900)\n"
     "  -o FILE.png    the image to write (required)\n\n"
@@ -42,12 +43,17 @@ static int size_arg(const char *s, int *out)
 
 int cmd_chart(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, 0, 'd'},     {"kind", required_argument, 0, 'k'},
-        {"by", required_argument, 0, 'b'},     {"series", required_argument, 0, 's'},
-        {"title", required_argument, 0, 'T'},  {"width", required_argument, 0, 'W'},
-        {"height", required_argument, 0, 'H'}, {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
+                                         {"kind", required_argument, 0, 'k'},
+                                         {"by", required_argument, 0, 'b'},
+                                         {"series", required_argument, 0, 's'},
+                                         {"title", required_argument, 0, 'T'},
+                                         {"width", required_argument, 0, 'W'},
+                                         {"height", required_argument, 0, 'H'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"log", no_argument, 0, 'L'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     const char *db = NULL, *out = NULL;
     bl_chart_opts co = {0};
     optind = 0;
@@ -80,6 +86,9 @@ int cmd_chart(int argc, char **argv)
             break;
         case 'o':
             out = optarg;
+            break;
+        case 'L':
+            co.log = 1;
             break;
         case 'h':
             fputs(help, stdout);

@@ -86,9 +86,12 @@ int cmd_list(int argc, char **argv)
         fprintf(stderr, "benchlog list: %s\n", err);
     for (size_t i = 0; i < n; i++) {
         const bl_run_info *r = &runs[i];
-        printf("%lld/%lld\t%s:%lld\t%s %s\t%zu record%s\t%s\n", (long long)r->import_id,
-               (long long)r->run, r->source, (long long)r->first_line, r->tool, r->tool_version,
-               r->n_records, r->n_records == 1 ? "" : "s", r->labels);
+        char where[32] = "";
+        if (r->first_line > 0)
+            snprintf(where, sizeof where, ":%lld", (long long)r->first_line);
+        printf("%lld/%lld\t%s%s\t%s%s%s\t%zu record%s\t%s\n", (long long)r->import_id,
+               (long long)r->run, r->source, where, r->tool, *r->tool_version ? " " : "",
+               r->tool_version, r->n_records, r->n_records == 1 ? "" : "s", r->labels);
     }
     bl_run_infos_free(runs, n);
     bl_filter_free(&f);

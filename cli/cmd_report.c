@@ -1,4 +1,5 @@
 /* benchlog report: the comparison table of the stored records matching FILTER. */
+#include "../charts/chart.h"
 #include "../core/strbuf.h"
 #include "../report/load.h"
 #include "../report/render.h"
@@ -10,7 +11,8 @@
 
 static const char help[] =
     "Usage: benchlog report [--db FILE] [--by LABEL] [--text | --md | --csv | --html]\n"
-    "                       [--lat] [--baseline VALUE] [--title TEXT] [-o FILE] [FILTER...]\n\n"
+    "                       [--lat] [--baseline VALUE] [--title TEXT] [--no-chart]\n"
+    "                       [-o FILE] [FILTER...]\n\n"
     "Prints a comparison table of the stored records matching FILTER. Rows are tests\n"
     "(test, block size, queue depth Q and jobs T; sequential before random, read before\n"
     "write, as CrystalDiskMark lists them); columns are the values of --by LABEL. Without\n"
@@ -24,10 +26,11 @@ static const char help[] =
     "  --text            aligned table for a terminal (default)\n"
     "  --md              Markdown table\n"
     "  --csv             CSV with plain numbers, units in the header\n"
-    "  --html            self-contained HTML page\n"
+    "  --html            self-contained HTML page, the bar chart embedded in it\n"
+    "  --no-chart        HTML without the chart\n"
     "  --lat             add latency columns: mean and 99th percentile\n"
     "  --baseline VALUE  add each column's ratio to column VALUE (\"x5.6\")\n"
-    "  --title TEXT      heading of the HTML page\n"
+    "  --title TEXT      heading above the table (and the HTML page's title)\n"
     "  -o FILE           write to FILE instead of stdout\n\n"
     "FILTER is KEY=VALUE, KEY!=VALUE or KEY~TEXT on record keys or labels.\n\n"
     "Examples:\n"
@@ -37,18 +40,24 @@ static const char help[] =
 typedef struct report_args {
     const char *db, *by, *baseline, *title, *out;
     bl_report_format format;
-    int lat, first_filter;
+    int lat, no_chart, first_filter;
 } report_args;
 
 static int read_args(int argc, char **argv, report_args *a)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, 0, 'd'},    {"by", required_argument, 0, 'b'},
-        {"text", no_argument, 0, 't'},        {"md", no_argument, 0, 'm'},
-        {"csv", no_argument, 0, 'c'},         {"html", no_argument, 0, 'H'},
-        {"lat", no_argument, 0, 'l'},         {"baseline", required_argument, 0, 'B'},
-        {"title", required_argument, 0, 'T'}, {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
+                                         {"by", required_argument, 0, 'b'},
+                                         {"text", no_argument, 0, 't'},
+                                         {"md", no_argument, 0, 'm'},
+                                         {"csv", no_argument, 0, 'c'},
+                                         {"html", no_argument, 0, 'H'},
+                                         {"lat", no_argument, 0, 'l'},
+                                         {"baseline", required_argument, 0, 'B'},
+                                         {"title", required_argument, 0, 'T'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"no-chart", no_argument, 0, 'N'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     optind = 0;
     opterr = 0;
@@ -84,6 +93,9 @@ static int read_args(int argc, char **argv, report_args *a)
             break;
         case 'o':
             a->out = optarg;
+            break;
+        case 'N':
+            a->no_chart = 1;
             break;
         case 'h':
             return -1;
@@ -139,10 +151,31 @@ int cmd_report(int argc, char **argv)
         bl_records_free(&recs);
         return bl_usage_error("report", "%s", err);
     }
+    if (t->nrows == 0) {
+        fprintf(stderr,
+                "benchlog report: none of the %zu matching records names a test to "
+                "compare (bare logs: see benchlog chart --kind timeline)\n",
+                t->n_left_out);
+        bl_table_free(t);
+        bl_records_free(&recs);
+        return 1;
+    }
     bl_report_opts ro = {.format = a.format, .lat = a.lat, .title = a.title};
+    bl_strbuf png;
+    bl_strbuf_init(&png);
+    if (a.format == BL_REPORT_HTML && !a.no_chart) {
+        /* The page shows the bars too; a store with nothing to draw just has no figure. */
+        bl_chart_opts co = {.kind = BL_CHART_BAR, .by = a.by, .log = -1, .title = a.title};
+        if (bl_chart_png_mem(&png, &recs, &co, err, sizeof err) == 0) {
+            ro.png = png.s;
+            ro.png_len = png.len;
+        }
+        bl_chart_cleanup();
+    }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_report_render(t, &ro, &sb);
+    bl_strbuf_free(&png);
     rc = write_out(a.out, &sb);
     bl_strbuf_free(&sb);
     bl_table_free(t);

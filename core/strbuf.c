@@ -133,8 +133,10 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
         bl_strbuf_printf(sb, "%.0f", d);
         return;
     }
+    /* %g drops trailing zeros, so 15 digits already give the shortest text of any value a
+     * tool printed with 15 or fewer; only computed values need 16 or 17. */
     char buf[40];
-    for (int prec = 6; prec <= 17; prec++) {
+    for (int prec = 15; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, d);
         if (strtod(buf, NULL) == d)
             break;
@@ -145,7 +147,14 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
 void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s)
 {
     bl_strbuf_putc(sb, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        const unsigned char *run = p;
+        while (*p >= 0x20 && *p != '"' && *p != '\\')
+            p++;
+        bl_strbuf_putn(sb, (const char *)run, (size_t)(p - run));
+        if (!*p)
+            break;
         switch (*p) {
         case '"':
             bl_strbuf_puts(sb, "\\\"");
@@ -163,11 +172,9 @@ void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s)
             bl_strbuf_puts(sb, "\\t");
             break;
         default:
-            if (*p < 0x20)
-                bl_strbuf_printf(sb, "\\u%04x", *p);
-            else
-                bl_strbuf_putc(sb, (char)*p);
+            bl_strbuf_printf(sb, "\\u%04x", *p);
         }
+        p++;
     }
     bl_strbuf_putc(sb, '"');
 }

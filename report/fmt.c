@@ -6,7 +6,7 @@ void bl_fmt_fig(bl_strbuf *sb, double v)
 {
     double a = fabs(v);
     int dec = a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 2 : a >= 0.001 || a == 0 ? 3 : 6;
-    if (a >= 100000)
+    if (a >= 10000) /* five digits say enough: 49223 files/s, not 49223.0 */
         dec = 0;
     bl_strbuf_printf(sb, "%.*f", dec, v);
 }

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* "4572.9", "52.61", "0.512": three or four significant figures, never exponent form. */
+/* "4572.9", "52.61", "0.512", "49223": three to five significant figures (whole numbers from
+ * 10000 up), never exponent form. */
 void bl_fmt_fig(bl_strbuf *sb, double v);
 /* IOPS: whole numbers from 1000 up ("61206"), else as bl_fmt_fig. */
 void bl_fmt_iops(bl_strbuf *sb, double v);

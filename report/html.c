@@ -39,6 +39,7 @@ static const char css[] =
     "td.bar{background-image:linear-gradient(#dbe7fb,#dbe7fb);background-repeat:no-repeat;"
     "background-size:var(--w) 100%;background-position:right}\n"
     "tr:hover td{background-color:#fafbfd}\n"
+    "figure{margin:1.5rem 0 0}figure img{width:100%;max-width:1200px;height:auto}\n"
     "footer{color:#5b6475;font-size:.8rem;margin-top:1rem}\n";
 
 static double row_max(const bl_table *t, size_t i)
@@ -52,8 +53,21 @@ static double row_max(const bl_table *t, size_t i)
     return m;
 }
 
-void bl_render_html(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out)
+static void base64(bl_strbuf *out, const unsigned char *p, size_t n)
 {
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+                     (i + 2 < n ? p[i + 2] : 0);
+        char q[4] = {abc[v >> 18], abc[(v >> 12) & 63], i + 1 < n ? abc[(v >> 6) & 63] : '=',
+                     i + 2 < n ? abc[v & 63] : '='};
+        bl_strbuf_putn(out, q, 4);
+    }
+}
+
+void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
+{
+    const char *title = o->title ? o->title : "Storage benchmark comparison";
     bl_strbuf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                         "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
                         "<title>");
@@ -90,7 +104,16 @@ void bl_render_html(const bl_table *t, const bl_grid *g, const char *title, bl_s
         }
         bl_strbuf_puts(out, "</tr>\n");
     }
-    bl_strbuf_puts(out, "</tbody>\n</table>\n<footer>");
+    bl_strbuf_puts(out, "</tbody>\n</table>\n");
+    if (o->png && o->png_len) {
+        /* The chart travels inside the page: a data URI, nothing to fetch. */
+        bl_strbuf_puts(out, "<figure><img alt=\"");
+        esc(out, title);
+        bl_strbuf_puts(out, " (bar chart)\" src=\"data:image/png;base64,");
+        base64(out, (const unsigned char *)o->png, o->png_len);
+        bl_strbuf_puts(out, "\"></figure>\n");
+    }
+    bl_strbuf_puts(out, "<footer>");
     if (t->any_repeat)
         bl_strbuf_puts(out, "Repeated runs are shown as mean ± sample standard deviation with "
                             "their count (n). ");

@@ -160,13 +160,18 @@ static void footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
                      t->ncols, t->ncols == 1 ? "" : "s");
     if (t->by)
         bl_strbuf_printf(out, " by %s", t->by);
+    if (t->n_left_out)
+        bl_strbuf_printf(out, "; %zu record%s without a test name (logs) left out", t->n_left_out,
+                         t->n_left_out == 1 ? "" : "s");
     if (t->any_repeat)
         bl_strbuf_puts(out, "; repeated runs as mean ± sample stdev (n=count)");
     bl_strbuf_puts(out, ".\n");
 }
 
-static void render_text(const bl_table *t, const bl_grid *g, bl_strbuf *out)
+static void render_text(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out)
 {
+    if (title)
+        bl_strbuf_printf(out, "%s\n\n", title);
     size_t *w = bl_xcalloc(g->ncols, sizeof *w);
     for (size_t k = 0; k < g->ncols; k++) {
         w[k] = bl_display_width(g->head[k]);
@@ -193,6 +198,8 @@ static void render_text(const bl_table *t, const bl_grid *g, bl_strbuf *out)
                 bl_strbuf_puts(out, "  ");
             put_aligned(out, g->cell[i * g->ncols + k], w[k], g->numeric[k]);
         }
+        while (out->len && out->s[out->len - 1] == ' ') /* empty last cells: no trailing blanks */
+            out->s[--out->len] = 0;
         bl_strbuf_putc(out, '\n');
     }
     footnote(t, out, "\n");
@@ -208,8 +215,13 @@ static void md_text(bl_strbuf *out, const char *s)
     }
 }
 
-static void render_md(const bl_table *t, const bl_grid *g, bl_strbuf *out)
+static void render_md(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out)
 {
+    if (title) {
+        bl_strbuf_puts(out, "## ");
+        md_text(out, title);
+        bl_strbuf_puts(out, "\n\n");
+    }
     for (size_t k = 0; k < g->ncols; k++) {
         bl_strbuf_puts(out, "| ");
         md_text(out, g->head[k]);
@@ -239,10 +251,10 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
     bl_grid g;
     bl_grid_build(t, o->lat, &g);
     if (o->format == BL_REPORT_MD)
-        render_md(t, &g, out);
+        render_md(t, &g, o->title, out);
     else if (o->format == BL_REPORT_HTML)
-        bl_render_html(t, &g, o->title ? o->title : "Storage benchmark comparison", out);
+        bl_render_html(t, &g, o, out);
     else
-        render_text(t, &g, out);
+        render_text(t, &g, o->title, out);
     bl_grid_free(&g);
 }

@@ -11,7 +11,9 @@ typedef enum { BL_REPORT_TEXT, BL_REPORT_MD, BL_REPORT_CSV, BL_REPORT_HTML } bl_
 typedef struct bl_report_opts {
     bl_report_format format;
     int lat;           /* add latency columns (mean and p99) */
-    const char *title; /* HTML page title and heading; NULL: "Storage benchmark comparison" */
+    const char *title; /* heading (HTML default "Storage benchmark comparison"; text, md: none) */
+    const char *png;   /* HTML: a chart embedded below the table (PNG bytes), or NULL */
+    size_t png_len;
 } bl_report_opts;
 
 void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
@@ -31,6 +33,6 @@ void bl_grid_free(bl_grid *g);
 void bl_cell_text(const bl_row *row, const bl_cell *c, bl_strbuf *sb);
 
 void bl_render_csv(const bl_table *t, int lat, bl_strbuf *out);
-void bl_render_html(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out);
+void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
 
 #endif

@@ -314,11 +314,17 @@ static int find_baseline(bl_table *t, const char *name, char *err, size_t errlen
     return -1;
 }
 
+/* A record without a test name (a bare fio log: a timeline, no summary) has nothing to
+ * compare in a table; charts still draw it. */
+static int comparable(const bl_record *r)
+{
+    return r->test && *r->test;
+}
+
 bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *err, size_t errlen)
 {
     bl_table *t = bl_xcalloc(1, sizeof *t);
     t->by = o && o->by ? bl_xstrdup(o->by) : NULL;
-    t->n_records = recs->n;
     bl_smap rows = {0}, cols = {0};
     size_t rcap = 0, ccap = 0;
     size_t *rix = bl_xmalloc((recs->n + 1) * sizeof *rix);
@@ -328,6 +334,12 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
     char buf[4096];
     for (size_t i = 0; i < recs->n; i++) {
         const bl_record *r = recs->v[i];
+        if (!comparable(r)) {
+            rix[i] = SIZE_MAX;
+            t->n_left_out++;
+            continue;
+        }
+        t->n_records++;
         rix[i] = intern_row(t, &rows, &rcap, r, &key);
         cix[i] = intern_col(t, &cols, &ccap, bl_table_col_key(r, t->by, buf, sizeof buf));
     }
@@ -347,7 +359,8 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
     t->rows = sorted;
     t->cells = bl_xcalloc(t->nrows * t->ncols + 1, sizeof *t->cells);
     for (size_t i = 0; i < recs->n; i++)
-        cell_add(bl_table_cell(t, order[rix[i]], cix[i]), recs->v[i]);
+        if (rix[i] != SIZE_MAX)
+            cell_add(bl_table_cell(t, order[rix[i]], cix[i]), recs->v[i]);
     finish(t);
     name_columns(t);
     for (size_t i = 0; i < rows.cap; i++)
@@ -424,4 +437,3 @@ size_t bl_table_chart_rows(const bl_table *t, size_t *out, const char **unit)
     }
     return n;
 }
-

@@ -24,7 +24,7 @@ typedef struct bl_stat {
 
 typedef struct bl_cell {
     size_t n_recs;
-    size_t n_notes;  /* records with a note and no figure ("+++++") */
+    size_t n_notes;   /* records with a note and no figure ("+++++") */
     bl_stat mbps;     /* 10^6 bytes/s */
     bl_stat iops;     /* IO/s */
     bl_stat value;    /* a metric's value (seeks, files/s), unit below */
@@ -53,10 +53,11 @@ typedef struct bl_table {
     size_t nrows, ncols;
     bl_row *rows;
     bl_col *cols;
-    bl_cell *cells; /* nrows * ncols, row-major; bl_table_cell() */
-    char *by;       /* NULL: default grouping */
-    long baseline;  /* column index or -1 */
-    size_t n_records;
+    bl_cell *cells;    /* nrows * ncols, row-major; bl_table_cell() */
+    char *by;          /* NULL: default grouping */
+    long baseline;     /* column index or -1 */
+    size_t n_records;  /* in the table */
+    size_t n_left_out; /* without a test name: nothing to compare (bare fio logs) */
     int any_small, any_value, any_repeat, any_lat, any_cpu;
 } bl_table;
 

@@ -82,6 +82,7 @@ static void write_stat(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const bl_sta
 typedef struct sum_layout {
     int iops, sd, lat, ratio;
     lxw_col_t per, first; /* columns per compared column, first of them */
+    size_t ncols;         /* compared columns that fit in a sheet's 16,384 columns */
 } sum_layout;
 
 static void summary_head(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const sum_layout *L)
@@ -91,7 +92,7 @@ static void summary_head(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const
         worksheet_write_string(ws, 0, c, lead[c], x->head);
     char buf[512];
     const char *base = t->baseline >= 0 ? t->cols[t->baseline].title : NULL;
-    for (size_t j = 0; j < t->ncols; j++) {
+    for (size_t j = 0; j < L->ncols; j++) {
         lxw_col_t c = (lxw_col_t)(L->first + j * L->per);
         const char *title = t->cols[j].title;
         worksheet_write_string(ws, 0, c++, title, x->head);
@@ -134,7 +135,7 @@ static void summary_row(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const 
     if (row->numjobs > 0)
         worksheet_write_number(ws, r, 3, (double)row->numjobs, NULL);
     lxw_format *mf = main_format(x, row), *us = bl_xfmt_unit(x, "µs", 1);
-    for (size_t j = 0; j < t->ncols; j++) {
+    for (size_t j = 0; j < L->ncols; j++) {
         const bl_cell *c = bl_table_cell(t, i, j);
         const bl_stat *m = bl_cell_main(row, c);
         lxw_col_t col = (lxw_col_t)(L->first + j * L->per);
@@ -183,6 +184,7 @@ static void summary_chart(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, const
     snprintf(buf, sizeof buf, "Chart data (%s%s)", unit,
              ns < t->ncols ? ", first columns only" : "");
     worksheet_write_string(ws, at, 0, buf, x->text);
+    worksheet_set_row(ws, at + 1, 45, NULL); /* room for wrapped column titles */
     worksheet_write_string(ws, at + 1, 0, "Test", x->head);
     for (size_t j = 0; j < ns; j++)
         worksheet_write_string(ws, at + 1, (lxw_col_t)(j + 1), t->cols[j].title, x->head);
@@ -229,7 +231,9 @@ static void summary_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const
                     .ratio = t->baseline >= 0,
                     .first = 4};
     L.per = (lxw_col_t)(1 + L.iops + 2 * L.sd + 2 * L.lat + L.ratio);
-    lxw_col_t last = (lxw_col_t)(L.first + t->ncols * L.per - 1);
+    size_t fit = (LXW_COL_MAX - L.first) / L.per;
+    L.ncols = t->ncols < fit ? t->ncols : fit;
+    lxw_col_t last = (lxw_col_t)(L.first + L.ncols * L.per - 1);
     worksheet_set_column(ws, 0, 0, 26, NULL);
     worksheet_set_column(ws, 1, 3, 9, NULL);
     worksheet_set_column(ws, 4, last, 15, NULL);
@@ -242,6 +246,11 @@ static void summary_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_printf(&sb, "MB/s = 10^6 bytes/s. %zu records.", t->n_records);
+    if (L.ncols < t->ncols)
+        bl_strbuf_printf(&sb,
+                         " The first %zu of %zu columns (a sheet has 16,384); narrow with "
+                         "FILTER or --by.",
+                         L.ncols, t->ncols);
     if (t->any_repeat)
         bl_strbuf_puts(&sb, " Where n > 1 the figure is the mean of n records and ± their "
                             "sample standard deviation.");
@@ -261,8 +270,8 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     /* Constant-memory mode keeps a huge workbook small in memory, but leaves the chart
      * without cached values (Excel and LibreOffice read the cells on opening); below this
      * size the cache costs nothing and makes the file complete. */
-    lxw_workbook_options wo = {.constant_memory = recs->n > BL_XLSX_CONSTANT_MEMORY_FROM,
-                               .tmpdir = NULL};
+    size_t cm = o->constant_memory_from ? o->constant_memory_from : BL_XLSX_CONSTANT_MEMORY_FROM;
+    lxw_workbook_options wo = {.constant_memory = recs->n >= cm, .tmpdir = NULL};
     lxw_workbook *wb = workbook_new_opt(path, &wo);
     if (!wb) {
         snprintf(err, errlen, "cannot create %s", path);

@@ -14,10 +14,11 @@
 #include <stddef.h>
 
 typedef struct bl_xlsx_opts {
-    const char *by;        /* columns of the summary, as `report --by` */
-    const char *baseline;  /* ratio columns, as `report --baseline` */
-    const char *title;     /* chart title; NULL: "Throughput by test" */
-    size_t max_run_sheets; /* 0: 200 */
+    const char *by;              /* columns of the summary, as `report --by` */
+    const char *baseline;        /* ratio columns, as `report --baseline` */
+    const char *title;           /* chart title; NULL: "Throughput by test" */
+    size_t max_run_sheets;       /* 0: 200 */
+    size_t constant_memory_from; /* records from which to write in constant memory; 0: 20000 */
 } bl_xlsx_opts;
 
 /* Returns 0, 2 when the baseline names no column, 1 when the file cannot be written. */

@@ -145,6 +145,10 @@ static const char *const rec_head[] = {"Line",
                                        "lat mean (µs)",
                                        "lat p99 (µs)",
                                        "slat mean (µs)",
+                                       "BW samples min (MB/s)",
+                                       "BW samples mean (MB/s)",
+                                       "BW samples max (MB/s)",
+                                       "IOPS samples mean",
                                        "CPU usr (%)",
                                        "CPU sys (%)",
                                        "CPU (%)",
@@ -187,6 +191,12 @@ static void record_row(lxw_worksheet *ws, bl_xfmt *x, lxw_row_t row, lxw_col_t c
     num(ws, row, c++, r->lat_ns.present ? r->lat_ns.mean / 1e3 : BL_ABSENT, us);
     num(ws, row, c++, p99(&r->lat_ns) / 1e3, us);
     num(ws, row, c++, r->slat_ns.present ? r->slat_ns.mean / 1e3 : BL_ABSENT, us);
+    /* fio's sampled bandwidth ("bw (KiB/s): min=…, max=…, avg=…") beside its summary. */
+    const bl_samples *bw = &r->bw_samples, *io = &r->iops_samples;
+    num(ws, row, c++, bw->present ? bw->min / 1e6 : BL_ABSENT, f1);
+    num(ws, row, c++, bw->present ? bw->mean / 1e6 : BL_ABSENT, f1);
+    num(ws, row, c++, bw->present ? bw->max / 1e6 : BL_ABSENT, f1);
+    num(ws, row, c++, io->present ? io->mean : BL_ABSENT, f1);
     num(ws, row, c++, r->cpu_usr_pct, f1);
     num(ws, row, c++, r->cpu_sys_pct, f1);
     num(ws, row, c++, r->cpu_pct, f1);
@@ -219,7 +229,7 @@ void bl_xlsx_run_sheets(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, co
             const bl_xrun *run = &runs->v[k];
             lxw_worksheet *ws = table_sheet(wb, x, run->sheet, rec_head, N_REC_HEAD, 0);
             worksheet_set_column(ws, 1, 1, 18, NULL);
-            worksheet_set_column(ws, 26, 26, 60, NULL);
+            worksheet_set_column(ws, N_REC_HEAD - 1, N_REC_HEAD - 1, 60, NULL);
             for (size_t i = 0; i < run->n; i++)
                 record_row(ws, x, (lxw_row_t)(i + 1), 0, recs->v[run->idx[i]], &sb);
             worksheet_autofilter(ws, 0, 0, (lxw_row_t)run->n, N_REC_HEAD - 1);

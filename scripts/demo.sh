@@ -19,29 +19,41 @@ echo
 
 # --- import: every fixture we made ourselves ---------------------------------------------
 echo "== importing fixtures/"
-find fixtures -type f ! -name 'README*' ! -path '*/fuzz/*' | sort | while read -r f; do
+# Outputs only: not the READMEs, job files and scripts that made them, nor empty logs
+# (fio writes a slat log even when slat is not measured) or the fuzzer's findings.
+find fixtures -type f -size +0 ! -name 'README*' ! -name '*.md' ! -name '*.fio' ! -name '*.sh' \
+    ! -path '*/fuzz/*' | sort | while read -r f; do
     "$BIN" import "$f" || echo "   ($f: see the messages above)"
 done
 
 echo
-echo "== runs in $DB"
-"$BIN" list
+echo "== runs in $DB: $("$BIN" list | wc -l) (benchlog list)"
 
 # --- report: comparison table and the report folder --------------------------------------
 echo
-echo "== comparison"
-"$BIN" report --text || true
+echo "== comparison: benchlog's quick suite beside the CrystalDiskMark and KDiskMark exports"
+"$BIN" report --text --by tool 'cdm_test~Q'
+echo "(every stored run, with latency: $OUT/report/summary.md and report.html)"
 
 # --- report folder: summary.md, report.html, charts (PNG), report.xlsx (report stage) -----
 R="$OUT/report"
 mkdir -p "$R"
 echo
 echo "== report folder: $R/"
-"$BIN" report --md >"$R/summary.md"
+"$BIN" report --md --lat --title "benchlog demo: every stored run" >"$R/summary.md"
 "$BIN" report --html --lat --title "benchlog demo: every stored run" -o "$R/report.html"
-"$BIN" chart --kind bar -o "$R/throughput.png"
-for kind in percentiles histogram timeline; do
-    "$BIN" chart --kind $kind -o "$R/$kind.png" || echo "   (no $kind chart: see above)"
+"$BIN" chart --kind bar --log -o "$R/throughput.png"
+"$BIN" chart --kind bar --by tool -o "$R/cdm-tests-by-tool.png" 'cdm_test~Q'
+# One bar chart per tool: their tests differ, and one axis for all would hide the small.
+for tool in fio bonnie++ dd CrystalDiskMark benchlog; do
+    "$BIN" chart --kind bar -o "$R/throughput-$tool.png" tool=$tool 2>/dev/null ||
+        echo "   (no $tool records for a bar chart)"
 done
+# Latency charts of the run just made; the timeline of fio's bandwidth logs in fixtures/fio
+# (the quick suite's runs are too short for more than one 500 ms sample).
+for kind in percentiles histogram; do
+    "$BIN" chart --kind $kind -o "$R/$kind.png" demo=quick || echo "   (no $kind chart: see above)"
+done
+"$BIN" chart --kind timeline -o "$R/timeline.png" 'log~avg_bw' || echo "   (no timeline chart)"
 "$BIN" xlsx -o "$R/report.xlsx"
 ls -l "$R"

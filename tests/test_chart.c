@@ -9,6 +9,7 @@
 #include "../charts/chart.h"
 #include "support/support.h"
 #include <cairo.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,14 @@ static void test_bar_lengths_follow_figures(void **state)
     assert_true(ten > 900); /* the longest bar spans most of the plot */
     int none;
     assert_int_equal(count(&im, bl_canvas_palette(2), &none), 0); /* only two columns */
+    cairo_surface_destroy(im.s);
+    /* --log: the axis runs from 20 (1-2-5 below 45.2) to 2000 (above 1.5 × 1121.4), so
+     * lengths go as log10(v / 20). */
+    o.log = 1;
+    load(&im, draw(dir, "log.png", &rs, &o));
+    count(&im, bl_canvas_palette(0), &one);
+    count(&im, bl_canvas_palette(1), &ten);
+    assert_true(bl_test_close((double)ten / one, log10(1121.4 / 20) / log10(117.6 / 20), 0.03));
     cairo_surface_destroy(im.s);
     bl_records_free(&rs);
     char cmd[600];
@@ -168,7 +177,7 @@ static void test_japanese_glyphs(void **state)
     add_fio(&rs);
     bl_chart_opts o = {0};
     char *t = bl_chart_title("Latency percentiles", (const bl_record *const *)rs.v, rs.n, &o);
-    assert_string_equal(t, "Latency percentiles — シーケンシャル · nas1");
+    assert_string_equal(t, "Latency percentiles — fio · シーケンシャル · nas1");
     free(t);
     char *n = bl_chart_name(rs.v[1], NULL);
     assert_string_equal(n, "randread · シーケンシャル");

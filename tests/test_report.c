@@ -54,9 +54,9 @@ static void test_rows_in_crystaldiskmark_order(void **state)
     add_fio(&rs);
     bl_table *t = build(&rs, NULL, NULL);
     static const char *const want[] = {
-        "seq-read 1MiB Q8T1",    "seq-write 1MiB Q1T1",  "seq-read 64KiB Q1T1",
-        "rand-read 4KiB Q32T16", "rand-read 4KiB Q32T1", "rand-write 4KiB Q1T1",
-        "seq-write-block 8KiB T1", "rand-seeks T1",     "seq-create T1",
+        "seq-read 1MiB Q8T1",      "seq-write 1MiB Q1T1",  "seq-read 64KiB Q1T1",
+        "rand-read 4KiB Q32T16",   "rand-read 4KiB Q32T1", "rand-write 4KiB Q1T1",
+        "seq-write-block 8KiB T1", "rand-seeks T1",        "seq-create T1",
     };
     assert_int_equal(t->nrows, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < t->nrows; i++)
@@ -159,6 +159,7 @@ static void test_latency_columns(void **state)
 }
 
 /* Each line's columns start at the same terminal column, Japanese titles counting two. */
+/* Right-aligned figures end in one terminal column, the Japanese title above them too. */
 static void test_text_aligned_with_cjk(void **state)
 {
     (void)state;
@@ -169,16 +170,29 @@ static void test_text_aligned_with_cjk(void **state)
     bl_records_init(&rs);
     add_fio(&rs);
     add_dd(&rs);
-    bl_table *t = build(&rs, NULL, NULL);
+    bl_table *t = build(&rs, NULL, NULL); /* columns "nas.txt · シーケンシャル", "dd.txt" */
     char *txt = render(t, BL_REPORT_TEXT, 0);
-    size_t width = 0, lines = 0;
-    for (char *line = strtok(txt, "\n"); line && lines < 5; line = strtok(NULL, "\n"), lines++) {
-        size_t w = bl_display_width(line);
-        if (lines == 0)
-            width = w;
-        assert_int_equal(w, width); /* right-aligned last column: equal widths */
-    }
-    assert_int_equal(lines, 5); /* header, rule, three tests */
+    char *lines[8];
+    size_t n = 0;
+    for (char *l = strtok(txt, "\n"); l && n < 8; l = strtok(NULL, "\n"))
+        lines[n++] = l;
+    assert_true(n >= 6);
+    char *title = strstr(lines[0], "シーケンシャル");
+    assert_non_null(title);
+    size_t fio_end = bl_display_width(lines[0]) - bl_display_width(title) + 14;
+    assert_true(strncmp(lines[2], "seq-read 1MiB Q8T1 ", 19) == 0);
+    assert_true(strncmp(lines[5], "rand-read 4KiB Q32T1 ", 21) == 0);
+    /* fio's rows end with its column (dd's cell empty, no trailing blanks): 376.5 MB/s and
+     * "53.87 MB/s  13152 IOPS" end under the last character of the Japanese title. */
+    assert_true(strstr(lines[2], "376.5 MB/s") && strstr(lines[5], "13152 IOPS"));
+    assert_int_equal(bl_display_width(lines[2]), fio_end);
+    assert_int_equal(bl_display_width(lines[5]), fio_end);
+    /* dd's figures end where the header line ends. */
+    assert_int_equal(bl_display_width(lines[3]), bl_display_width(lines[0]));
+    assert_int_equal(bl_display_width(lines[4]), bl_display_width(lines[0]));
+    assert_true(bl_display_width(lines[0]) > fio_end);
+    for (size_t i = 0; i < n; i++)
+        assert_true(lines[i][strlen(lines[i]) - 1] != ' ');
     free(txt);
     bl_table_free(t);
     bl_records_free(&rs);
@@ -262,6 +276,23 @@ static void test_import_then_report(void **state)
     assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
     assert_non_null(strstr(out, "\nseq-read,65536,1,1,4572.88142"));
     assert_null(strstr(out, "seq-write"));
+    free(out);
+    /* HTML carries its bar chart inside: a PNG as a data URI ("iVBORw0KGgo" is its magic). */
+    snprintf(args, sizeof args, "report --db %s/s.db --html --title 'dd on ext4'", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_non_null(strstr(out, "<title>dd on ext4</title>"));
+    assert_non_null(strstr(out, "alt=\"dd on ext4 (bar chart)\" src=\"data:image/png;base64,"
+                                "iVBORw0KGgo"));
+    free(out);
+    snprintf(args, sizeof args, "report --db %s/s.db --md --title 'dd | ext4'", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    const char *md = "## dd \\| ext4\n\n| test | gnu-dd-9.1_c_write_read.txt |\n";
+    assert_true(strncmp(out, md, strlen(md)) == 0);
+    free(out);
+    snprintf(args, sizeof args, "report --db %s/s.db --html --no-chart", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_null(strstr(out, "<figure>"));
+    assert_non_null(strstr(out, ">4572.9 MB/s</td>"));
     free(out);
     snprintf(args, sizeof args, "report --db %s/s.db tool=fio", dir);
     assert_int_equal(bl_test_benchlog(args, NULL, &err), 1);

@@ -42,6 +42,9 @@ static inline void add_fio(bl_records *rs)
     bl_lat_add_pct(&r->clat_ns, 50, 2352000);
     bl_lat_add_pct(&r->clat_ns, 99, 6752000);
     bl_lat_add_pct(&r->clat_ns, 99.9, 22912000);
+    /* "bw (  KiB/s): min=348160, max=401408, per=100.00%, avg=367715.00" */
+    r->bw_samples =
+        (bl_samples){true, 348160.0 * 1024, 401408.0 * 1024, 367715.0 * 1024, BL_ABSENT, 28};
     r = rec(rs, "blog/nas.txt", 1, "fio", "3.33", "rand-read", 4096, 32, 1);
     bl_record_set_label(r, "job", "randread");
     bl_record_set_label(r, "section", "シーケンシャル");

@@ -102,6 +102,34 @@ static void test_workbook_parts(void **state)
     free(dir);
 }
 
+/* More compared columns than a sheet has: the summary keeps those that fit and says so. */
+static void test_wide_summary(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    for (long run = 1; run <= 5000; run++) {
+        bl_record *r = rec(&rs, "many.txt", run, "fio", "3.33", "rand-read", 4096, 1, 1);
+        r->bw_bytes_s = 40e6;
+        r->iops = 9766;
+        r->clat_ns.present = true;
+        r->clat_ns.mean = 98000;
+    }
+    bl_xlsx_opts o = {.by = "run"}; /* 4 sheet columns a run: figure, IOPS, latency x2 */
+    const char *path = write_book(dir, "w.xlsx", &o, &rs);
+    char *ss = zip_part(path, "xl/sharedStrings.xml");
+    assert_non_null(strstr(ss, "The first 4095 of 5000 columns (a sheet has 16,384)"));
+    assert_non_null(strstr(ss, "many.txt #4095"));
+    assert_null(strstr(ss, "many.txt #4096<"));
+    free(ss);
+    bl_records_free(&rs);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -118,6 +146,25 @@ static char *slurp(const char *path)
     return bl_strbuf_take(&sb);
 }
 
+/* LibreOffice converts dir/book into FILTER's format in dir, with a private profile: no clash
+ * with a running office or another test. */
+static void convert(const char *dir, const char *book, const char *filter)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && HOME=%s libreoffice -env:UserInstallation=file://%s/lo --headless "
+             "--convert-to '%s' --outdir %s %s >lo.log 2>&1",
+             dir, dir, dir, filter, dir, book);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* CSV filter options: comma, quote, UTF-8, first line 1, default cell formats, US English,
+ * ..., cells as shown (units too), every sheet (-1) to BOOK-SHEET.csv. */
+#define CSV_ALL_SHEETS                                                                             \
+    "csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,true,false,false,-1"
+
+static void check_figures(const char *dir);
+
 static void test_libreoffice_reads_figures(void **state)
 {
     (void)state;
@@ -129,16 +176,35 @@ static void test_libreoffice_reads_figures(void **state)
     add_every_tool(&rs);
     bl_xlsx_opts o = {0};
     write_book(dir, "b.xlsx", &o, &rs);
+    convert(dir, "b.xlsx", CSV_ALL_SHEETS);
+    check_figures(dir);
+    /* The native chart as LibreOffice reads it: horizontal bars, one series per column. */
+    convert(dir, "b.xlsx", "ods");
+    char ods[600];
+    snprintf(ods, sizeof ods, "%s/b.ods", dir);
+    char *chart = zip_part(ods, "Object 1/content.xml");
+    assert_non_null(strstr(chart, "chart:class=\"chart:bar\""));
+    assert_non_null(strstr(chart, "chart:vertical=\"true\"")); /* bars run sideways */
+    size_t series = 0;
+    for (const char *p = chart; (p = strstr(p, "<chart:series ")); p++)
+        series++;
+    assert_int_equal(series, 6); /* the six default columns */
+    assert_non_null(strstr(chart, "chart:values-cell-range-address=\"Summary.B"));
+    free(chart);
+    /* The same workbook written in constant-memory mode (big stores) reads the same. */
+    o.constant_memory_from = 1;
+    write_book(dir, "b.xlsx", &o, &rs);
+    convert(dir, "b.xlsx", CSV_ALL_SHEETS);
+    check_figures(dir);
     bl_records_free(&rs);
-    /* A private profile: no clash with a running office or another test. Filter options:
-     * comma, quote, UTF-8, ..., cells as shown, every sheet (-1) to FILE-SHEET.csv. */
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "cd %s && HOME=%s libreoffice -env:UserInstallation=file://%s/lo --headless "
-             "--convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,true,"
-             "false,false,-1' --outdir %s b.xlsx >lo.log 2>&1",
-             dir, dir, dir, dir);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
+static void check_figures(const char *dir)
+{
     char path[600];
     snprintf(path, sizeof path, "%s/b-Summary.csv", dir);
     char *sum = slurp(path);
@@ -153,6 +219,11 @@ static void test_libreoffice_reads_figures(void **state)
     assert_non_null(strstr(sum, "\"4,572.9 MB/s\"")); /* dd: 67108864 B in 0.0146754 s */
     assert_non_null(strstr(sum, "nas.txt · シーケンシャル"));
     free(sum);
+    snprintf(path, sizeof path, "%s/b-1 nas.txt #1.csv", dir);
+    char *fio = slurp(path);
+    /* clat mean/p99, lat absent, then fio's bw samples min/avg/max in MB/s. */
+    assert_non_null(strstr(fio, "\"2,770.0\",\"6,752.0\",,,,356.5,376.5,411.0,,"));
+    free(fio);
     snprintf(path, sizeof path, "%s/b-5 dd.txt #1.csv", dir);
     char *dd = slurp(path);
     assert_non_null(strstr(dd, "\n21,seq-write,write,seq,\"1,048,576\",1,1,,,,\"67,108,864\","
@@ -171,9 +242,6 @@ static void test_libreoffice_reads_figures(void **state)
                                 "section=ext4 on md0; host=nas1\n"));
     assert_non_null(strstr(src, "\n7 cdm.txt #1,cdm.txt,23,cdm,8.0.4,4,"));
     free(src);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
-    free(dir);
 }
 
 static void test_command_line(void **state)
@@ -216,6 +284,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_workbook_parts),
+        cmocka_unit_test(test_wide_summary),
         cmocka_unit_test(test_libreoffice_reads_figures),
         cmocka_unit_test(test_command_line),
     };
