@@ -71,3 +71,29 @@ void bl_lat_percentiles_from_bins(bl_lat *l)
         if (bl_present(v[p]))
             bl_lat_add_pct(l, bl_fio_default_pcts[p], v[p]);
 }
+
+unsigned bl_plat_val_to_idx(uint64_t val)
+{
+    unsigned msb = val ? 63u - (unsigned)__builtin_clzll(val) : 0;
+    /* Up to 2^(BITS+1)-1 every value has its own bin. */
+    if (msb <= BL_PLAT_BITS)
+        return (unsigned)val;
+    unsigned error_bits = msb - BL_PLAT_BITS;
+    unsigned base = (error_bits + 1) << BL_PLAT_BITS;
+    unsigned offset = (BL_PLAT_VAL - 1) & (unsigned)(val >> error_bits);
+    unsigned idx = base + offset;
+    return idx < BL_PLAT_NR - 1 ? idx : BL_PLAT_NR - 1;
+}
+
+uint64_t bl_plat_idx_to_val(unsigned idx)
+{
+    if (idx >= BL_PLAT_NR)
+        idx = BL_PLAT_NR - 1;
+    if (idx < (BL_PLAT_VAL << 1))
+        return idx;
+    unsigned error_bits = (idx >> BL_PLAT_BITS) - 1;
+    uint64_t base = (uint64_t)1 << (error_bits + BL_PLAT_BITS);
+    uint64_t k = idx % BL_PLAT_VAL;
+    /* The middle of the bin's range, truncated like fio's integer result. */
+    return base + (uint64_t)(((double)k + 0.5) * (double)((uint64_t)1 << error_bits));
+}

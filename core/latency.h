@@ -6,6 +6,17 @@
 
 #include "record.h"
 
+/* fio's log-linear latency histogram (stat.h): values 0..127 get a bin each, above that each
+ * power of two is split into 64 bins (FIO_IO_U_PLAT_BITS = 6); 29 groups, 1856 bins (fio >=
+ * 3.0, in ns). A bin's representative value is the middle of its range, as fio prints it. */
+#define BL_PLAT_BITS 6
+#define BL_PLAT_VAL (1u << BL_PLAT_BITS)
+#define BL_PLAT_GROUP_NR 29
+#define BL_PLAT_NR (BL_PLAT_GROUP_NR * BL_PLAT_VAL)
+
+unsigned bl_plat_val_to_idx(uint64_t val);
+uint64_t bl_plat_idx_to_val(unsigned idx);
+
 /* fio's default percentile list (stat.c): 1 5 10 20 30 40 50 60 70 80 90 95 99 99.5 99.9
  * 99.95 99.99. */
 extern const double bl_fio_default_pcts[];

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PLAT_BITS 6
-#define PLAT_VAL (1u << PLAT_BITS)
 
 void bl_fio_jobdefs_clear(bl_fio_jobdefs *d)
 {
@@ -295,26 +293,4 @@ double bl_fio_scale(double x, double mult)
 double bl_fio_pct_round(double pct)
 {
     return round(pct * 10000.0) / 10000.0;
-}
-
-double bl_fio_plat_idx_to_val(unsigned idx)
-{
-    if (idx < (PLAT_VAL << 1))
-        return idx;
-    unsigned error_bits = (idx >> PLAT_BITS) - 1;
-    double base = ldexp(1.0, (int)(error_bits + PLAT_BITS));
-    unsigned k = idx % PLAT_VAL;
-    return base + (k + 0.5) * ldexp(1.0, (int)error_bits);
-}
-
-unsigned bl_fio_plat_val_to_idx(uint64_t val)
-{
-    unsigned msb = val ? 63u - (unsigned)__builtin_clzll(val) : 0;
-    if (msb <= PLAT_BITS)
-        return (unsigned)val;
-    unsigned error_bits = msb - PLAT_BITS;
-    unsigned base = (error_bits + 1) << PLAT_BITS;
-    unsigned offset = (PLAT_VAL - 1) & (unsigned)(val >> error_bits);
-    unsigned idx = base + offset;
-    return idx < BL_FIO_PLAT_NR - 1 ? idx : BL_FIO_PLAT_NR - 1;
 }

@@ -73,11 +73,5 @@ double bl_fio_scale(double x, double mult);
  * percentiles written differently compare equal. */
 double bl_fio_pct_round(double pct);
 
-/* fio's latency histogram: index -> representative value (midpoint of the bin), as in
- * fio's plat_idx_to_val with FIO_IO_U_PLAT_BITS = 6. */
-double bl_fio_plat_idx_to_val(unsigned idx);
-/* Inverse: the bin of a value (same scheme); used for streaming percentiles. */
-unsigned bl_fio_plat_val_to_idx(uint64_t val);
-#define BL_FIO_PLAT_NR 1856 /* 29 groups of 64 bins (fio >= 3.0) */
 
 #endif

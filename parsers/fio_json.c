@@ -8,6 +8,7 @@
  * latency histogram. "client_stats" (client/server mode) is left alone. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
+#include "../core/latency.h"
 #include "fio_common.h"
 #include "parser.h"
 #include <jansson.h>
@@ -116,7 +117,7 @@ static void read_lat(json_t *o, double unit, bl_lat *l)
         if (e == k || *e || !json_is_integer(v) || json_integer_value(v) <= 0)
             continue;
         if (by_index)
-            at = at < BL_FIO_PLAT_NR ? bl_fio_plat_idx_to_val((unsigned)at) : NAN;
+            at = at < BL_PLAT_NR ? (double)bl_plat_idx_to_val((unsigned)at) : NAN;
         if (bl_present(at))
             bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)json_integer_value(v));
     }

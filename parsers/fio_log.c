@@ -13,6 +13,7 @@
  * downsampled into at most BL_FIO_LOG_POINTS averaged points. */
 #include "fio_log.h"
 #include "../core/strbuf.h"
+#include "../core/latency.h"
 #include "fio_common.h"
 #include "parser.h"
 #include <math.h>
@@ -39,7 +40,7 @@ typedef struct acc {
     double min, max;
     int64_t bs; /* -2: not seen yet, -1: varies */
     long first_line;
-    uint64_t *hist; /* BL_FIO_PLAT_NR counts, latency kinds only */
+    uint64_t *hist; /* BL_PLAT_NR counts, latency kinds only */
     downs ds;
 } acc;
 
@@ -134,7 +135,7 @@ static void alloc_hists(bl_fio_log *L)
 {
     for (int d = 0; d < BL_FIO_NDIR; d++)
         if (!L->a[d].hist)
-            L->a[d].hist = bl_xcalloc(BL_FIO_PLAT_NR, sizeof *L->a[d].hist);
+            L->a[d].hist = bl_xcalloc(BL_PLAT_NR, sizeof *L->a[d].hist);
 }
 
 bl_fio_log *bl_fio_log_new(bl_parse_out *out)
@@ -200,14 +201,14 @@ static void hist_line(bl_fio_log *L, const char *p, const char *end, double t)
         return;
     }
     /* counts first, so that a line of the wrong width adds nothing */
-    double counts[BL_FIO_PLAT_NR];
+    double counts[BL_PLAT_NR];
     unsigned nb = 0;
     while (field(&p, end, &c))
-        if (nb++ < BL_FIO_PLAT_NR)
+        if (nb++ < BL_PLAT_NR)
             counts[nb - 1] = c;
     if (L->hist_bins == 0)
         L->hist_bins = nb;
-    if (nb != L->hist_bins || (nb != 1216 && nb != BL_FIO_PLAT_NR)) {
+    if (nb != L->hist_bins || (nb != 1216 && nb != BL_PLAT_NR)) {
         bad_line(L, "histogram line with an unexpected number of bins");
         return;
     }
@@ -216,8 +217,8 @@ static void hist_line(bl_fio_log *L, const char *p, const char *end, double t)
     for (unsigned i = 0; i < nb; i++) {
         if (counts[i] <= 0)
             continue;
-        double val = bl_fio_plat_idx_to_val(i) * L->hist_unit;
-        a->hist[bl_fio_plat_val_to_idx((uint64_t)val)] += (uint64_t)counts[i];
+        double val = (double)bl_plat_idx_to_val(i) * L->hist_unit;
+        a->hist[bl_plat_val_to_idx((uint64_t)val)] += (uint64_t)counts[i];
         sum += counts[i] * val;
         if (a->n == 0 && cnt == 0)
             a->min = a->max = val;
@@ -256,7 +257,7 @@ void bl_fio_log_line(bl_fio_log *L, const char *p, const char *end)
                 L->kind = K_HIST;
                 alloc_hists(L);
             }
-            L->hist_unit = commas + 1 >= 2 + BL_FIO_PLAT_NR ? 1 : 1000;
+            L->hist_unit = commas + 1 >= 2 + BL_PLAT_NR ? 1 : 1000;
         }
     }
     if (L->kind == K_HIST) {
@@ -271,34 +272,18 @@ void bl_fio_log_line(bl_fio_log *L, const char *p, const char *end)
     note_bs(a, bs);
     acc_add(a, v, L->line);
     if (a->hist)
-        a->hist[bl_fio_plat_val_to_idx(v < 1e19 ? (uint64_t)v : UINT64_MAX)]++;
+        a->hist[bl_plat_val_to_idx(v < 1e19 ? (uint64_t)v : UINT64_MAX)]++;
     ds_push(&a->ds, t / 1000.0, v);
 }
 
-static const double default_pcts[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
-                                      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
-
-/* Percentiles as fio computes them from its histogram (value of the bin where the
- * cumulative count reaches pct% of the total), and the non-empty bins. */
+/* The non-empty bins of fio's histogram, and percentiles from them as fio computes them. */
 static void hist_to_lat(const uint64_t *hist, bl_lat *l)
 {
-    uint64_t total = 0;
-    for (unsigned i = 0; i < BL_FIO_PLAT_NR; i++)
-        total += hist[i];
-    if (!total)
-        return;
-    size_t k = 0;
-    uint64_t cum = 0;
-    for (unsigned i = 0; i < BL_FIO_PLAT_NR; i++) {
-        if (!hist[i])
-            continue;
-        cum += hist[i];
-        double v = bl_fio_plat_idx_to_val(i);
-        bl_lat_add_bin(l, v, hist[i]);
-        while (k < sizeof default_pcts / sizeof default_pcts[0] &&
-               (double)cum >= default_pcts[k] / 100.0 * (double)total)
-            bl_lat_add_pct(l, default_pcts[k++], v);
-    }
+    for (unsigned i = 0; i < BL_PLAT_NR; i++)
+        if (hist[i])
+            bl_lat_add_bin(l, (double)bl_plat_idx_to_val(i), hist[i]);
+    if (l->n_bins)
+        bl_lat_percentiles_from_bins(l);
 }
 
 static void emit(bl_fio_log *L, int ddir)

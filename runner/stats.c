@@ -2,35 +2,6 @@
 #include <math.h>
 #include <string.h>
 
-const double bl_default_percentiles[17] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
-                                           80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
-
-unsigned bl_plat_val_to_idx(uint64_t val)
-{
-    unsigned msb = val ? 63u - (unsigned)__builtin_clzll(val) : 0;
-    /* Up to 2^(BITS+1)-1 every value has its own bucket. */
-    if (msb <= BL_PLAT_BITS)
-        return (unsigned)val;
-    unsigned error_bits = msb - BL_PLAT_BITS;
-    unsigned base = (error_bits + 1) << BL_PLAT_BITS;
-    unsigned offset = (BL_PLAT_VAL - 1) & (unsigned)(val >> error_bits);
-    unsigned idx = base + offset;
-    return idx < BL_PLAT_NR - 1 ? idx : BL_PLAT_NR - 1;
-}
-
-uint64_t bl_plat_idx_to_val(unsigned idx)
-{
-    if (idx >= BL_PLAT_NR)
-        idx = BL_PLAT_NR - 1;
-    if (idx < (BL_PLAT_VAL << 1))
-        return idx;
-    unsigned error_bits = (idx >> BL_PLAT_BITS) - 1;
-    uint64_t base = (uint64_t)1 << (error_bits + BL_PLAT_BITS);
-    uint64_t k = idx % BL_PLAT_VAL;
-    /* The middle of the bucket's range, truncated like fio's integer result. */
-    return base + (uint64_t)(((double)k + 0.5) * (double)((uint64_t)1 << error_bits));
-}
-
 void bl_lat_acc_reset(bl_lat_acc *a)
 {
     memset(a, 0, sizeof *a);
@@ -84,11 +55,11 @@ void bl_lat_acc_to_record(const bl_lat_acc *a, bl_lat *l)
     /* One pass over the buckets gives every percentile, as fio's calc_clat_percentiles. */
     size_t j = 0;
     uint64_t sum = 0;
-    for (unsigned i = 0; i < BL_PLAT_NR && j < BL_N_DEFAULT_PERCENTILES; i++) {
+    for (unsigned i = 0; i < BL_PLAT_NR && j < bl_fio_default_npcts; i++) {
         sum += a->plat[i];
-        while (j < BL_N_DEFAULT_PERCENTILES &&
-               (long double)sum >= (long double)bl_default_percentiles[j] / 100.0L * n) {
-            bl_lat_add_pct(l, bl_default_percentiles[j], (double)bl_plat_idx_to_val(i));
+        while (j < bl_fio_default_npcts &&
+               (long double)sum >= (long double)bl_fio_default_pcts[j] / 100.0L * n) {
+            bl_lat_add_pct(l, bl_fio_default_pcts[j], (double)bl_plat_idx_to_val(i));
             j++;
         }
     }

@@ -8,21 +8,11 @@
 #ifndef BL_RUNNER_STATS_H
 #define BL_RUNNER_STATS_H
 
+#include "../core/latency.h"
 #include "../core/record.h"
 #include <stddef.h>
 #include <stdint.h>
 
-#define BL_PLAT_BITS 6
-#define BL_PLAT_VAL (1u << BL_PLAT_BITS)
-#define BL_PLAT_GROUP_NR 29
-#define BL_PLAT_NR (BL_PLAT_GROUP_NR * BL_PLAT_VAL)
-
-/* fio's default percentile list. */
-extern const double bl_default_percentiles[17];
-#define BL_N_DEFAULT_PERCENTILES 17
-
-unsigned bl_plat_val_to_idx(uint64_t val_ns);
-uint64_t bl_plat_idx_to_val(unsigned idx);
 
 /* One latency figure (slat, clat or lat) of one direction. */
 typedef struct bl_lat_acc {

@@ -56,7 +56,7 @@ static void test_exact_moments_and_percentiles(void **state)
     assert_double_equal(l.stdev, sqrt(1000.0 * 1001.0 / 12.0), 1e-9);
     /* p50: bucket [500, 503] is the first whose running count (503) reaches 500. */
     assert_int_equal(bl_lat_acc_percentile(a, 50), 502);
-    assert_int_equal(l.n_pct, BL_N_DEFAULT_PERCENTILES);
+    assert_int_equal(l.n_pct, bl_fio_default_npcts);
     assert_double_equal(l.pct[6].pct, 50, 0);
     assert_double_equal(l.pct[6].value, 502, 0);
     assert_double_equal(l.pct[16].pct, 99.99, 0);
