@@ -40,6 +40,8 @@ typedef struct acc {
     double min, max;
     int64_t bs; /* -2: not seen yet, -1: varies */
     long first_line;
+    double last_t;  /* time of the previous sample, ms */
+    int backwards;  /* time went back once already: said once per direction */
     uint64_t *hist; /* BL_PLAT_NR counts, latency kinds only */
     downs ds;
 } acc;
@@ -269,6 +271,14 @@ void bl_fio_log_line(bl_fio_log *L, const char *p, const char *end)
         return;
     }
     acc *a = &L->a[(int)ddir];
+    /* A log out of order (two logs joined, a clock step): the summary is still exact, the
+     * timeline keeps the file's order; said once, since every later line would repeat it. */
+    if (a->n && t < a->last_t && !a->backwards) {
+        a->backwards = 1;
+        bl_out_error(L->out, L->line, "fio log: time goes back from %.0f ms to %.0f ms", a->last_t,
+                     t);
+    }
+    a->last_t = t;
     note_bs(a, bs);
     acc_add(a, v, L->line);
     if (a->hist)

@@ -200,6 +200,98 @@ static void test_many_runs(void **state)
     free(dir);
 }
 
+/* Parses text with one format; returns records, fills the first diagnostic. */
+static size_t parse_as(const char *as, const char *bytes, size_t len, long *line, char *msg,
+                       size_t msglen)
+{
+    bl_text t;
+    char err[256];
+    assert_int_equal(bl_text_from_bytes(&t, "h", bytes, len, err, sizeof err), 0);
+    bl_parse_opts opts = {.as = as};
+    bl_parse_out out;
+    bl_out_init(&out, "h");
+    bl_parse_text(&t, &opts, &out);
+    size_t n = out.recs.n;
+    *line = out.n_diags ? out.diags[0].line : -1;
+    snprintf(msg, msglen, "%s", out.n_diags ? out.diags[0].msg : "");
+    bl_out_free(&out);
+    bl_text_free(&t);
+    return n;
+}
+
+/* Duplicate keys: JSON's last value wins, as in every JSON reader fio's users have. */
+static void test_json_duplicate_keys(void **state)
+{
+    (void)state;
+    static const char doc[] =
+        "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"a\",\"jobname\":\"b\","
+        "\"groupid\":0,\"read\":{\"io_bytes\":4096,\"io_bytes\":8192,\"io_kbytes\":8,"
+        "\"bw_bytes\":8192,"
+        "\"iops\":2,\"runtime\":1000,\"clat_ns\":{\"min\":1,\"max\":2,\"mean\":1.5,"
+        "\"stddev\":0.5}},\"job options\":{\"rw\":\"read\",\"bs\":\"4k\"}}]}\n";
+    bl_text t;
+    char err[256];
+    assert_int_equal(bl_text_from_bytes(&t, "h", doc, sizeof doc - 1, err, sizeof err), 0);
+    bl_parse_opts opts = {.as = "fio-json"};
+    bl_parse_out out;
+    bl_out_init(&out, "h");
+    assert_int_equal(bl_parse_text(&t, &opts, &out), 0);
+    assert_int_equal(out.recs.n, 1);
+    assert_string_equal(bl_record_label(out.recs.v[0], "job"), "b");
+    assert_int_equal(out.recs.v[0]->io_bytes, 8192);
+    bl_out_free(&out);
+    bl_text_free(&t);
+}
+
+/* 100,000 levels of nesting: a clear error on line 1, no stack overflow. */
+static void test_json_deep_nesting(void **state)
+{
+    (void)state;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, "{\"fio version\":\"fio-3.33\",\"jobs\":");
+    for (int i = 0; i < 100000; i++)
+        bl_strbuf_putc(&sb, '[');
+    for (int i = 0; i < 100000; i++)
+        bl_strbuf_putc(&sb, ']');
+    bl_strbuf_puts(&sb, "}\n");
+    long line;
+    char msg[256];
+    assert_int_equal(parse_as("fio-json", sb.s, sb.len, &line, msg, sizeof msg), 0);
+    assert_int_equal(line, 1);
+    assert_non_null(strstr(msg, "depth"));
+    size_t diags;
+    parse_everyway(sb.s, sb.len, &diags);
+    assert_true(diags > 0);
+    bl_strbuf_free(&sb);
+}
+
+/* Time going back in a fio log: said once with its line, the summary kept whole. */
+static void test_log_time_backwards(void **state)
+{
+    (void)state;
+    static const char log[] = "0, 100, 0, 4096\n500, 200, 0, 4096\n400, 300, 0, 4096\n"
+                              "300, 400, 0, 4096\n1000, 500, 0, 4096\n";
+    long line;
+    char msg[256];
+    assert_int_equal(parse_as("fio-log", log, sizeof log - 1, &line, msg, sizeof msg), 1);
+    assert_int_equal(line, 3);
+    assert_string_equal(msg, "fio log: time goes back from 500 ms to 400 ms");
+    bl_text t;
+    char err[256];
+    assert_int_equal(bl_text_from_bytes(&t, "h_clat.1.log", log, sizeof log - 1, err, sizeof err),
+                     0);
+    bl_parse_opts opts = {.as = "fio-log"};
+    bl_parse_out out;
+    bl_out_init(&out, "h_clat.1.log");
+    assert_int_equal(bl_parse_text(&t, &opts, &out), 1);
+    assert_int_equal(out.n_diags, 1);
+    assert_double_equal(out.recs.v[0]->clat_ns.mean, 300, 1e-9);
+    assert_double_equal(out.recs.v[0]->clat_ns.max, 500, 0);
+    bl_out_free(&out);
+    bl_text_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +299,9 @@ int main(void)
         cmocka_unit_test(test_nul_and_invalid_utf8), cmocka_unit_test(test_huge_line),
         cmocka_unit_test(test_truncated),        cmocka_unit_test(test_permission_denied),
         cmocka_unit_test(test_many_runs),
+        cmocka_unit_test(test_json_duplicate_keys),
+        cmocka_unit_test(test_json_deep_nesting),
+        cmocka_unit_test(test_log_time_backwards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
