@@ -15,6 +15,7 @@
 #include "fio_client.h"
 #include "fio_client_sum.h"
 #include "fio_common.h"
+#include "fio_jsonutil.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -40,96 +41,26 @@ typedef struct cdoc {
     size_t naggs, cap;
 } cdoc;
 
-static double num(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : BL_ABSENT;
-}
-
-static const char *str(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-static const char *option(json_t *job, json_t *global, const char *key, const char *alt)
-{
-    json_t *jo = json_object_get(job, "job options");
-    const char *v = str(jo, key);
-    if (!v && alt)
-        v = str(jo, alt);
-    if (!v)
-        v = str(global, key);
-    if (!v && alt)
-        v = str(global, alt);
-    return v;
-}
-
 static json_t *lat_obj(const cdoc *d, json_t *dir, int k)
 {
     return json_object_get(dir, d->v3 ? kind_v3[k] : kind_v2[k]);
 }
 
-static int cmp_pct(const void *a, const void *b)
-{
-    const bl_pct *x = a, *y = b;
-    return x->pct < y->pct ? -1 : x->pct > y->pct;
-}
-
-static int cmp_bin(const void *a, const void *b)
-{
-    const bl_bin *x = a, *y = b;
-    return x->value < y->value ? -1 : x->value > y->value;
-}
-
-/* {"min","max","mean","stddev","N","percentile":{..},"bins":{..}} in `unit` ns. */
-static void read_lat(json_t *o, double unit, bl_lat *l)
-{
-    double n = num(o, "N");
-    if (!json_is_object(o) || (bl_present(n) && n == 0))
-        return; /* not timed (psync has no slat) */
-    l->present = true;
-    l->min = bl_fio_scale(num(o, "min"), unit);
-    l->max = bl_fio_scale(num(o, "max"), unit);
-    l->mean = bl_fio_scale(num(o, "mean"), unit);
-    double sd = num(o, "stddev");
-    l->stdev = bl_fio_scale(bl_present(sd) ? sd : num(o, "stdev"), unit);
-    const char *k;
-    json_t *v;
-    json_object_foreach(json_object_get(o, "percentile"), k, v)
-    {
-        double p = strtod(k, NULL);
-        if (p > 0 && json_is_number(v))
-            bl_lat_add_pct(l, bl_fio_pct_round(p), bl_fio_scale(json_number_value(v), unit));
-    }
-    json_object_foreach(json_object_get(o, "bins"), k, v)
-    {
-        char *e;
-        double at = strtod(k, &e);
-        if (e != k && !*e && json_is_integer(v) && json_integer_value(v) > 0)
-            bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)json_integer_value(v));
-    }
-    if (l->n_pct > 1)
-        qsort(l->pct, l->n_pct, sizeof *l->pct, cmp_pct);
-    if (l->n_bins > 1)
-        qsort(l->bins, l->n_bins, sizeof *l->bins, cmp_bin);
-}
-
 /* The direction's figures of one client_stats entry into r. */
 static void read_dir(const cdoc *d, json_t *e, json_t *dir, bl_record *r)
 {
-    double io = num(dir, "io_bytes"), kio = num(dir, "io_kbytes");
+    double io = bl_fj_num(dir, "io_bytes"), kio = bl_fj_num(dir, "io_kbytes");
     r->io_bytes = bl_present(kio) ? (int64_t)io : (int64_t)llround(io * 1024);
-    double bwb = num(dir, "bw_bytes");
-    r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(num(dir, "bw"), 1024);
-    r->iops = num(dir, "iops");
-    double rt = num(dir, "runtime");
+    double bwb = bl_fj_num(dir, "bw_bytes");
+    r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(bl_fj_num(dir, "bw"), 1024);
+    r->iops = bl_fj_num(dir, "iops");
+    double rt = bl_fj_num(dir, "runtime");
     r->runtime_s = bl_present(rt) ? rt / 1000.0 : BL_ABSENT;
     for (int k = 0; k < NKIND; k++)
-        read_lat(lat_obj(d, dir, k), d->v3 ? 1 : 1000, bl_fc_lat(r, k));
-    r->cpu_usr_pct = num(e, "usr_cpu");
-    r->cpu_sys_pct = num(e, "sys_cpu");
-    double err = num(e, "error");
+        bl_fj_read_lat(lat_obj(d, dir, k), d->v3 ? 1 : 1000, bl_fc_lat(r, k));
+    r->cpu_usr_pct = bl_fj_num(e, "usr_cpu");
+    r->cpu_sys_pct = bl_fj_num(e, "sys_cpu");
+    double err = bl_fj_num(e, "error");
     if (err > 0) {
         char b[48];
         snprintf(b, sizeof b, "fio job error %.0f", err);
@@ -148,20 +79,20 @@ static json_t *dir_obj(json_t *e, int ddir)
 
 static int moved_data(json_t *dir)
 {
-    return num(dir, "io_bytes") > 0 || num(dir, "io_kbytes") > 0;
+    return bl_fj_num(dir, "io_bytes") > 0 || bl_fj_num(dir, "io_kbytes") > 0;
 }
 
 static int is_all(json_t *e)
 {
-    const char *j = str(e, "jobname");
+    const char *j = bl_fj_str(e, "jobname");
     return j && strcmp(j, FIO_ALL) == 0;
 }
 
 /* hostname, or hostname:port when another server of the document has the same name. */
 static char *host_label(json_t *stats, json_t *e)
 {
-    const char *h = str(e, "hostname");
-    double port = num(e, "port");
+    const char *h = bl_fj_str(e, "hostname");
+    double port = bl_fj_num(e, "port");
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_puts(&sb, h ? h : "unknown host");
@@ -169,8 +100,8 @@ static char *host_label(json_t *stats, json_t *e)
     json_t *o;
     json_array_foreach(stats, i, o)
     {
-        const char *h2 = str(o, "hostname");
-        double p2 = num(o, "port");
+        const char *h2 = bl_fj_str(o, "hostname");
+        double p2 = bl_fj_num(o, "port");
         if (!is_all(o) && h && h2 && strcmp(h, h2) == 0 && bl_present(port) && p2 != port) {
             bl_strbuf_printf(&sb, ":%.0f", port);
             break;
@@ -210,34 +141,36 @@ static void agg_add(cdoc *d, json_t *e, int ddir, const bl_record *r)
 {
     json_t *dir = dir_obj(e, ddir);
     bl_fc_sum *a = agg_of(d, bl_record_label(r, "job"), ddir);
-    const char *nj = option(e, d->global, "numjobs", NULL);
+    const char *nj = bl_fj_option(e, d->global, "numjobs", NULL);
     if (nj && atoi(nj) > 0)
         a->numjobs = atoi(nj); /* the aggregate holds all of a host's clones */
-    double n[NKIND], ios = num(dir, "total_ios");
+    double n[NKIND], ios = bl_fj_num(dir, "total_ios");
     for (int k = 0; k < NKIND; k++) {
         json_t *l = lat_obj(d, dir, k);
-        n[k] = num(l, "N");
+        n[k] = bl_fj_num(l, "N");
         /* fio 2.x gives no "N": every I/O issued has its latencies, unless all are 0. */
-        if (!bl_present(n[k]) && num(l, "max") > 0)
+        if (!bl_present(n[k]) && bl_fj_num(l, "max") > 0)
             n[k] = ios;
     }
-    bl_fc_sum_add(a, r, n, bl_present(ios) ? ios : r->iops * r->runtime_s, num(e, "job_runtime"));
+    bl_fc_sum_add(a, r, n, bl_present(ios) ? ios : r->iops * r->runtime_s,
+                  bl_fj_num(e, "job_runtime"));
 }
 
 /* Entries of e's job from e's host: numjobs clones without group_reporting, else one
  * (fio's JSON does not list group_reporting among the options). */
 static int entries_of(json_t *stats, json_t *e)
 {
-    const char *job = str(e, "jobname"), *host = str(e, "hostname");
-    double port = num(e, "port");
+    const char *job = bl_fj_str(e, "jobname"), *host = bl_fj_str(e, "hostname");
+    double port = bl_fj_num(e, "port");
     size_t i;
     json_t *o;
     int n = 0;
     json_array_foreach(stats, i, o)
     {
-        const char *j2 = str(o, "jobname"), *h2 = str(o, "hostname");
+        const char *j2 = bl_fj_str(o, "jobname"), *h2 = bl_fj_str(o, "hostname");
         n += j2 && strcmp(j2, job) == 0 && (h2 == host || (h2 && host && strcmp(h2, host) == 0)) &&
-             (num(o, "port") == port || (!bl_present(port) && !bl_present(num(o, "port"))));
+             (bl_fj_num(o, "port") == port ||
+              (!bl_present(port) && !bl_present(bl_fj_num(o, "port"))));
     }
     return n;
 }
@@ -246,11 +179,11 @@ static int entries_of(json_t *stats, json_t *e)
  * record of one of the numjobs clones ran alone: numjobs 1. */
 static void add_def(bl_fio_jobdefs *defs, const cdoc *d, json_t *stats, json_t *e, const char *job)
 {
-    const char *nj = option(e, d->global, "numjobs", NULL);
-    bl_fio_jobdef_add(defs, job, option(e, d->global, "rw", "readwrite"),
-                      option(e, d->global, "bs", "blocksize"),
-                      option(e, d->global, "ioengine", NULL), option(e, d->global, "iodepth", NULL),
-                      nj && entries_of(stats, e) == 1 ? nj : "1");
+    const char *nj = bl_fj_option(e, d->global, "numjobs", NULL);
+    bl_fio_jobdef_add(
+        defs, job, bl_fj_option(e, d->global, "rw", "readwrite"),
+        bl_fj_option(e, d->global, "bs", "blocksize"), bl_fj_option(e, d->global, "ioengine", NULL),
+        bl_fj_option(e, d->global, "iodepth", NULL), nj && entries_of(stats, e) == 1 ? nj : "1");
     bl_fio_jobdef *def = &defs->v[defs->n - 1];
     if (def->iodepth < 0 && json_object_get(e, "job options"))
         def->iodepth = 1; /* fio's default, which it does not echo */
@@ -262,9 +195,9 @@ static bl_record *entry_record(const cdoc *d, bl_parse_out *out, json_t *e, int 
 {
     bl_record *r = bl_out_record(out, line);
     r->run = run;
-    bl_fio_fill(r, ddir, str(e, "jobname"), def, d->version);
+    bl_fio_fill(r, ddir, bl_fj_str(e, "jobname"), def, d->version);
     bl_record_set_label(r, "host", host);
-    double g = num(e, "groupid");
+    double g = bl_fj_num(e, "groupid");
     if (bl_present(g)) {
         char b[32];
         snprintf(b, sizeof b, "%.0f", g);
@@ -375,7 +308,7 @@ static void read_doc(cdoc *d, json_t *doc)
                     : k && k - 1 < d->njobline ? d->jobline[k - 1]
                                                : d->first;
         k += has != 0;
-        if (!has || !str(e, "jobname")) {
+        if (!has || !bl_fj_str(e, "jobname")) {
             bl_out_error(d->out, line, "fio client_stats[%zu] is not a job's stats", i);
             continue;
         }
@@ -385,7 +318,7 @@ static void read_doc(cdoc *d, json_t *doc)
             continue;
         }
         last_line = line;
-        const char *job = str(e, "jobname");
+        const char *job = bl_fj_str(e, "jobname");
         char *host = host_label(stats, e);
         int64_t run = host_run(d, host);
         if (!bl_fio_jobdef_find(&defs, job))
@@ -423,20 +356,6 @@ static void cdoc_clear(cdoc *d)
     free(d->jobline);
     d->jobline = NULL;
     d->njobline = 0;
-}
-
-/* Line (1-based) holding byte offset off of the joined text. */
-static long line_at(const bl_text *t, size_t off)
-{
-    size_t lo = 0, hi = t->nlines;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if ((size_t)(t->line[mid] - t->buf) <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (long)lo + 1;
 }
 
 /* Lines of the "jobname" keys between first and last: the entries' lines, in order. */
@@ -477,15 +396,15 @@ static void fio_client_parse(const bl_text *t, bl_parse_out *out)
         json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
         if (!doc) {
             if (looks_client(t, i))
-                bl_out_error(out, line_at(t, off + (size_t)err.position), "fio client JSON: %s",
-                             err.text);
+                bl_out_error(out, bl_fj_line_at(t, off + (size_t)err.position),
+                             "fio client JSON: %s", err.text);
             continue;
         }
         if (json_is_object(doc) && json_is_array(json_object_get(doc, "client_stats"))) {
-            long last = line_at(t, off + (size_t)err.position);
-            char *ver = bl_fio_strip_version(str(doc, "fio version"));
+            long last = bl_fj_line_at(t, off + (size_t)err.position);
+            char *ver = bl_fio_strip_version(bl_fj_str(doc, "fio version"));
             d.version = ver;
-            d.date = str(doc, "time");
+            d.date = bl_fj_str(doc, "time");
             d.global = json_object_get(doc, "global options");
             json_t *e0 = json_array_get(json_object_get(doc, "client_stats"), 0);
             json_t *rd = json_object_get(e0, "read");

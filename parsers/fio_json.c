@@ -10,6 +10,7 @@
 #include "../core/units.h"
 #include "../core/latency.h"
 #include "fio_common.h"
+#include "fio_jsonutil.h"
 #include "parser.h"
 #include <jansson.h>
 #include <math.h>
@@ -24,108 +25,23 @@ typedef struct jdoc {
     int64_t run;
 } jdoc;
 
-static double num(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : BL_ABSENT;
-}
-
-static const char *str(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-/* An option of a job: its own "job options", else the document's "global options". */
-static const char *option(json_t *job, json_t *global, const char *key, const char *alt)
-{
-    json_t *jo = json_object_get(job, "job options");
-    const char *v = str(jo, key);
-    if (!v && alt)
-        v = str(jo, alt);
-    if (!v)
-        v = str(global, key);
-    if (!v && alt)
-        v = str(global, alt);
-    return v;
-}
-
 /* numjobs=N without group_reporting gives N JSON jobs of one name, each run alone; with
  * it, one job standing for all N. JSON does not show the group_reporting flag itself. */
 static int64_t numjobs_of(json_t *jobs, json_t *job, json_t *global)
 {
-    const char *n = option(job, global, "numjobs", NULL);
+    const char *n = bl_fj_option(job, global, "numjobs", NULL);
     if (!n)
         return json_object_get(job, "job options") ? 1 : -1;
-    const char *name = str(job, "jobname");
-    double g = num(job, "groupid");
+    const char *name = bl_fj_str(job, "jobname");
+    double g = bl_fj_num(job, "groupid");
     size_t i, same = 0;
     json_t *o;
     json_array_foreach(jobs, i, o)
     {
-        const char *on = str(o, "jobname");
-        same += on && name && strcmp(on, name) == 0 && num(o, "groupid") == g;
+        const char *on = bl_fj_str(o, "jobname");
+        same += on && name && strcmp(on, name) == 0 && bl_fj_num(o, "groupid") == g;
     }
     return same > 1 ? 1 : strtoll(n, NULL, 10);
-}
-
-static int cmp_pct(const void *a, const void *b)
-{
-    const bl_pct *x = a, *y = b;
-    return x->pct < y->pct ? -1 : x->pct > y->pct;
-}
-
-static int cmp_bin(const void *a, const void *b)
-{
-    const bl_bin *x = a, *y = b;
-    return x->value < y->value ? -1 : x->value > y->value;
-}
-
-/* {"min":..,"max":..,"mean":..,"stddev":..,"N":..,"percentile":{"99.000000":..},"bins":{..}} */
-static void read_lat(json_t *o, double unit, bl_lat *l)
-{
-    if (!json_is_object(o))
-        return;
-    double n = num(o, "N");
-    if (bl_present(n) && n == 0)
-        return; /* no I/O of this kind was timed (psync has no slat) */
-    l->present = true;
-    l->min = bl_fio_scale(num(o, "min"), unit);
-    l->max = bl_fio_scale(num(o, "max"), unit);
-    l->mean = bl_fio_scale(num(o, "mean"), unit);
-    double sd = num(o, "stddev");
-    l->stdev = bl_fio_scale(bl_present(sd) ? sd : num(o, "stdev"), unit);
-    const char *k;
-    json_t *v;
-    json_object_foreach(json_object_get(o, "percentile"), k, v)
-    {
-        double p = strtod(k, NULL);
-        if (p > 0 && json_is_number(v))
-            bl_lat_add_pct(l, bl_fio_pct_round(p), bl_fio_scale(json_number_value(v), unit));
-    }
-    /* fio >= 2.99 keys bins by latency; earlier json+ by bin index, beside the
-     * FIO_IO_U_PLAT_BITS/VAL/NR keys that say how to turn an index into a latency. */
-    json_t *bins = json_object_get(o, "bins");
-    json_t *bits = json_object_get(bins, "FIO_IO_U_PLAT_BITS");
-    int by_index = bits != NULL;
-    if (by_index && json_integer_value(bits) != 6)
-        bins = NULL; /* a layout this parser does not know: keep no bins */
-    json_object_foreach(bins, k, v)
-    {
-        char *e;
-        double at = strtod(k, &e);
-        if (e == k || *e || !json_is_integer(v) || json_integer_value(v) <= 0)
-            continue;
-        if (by_index)
-            at = at < BL_PLAT_NR ? (double)bl_plat_idx_to_val((unsigned)at) : NAN;
-        if (bl_present(at))
-            bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)json_integer_value(v));
-    }
-    /* jansson keeps insertion order, but do not rely on fio's key order. */
-    if (l->n_pct > 1)
-        qsort(l->pct, l->n_pct, sizeof *l->pct, cmp_pct);
-    if (l->n_bins > 1)
-        qsort(l->bins, l->n_bins, sizeof *l->bins, cmp_bin);
 }
 
 static void read_samples(json_t *d, const char *pre, const char *sdkey, double mult, bl_samples *s)
@@ -136,12 +52,12 @@ static void read_samples(json_t *d, const char *pre, const char *sdkey, double m
     int any = 0;
     for (int i = 0; i < 4; i++) {
         snprintf(k, sizeof k, "%s_%s", pre, suf[i]);
-        double v = num(d, k);
+        double v = bl_fj_num(d, k);
         *dst[i] = bl_fio_scale(v, mult);
         any |= bl_present(v) && v != 0;
     }
     snprintf(k, sizeof k, "%s_samples", pre);
-    double n = num(d, k);
+    double n = bl_fj_num(d, k);
     s->count = bl_present(n) ? (int64_t)n : -1;
     s->present = any;
 }
@@ -149,13 +65,13 @@ static void read_samples(json_t *d, const char *pre, const char *sdkey, double m
 static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fio_jobdef *def,
                        long line)
 {
-    double io = num(dir, "io_bytes"), kio = num(dir, "io_kbytes");
+    double io = bl_fj_num(dir, "io_bytes"), kio = bl_fj_num(dir, "io_kbytes");
     if (!(io > 0 || kio > 0))
         return;
     bl_record *r = bl_out_record(jd->out, line);
     r->run = jd->run;
-    bl_fio_fill(r, ddir, str(job, "jobname"), def, jd->version);
-    double g = num(job, "groupid");
+    bl_fio_fill(r, ddir, bl_fj_str(job, "jobname"), def, jd->version);
+    double g = bl_fj_num(job, "groupid");
     if (bl_present(g)) {
         char b[32];
         snprintf(b, sizeof b, "%.0f", g);
@@ -166,30 +82,30 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
     if (ddir < 0)
         bl_record_set_label(r, "ddir", "mixed");
     r->io_bytes = bl_present(kio) ? (int64_t)io : (int64_t)llround(io * 1024);
-    double bwb = num(dir, "bw_bytes");
-    r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(num(dir, "bw"), 1024);
-    r->iops = num(dir, "iops");
-    double rt = num(dir, "runtime");
+    double bwb = bl_fj_num(dir, "bw_bytes");
+    r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(bl_fj_num(dir, "bw"), 1024);
+    r->iops = bl_fj_num(dir, "iops");
+    double rt = bl_fj_num(dir, "runtime");
     r->runtime_s = bl_present(rt) ? rt / 1000.0 : BL_ABSENT;
     if (jd->v3) {
-        read_lat(json_object_get(dir, "slat_ns"), 1, &r->slat_ns);
-        read_lat(json_object_get(dir, "clat_ns"), 1, &r->clat_ns);
-        read_lat(json_object_get(dir, "lat_ns"), 1, &r->lat_ns);
+        bl_fj_read_lat(json_object_get(dir, "slat_ns"), 1, &r->slat_ns);
+        bl_fj_read_lat(json_object_get(dir, "clat_ns"), 1, &r->clat_ns);
+        bl_fj_read_lat(json_object_get(dir, "lat_ns"), 1, &r->lat_ns);
     } else {
-        read_lat(json_object_get(dir, "slat"), 1000, &r->slat_ns);
-        read_lat(json_object_get(dir, "clat"), 1000, &r->clat_ns);
-        read_lat(json_object_get(dir, "lat"), 1000, &r->lat_ns);
+        bl_fj_read_lat(json_object_get(dir, "slat"), 1000, &r->slat_ns);
+        bl_fj_read_lat(json_object_get(dir, "clat"), 1000, &r->clat_ns);
+        bl_fj_read_lat(json_object_get(dir, "lat"), 1000, &r->lat_ns);
     }
     read_samples(dir, "bw", "dev", 1024, &r->bw_samples);
     read_samples(dir, "iops", "stddev", 1, &r->iops_samples);
-    double err = num(job, "error");
+    double err = bl_fj_num(job, "error");
     if (err > 0) {
         char b[48];
         snprintf(b, sizeof b, "fio job error %.0f", err);
         bl_record_set_str(&r->note, b);
     }
-    r->cpu_usr_pct = num(job, "usr_cpu");
-    r->cpu_sys_pct = num(job, "sys_cpu");
+    r->cpu_usr_pct = bl_fj_num(job, "usr_cpu");
+    r->cpu_sys_pct = bl_fj_num(job, "sys_cpu");
 }
 
 /* The line of the next `"jobname"` key from *at on (1-based, at most last), or first;
@@ -217,16 +133,17 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         if (!json_is_object(job))
             continue;
         bl_fio_jobdefs_clear(&defs);
-        bl_fio_jobdef_add(&defs, str(job, "jobname"), option(job, global, "rw", "readwrite"),
-                          option(job, global, "bs", "blocksize"),
-                          option(job, global, "ioengine", NULL),
-                          option(job, global, "iodepth", NULL), NULL);
+        bl_fio_jobdef_add(&defs, bl_fj_str(job, "jobname"),
+                          bl_fj_option(job, global, "rw", "readwrite"),
+                          bl_fj_option(job, global, "bs", "blocksize"),
+                          bl_fj_option(job, global, "ioengine", NULL),
+                          bl_fj_option(job, global, "iodepth", NULL), NULL);
         defs.v[0].numjobs = numjobs_of(jobs, job, global);
-        const char *size = option(job, global, "size", NULL);
+        const char *size = bl_fj_option(job, global, "size", NULL);
         double sz;
         if (size && bl_parse_size(size, BL_BINARY, &sz, NULL) && sz > 0)
             defs.v[0].size = (int64_t)llround(sz);
-        const char *direct = option(job, global, "direct", NULL);
+        const char *direct = bl_fj_option(job, global, "direct", NULL);
         if (direct)
             defs.v[0].direct = strtol(direct, NULL, 10) ? BL_TRUE : BL_FALSE;
         if (defs.v[0].iodepth < 0 && json_object_get(job, "job options"))
@@ -238,20 +155,6 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         job_record(jd, job, json_object_get(job, "mixed"), -1, &defs.v[0], line);
     }
     bl_fio_jobdefs_free(&defs);
-}
-
-/* Line (1-based) holding byte offset off of the joined text. */
-static long line_at(const bl_text *t, size_t off)
-{
-    size_t lo = 0, hi = t->nlines;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if ((size_t)(t->line[mid] - t->buf) <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (long)lo + 1;
 }
 
 /* A failed parse is worth a message only when it was fio's document: fio prints "{" alone
@@ -282,13 +185,14 @@ static void fio_json_parse(const bl_text *t, bl_parse_out *out)
         json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
         if (!doc) {
             if (looks_fio(t, i))
-                bl_out_error(out, line_at(t, off + (size_t)err.position), "fio JSON: %s", err.text);
+                bl_out_error(out, bl_fj_line_at(t, off + (size_t)err.position), "fio JSON: %s",
+                             err.text);
             continue;
         }
         if (json_is_object(doc) && json_is_array(json_object_get(doc, "jobs"))) {
-            char *ver = bl_fio_strip_version(str(doc, "fio version"));
+            char *ver = bl_fio_strip_version(bl_fj_str(doc, "fio version"));
             jd.version = ver;
-            jd.date = str(doc, "time");
+            jd.date = bl_fj_str(doc, "time");
             jd.v3 = 0;
             json_t *j0 = json_array_get(json_object_get(doc, "jobs"), 0);
             static const char *const dirs[] = {"read", "write", "trim", "mixed"};
@@ -298,7 +202,7 @@ static void fio_json_parse(const bl_text *t, bl_parse_out *out)
                          json_object_get(o, "io_kbytes") != NULL;
             }
             jd.run++;
-            long last = line_at(t, off + (size_t)err.position);
+            long last = bl_fj_line_at(t, off + (size_t)err.position);
             read_doc(&jd, doc, t, (long)i + 1, last);
             free(ver);
             i = (size_t)last - 1;

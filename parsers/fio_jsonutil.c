@@ -1,0 +1,106 @@
+/* Reading fio's JSON documents, shared by the fio-json and fio-client formats. */
+#include "fio_jsonutil.h"
+#include "../core/latency.h"
+#include "fio_common.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double bl_fj_num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : BL_ABSENT;
+}
+
+const char *bl_fj_str(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* An option of a job: its own "job options", else the document's "global options". */
+const char *bl_fj_option(json_t *job, json_t *global, const char *key, const char *alt)
+{
+    json_t *jo = json_object_get(job, "job options");
+    const char *v = bl_fj_str(jo, key);
+    if (!v && alt)
+        v = bl_fj_str(jo, alt);
+    if (!v)
+        v = bl_fj_str(global, key);
+    if (!v && alt)
+        v = bl_fj_str(global, alt);
+    return v;
+}
+
+static int cmp_pct(const void *a, const void *b)
+{
+    const bl_pct *x = a, *y = b;
+    return x->pct < y->pct ? -1 : x->pct > y->pct;
+}
+
+static int cmp_bin(const void *a, const void *b)
+{
+    const bl_bin *x = a, *y = b;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* {"min":..,"max":..,"mean":..,"stddev":..,"N":..,"percentile":{"99.000000":..},"bins":{..}} */
+void bl_fj_read_lat(json_t *o, double unit, bl_lat *l)
+{
+    if (!json_is_object(o))
+        return;
+    double n = bl_fj_num(o, "N");
+    if (bl_present(n) && n == 0)
+        return; /* no I/O of this kind was timed (psync has no slat) */
+    l->present = true;
+    l->min = bl_fio_scale(bl_fj_num(o, "min"), unit);
+    l->max = bl_fio_scale(bl_fj_num(o, "max"), unit);
+    l->mean = bl_fio_scale(bl_fj_num(o, "mean"), unit);
+    double sd = bl_fj_num(o, "stddev");
+    l->stdev = bl_fio_scale(bl_present(sd) ? sd : bl_fj_num(o, "stdev"), unit);
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(o, "percentile"), k, v)
+    {
+        double p = strtod(k, NULL);
+        if (p > 0 && json_is_number(v))
+            bl_lat_add_pct(l, bl_fio_pct_round(p), bl_fio_scale(json_number_value(v), unit));
+    }
+    /* fio >= 2.99 keys bins by latency; earlier json+ by bin index, beside the
+     * FIO_IO_U_PLAT_BITS/VAL/NR keys that say how to turn an index into a latency. */
+    json_t *bins = json_object_get(o, "bins");
+    json_t *bits = json_object_get(bins, "FIO_IO_U_PLAT_BITS");
+    int by_index = bits != NULL;
+    if (by_index && json_integer_value(bits) != 6)
+        bins = NULL; /* a layout this parser does not know: keep no bins */
+    json_object_foreach(bins, k, v)
+    {
+        char *e;
+        double at = strtod(k, &e);
+        if (e == k || *e || !json_is_integer(v) || json_integer_value(v) <= 0)
+            continue;
+        if (by_index)
+            at = at < BL_PLAT_NR ? (double)bl_plat_idx_to_val((unsigned)at) : NAN;
+        if (bl_present(at))
+            bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)json_integer_value(v));
+    }
+    /* jansson keeps insertion order, but do not rely on fio's key order. */
+    if (l->n_pct > 1)
+        qsort(l->pct, l->n_pct, sizeof *l->pct, cmp_pct);
+    if (l->n_bins > 1)
+        qsort(l->bins, l->n_bins, sizeof *l->bins, cmp_bin);
+}
+
+/* Line (1-based) holding byte offset off of the joined text. */
+long bl_fj_line_at(const bl_text *t, size_t off)
+{
+    size_t lo = 0, hi = t->nlines;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if ((size_t)(t->line[mid] - t->buf) <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (long)lo + 1;
+}
