@@ -140,11 +140,6 @@ int cmd_report(int argc, char **argv)
         bl_records_free(&recs);
         return rc;
     }
-    if (recs.n == 0) {
-        fprintf(stderr, "benchlog report: no stored record matches\n");
-        bl_records_free(&recs);
-        return 1;
-    }
     bl_table_opts to = {.by = a.by, .baseline = a.baseline};
     bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
     if (!t) {

@@ -70,10 +70,6 @@ int cmd_xlsx(int argc, char **argv)
     bl_records_init(&recs);
     char err[512];
     int rc = bl_report_load(db, argc - optind, argv + optind, &recs, err, sizeof err);
-    if (rc == 0 && recs.n == 0) {
-        snprintf(err, sizeof err, "no stored record matches");
-        rc = 1;
-    }
     if (rc == 0)
         rc = bl_xlsx_write(out, &recs, &xo, err, sizeof err);
     if (rc == 2)

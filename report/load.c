@@ -18,6 +18,10 @@ int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, ch
     if (s) {
         rc = bl_store_query(s, &f, out, err, errlen) == 0 ? 0 : 1;
         bl_store_close(s);
+        if (rc == 0 && out->n == 0) {
+            snprintf(err, errlen, "no stored record matches");
+            rc = 1;
+        }
     }
     bl_filter_free(&f);
     return rc;

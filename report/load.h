@@ -6,7 +6,8 @@
 #include "../core/record.h"
 #include <stddef.h>
 
-/* Returns 0, 1 when the store could not be read, 2 for a bad FILTER term; err says why. */
+/* Returns 0, 1 when the store could not be read or no record matches, 2 for a bad FILTER
+ * term; err says why. */
 int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, char *err,
                    size_t errlen);
 
