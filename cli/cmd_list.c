@@ -60,7 +60,7 @@ static int open_with_filter(int argc, char **argv, const store_args *a, bl_store
     memset(f, 0, sizeof *f);
     if (bl_filter_from_args(f, argc - a->first_filter, argv + a->first_filter) != 0)
         return 2;
-    *s = bl_open_store(a->db);
+    *s = bl_open_store(a->db, 0);
     if (!*s) {
         bl_filter_free(f);
         return 1;

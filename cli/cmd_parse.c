@@ -154,7 +154,7 @@ int cmd_import(int argc, char **argv)
         bl_labels_free(&a.labels);
         return rc < 0 ? help("import") : rc;
     }
-    bl_store *s = bl_open_store(a.db);
+    bl_store *s = bl_open_store(a.db, 1);
     if (!s) {
         bl_labels_free(&a.labels);
         return 1;

@@ -150,7 +150,7 @@ static int store_records(const char *db, const char *source, const bl_records *r
 {
     if (recs->n == 0)
         return 0;
-    bl_store *s = bl_open_store(db);
+    bl_store *s = bl_open_store(db, 1);
     if (!s)
         return 1;
     char err[512];
@@ -189,7 +189,7 @@ static int run(run_args *a)
         return 1;
     }
     /* Check the store opens before spending minutes measuring. */
-    bl_store *probe = bl_open_store(a->db);
+    bl_store *probe = bl_open_store(a->db, 1);
     if (!probe) {
         bl_jobs_free(&jobs);
         return 1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct bl_store {
     sqlite3 *db;
@@ -117,6 +118,18 @@ bl_store *bl_store_open(const char *path, char *err, size_t errlen)
     bl_store *s = bl_xcalloc(1, sizeof *s);
     s->db = db;
     return s;
+}
+
+bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen)
+{
+    if (!path)
+        path = bl_store_default_path();
+    if (access(path, F_OK) != 0) {
+        snprintf(err, errlen, "%s: no store there (import or run something first, or --db)",
+                 path);
+        return NULL;
+    }
+    return bl_store_open(path, err, errlen);
 }
 
 void bl_store_close(bl_store *s)

@@ -17,6 +17,8 @@ typedef struct bl_store bl_store;
 
 /* path NULL: $BENCHLOG_DB, else "benchlog.db". */
 bl_store *bl_store_open(const char *path, char *err, size_t errlen);
+/* The same for commands that only read: a missing store is an error, not a new file. */
+bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen);
 void bl_store_close(bl_store *s);
 const char *bl_store_default_path(void);
 

@@ -13,7 +13,7 @@ int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, ch
             return 2;
         }
     }
-    bl_store *s = bl_store_open(db, err, errlen);
+    bl_store *s = bl_store_open_existing(db, err, errlen);
     int rc = 1;
     if (s) {
         rc = bl_store_query(s, &f, out, err, errlen) == 0 ? 0 : 1;

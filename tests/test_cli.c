@@ -131,6 +131,15 @@ static void test_bad_input(void **state)
     expect_error(2, "unknown option '--frobnicate'", "import --frobnicate x");
     expect_error(2, "no command 'frob'", "frob");
     expect_error(2, "filter 'bogus' is not KEY=VALUE", "list bogus");
+    /* Reading commands do not create a store by a typo in --db. */
+    snprintf(path, sizeof path, "%s/typo.db", dir);
+    static const char *const readers[] = {"list", "export", "report", "xlsx -o x.xlsx",
+                                          "chart -o x.png"};
+    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++) {
+        snprintf(args, sizeof args, "%s --db %s", readers[i], path);
+        expect_error(1, "typo.db: no store there", args);
+        assert_int_not_equal(access(path, F_OK), 0);
+    }
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
