@@ -165,6 +165,52 @@ static void test_jobfile_round_trip(void **state)
     cleanup(dir);
 }
 
+/* fsync=N: one fsync(2) every N writes, counted by strace against the same job without it
+ * (the layout and any other syncs are the same in both runs). */
+static size_t fsync_calls(const char *dir, const char *db, int every)
+{
+    char job[512], trace[512], *err;
+    snprintf(job, sizeof job, "%s/fs%d.fio", dir, every);
+    FILE *f = fopen(job, "w");
+    assert_non_null(f);
+    fprintf(f, "[w]\nrw=write\nbs=4k\nsize=256k\nioengine=psync\nfsync=%d\n", every);
+    fclose(f);
+    snprintf(trace, sizeof trace, "%s/trace%d", dir, every);
+    const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
+    assert_int_equal(run(NULL, &err,
+                         "--version >/dev/null; strace -f -qq -e trace=fsync -o %s %s run --db %s "
+                         "--target %s %s",
+                         trace, bin, db, dir, job),
+                     0);
+    free(err);
+    FILE *t = fopen(trace, "r");
+    assert_non_null(t);
+    char line[512];
+    size_t n = 0;
+    while (fgets(line, sizeof line, t))
+        n += strstr(line, "fsync(") != NULL;
+    fclose(t);
+    return n;
+}
+
+static void test_fsync_every_n_writes(void **state)
+{
+    (void)state;
+    if (system("strace -V >/dev/null 2>&1") != 0)
+        skip();
+    char *dir = bl_test_tmpdir(), *db = cat(dir, "/f.db");
+    size_t with = fsync_calls(dir, db, 16), without = fsync_calls(dir, db, 0);
+    /* 256 KiB in 4 KiB writes: 64 writes, an fsync after every 16th. */
+    assert_int_equal(with - without, 64 / 16);
+    bl_records recs;
+    query(db, &recs);
+    assert_int_equal(recs.n, 2);
+    assert_int_equal(recs.v[0]->io_bytes, 256 * 1024);
+    bl_records_free(&recs);
+    free(db);
+    cleanup(dir);
+}
+
 static void test_errors_and_refusals(void **state)
 {
     (void)state;
@@ -246,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_help_and_usage),
         cmocka_unit_test(test_quick_suite_into_store),
         cmocka_unit_test(test_jobfile_round_trip),
+        cmocka_unit_test(test_fsync_every_n_writes),
         cmocka_unit_test(test_errors_and_refusals),
         cmocka_unit_test(test_ctrl_c_keeps_finished_tests),
     };
