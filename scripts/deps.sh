@@ -6,7 +6,7 @@
 set -u
 BUILD_PKGS="gcc make pkg-config libc6-dev libpcre2-dev libcairo2-dev libpango1.0-dev
  libxlsxwriter-dev libaio-dev libsqlite3-dev libjansson-dev fonts-noto-cjk fonts-dejavu-core"
-TEST_PKGS="libcmocka-dev fio valgrind strace clang libclang-rt-14-dev libreoffice-calc-nogui"
+TEST_PKGS="libcmocka-dev fio valgrind strace unzip clang libclang-rt-14-dev libreoffice-calc-nogui"
 
 want=$BUILD_PKGS
 [ "${1:-}" = "--test" ] && want="$want $TEST_PKGS"
