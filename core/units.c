@@ -1,5 +1,6 @@
 #include "units.h"
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,4 +233,10 @@ bool bl_to_count(double v, int64_t *out)
         return false;
     *out = (int64_t)v;
     return true;
+}
+
+int64_t bl_count_or(double v, int64_t absent)
+{
+    int64_t n;
+    return bl_to_count(round(v), &n) ? n : absent;
 }

@@ -34,5 +34,7 @@ double bl_time_unit_ns(const char *unit, int len);
 
 /* A count or size as int64: false when v is NaN, infinite, negative or beyond 2^63. */
 bool bl_to_count(double v, int64_t *out);
+/* The same as a value: v rounded to the nearest count, or `absent` when it is no count. */
+int64_t bl_count_or(double v, int64_t absent);
 
 #endif

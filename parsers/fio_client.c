@@ -14,6 +14,7 @@
 #include "../core/strbuf.h"
 #include "fio_client.h"
 #include "fio_client_sum.h"
+#include "../core/units.h"
 #include "fio_common.h"
 #include "fio_jsonutil.h"
 #include <jansson.h>
@@ -50,7 +51,7 @@ static json_t *lat_obj(const cdoc *d, json_t *dir, int k)
 static void read_dir(const cdoc *d, json_t *e, json_t *dir, bl_record *r)
 {
     double io = bl_fj_num(dir, "io_bytes"), kio = bl_fj_num(dir, "io_kbytes");
-    r->io_bytes = bl_present(kio) ? (int64_t)io : (int64_t)llround(io * 1024);
+    r->io_bytes = bl_count_or(bl_present(kio) ? io : io * 1024, -1);
     double bwb = bl_fj_num(dir, "bw_bytes");
     r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(bl_fj_num(dir, "bw"), 1024);
     r->iops = bl_fj_num(dir, "iops");

@@ -79,7 +79,7 @@ static int64_t fixed_bs(const char *s, const char **end)
         return -1;
     if (end)
         *end = p;
-    return lo == hi && lo > 0 ? (int64_t)llround(lo) : -1;
+    return lo == hi && lo > 0 ? bl_count_or(lo, -1) : -1;
 }
 
 /* Both layouts: "1M-1M/1M-1M[/...]" (fio 2.x) and "(R) 4096B-4096B, (W) ..., (T) ..." (3.x). */
@@ -159,7 +159,7 @@ bool bl_fio_parse_layout_line(const char *line, bl_fio_jobdefs *d)
         return true;
     for (size_t i = d->n; i-- > 0;)
         if (strlen(d->v[i].name) == n && strncmp(d->v[i].name, start, n) == 0) {
-            d->v[i].size = (int64_t)llround(size);
+            d->v[i].size = bl_count_or(size, -1);
             break;
         }
     return true;

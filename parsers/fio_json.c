@@ -58,7 +58,7 @@ static void read_samples(json_t *d, const char *pre, const char *sdkey, double m
     }
     snprintf(k, sizeof k, "%s_samples", pre);
     double n = bl_fj_num(d, k);
-    s->count = bl_present(n) ? (int64_t)n : -1;
+    s->count = bl_count_or(n, -1);
     s->present = any;
 }
 
@@ -81,7 +81,7 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
         bl_record_set_label(r, "date", jd->date);
     if (ddir < 0)
         bl_record_set_label(r, "ddir", "mixed");
-    r->io_bytes = bl_present(kio) ? (int64_t)io : (int64_t)llround(io * 1024);
+    r->io_bytes = bl_count_or(bl_present(kio) ? io : io * 1024, -1);
     double bwb = bl_fj_num(dir, "bw_bytes");
     r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(bl_fj_num(dir, "bw"), 1024);
     r->iops = bl_fj_num(dir, "iops");
@@ -142,7 +142,7 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         const char *size = bl_fj_option(job, global, "size", NULL);
         double sz;
         if (size && bl_parse_size(size, BL_BINARY, &sz, NULL) && sz > 0)
-            defs.v[0].size = (int64_t)llround(sz);
+            defs.v[0].size = bl_count_or(sz, -1);
         const char *direct = bl_fj_option(job, global, "direct", NULL);
         if (direct)
             defs.v[0].direct = strtol(direct, NULL, 10) ? BL_TRUE : BL_FALSE;

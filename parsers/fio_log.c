@@ -14,6 +14,7 @@
 #include "fio_log.h"
 #include "../core/strbuf.h"
 #include "../core/latency.h"
+#include "../core/units.h"
 #include "fio_common.h"
 #include "parser.h"
 #include <math.h>
@@ -188,7 +189,7 @@ static inline int field(const char **pp, const char *end, double *out)
 
 static void note_bs(acc *a, double bs)
 {
-    int64_t b = (int64_t)bs;
+    int64_t b = bl_count_or(bs, -1);
     if (a->bs == -2)
         a->bs = b;
     else if (a->bs != b)
@@ -220,7 +221,8 @@ static void hist_line(bl_fio_log *L, const char *p, const char *end, double t)
         if (counts[i] <= 0)
             continue;
         double val = (double)bl_plat_idx_to_val(i) * L->hist_unit;
-        a->hist[bl_plat_val_to_idx((uint64_t)val)] += (uint64_t)counts[i];
+        a->hist[bl_plat_val_to_idx(val < 1.8e19 ? (uint64_t)val : UINT64_MAX)] +=
+            (uint64_t)bl_count_or(counts[i], 0);
         sum += counts[i] * val;
         if (a->n == 0 && cnt == 0)
             a->min = a->max = val;
@@ -231,7 +233,7 @@ static void hist_line(bl_fio_log *L, const char *p, const char *end, double t)
     note_bs(a, bs);
     if (a->first_line == 0)
         a->first_line = L->line;
-    a->n += (uint64_t)cnt;
+    a->n += (uint64_t)bl_count_or(cnt, 0);
     a->s1 += sum; /* k stays 0: s1 is the plain sum for histograms */
     if (cnt > 0)
         ds_push(&a->ds, t / 1000.0, sum / cnt);

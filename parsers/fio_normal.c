@@ -85,7 +85,7 @@ static void group_io(nstate *s, int ddir, double io)
     if (fabs((double)only->io_bytes - moved) <= 0.1 * moved || fabs(io - moved) > 0.02 * moved)
         return;
     only->size_bytes = only->io_bytes;
-    only->io_bytes = (int64_t)llround(io);
+    only->io_bytes = bl_count_or(io, -1);
     bl_record_set_str(&only->note, "io of the job line covers one loop (fio 2.0); total io "
                                    "from the group summary");
 }
@@ -139,7 +139,7 @@ static void parse_old_summary(const char *p, bl_record *r)
     const char *v;
     double x;
     if ((v = bl_fio_after(p, "io=")) && bl_parse_size(v, BL_BINARY, &x, NULL))
-        r->io_bytes = (int64_t)llround(x);
+        r->io_bytes = bl_count_or(x, -1);
     if ((v = bl_fio_after(p, "bw=")) && bl_parse_bandwidth(v, BL_BINARY, &x, NULL))
         r->bw_bytes_s = x;
     if ((v = bl_fio_after(p, "iops=")) && bl_parse_count(v, &x, NULL))
@@ -164,7 +164,7 @@ static void parse_new_summary(const char *p, bl_record *r)
     io = io ? io + 2 : NULL;
     const char *e;
     if (io && bl_parse_size(io, BL_BINARY, &x, &e) && *e == '/') {
-        r->io_bytes = (int64_t)llround(x);
+        r->io_bytes = bl_count_or(x, -1);
         if (bl_parse_duration_ns(e + 1, 1e6, &x, NULL))
             r->runtime_s = x / 1e9;
     }

@@ -9,6 +9,7 @@
  * optional description. Terse lines say nothing of rw/bs/iodepth: those come from the job
  * header lines of a normal output in the same text, when there is one. */
 #include "../core/strbuf.h"
+#include "../core/units.h"
 #include "fio_common.h"
 #include "parser.h"
 #include <stdlib.h>
@@ -118,7 +119,7 @@ static int read_samples(char **f, int n, int has_agg, double mult, bl_samples *s
     k += has_agg;
     s->mean = bl_fio_scale(v[k++], mult);
     s->stdev = bl_fio_scale(v[k++], mult);
-    s->count = k < n ? (int64_t)v[k] : -1;
+    s->count = k < n ? bl_count_or(v[k], -1) : -1;
     s->present = v[1] > 0;
     return 1;
 }
@@ -145,7 +146,7 @@ static int read_dir(tctx *c, tline *tl, int ver, int ddir, size_t at, const char
     r->run = c->run;
     bl_fio_fill(r, ddir, job, bl_fio_jobdef_find(c->defs, job), version);
     bl_record_set_label(r, "group", group);
-    r->io_bytes = (int64_t)(kb * 1024);
+    r->io_bytes = bl_count_or(kb * 1024, -1);
     r->bw_bytes_s = bl_fio_scale(bw, 1024);
     r->iops = iops;
     r->runtime_s = rt / 1000.0;
