@@ -82,7 +82,7 @@ fuzz:
 	@sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),600)
 
 fuzz-smoke:
-	@sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+	@FUZZ_SEED=$(or $(FUZZ_SEED),1) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(TSUP_SRC) $(wildcard */*.h)

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang and runs each for SECONDS seconds.
 #   sh scripts/fuzz.sh SECONDS
+# FUZZ_SEED fixes libFuzzer's seed (make fuzz-smoke uses 1, so CI explores the same inputs
+# as a longer local run with that seed did first); 0 or unset picks a new one each time.
 # Targets: one per registered format (parsers/registry.c), "auto" (format detection), the JSON
 # Lines reader, and every tests/fuzz/fuzz_*.c. Seeds come from fixtures/. A crash leaves its
 # input in build-fuzz/crashes/ and fails the run; make it a regression test in fixtures/.
@@ -27,12 +29,13 @@ for src in tests/fuzz/fuzz_*.c; do
         $LIBS -o $B/fuzz/$t
     targets="$targets $t"
 done
-seeds=$(find fixtures -type d ! -path fixtures)
+seeds=$(find fixtures -type d ! -path fixtures | sort)
 status=0
 for t in $targets; do
     mkdir -p $B/corpus/$t
     echo "fuzz: $t for ${SECONDS_EACH}s"
-    if ! $B/fuzz/$t -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+    if ! $B/fuzz/$t -max_total_time="$SECONDS_EACH" -seed="${FUZZ_SEED:-0}" -timeout=10 \
+        -rss_limit_mb=2048 \
         -max_len=262144 -print_final_stats=0 -artifact_prefix=$B/crashes/$t- \
         $B/corpus/$t $seeds >$B/fuzz/$t.log 2>&1; then
         echo "fuzz: $t FAILED; see $B/fuzz/$t.log and $B/crashes/"
