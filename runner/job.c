@@ -216,7 +216,7 @@ static bool harmless(const char *key)
 int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen)
 {
     int rc = 0;
-    bool b;
+    bool b = false;
     if (harmless(k))
         return 0;
     if (strcmp(k, "name") == 0 && v)
@@ -262,11 +262,11 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
     else if (strcmp(k, "time_based") == 0)
         rc = set_bool(v, &j->time_based);
     else if (strcmp(k, "direct") == 0) {
-        rc = set_bool(v, &b);
-        j->direct = b;
+        if ((rc = set_bool(v, &b)) == 0)
+            j->direct = b;
     } else if (strcmp(k, "buffered") == 0) {
-        rc = set_bool(v, &b);
-        j->direct = !b;
+        if ((rc = set_bool(v, &b)) == 0)
+            j->direct = !b;
     } else if (strcmp(k, "end_fsync") == 0)
         rc = set_bool(v, &j->end_fsync);
     else if (strcmp(k, "fsync") == 0)

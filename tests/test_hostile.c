@@ -7,6 +7,7 @@
 
 #include "../core/strbuf.h"
 #include "../parsers/driver.h"
+#include "../runner/job.h"
 #include "support/support.h"
 #include <dirent.h>
 #include <stdio.h>
@@ -55,6 +56,22 @@ static char *slurp(const char *path, size_t *len)
     return sb.s ? bl_strbuf_take(&sb) : bl_xstrdup("");
 }
 
+/* The runner's job-file reader on the same bytes: errors, never undefined behaviour. */
+static void read_jobfile(const char *bytes, size_t len)
+{
+    bl_text t;
+    char err[256];
+    if (bl_text_from_bytes(&t, "fuzz.fio", bytes, len, err, sizeof err) != 0)
+        return;
+    bl_jobs jobs = {0};
+    bl_parse_out out;
+    bl_out_init(&out, "fuzz.fio");
+    bl_jobfile_parse(&t, &jobs, &out);
+    bl_jobs_free(&jobs);
+    bl_out_free(&out);
+    bl_text_free(&t);
+}
+
 static void test_fuzz_findings(void **state)
 {
     (void)state;
@@ -70,6 +87,8 @@ static void test_fuzz_findings(void **state)
         size_t len, diags;
         char *bytes = slurp(path, &len);
         parse_everyway(bytes, len, &diags);
+        if (strstr(e->d_name, ".fio"))
+            read_jobfile(bytes, len);
         free(bytes);
         files++;
     }
