@@ -1,6 +1,8 @@
 #!/bin/sh
 # Runs each cmocka test program, then prints one closing line: "N passed, N failed".
-# With BENCHLOG_VALGRIND=1 each program runs under valgrind and a leak fails it.
+# With BENCHLOG_VALGRIND=1 each program runs under valgrind and a leak fails it. --fair-sched:
+# valgrind runs one thread at a time, and without it a spinning worker (the null engine) can
+# keep the sampler thread from ever running, so a time-based job got no bandwidth samples.
 set -u
 passed=0
 failed=0
@@ -8,7 +10,7 @@ failed_names=""
 for t in "$@"; do
     log=$(mktemp)
     if [ "${BENCHLOG_VALGRIND:-}" = 1 ]; then
-        valgrind -q --suppressions=tests/valgrind.supp --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        valgrind -q --fair-sched=yes --suppressions=tests/valgrind.supp --leak-check=full --errors-for-leak-kinds=definite,indirect \
             --error-exitcode=99 "$t" >"$log" 2>&1
     else
         "$t" >"$log" 2>&1
