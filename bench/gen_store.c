@@ -59,7 +59,7 @@ static bl_record *make(size_t k, long run, long line, const char *host)
     if (kinds[k].lat_us > 0) {
         double m = jitter(kinds[k].lat_us * 1e3, 0.1);
         r->clat_ns.mean = m;
-        static const double pct[] = {1, 5, 10, 20, 30, 40, 50, 60, 70,
+        static const double pct[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
                                      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
         for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)
             bl_lat_add_pct(&r->clat_ns, pct[i], m * (0.5 + pct[i] / 100) * (pct[i] > 99 ? 3 : 1));

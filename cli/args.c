@@ -43,8 +43,8 @@ int bl_filter_from_args(bl_filter *f, int argc, char **argv)
 bl_store *bl_open_store(const char *db, int create)
 {
     char err[512];
-    bl_store *s = create ? bl_store_open(db, err, sizeof err)
-                         : bl_store_open_existing(db, err, sizeof err);
+    bl_store *s =
+        create ? bl_store_open(db, err, sizeof err) : bl_store_open_existing(db, err, sizeof err);
     if (!s)
         fprintf(stderr, "benchlog: %s\n", err);
     return s;

@@ -54,8 +54,7 @@ static const char export_help[] =
     "Example: benchlog export --csv test=rand-read > randread.csv\n";
 
 /* Opens the store and reads the filter; returns 0 or an exit status. */
-static int open_with_filter(int argc, char **argv, const store_args *a, bl_store **s,
-                            bl_filter *f)
+static int open_with_filter(int argc, char **argv, const store_args *a, bl_store **s, bl_filter *f)
 {
     memset(f, 0, sizeof *f);
     if (bl_filter_from_args(f, argc - a->first_filter, argv + a->first_filter) != 0)
@@ -117,11 +116,11 @@ static void csv_field(bl_strbuf *sb, const char *v)
 }
 
 static const char *const csv_keys[] = {
-    "source",   "line",       "run",      "tool",     "tool_version", "labels",
-    "test",     "op",         "pattern",  "bs",       "iodepth",      "numjobs",
-    "ioengine", "direct",     "size_bytes", "io_bytes", "runtime_s",  "bw_bytes_s",
-    "iops",     "clat_mean_ns", "clat_p99_ns", "lat_mean_ns", "cpu_usr_pct", "cpu_sys_pct",
-    "metric",   "value",      "unit",     "note",
+    "source",   "line",         "run",         "tool",        "tool_version", "labels",
+    "test",     "op",           "pattern",     "bs",          "iodepth",      "numjobs",
+    "ioengine", "direct",       "size_bytes",  "io_bytes",    "runtime_s",    "bw_bytes_s",
+    "iops",     "clat_mean_ns", "clat_p99_ns", "lat_mean_ns", "cpu_usr_pct",  "cpu_sys_pct",
+    "metric",   "value",        "unit",        "note",
 };
 
 static double pct_of(const bl_lat *l, double p)

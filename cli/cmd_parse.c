@@ -132,8 +132,8 @@ static int import_one(bl_store *s, const char *path, const parse_args *a)
         bl_out_free(&out);
         return 1;
     }
-    int rc = bl_store_import(s, out.source, hash, a->as ? a->as : "auto", &out.recs, err,
-                             sizeof err);
+    int rc =
+        bl_store_import(s, out.source, hash, a->as ? a->as : "auto", &out.recs, err, sizeof err);
     if (rc == BL_IMPORT_DUPLICATE)
         fprintf(stderr, "%s: already in the store (same content): skipped\n", out.source);
     else if (rc == BL_IMPORT_FAILED) {

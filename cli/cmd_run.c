@@ -62,13 +62,17 @@ typedef struct run_args {
 
 static int read_args(int argc, char **argv, run_args *a)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, 0, 'd'},      {"suite", required_argument, 0, 's'},
-        {"target", required_argument, 0, 't'},  {"size", required_argument, 0, 'z'},
-        {"runtime", required_argument, 0, 'r'}, {"label", required_argument, 0, 'l'},
-        {"engine", required_argument, 0, 'e'},  {"allow-overwrite", no_argument, 0, 'A'},
-        {"hosts", required_argument, 0, 'H'},  {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
+                                         {"suite", required_argument, 0, 's'},
+                                         {"target", required_argument, 0, 't'},
+                                         {"size", required_argument, 0, 'z'},
+                                         {"runtime", required_argument, 0, 'r'},
+                                         {"label", required_argument, 0, 'l'},
+                                         {"engine", required_argument, 0, 'e'},
+                                         {"allow-overwrite", no_argument, 0, 'A'},
+                                         {"hosts", required_argument, 0, 'H'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     optind = 0;
     opterr = 0;
     int c;

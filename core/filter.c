@@ -60,20 +60,27 @@ const char *bl_record_field_text(const bl_record *r, const char *key, char *buf,
         const char *name;
         size_t off;
     } strs[] = {
-        {"source", offsetof(bl_record, source)},   {"tool", offsetof(bl_record, tool)},
+        {"source", offsetof(bl_record, source)},
+        {"tool", offsetof(bl_record, tool)},
         {"tool_version", offsetof(bl_record, tool_version)},
-        {"test", offsetof(bl_record, test)},       {"op", offsetof(bl_record, op)},
-        {"pattern", offsetof(bl_record, pattern)}, {"ioengine", offsetof(bl_record, ioengine)},
-        {"metric", offsetof(bl_record, metric)},   {"unit", offsetof(bl_record, unit)},
+        {"test", offsetof(bl_record, test)},
+        {"op", offsetof(bl_record, op)},
+        {"pattern", offsetof(bl_record, pattern)},
+        {"ioengine", offsetof(bl_record, ioengine)},
+        {"metric", offsetof(bl_record, metric)},
+        {"unit", offsetof(bl_record, unit)},
         {"note", offsetof(bl_record, note)},
     };
     static const struct {
         const char *name;
         size_t off;
     } ints[] = {
-        {"line", offsetof(bl_record, line)},       {"run", offsetof(bl_record, run)},
-        {"bs", offsetof(bl_record, bs)},           {"iodepth", offsetof(bl_record, iodepth)},
-        {"numjobs", offsetof(bl_record, numjobs)}, {"size_bytes", offsetof(bl_record, size_bytes)},
+        {"line", offsetof(bl_record, line)},
+        {"run", offsetof(bl_record, run)},
+        {"bs", offsetof(bl_record, bs)},
+        {"iodepth", offsetof(bl_record, iodepth)},
+        {"numjobs", offsetof(bl_record, numjobs)},
+        {"size_bytes", offsetof(bl_record, size_bytes)},
         {"io_bytes", offsetof(bl_record, io_bytes)},
     };
     static const struct {

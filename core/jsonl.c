@@ -274,9 +274,11 @@ static void get_series(json_t *o, bl_record *r)
     {
         json_t *name = json_object_get(s, "name"), *unit = json_object_get(s, "unit");
         json_t *t = json_object_get(s, "t"), *v = json_object_get(s, "v");
-        bl_series *ser = bl_record_add_series(r, json_is_string(name) ? json_string_value(name) : "",
-                                              json_is_string(unit) ? json_string_value(unit) : "");
-        size_t n = json_array_size(t) < json_array_size(v) ? json_array_size(t) : json_array_size(v);
+        bl_series *ser =
+            bl_record_add_series(r, json_is_string(name) ? json_string_value(name) : "",
+                                 json_is_string(unit) ? json_string_value(unit) : "");
+        size_t n =
+            json_array_size(t) < json_array_size(v) ? json_array_size(t) : json_array_size(v);
         for (size_t k = 0; k < n; k++)
             bl_series_push(ser, json_number_value(json_array_get(t, k)),
                            json_number_value(json_array_get(v, k)));

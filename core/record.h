@@ -87,9 +87,9 @@ typedef struct bl_record {
     char *unit; /* "ops/s", "files/s" */
 
     /* Extensions to SPEC (README, "Extensions to the record"). */
-    double cpu_pct;         /* bonnie++'s %CP column */
-    char *note;             /* e.g. "+++++: too fast to measure" */
-    bl_samples bw_samples;  /* bytes/s */
+    double cpu_pct;        /* bonnie++'s %CP column */
+    char *note;            /* e.g. "+++++: too fast to measure" */
+    bl_samples bw_samples; /* bytes/s */
     bl_samples iops_samples;
     size_t n_series;
     bl_series *series;

@@ -13,20 +13,19 @@ struct bl_store {
     sqlite3 *db;
 };
 
-static const char *const schema_v1 =
-    "CREATE TABLE imports("
-    "  id INTEGER PRIMARY KEY,"
-    "  source TEXT NOT NULL,"
-    "  hash TEXT UNIQUE,"
-    "  format TEXT,"
-    "  imported_at TEXT NOT NULL);"
-    "CREATE TABLE records("
-    "  id INTEGER PRIMARY KEY,"
-    "  import_id INTEGER NOT NULL REFERENCES imports(id),"
-    "  run INTEGER, line INTEGER, tool TEXT, test TEXT,"
-    "  json TEXT NOT NULL);"
-    "CREATE INDEX records_import ON records(import_id, run);"
-    "PRAGMA user_version = 1;";
+static const char *const schema_v1 = "CREATE TABLE imports("
+                                     "  id INTEGER PRIMARY KEY,"
+                                     "  source TEXT NOT NULL,"
+                                     "  hash TEXT UNIQUE,"
+                                     "  format TEXT,"
+                                     "  imported_at TEXT NOT NULL);"
+                                     "CREATE TABLE records("
+                                     "  id INTEGER PRIMARY KEY,"
+                                     "  import_id INTEGER NOT NULL REFERENCES imports(id),"
+                                     "  run INTEGER, line INTEGER, tool TEXT, test TEXT,"
+                                     "  json TEXT NOT NULL);"
+                                     "CREATE INDEX records_import ON records(import_id, run);"
+                                     "PRAGMA user_version = 1;";
 
 /* v2: which benchlog wrote the store, and an index for the usual tool/test filters. */
 static const char *const schema_v2 =
@@ -125,8 +124,7 @@ bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen)
     if (!path)
         path = bl_store_default_path();
     if (access(path, F_OK) != 0) {
-        snprintf(err, errlen, "%s: no store there (import or run something first, or --db)",
-                 path);
+        snprintf(err, errlen, "%s: no store there (import or run something first, or --db)", path);
         return NULL;
     }
     return bl_store_open(path, err, errlen);

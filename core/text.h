@@ -9,11 +9,11 @@
 #include <stddef.h>
 
 typedef struct bl_text {
-    char *name;   /* source name as given ("-" becomes "<stdin>") */
-    char *buf;    /* the UTF-8 bytes, '\n' replaced by '\0' */
-    size_t len;   /* bytes in buf, not counting the final NUL */
+    char *name; /* source name as given ("-" becomes "<stdin>") */
+    char *buf;  /* the UTF-8 bytes, '\n' replaced by '\0' */
+    size_t len; /* bytes in buf, not counting the final NUL */
     size_t nlines;
-    char **line;  /* nlines pointers into buf */
+    char **line;    /* nlines pointers into buf */
     char *encoding; /* the encoding the file was in: "UTF-8", "SHIFT_JIS", ... */
 } bl_text;
 

@@ -169,10 +169,9 @@ double bl_time_unit_ns(const char *unit, int len)
     static const struct {
         const char *word;
         double ns;
-    } units[] = {{"nsec", 1},   {"ns", 1},       {"usec", 1e3},   {"us", 1e3},
-                 {"µs", 1e3},   {"msec", 1e6},   {"ms", 1e6},     {"seconds", 1e9},
-                 {"secs", 1e9}, {"sec", 1e9},    {"s", 1e9},      {"秒", 1e9},
-                 {"min", 60e9}, {"minutes", 60e9}};
+    } units[] = {{"nsec", 1},   {"ns", 1},   {"usec", 1e3},    {"us", 1e3},      {"µs", 1e3},
+                 {"msec", 1e6}, {"ms", 1e6}, {"seconds", 1e9}, {"secs", 1e9},    {"sec", 1e9},
+                 {"s", 1e9},    {"秒", 1e9}, {"min", 60e9},    {"minutes", 60e9}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         if ((int)strlen(units[i].word) == len && strncmp(unit, units[i].word, len) == 0)
             return units[i].ns;

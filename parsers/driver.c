@@ -285,8 +285,7 @@ static int is_huge_file(const char *path)
            st.st_size > (off_t)BL_STREAM_OVER;
 }
 
-int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
-                    char hash[33])
+int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out, char hash[33])
 {
     const bl_format *forced = NULL;
     if (opts->as && strcmp(opts->as, "auto") != 0) {

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 void bl_fio_jobdefs_clear(bl_fio_jobdefs *d)
 {
     for (size_t i = 0; i < d->n; i++) {

@@ -73,5 +73,4 @@ double bl_fio_scale(double x, double mult);
  * percentiles written differently compare equal. */
 double bl_fio_pct_round(double pct);
 
-
 #endif

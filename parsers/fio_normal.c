@@ -157,8 +157,8 @@ static void parse_new_summary(const char *p, bl_record *r)
     if ((v = bl_fio_after(p, "IOPS=")) && bl_parse_count(v, &x, NULL))
         r->iops = x;
     /* fio's client mode prints its "All clients" rate without the unit: `BW=105Mi (110M)`. */
-    if ((v = bl_fio_after(p, "BW=")) && (bl_parse_bandwidth(v, BL_BINARY, &x, NULL) ||
-                                         bl_parse_size(v, BL_BINARY, &x, NULL)))
+    if ((v = bl_fio_after(p, "BW=")) &&
+        (bl_parse_bandwidth(v, BL_BINARY, &x, NULL) || bl_parse_size(v, BL_BINARY, &x, NULL)))
         r->bw_bytes_s = x;
     const char *io = strstr(p, ")(");
     io = io ? io + 2 : NULL;

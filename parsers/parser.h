@@ -30,10 +30,10 @@ typedef struct bl_parse_out {
 } bl_parse_out;
 
 typedef struct bl_format {
-    const char *name;     /* the --as name */
-    const char *summary;  /* one line for --help and the README */
-    const char *family;   /* formats of one family describe the same runs in other forms */
-    int rank;             /* within a family, the higher rank wins a duplicate run */
+    const char *name;    /* the --as name */
+    const char *summary; /* one line for --help and the README */
+    const char *family;  /* formats of one family describe the same runs in other forms */
+    int rank;            /* within a family, the higher rank wins a duplicate run */
     int (*probe)(const bl_text *t);
     void (*parse)(const bl_text *t, bl_parse_out *out);
     /* Optional: parse from a stream in constant memory (huge logs). NULL = use parse. */

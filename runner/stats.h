@@ -13,7 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
 /* One latency figure (slat, clat or lat) of one direction. */
 typedef struct bl_lat_acc {
     uint64_t n, min, max, sum;

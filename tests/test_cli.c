@@ -152,8 +152,7 @@ static void test_good_records_kept(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(
-        run(&out, &err, "parse - < %s", "fixtures/dd/gnu-dd-9.1_c_write_read.txt"), 0);
+    assert_int_equal(run(&out, &err, "parse - < %s", "fixtures/dd/gnu-dd-9.1_c_write_read.txt"), 0);
     assert_int_equal(count_lines(out), 2);
     assert_non_null(strstr(out, "\"source\":\"<stdin>\""));
     free(out);
@@ -167,7 +166,7 @@ static void test_help_and_version(void **state)
     assert_int_equal(run(&out, NULL, "--version"), 0);
     assert_true(strncmp(out, "benchlog ", 9) == 0);
     free(out);
-    static const char *const cmds[] = {"parse", "import", "run",    "list",
+    static const char *const cmds[] = {"parse",  "import", "run",   "list",
                                        "export", "report", "chart", "xlsx"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         assert_int_equal(run(&out, NULL, "%s --help", cmds[i]), 0);
@@ -213,10 +212,9 @@ static void test_file_changing_while_read(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_dd),          cmocka_unit_test(test_import_twice_list_export),
-        cmocka_unit_test(test_bad_input),         cmocka_unit_test(test_good_records_kept),
-        cmocka_unit_test(test_help_and_version),
-        cmocka_unit_test(test_file_changing_while_read),
+        cmocka_unit_test(test_parse_dd),         cmocka_unit_test(test_import_twice_list_export),
+        cmocka_unit_test(test_bad_input),        cmocka_unit_test(test_good_records_kept),
+        cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_file_changing_while_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -418,8 +418,8 @@ static void test_cli_run_hosts(void **state)
     char *hosts = write_file(s->dir, "hosts2.list", hl);
     char *job = write_file(s->dir, "rr.fio", job_text);
     char *out, *err;
-    snprintf(args, sizeof args, "run --db %s/cli.db --hosts %s --label site=lab %s", s->dir,
-             hosts, job);
+    snprintf(args, sizeof args, "run --db %s/cli.db --hosts %s --label site=lab %s", s->dir, hosts,
+             job);
     int rc = bl_test_benchlog(args, &out, &err);
     if (rc)
         fail_msg("benchlog %s: %d %s", args, rc, err);
@@ -444,10 +444,8 @@ static void test_cli_run_hosts(void **state)
 int main(void)
 {
     const struct CMUnitTest live[] = {
-        cmocka_unit_test(test_live_three_hosts),
-        cmocka_unit_test(test_live_logs),
-        cmocka_unit_test(test_live_missing_host),
-        cmocka_unit_test(test_no_fio),
+        cmocka_unit_test(test_live_three_hosts),  cmocka_unit_test(test_live_logs),
+        cmocka_unit_test(test_live_missing_host), cmocka_unit_test(test_no_fio),
         cmocka_unit_test(test_cli_run_hosts),
     };
     return cmocka_run_group_tests_name("fio servers on 127.0.0.1", live, servers_up, servers_down);

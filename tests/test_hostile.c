@@ -198,8 +198,7 @@ static void test_many_runs(void **state)
     snprintf(path, sizeof path, "%s/many.txt", dir);
     FILE *f = fopen(path, "w");
     for (int i = 0; i < 100000; i++)
-        fprintf(f, "Run %d\n\n%d bytes (1 MB) copied, 0.%05d s, 1 GB/s\n\n", i, 1000000 + i,
-                i + 1);
+        fprintf(f, "Run %d\n\n%d bytes (1 MB) copied, 0.%05d s, 1 GB/s\n\n", i, 1000000 + i, i + 1);
     fclose(f);
     bl_parse_out out;
     assert_int_equal(bl_test_parse(path, NULL, &out), 0);
@@ -314,9 +313,12 @@ static void test_log_time_backwards(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fuzz_findings),    cmocka_unit_test(test_out_of_range_keeps_good),
-        cmocka_unit_test(test_nul_and_invalid_utf8), cmocka_unit_test(test_huge_line),
-        cmocka_unit_test(test_truncated),        cmocka_unit_test(test_permission_denied),
+        cmocka_unit_test(test_fuzz_findings),
+        cmocka_unit_test(test_out_of_range_keeps_good),
+        cmocka_unit_test(test_nul_and_invalid_utf8),
+        cmocka_unit_test(test_huge_line),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_permission_denied),
         cmocka_unit_test(test_many_runs),
         cmocka_unit_test(test_json_duplicate_keys),
         cmocka_unit_test(test_json_deep_nesting),

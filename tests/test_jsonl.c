@@ -33,19 +33,23 @@ static bl_record *full_record(void)
     r->runtime_s = 14.258;
     r->bw_bytes_s = 376540160;
     r->iops = 359.5;
-    r->clat_ns = (bl_lat){.present = true, .min = 1e6, .max = 93e6, .mean = 2.77e6, .stdev = 2.26e6};
+    r->clat_ns =
+        (bl_lat){.present = true, .min = 1e6, .max = 93e6, .mean = 2.77e6, .stdev = 2.26e6};
     bl_lat_add_pct(&r->clat_ns, 99.9, 22912000);
     bl_lat_add_pct(&r->clat_ns, 1, 2008000);
     bl_lat_add_pct(&r->clat_ns, 50, 2352000);
     bl_lat_add_bin(&r->clat_ns, 2008000, 12);
     r->slat_ns = (bl_lat){.present = true, .min = 1, .max = 2, .mean = 1.5, .stdev = BL_ABSENT};
-    r->lat_ns = (bl_lat){.present = false, .min = BL_ABSENT, .max = BL_ABSENT,
-                         .mean = BL_ABSENT, .stdev = BL_ABSENT};
+    r->lat_ns = (bl_lat){.present = false,
+                         .min = BL_ABSENT,
+                         .max = BL_ABSENT,
+                         .mean = BL_ABSENT,
+                         .stdev = BL_ABSENT};
     r->cpu_usr_pct = 0.6;
     r->cpu_sys_pct = 18.26;
     bl_record_set_str(&r->note, "a \"quoted\"\nnote\\");
-    r->bw_samples = (bl_samples){true, 276866 * 1024.0, 397312 * 1024.0, 367157.32 * 1024,
-                                 28419.65 * 1024, 28};
+    r->bw_samples =
+        (bl_samples){true, 276866 * 1024.0, 397312 * 1024.0, 367157.32 * 1024, 28419.65 * 1024, 28};
     bl_series *s = bl_record_add_series(r, "bw", "bytes/s");
     bl_series_push(s, 0.5, 1e6);
     bl_series_push(s, 1.0, 2.5e6);
@@ -66,11 +70,11 @@ static void test_key_order(void **state)
     bl_record *r = full_record();
     char *j = to_json(r);
     static const char *const order[] = {
-        "\"source\"", "\"line\"",  "\"run\"",      "\"tool\"",      "\"tool_version\"",
-        "\"labels\"", "\"test\"",  "\"op\"",       "\"pattern\"",   "\"bs\"",
-        "\"iodepth\"", "\"numjobs\"", "\"ioengine\"", "\"direct\"", "\"size_bytes\"",
-        "\"io_bytes\"", "\"runtime_s\"", "\"bw_bytes_s\"", "\"iops\"", "\"clat_ns\"",
-        "\"slat_ns\"", "\"cpu_usr_pct\"", "\"cpu_sys_pct\""};
+        "\"source\"",   "\"line\"",        "\"run\"",        "\"tool\"",    "\"tool_version\"",
+        "\"labels\"",   "\"test\"",        "\"op\"",         "\"pattern\"", "\"bs\"",
+        "\"iodepth\"",  "\"numjobs\"",     "\"ioengine\"",   "\"direct\"",  "\"size_bytes\"",
+        "\"io_bytes\"", "\"runtime_s\"",   "\"bw_bytes_s\"", "\"iops\"",    "\"clat_ns\"",
+        "\"slat_ns\"",  "\"cpu_usr_pct\"", "\"cpu_sys_pct\""};
     const char *prev = j;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         const char *p = strstr(j, order[i]);

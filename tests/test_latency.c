@@ -18,10 +18,10 @@ static void test_percentiles(void **state)
     double out[7];
     bl_bins_percentiles(bins, 4, pcts, 7, out);
     assert_double_equal(out[0], 1000, 0);
-    assert_double_equal(out[1], 1000, 0);  /* 50 reach 50% */
+    assert_double_equal(out[1], 1000, 0); /* 50 reach 50% */
     assert_double_equal(out[2], 2000, 0);
-    assert_double_equal(out[3], 2000, 0);  /* 90 reach 90% */
-    assert_double_equal(out[4], 5000, 0);  /* 99 reach 99% */
+    assert_double_equal(out[3], 2000, 0); /* 90 reach 90% */
+    assert_double_equal(out[4], 5000, 0); /* 99 reach 99% */
     assert_double_equal(out[5], 100000, 0);
     assert_double_equal(out[6], 100000, 0);
     bl_bins_percentiles(bins, 0, pcts, 1, out);

@@ -246,7 +246,8 @@ static void test_libaio_read_latencies(void **state)
     assert_int_equal(r->clat_ns.n_pct, 17);
     /* Thread CPU time is tick-sampled: it may round to 0 on a run this short. */
     assert_true(bl_present(r->cpu_usr_pct) && bl_present(r->cpu_sys_pct));
-    assert_true(r->cpu_usr_pct >= 0 && r->cpu_sys_pct >= 0 && r->cpu_usr_pct + r->cpu_sys_pct < 150);
+    assert_true(r->cpu_usr_pct >= 0 && r->cpu_sys_pct >= 0 &&
+                r->cpu_usr_pct + r->cpu_sys_pct < 150);
     /* Labels of the machine and the target. */
     assert_string_equal(bl_record_label(r, "fs"), "ext4");
     assert_non_null(bl_record_label(r, "kernel"));

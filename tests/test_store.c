@@ -149,9 +149,9 @@ static void test_upgrade_v1(void **state)
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_int_equal(sqlite3_column_int(st, 0), BL_STORE_SCHEMA);
     sqlite3_finalize(st);
-    assert_int_equal(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='created_by'", -1,
-                                        &st, NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='created_by'", -1, &st, NULL),
+        SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     sqlite3_finalize(st);
     sqlite3_close(db);

@@ -28,8 +28,8 @@ const bl_record *bl_test_nth(const bl_parse_out *o, const char *key, const char 
 int bl_test_close(double a, double b, double rel);
 
 /* cmocka 1.1 has no double assertion: |actual - expected| <= eps, both printed on failure. */
-#define assert_double_equal(actual, expected, eps)                                             \
-    bl_test_assert_near((double)(actual), (double)(expected), (double)(eps), #actual, __FILE__, \
+#define assert_double_equal(actual, expected, eps)                                                 \
+    bl_test_assert_near((double)(actual), (double)(expected), (double)(eps), #actual, __FILE__,    \
                         __LINE__)
 void bl_test_assert_near(double actual, double expected, double eps, const char *what,
                          const char *file, int line);
