@@ -85,7 +85,7 @@ fuzz-smoke:
 	@FUZZ_SEED=$(or $(FUZZ_SEED),1) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(TSUP_SRC) $(wildcard */*.h)
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(TSUP_SRC) $(wildcard bench/*.c tests/fuzz/*.c */*.h tests/*/*.h)
 
 clean:
 	rm -rf build build-*
