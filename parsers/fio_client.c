@@ -29,6 +29,7 @@ static const char *const kind_v2[NKIND] = {"slat", "clat", "lat"};
 
 typedef struct cdoc {
     bl_parse_out *out;
+    const bl_text *text;
     const char *version, *date;
     int v3;
     int64_t run0; /* runs of this document are run0+1 (first host) .. */
@@ -380,47 +381,29 @@ static int looks_client(const bl_text *t, size_t i)
     return 0;
 }
 
+/* One document: its version, date, era and the job lines its labels point at. */
+static void client_doc(json_t *doc, long first, long last, void *ctx)
+{
+    cdoc *d = ctx;
+    char *ver = bl_fio_strip_version(bl_fj_str(doc, "fio version"));
+    d->version = ver;
+    d->date = bl_fj_str(doc, "time");
+    d->global = json_object_get(doc, "global options");
+    json_t *e0 = json_array_get(json_object_get(doc, "client_stats"), 0);
+    json_t *rd = json_object_get(e0, "read");
+    d->v3 = json_object_get(rd, "clat_ns") || json_object_get(rd, "io_kbytes");
+    d->first = first;
+    find_joblines(d, d->text, first, last);
+    read_doc(d, doc);
+    d->run0 += (int64_t)d->nhosts + 1;
+    cdoc_clear(d);
+    free(ver);
+}
+
 static void fio_client_parse(const bl_text *t, bl_parse_out *out)
 {
-    char *joined = bl_xmalloc(t->len + 1);
-    memcpy(joined, t->buf, t->len + 1);
-    for (size_t k = 0; k < t->len; k++)
-        if (joined[k] == '\0')
-            joined[k] = '\n';
-    cdoc d = {.out = out};
-    for (size_t i = 0; i < t->nlines; i++) {
-        const char *p = bl_fio_skip(t->line[i]);
-        if (*p != '{')
-            continue;
-        size_t off = (size_t)(p - t->buf);
-        json_error_t err;
-        json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
-        if (!doc) {
-            if (looks_client(t, i))
-                bl_out_error(out, bl_fj_line_at(t, off + (size_t)err.position),
-                             "fio client JSON: %s", err.text);
-            continue;
-        }
-        if (json_is_object(doc) && json_is_array(json_object_get(doc, "client_stats"))) {
-            long last = bl_fj_line_at(t, off + (size_t)err.position);
-            char *ver = bl_fio_strip_version(bl_fj_str(doc, "fio version"));
-            d.version = ver;
-            d.date = bl_fj_str(doc, "time");
-            d.global = json_object_get(doc, "global options");
-            json_t *e0 = json_array_get(json_object_get(doc, "client_stats"), 0);
-            json_t *rd = json_object_get(e0, "read");
-            d.v3 = json_object_get(rd, "clat_ns") || json_object_get(rd, "io_kbytes");
-            d.first = (long)i + 1;
-            find_joblines(&d, t, d.first, last);
-            read_doc(&d, doc);
-            d.run0 += (int64_t)d.nhosts + 1;
-            cdoc_clear(&d);
-            free(ver);
-            i = (size_t)last - 1;
-        }
-        json_decref(doc);
-    }
-    free(joined);
+    cdoc d = {.out = out, .text = t};
+    bl_fj_each_doc(t, out, "client_stats", "fio client JSON", looks_client, client_doc, &d);
 }
 
 static int fio_client_probe(const bl_text *t)

@@ -19,6 +19,7 @@
 
 typedef struct jdoc {
     bl_parse_out *out;
+    const bl_text *text;
     const char *version;
     const char *date;
     int v3; /* *_ns fields and io_bytes in bytes */
@@ -167,49 +168,30 @@ static int looks_fio(const bl_text *t, size_t i)
            strstr(t->line[i + 1], "\"fio version\"");
 }
 
+/* One document: its version, date and era (3.x has *_ns latencies and io_kbytes). */
+static void json_doc(json_t *doc, long first, long last, void *ctx)
+{
+    jdoc *jd = ctx;
+    char *ver = bl_fio_strip_version(bl_fj_str(doc, "fio version"));
+    jd->version = ver;
+    jd->date = bl_fj_str(doc, "time");
+    jd->v3 = 0;
+    json_t *j0 = json_array_get(json_object_get(doc, "jobs"), 0);
+    static const char *const dirs[] = {"read", "write", "trim", "mixed"};
+    for (int d = 0; d < 4; d++) {
+        json_t *o = json_object_get(j0, dirs[d]);
+        jd->v3 |= json_object_get(o, "clat_ns") != NULL || json_object_get(o, "io_kbytes") != NULL;
+    }
+    jd->run++;
+    read_doc(jd, doc, jd->text, first, last);
+    jd->version = NULL;
+    free(ver);
+}
+
 static void fio_json_parse(const bl_text *t, bl_parse_out *out)
 {
-    /* jansson needs the text with its newlines back. */
-    char *joined = bl_xmalloc(t->len + 1);
-    memcpy(joined, t->buf, t->len + 1);
-    for (size_t k = 0; k < t->len; k++)
-        if (joined[k] == '\0')
-            joined[k] = '\n';
-    jdoc jd = {.out = out, .run = 0};
-    for (size_t i = 0; i < t->nlines; i++) {
-        const char *p = bl_fio_skip(t->line[i]);
-        if (*p != '{')
-            continue;
-        size_t off = (size_t)(p - t->buf);
-        json_error_t err;
-        json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
-        if (!doc) {
-            if (looks_fio(t, i))
-                bl_out_error(out, bl_fj_line_at(t, off + (size_t)err.position), "fio JSON: %s",
-                             err.text);
-            continue;
-        }
-        if (json_is_object(doc) && json_is_array(json_object_get(doc, "jobs"))) {
-            char *ver = bl_fio_strip_version(bl_fj_str(doc, "fio version"));
-            jd.version = ver;
-            jd.date = bl_fj_str(doc, "time");
-            jd.v3 = 0;
-            json_t *j0 = json_array_get(json_object_get(doc, "jobs"), 0);
-            static const char *const dirs[] = {"read", "write", "trim", "mixed"};
-            for (int d = 0; d < 4; d++) {
-                json_t *o = json_object_get(j0, dirs[d]);
-                jd.v3 |= json_object_get(o, "clat_ns") != NULL ||
-                         json_object_get(o, "io_kbytes") != NULL;
-            }
-            jd.run++;
-            long last = bl_fj_line_at(t, off + (size_t)err.position);
-            read_doc(&jd, doc, t, (long)i + 1, last);
-            free(ver);
-            i = (size_t)last - 1;
-        }
-        json_decref(doc);
-    }
-    free(joined);
+    jdoc jd = {.out = out, .run = 0, .text = t};
+    bl_fj_each_doc(t, out, "jobs", "fio JSON", looks_fio, json_doc, &jd);
 }
 
 static int fio_json_probe(const bl_text *t)

@@ -1,6 +1,7 @@
 /* Reading fio's JSON documents, shared by the fio-json and fio-client formats. */
 #include "fio_jsonutil.h"
 #include "../core/latency.h"
+#include "../core/strbuf.h"
 #include "fio_common.h"
 #include <math.h>
 #include <stdlib.h>
@@ -103,4 +104,35 @@ long bl_fj_line_at(const bl_text *t, size_t off)
             hi = mid;
     }
     return (long)lo + 1;
+}
+
+void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
+                    bl_fj_looks_fn looks, bl_fj_doc_fn fn, void *ctx)
+{
+    /* jansson needs the text with its newlines back. */
+    char *joined = bl_xmalloc(t->len + 1);
+    memcpy(joined, t->buf, t->len + 1);
+    for (size_t k = 0; k < t->len; k++)
+        if (joined[k] == '\0')
+            joined[k] = '\n';
+    for (size_t i = 0; i < t->nlines; i++) {
+        const char *p = bl_fio_skip(t->line[i]);
+        if (*p != '{')
+            continue;
+        size_t off = (size_t)(p - t->buf);
+        json_error_t err;
+        json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
+        long last = bl_fj_line_at(t, off + (size_t)err.position);
+        if (!doc) {
+            if (looks(t, i))
+                bl_out_error(out, last, "%s: %s", what, err.text);
+            continue;
+        }
+        if (json_is_object(doc) && json_is_array(json_object_get(doc, key))) {
+            fn(doc, (long)i + 1, last, ctx);
+            i = (size_t)last - 1;
+        }
+        json_decref(doc);
+    }
+    free(joined);
 }

@@ -4,6 +4,7 @@
 
 #include "../core/record.h"
 #include "../core/text.h"
+#include "parser.h"
 #include <jansson.h>
 
 /* A member as a number (BL_ABSENT when missing or not a number) or a string (NULL). */
@@ -17,5 +18,14 @@ const char *bl_fj_option(json_t *job, json_t *global, const char *key, const cha
 void bl_fj_read_lat(json_t *o, double unit, bl_lat *l);
 /* The 1-based line of byte offset off in t's text. */
 long bl_fj_line_at(const bl_text *t, size_t off);
+
+/* Walks the JSON documents in t (alone or pasted among other text): fn gets each object
+ * whose member `key` is an array, with its first and last line. A "{" that does not parse
+ * is reported as "WHAT: jansson's message" only when looks(t, line index) says it was ours,
+ * since prose is full of braces. */
+typedef void (*bl_fj_doc_fn)(json_t *doc, long first, long last, void *ctx);
+typedef int (*bl_fj_looks_fn)(const bl_text *t, size_t i);
+void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
+                    bl_fj_looks_fn looks, bl_fj_doc_fn fn, void *ctx);
 
 #endif

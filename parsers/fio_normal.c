@@ -234,20 +234,28 @@ static bl_lat *lat_of(bl_record *r, const char *p, size_t *keylen)
     return NULL;
 }
 
-/* `clat (msec): min=1 , max=93 , avg= 2.77, stdev= 2.26`; values may carry a "k" (x1000). */
-static int parse_lat_line(const char *p, double unit, bl_lat *l)
+/* min=, max=, avg=, stdev= of a line into dst (in the printed unit times mult); how many
+ * were there. Values may carry a "k" (x1000). */
+static int read_min_max_avg_stdev(const char *p, double mult, double *const dst[4])
 {
     static const char *const keys[] = {"min=", "max=", "avg=", "stdev="};
-    double *dst[] = {&l->min, &l->max, &l->mean, &l->stdev};
     int ok = 0;
     for (int i = 0; i < 4; i++) {
         const char *v = bl_fio_after(p, keys[i]);
         double x;
         if (v && bl_parse_count(v, &x, NULL)) {
-            *dst[i] = bl_fio_scale(x, unit);
+            *dst[i] = bl_fio_scale(x, mult);
             ok++;
         }
     }
+    return ok;
+}
+
+/* `clat (msec): min=1 , max=93 , avg= 2.77, stdev= 2.26` */
+static int parse_lat_line(const char *p, double unit, bl_lat *l)
+{
+    double *const dst[] = {&l->min, &l->max, &l->mean, &l->stdev};
+    int ok = read_min_max_avg_stdev(p, unit, dst);
     l->present = true;
     return ok == 4;
 }
@@ -281,17 +289,8 @@ static int parse_pct_line(const char *p, double unit, bl_lat *l)
  * `iops        : min=...`: min/max/avg/stdev in the printed unit, times mult. */
 static int parse_samples(const char *p, double mult, bl_samples *s)
 {
-    static const char *const keys[] = {"min=", "max=", "avg=", "stdev="};
-    double *dst[] = {&s->min, &s->max, &s->mean, &s->stdev};
-    int ok = 0;
-    for (int i = 0; i < 4; i++) {
-        const char *v = bl_fio_after(p, keys[i]);
-        double x;
-        if (v && bl_parse_count(v, &x, NULL)) {
-            *dst[i] = bl_fio_scale(x, mult);
-            ok++;
-        }
-    }
+    double *const dst[] = {&s->min, &s->max, &s->mean, &s->stdev};
+    int ok = read_min_max_avg_stdev(p, mult, dst);
     const char *n = bl_fio_after(p, "samples=");
     s->count = n ? strtoll(n, NULL, 10) : -1;
     s->present = ok > 0;
