@@ -43,9 +43,11 @@ typedef struct bl_worker {
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;
     bl_wstat *st;
-    _Atomic uint64_t live_ios[2], live_bytes[2]; /* read by the sampler */
-    _Atomic uint64_t live_t_measure;             /* 0 until measuring starts */
-    uint64_t planned;                            /* I/Os of a size-based job, for progress */
+    /* Read by the sampler as one snapshot: live_seq is odd while they change (a seqlock),
+     * so a sample never pairs one I/O's count with the bytes before it. */
+    _Atomic uint64_t live_ios[2], live_bytes[2], live_seq;
+    _Atomic uint64_t live_t_measure; /* 0 until measuring starts */
+    uint64_t planned;                /* I/Os of a size-based job, for progress */
     uint64_t cnt_ios[2], cnt_bytes[2];
     struct rusage ru0, ru1;
     bl_iolog_set logs;
@@ -146,9 +148,28 @@ static inline void bl_io_done(bl_worker *w, bl_dir d, uint64_t bytes, uint64_t s
         bl_iolog_lat(&w->logs, now - w->t_measure, d, w->job->bs, slat_ns, clat_ns, lat);
     w->cnt_ios[d]++;
     w->cnt_bytes[d] += bytes;
+    uint64_t seq = atomic_load_explicit(&w->live_seq, memory_order_relaxed);
+    atomic_store_explicit(&w->live_seq, seq + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
     atomic_store_explicit(&w->live_ios[d], w->cnt_ios[d], memory_order_relaxed);
     atomic_store_explicit(&w->live_bytes[d], w->cnt_bytes[d], memory_order_relaxed);
+    atomic_store_explicit(&w->live_seq, seq + 2, memory_order_release);
     w->t_end = now;
+}
+
+/* The sampler's consistent snapshot of a worker's I/O and byte counts, both directions. */
+static inline void bl_worker_live(bl_worker *w, uint64_t ios[2], uint64_t bytes[2])
+{
+    for (;;) {
+        uint64_t s1 = atomic_load_explicit(&w->live_seq, memory_order_acquire);
+        for (int d = 0; d < 2; d++) {
+            ios[d] = atomic_load_explicit(&w->live_ios[d], memory_order_relaxed);
+            bytes[d] = atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
+        }
+        atomic_thread_fence(memory_order_acquire);
+        if (!(s1 & 1) && atomic_load_explicit(&w->live_seq, memory_order_relaxed) == s1)
+            return;
+    }
 }
 
 /* fsync every N writes (fio's fsync=N); returns -1 with the worker's error set. */

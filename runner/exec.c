@@ -229,9 +229,10 @@ static void take_sample(sampler *s, uint64_t now, uint64_t t0)
             bl_worker *w = &s->w[i];
             uint64_t tm = atomic_load_explicit(&w->live_t_measure, memory_order_acquire);
             any_measuring |= tm != 0;
+            uint64_t live_ios[2], live_bytes[2];
+            bl_worker_live(w, live_ios, live_bytes);
             for (int d = 0; d < 2; d++) {
-                uint64_t ios = atomic_load_explicit(&w->live_ios[d], memory_order_relaxed);
-                uint64_t by = atomic_load_explicit(&w->live_bytes[d], memory_order_relaxed);
+                uint64_t ios = live_ios[d], by = live_bytes[d];
                 double b = (double)(by - s->last_bytes[i * 2 + d]) / dt;
                 double o = (double)(ios - s->last_ios[i * 2 + d]) / dt;
                 s->last_ios[i * 2 + d] = ios;
