@@ -46,11 +46,14 @@ static int help(void)
            "  --db FILE          store (default $BENCHLOG_DB or ./benchlog.db)\n\nSuites:\n");
     for (size_t i = 0; i < bl_suite_count(); i++)
         printf("  %-13s %s\n", bl_suite_at(i)->name, bl_suite_at(i)->summary);
-    printf("\nA progress line is shown when stdout is a terminal. Ctrl-C stops the test under\n"
-           "way: finished tests are stored, the scratch file is removed, exit status 130.\n"
-           "Without O_DIRECT support (some tmpfs, network filesystems) the run says so and\n"
-           "uses buffered I/O; its records then have direct=false.\n\n"
-           "Example: benchlog run --suite cdm8 --target /mnt/ssd --label disk=ssd1\n");
+    printf(
+        "\nAs CrystalDiskMark does, the cdm suites run each test once to warm up (not counted),\n"
+        "then 5 times, and keep the highest MB/s and IOPS and the lowest mean latency.\n"
+        "\nA progress line is shown when stdout is a terminal. Ctrl-C stops the test under\n"
+        "way: finished tests are stored, the scratch file is removed, exit status 130.\n"
+        "Without O_DIRECT support (some tmpfs, network filesystems) the run says so and\n"
+        "uses buffered I/O; its records then have direct=false.\n\n"
+        "Example: benchlog run --suite cdm8 --target /mnt/ssd --label disk=ssd1\n");
     return 0;
 }
 

@@ -169,8 +169,10 @@ void bl_print_summary(const bl_exec *ex, const bl_record *r, const char *suffix)
     for (size_t i = 0; i < r->clat_ns.n_pct; i++)
         if (r->clat_ns.pct[i].pct == 99)
             p99 = r->clat_ns.pct[i].value;
-    fprintf(f, "%-14s %-10s %5s: %10.2f MB/s %11.1f IOPS  clat mean %9.1f us  p99 %9.1f us%s\n",
+    /* lat (submission + completion) is what CrystalDiskMark shows beside MB/s and IOPS. */
+    const bl_lat *l = r->lat_ns.present && bl_present(r->lat_ns.mean) ? &r->lat_ns : &r->clat_ns;
+    fprintf(f, "%-14s %-10s %5s: %10.2f MB/s %11.1f IOPS  %s mean %9.1f us  clat p99 %9.1f us%s\n",
             name ? name : bl_record_label(r, "job"), r->test, r->op, r->bw_bytes_s / 1e6, r->iops,
-            bl_present(r->clat_ns.mean) ? r->clat_ns.mean / 1000 : 0, p99 / 1000,
+            l == &r->lat_ns ? "lat" : "clat", bl_present(l->mean) ? l->mean / 1000 : 0, p99 / 1000,
             suffix ? suffix : "");
 }

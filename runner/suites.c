@@ -115,7 +115,28 @@ static int one_run(bl_exec *ex, const bl_job *j, const char *title, bl_records *
     return rc;
 }
 
-/* Warm-up, then the runs; the best run's record (highest bandwidth) goes to out. */
+bl_record *bl_suite_pick(bl_records *runs)
+{
+    if (runs->n == 0)
+        return NULL;
+    size_t best = 0;
+    for (size_t i = 1; i < runs->n; i++)
+        if (runs->v[i]->bw_bytes_s > runs->v[best]->bw_bytes_s)
+            best = i;
+    bl_record *r = runs->v[best];
+    for (size_t i = 0; i < runs->n; i++) {
+        const bl_record *o = runs->v[i];
+        if (bl_present(o->iops) && (!bl_present(r->iops) || o->iops > r->iops))
+            r->iops = o->iops;
+        if (o->lat_ns.present && bl_present(o->lat_ns.mean) && r->lat_ns.present &&
+            o->lat_ns.mean < r->lat_ns.mean)
+            r->lat_ns.mean = o->lat_ns.mean;
+    }
+    runs->v[best] = runs->v[--runs->n];
+    return r;
+}
+
+/* Warm-up, then the runs; CrystalDiskMark's pick of them goes to out. */
 static int run_test(bl_exec *ex, const bl_suite *s, const bl_job *j, bl_records *out)
 {
     char title[96];
@@ -131,34 +152,26 @@ static int run_test(bl_exec *ex, const bl_suite *s, const bl_job *j, bl_records 
         bl_records_free(&junk);
         bl_job_free(&warm);
     }
-    bl_record *best = NULL;
+    bl_records runs;
+    bl_records_init(&runs);
     for (int r = 1; r <= s->runs && rc == 0; r++) {
         snprintf(title, sizeof title, "%s %s [%d/%d]", j->cdm_test, j->is_read ? "read" : "write",
                  r, s->runs);
-        bl_records recs;
-        bl_records_init(&recs);
-        rc = one_run(ex, j, title, &recs);
-        if (rc == 0 && recs.n == 1) {
-            if (!best || recs.v[0]->bw_bytes_s > best->bw_bytes_s) {
-                bl_record_free(best);
-                best = recs.v[0];
-                recs.n = 0;
-            }
-        }
-        bl_records_free(&recs);
+        rc = one_run(ex, j, title, &runs);
     }
-    if (rc == 0 && best) {
-        char runs[16], pick[48];
-        snprintf(runs, sizeof runs, "%d", s->runs);
-        snprintf(pick, sizeof pick, "best of %d", s->runs);
-        bl_record_set_label(best, "cdm_runs", runs);
-        bl_record_set_label(best, "cdm_pick", pick);
-        char suffix[64];
-        snprintf(suffix, sizeof suffix, "  (%s)", pick);
-        bl_print_summary(ex, best, suffix);
-        bl_records_push(out, best);
-    } else
-        bl_record_free(best);
+    bl_record *best = rc == 0 ? bl_suite_pick(&runs) : NULL;
+    bl_records_free(&runs);
+    if (!best)
+        return rc;
+    char n[16], pick[48];
+    snprintf(n, sizeof n, "%d", s->runs);
+    snprintf(pick, sizeof pick, "best of %d", s->runs);
+    bl_record_set_label(best, "cdm_runs", n);
+    bl_record_set_label(best, "cdm_pick", pick);
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, "  (%s)", pick);
+    bl_print_summary(ex, best, suffix);
+    bl_records_push(out, best);
     return rc;
 }
 

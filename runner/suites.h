@@ -2,11 +2,12 @@
  *
  * As CrystalDiskMark 8 does (DiskBench.cpp): one test file of the test size filled with
  * random data; for each test a 5 s warm-up run that is not counted, then `runs` runs of
- * `measure_s` each, and the figure shown is the best run (highest MB/s); 5 s pause between
- * tests; all reads first, then all writes. Records carry CrystalDiskMark's test name in the
- * label cdm_test ("SEQ1M Q8T1"; CrystalDiskMark 3's "4K QD32" is "RND4K Q32T1") so imported
- * CrystalDiskMark results line up with ours. QD1 tests use the sync engine, deeper queues
- * libaio, all with O_DIRECT (CrystalDiskMark bypasses the cache too). */
+ * `measure_s` each, and the figures shown are each the best across the runs, taken apart
+ * (highest MB/s, highest IOPS, lowest mean latency: bl_suite_pick); 5 s pause between tests; all
+ * reads first, then all writes. Records carry CrystalDiskMark's test name in the label cdm_test
+ * ("SEQ1M Q8T1"; CrystalDiskMark 3's "4K QD32" is "RND4K Q32T1") so imported CrystalDiskMark
+ * results line up with ours. QD1 tests use the sync engine, deeper queues libaio, all with O_DIRECT
+ * (CrystalDiskMark bypasses the cache too). */
 #ifndef BL_RUNNER_SUITES_H
 #define BL_RUNNER_SUITES_H
 
@@ -36,6 +37,11 @@ size_t bl_suite_count(void);
 const bl_suite *bl_suite_at(size_t i);
 /* The job of test i in direction d (reads first, like CrystalDiskMark). */
 void bl_suite_job(const bl_suite *s, size_t i, bl_dir d, bl_job *out);
+/* CrystalDiskMark's pick over the measured runs of one test: the highest-bandwidth run's
+ * record (taken out of runs), with the highest IOPS and the lowest mean latency (lat_ns) of
+ * any run, as CrystalDiskMark shows them; the distribution (min, max, percentiles) stays the
+ * chosen run's. NULL when runs is empty. */
+bl_record *bl_suite_pick(bl_records *runs);
 /* Runs the suite; records of finished tests are appended even when interrupted. Returns
  * BL_RUN_OK, BL_RUN_FAILED or BL_RUN_INTERRUPTED (runner.h). */
 int bl_run_suite(const bl_suite *s, const bl_run_opts *o, bl_records *out);

@@ -229,6 +229,39 @@ static void test_suite_shapes(void **state)
     assert_null(bl_suite_find("cdm9"));
 }
 
+static bl_record *cdm_run(double mbs, double iops, double lat_us, double lat_p99_us)
+{
+    bl_record *r = bl_record_new();
+    r->bw_bytes_s = mbs * 1e6;
+    r->iops = iops;
+    r->lat_ns.present = true;
+    r->lat_ns.mean = lat_us * 1000;
+    bl_lat_add_pct(&r->lat_ns, 99, lat_p99_us * 1000);
+    return r;
+}
+
+/* CrystalDiskMark keeps the best of each figure on its own: the highest MB/s and IOPS and the
+ * lowest mean latency, which need not come from one run. */
+static void test_suite_pick_as_crystaldiskmark(void **state)
+{
+    (void)state;
+    bl_records runs;
+    bl_records_init(&runs);
+    assert_null(bl_suite_pick(&runs));
+    bl_records_push(&runs, cdm_run(3400, 3242.5, 2470.0, 4000));
+    bl_records_push(&runs, cdm_run(3531.233, 3367.6, 2371.96, 5000)); /* best MB/s */
+    bl_records_push(&runs, cdm_run(3500, 3370.1, 2301.5, 6000));      /* best IOPS, latency */
+    bl_record *r = bl_suite_pick(&runs);
+    assert_non_null(r);
+    assert_int_equal(runs.n, 2); /* the pick was taken out; the caller frees the rest */
+    assert_double_equal(r->bw_bytes_s, 3531.233e6, 1e-3);
+    assert_double_equal(r->iops, 3370.1, 1e-9);
+    assert_double_equal(r->lat_ns.mean, 2301500, 1e-6);
+    assert_double_equal(r->lat_ns.pct[0].value, 5000000, 1e-6); /* the distribution of its run */
+    bl_record_free(r);
+    bl_records_free(&runs);
+}
+
 /* Our suites' records must line up with imported CrystalDiskMark results: for every row the
  * cdm parser reads from a real CrystalDiskMark 3 / 8 text, the suite has a test of the same
  * name with the same block size, queue depth and threads. */
@@ -282,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_errors_name_option_and_line),
         cmocka_unit_test(test_global_applies_only_after),
         cmocka_unit_test(test_suite_shapes),
+        cmocka_unit_test(test_suite_pick_as_crystaldiskmark),
         cmocka_unit_test(test_suites_line_up_with_cdm_imports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
