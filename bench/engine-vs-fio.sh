@@ -4,7 +4,7 @@
 #   sh bench/engine-vs-fio.sh [BENCHLOG] [DIR]
 #
 # BENCHLOG defaults to build/benchlog, DIR (where the 1 GiB test file goes) to /tmp.
-# RUNTIME (s, default 5) and ROUNDS (default 2) set how long each run is and how many
+# RUNTIME (s, default 5) and ROUNDS (default 4) set how long each run is and how many
 # fio/benchlog turns each case gets. For every case it prints IOPS of both, the ratio
 # benchlog/fio (>= 1.0 means we are not slower) and the ratio of CPU time per I/O
 # (user+sys of the whole process / I/Os done; <= 1.0 means we spend less per I/O).
@@ -13,7 +13,7 @@ set -eu
 BL=${1:-build/benchlog}
 DIR=${2:-/tmp}
 RUNTIME=${RUNTIME:-5}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-4}
 WORK=$(mktemp -d "$DIR/benchlog-bench.XXXXXX")
 FILE="$WORK/testfile"
 trap 'rm -rf "$WORK"' EXIT INT TERM
@@ -68,14 +68,21 @@ echo "$CASES" | while IFS='|' read -r name opts; do
     fi_ios=0 fi_cpu=0 fi_iops=0 bl_ios=0 bl_cpu=0 bl_iops=0
     r=0
     while [ $r -lt "$ROUNDS" ]; do
-        set -- $(run_fio "$opts")
-        fi_ios=$(echo "$fi_ios $1" | awk '{print $1 + $2}')
-        fi_cpu=$(echo "$fi_cpu $2" | awk '{print $1 + $2}')
-        fi_iops=$(echo "$fi_iops $3" | awk '{print $1 + $2}')
-        set -- $(run_bl "$opts")
-        bl_ios=$(echo "$bl_ios $1" | awk '{print $1 + $2}')
-        bl_cpu=$(echo "$bl_cpu $2" | awk '{print $1 + $2}')
-        bl_iops=$(echo "$bl_iops $3" | awk '{print $1 + $2}')
+        # Each tool goes first in every other round, so that whatever a run leaves behind
+        # (device caches, readahead, heat) favours neither.
+        for who in $([ $((r % 2)) -eq 0 ] && echo "fio bl" || echo "bl fio"); do
+            if [ "$who" = fio ]; then
+                set -- $(run_fio "$opts")
+                fi_ios=$(echo "$fi_ios $1" | awk '{print $1 + $2}')
+                fi_cpu=$(echo "$fi_cpu $2" | awk '{print $1 + $2}')
+                fi_iops=$(echo "$fi_iops $3" | awk '{print $1 + $2}')
+            else
+                set -- $(run_bl "$opts")
+                bl_ios=$(echo "$bl_ios $1" | awk '{print $1 + $2}')
+                bl_cpu=$(echo "$bl_cpu $2" | awk '{print $1 + $2}')
+                bl_iops=$(echo "$bl_iops $3" | awk '{print $1 + $2}')
+            fi
+        done
         r=$((r + 1))
     done
     echo "$name $fi_iops $bl_iops $fi_cpu $fi_ios $bl_cpu $bl_ios $ROUNDS" | awk '{
