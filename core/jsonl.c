@@ -182,6 +182,7 @@ void bl_record_to_json(const bl_record *r, bl_strbuf *sb)
     put_str(&w, "note", r->note);
     put_samples(&w, "bw_samples", &r->bw_samples);
     put_samples(&w, "iops_samples", &r->iops_samples);
+    put_lat(&w, "sync_ns", &r->sync_ns);
     put_series(&w, r);
     bl_strbuf_putc(sb, '}');
 }
@@ -335,6 +336,7 @@ bl_record *bl_record_from_json(const char *text, size_t len, char *err, size_t e
     get_str(o, "note", &r->note);
     get_samples(o, "bw_samples", &r->bw_samples);
     get_samples(o, "iops_samples", &r->iops_samples);
+    get_lat(o, "sync_ns", &r->sync_ns);
     get_series(o, r);
     json_decref(o);
     return r;

@@ -27,6 +27,7 @@ bl_record *bl_record_new(void)
     lat_init(&r->clat_ns);
     lat_init(&r->slat_ns);
     lat_init(&r->lat_ns);
+    lat_init(&r->sync_ns);
     r->cpu_usr_pct = r->cpu_sys_pct = BL_ABSENT;
     r->value = BL_ABSENT;
     r->cpu_pct = BL_ABSENT;
@@ -68,6 +69,7 @@ void bl_record_free(bl_record *r)
     lat_free(&r->clat_ns);
     lat_free(&r->slat_ns);
     lat_free(&r->lat_ns);
+    lat_free(&r->sync_ns);
     free(r->metric);
     free(r->unit);
     free(r->note);
@@ -117,6 +119,7 @@ bl_record *bl_record_clone(const bl_record *r)
     lat_copy(&c->clat_ns, &r->clat_ns);
     lat_copy(&c->slat_ns, &r->slat_ns);
     lat_copy(&c->lat_ns, &r->lat_ns);
+    lat_copy(&c->sync_ns, &r->sync_ns);
     c->metric = dup_or_null(r->metric);
     c->unit = dup_or_null(r->unit);
     c->note = dup_or_null(r->note);

@@ -91,6 +91,7 @@ typedef struct bl_record {
     char *note;            /* e.g. "+++++: too fast to measure" */
     bl_samples bw_samples; /* bytes/s */
     bl_samples iops_samples;
+    bl_lat sync_ns; /* fsync/fdatasync calls of a write job (fio's "sync" block) */
     size_t n_series;
     bl_series *series;
 } bl_record;

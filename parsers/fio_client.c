@@ -23,7 +23,8 @@
 #include <string.h>
 
 #define FIO_ALL "All clients" /* fio's jobname of its sum */
-enum { NKIND = BL_FC_NKIND };
+/* The latency kinds kept inside a direction's object; sync is the job's own ("sync"). */
+enum { NKIND = BL_FC_SYNC };
 static const char *const kind_v3[NKIND] = {"slat_ns", "clat_ns", "lat_ns"};
 static const char *const kind_v2[NKIND] = {"slat", "clat", "lat"};
 
@@ -146,7 +147,10 @@ static void agg_add(cdoc *d, json_t *e, int ddir, const bl_record *r)
     const char *nj = bl_fj_option(e, d->global, "numjobs", NULL);
     if (nj && atoi(nj) > 0)
         a->numjobs = atoi(nj); /* the aggregate holds all of a host's clones */
-    double n[NKIND], ios = bl_fj_num(dir, "total_ios");
+    double n[BL_FC_NKIND], ios = bl_fj_num(dir, "total_ios");
+    n[BL_FC_SYNC] = ddir == BL_FIO_WRITE || ddir < 0
+                        ? bl_fj_num(json_object_get(json_object_get(e, "sync"), "lat_ns"), "N")
+                        : 0;
     for (int k = 0; k < NKIND; k++) {
         json_t *l = lat_obj(d, dir, k);
         n[k] = bl_fj_num(l, "N");
@@ -210,6 +214,8 @@ static bl_record *entry_record(const cdoc *d, bl_parse_out *out, json_t *e, int 
     if (ddir < 0)
         bl_record_set_label(r, "ddir", "mixed");
     read_dir(d, e, dir_obj(e, ddir), r);
+    if (ddir == BL_FIO_WRITE || ddir < 0)
+        bl_fj_read_sync(e, &r->sync_ns);
     return r;
 }
 

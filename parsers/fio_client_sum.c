@@ -5,11 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_name[BL_FC_NKIND] = {"slat", "clat", "lat"};
+static const char *const kind_name[BL_FC_NKIND] = {"slat", "clat", "lat", "sync"};
 
 bl_lat *bl_fc_lat(bl_record *r, int kind)
 {
-    return kind == BL_FC_SLAT ? &r->slat_ns : kind == BL_FC_CLAT ? &r->clat_ns : &r->lat_ns;
+    switch (kind) {
+    case BL_FC_SLAT:
+        return &r->slat_ns;
+    case BL_FC_CLAT:
+        return &r->clat_ns;
+    case BL_FC_SYNC:
+        return &r->sync_ns;
+    default:
+        return &r->lat_ns;
+    }
 }
 
 static void latsum_add(bl_fc_latsum *s, const bl_lat *l, double n)

@@ -3,13 +3,14 @@
  *
  * io and I/Os are summed; bw and iops are taken over the longest runtime (fio's own rule
  * for its "All clients"); latency min/max/mean/stdev are exact over all samples (fio's
- * sample stdev); percentiles come from the summed bins, never from averaged percentiles. */
+ * sample stdev); percentiles come from the summed bins, never from averaged percentiles.
+ * The same holds for the write side's fsync/fdatasync latency (sync_ns). */
 #ifndef BL_FIO_CLIENT_SUM_H
 #define BL_FIO_CLIENT_SUM_H
 
 #include "../core/record.h"
 
-enum { BL_FC_SLAT, BL_FC_CLAT, BL_FC_LAT, BL_FC_NKIND };
+enum { BL_FC_SLAT, BL_FC_CLAT, BL_FC_LAT, BL_FC_SYNC, BL_FC_NKIND };
 
 typedef struct bl_fc_latsum {
     double n, s1, s2, min, max; /* samples, sum, sum of squares */
@@ -26,7 +27,7 @@ typedef struct bl_fc_sum {
     bl_fc_latsum lat[BL_FC_NKIND];
 } bl_fc_sum;
 
-/* r's slat_ns, clat_ns or lat_ns. */
+/* r's slat_ns, clat_ns, lat_ns or sync_ns. */
 bl_lat *bl_fc_lat(bl_record *r, int kind);
 
 /* Adds one host's record of the direction: n[k] samples behind latency kind k (fio's

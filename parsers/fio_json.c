@@ -99,6 +99,8 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
     }
     read_samples(dir, "bw", "dev", 1024, &r->bw_samples);
     read_samples(dir, "iops", "stddev", 1, &r->iops_samples);
+    if (ddir == BL_FIO_WRITE || ddir < 0)
+        bl_fj_read_sync(job, &r->sync_ns);
     double err = bl_fj_num(job, "error");
     if (err > 0) {
         char b[48];

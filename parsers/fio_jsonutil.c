@@ -93,6 +93,14 @@ void bl_fj_read_lat(json_t *o, double unit, bl_lat *l)
 }
 
 /* Line (1-based) holding byte offset off of the joined text. */
+void bl_fj_read_sync(json_t *job, bl_lat *l)
+{
+    /* total_ios stays 0 in fio 3.33's JSON even when it timed syncs: N is the count. */
+    json_t *lat = json_object_get(json_object_get(job, "sync"), "lat_ns");
+    if (bl_fj_num(lat, "N") > 0)
+        bl_fj_read_lat(lat, 1, l);
+}
+
 long bl_fj_line_at(const bl_text *t, size_t off)
 {
     size_t lo = 0, hi = t->nlines;

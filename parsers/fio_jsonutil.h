@@ -16,6 +16,9 @@ const char *bl_fj_option(json_t *job, json_t *global, const char *key, const cha
 /* A latency object {"min","max","mean","stddev","N","percentile","bins"} whose values are
  * in `unit` ns (1 for *_ns fields, 1000 for fio 2.x usec ones) into l, bins of both eras. */
 void bl_fj_read_lat(json_t *o, double unit, bl_lat *l);
+/* A job's "sync" object (fio >= 3.x: fsync/fdatasync latency in "lat_ns") into l, when it
+ * counted any call; left absent otherwise. */
+void bl_fj_read_sync(json_t *job, bl_lat *l);
 /* The 1-based line of byte offset off in t's text. */
 long bl_fj_line_at(const bl_text *t, size_t off);
 

@@ -231,6 +231,12 @@ static bl_lat *lat_of(bl_record *r, const char *p, size_t *keylen)
         *keylen = 3;
         return &r->lat_ns;
     }
+    /* fio 3.x's "fsync/fdatasync/sync_file_range:" block follows the job's last direction,
+     * the writes that the syncs went with. */
+    if (line_key(p, "sync")) {
+        *keylen = 4;
+        return &r->sync_ns;
+    }
     return NULL;
 }
 

@@ -273,8 +273,9 @@ static size_t pct_union(const bl_records *recs, double *out, size_t cap)
 {
     size_t n = 0;
     for (size_t i = 0; i < recs->n; i++) {
-        const bl_lat *ls[] = {&recs->v[i]->clat_ns, &recs->v[i]->lat_ns, &recs->v[i]->slat_ns};
-        for (size_t k = 0; k < 3; k++)
+        const bl_record *r = recs->v[i];
+        const bl_lat *ls[] = {&r->clat_ns, &r->lat_ns, &r->slat_ns, &r->sync_ns};
+        for (size_t k = 0; k < 4; k++)
             for (size_t p = 0; p < ls[k]->n_pct; p++) {
                 size_t j = 0;
                 while (j < n && out[j] != ls[k]->pct[p].pct)
@@ -292,7 +293,8 @@ void bl_xlsx_latency_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
 {
     int any = 0;
     for (size_t i = 0; i < recs->n && !any; i++)
-        any = has_lat(&recs->v[i]->clat_ns) || has_lat(&recs->v[i]->lat_ns);
+        any = has_lat(&recs->v[i]->clat_ns) || has_lat(&recs->v[i]->lat_ns) ||
+              has_lat(&recs->v[i]->sync_ns);
     if (!any)
         return;
     double pct[48];
@@ -312,9 +314,9 @@ void bl_xlsx_latency_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
     for (size_t k = 0; k < runs->n; k++) {
         for (size_t i = 0; i < runs->v[k].n; i++) {
             const bl_record *r = recs->v[runs->v[k].idx[i]];
-            const bl_lat *ls[] = {&r->clat_ns, &r->lat_ns, &r->slat_ns};
-            static const char *const name[] = {"clat", "lat", "slat"};
-            for (size_t w = 0; w < 3; w++) {
+            const bl_lat *ls[] = {&r->clat_ns, &r->lat_ns, &r->slat_ns, &r->sync_ns};
+            static const char *const name[] = {"clat", "lat", "slat", "sync"};
+            for (size_t w = 0; w < 4; w++) {
                 const bl_lat *l = ls[w];
                 if (!has_lat(l))
                     continue;

@@ -20,6 +20,7 @@
 typedef struct bl_wstat {
     uint64_t ios[2], bytes[2];
     bl_lat_acc slat[2], clat[2], lat[2];
+    bl_lat_acc sync; /* fsync/fdatasync calls (fio's "sync" latency) */
     bool has_slat;
 } bl_wstat;
 
@@ -38,7 +39,7 @@ typedef struct bl_worker {
     uint64_t rng, stamp;
     uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
     uint64_t completed;
-    uint64_t writes_since_fsync;
+    uint64_t writes_since_fsync, writes_since_fdatasync;
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;

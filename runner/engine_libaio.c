@@ -97,7 +97,8 @@ static int complete(aio_state *a, int n, uint64_t now)
             continue;
         }
         bl_io_done(w, s->dir, a->bs, s->slat, now - s->t_issue, now);
-        if (s->dir == BL_DIR_WRITE && w->job->fsync_every && bl_maybe_fsync(w, s->dir) != 0)
+        if (s->dir == BL_DIR_WRITE && (w->job->fsync_every || w->job->fdatasync_every) &&
+            bl_maybe_fsync(w, s->dir) != 0)
             rc = -1;
     }
     return rc;

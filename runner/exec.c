@@ -96,15 +96,30 @@ void bl_worker_fail(bl_worker *w, const char *what, int err)
     snprintf(w->errmsg, sizeof w->errmsg, "%s: %s", what, strerror(err));
 }
 
+/* One counter per call kind, as fio keeps them: both may be set. */
+static bool sync_due(uint64_t *since, int every)
+{
+    if (!every || ++*since < (uint64_t)every)
+        return false;
+    *since = 0;
+    return true;
+}
+
 int bl_maybe_fsync(bl_worker *w, bl_dir d)
 {
     (void)d;
-    if (!w->job->fsync_every || ++w->writes_since_fsync < (uint64_t)w->job->fsync_every)
-        return 0;
-    w->writes_since_fsync = 0;
-    if (fsync(w->fd) != 0) {
-        bl_worker_fail(w, "fsync", errno);
-        return -1;
+    bool fs = sync_due(&w->writes_since_fsync, w->job->fsync_every);
+    bool fds = sync_due(&w->writes_since_fdatasync, w->job->fdatasync_every);
+    for (int k = 0; k < 2; k++) {
+        if (!(k == 0 ? fs : fds))
+            continue;
+        uint64_t t0 = bl_now_ns();
+        if ((k == 0 ? fsync(w->fd) : fdatasync(w->fd)) != 0) {
+            bl_worker_fail(w, k == 0 ? "fsync" : "fdatasync", errno);
+            return -1;
+        }
+        if (w->measuring)
+            bl_lat_acc_add(&w->st->sync, bl_now_ns() - t0);
     }
     return 0;
 }
@@ -333,6 +348,7 @@ static void merge_results(bl_job_result *r, bl_worker *w)
             bl_lat_acc_merge(&r->st->clat[d], &src->clat[d]);
             bl_lat_acc_merge(&r->st->lat[d], has_slat ? &src->lat[d] : &src->clat[d]);
         }
+        bl_lat_acc_merge(&r->st->sync, &src->sync);
         double rt = (double)(w[i].t_end - w[i].t_measure) / 1e9;
         r->runtime_s = rt > r->runtime_s ? rt : r->runtime_s;
         r->usr_s += tv_s(w[i].ru1.ru_utime) - tv_s(w[i].ru0.ru_utime);

@@ -271,6 +271,8 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_bool(v, &j->end_fsync);
     else if (strcmp(k, "fsync") == 0)
         rc = set_int(v, 0, 1 << 30, &j->fsync_every);
+    else if (strcmp(k, "fdatasync") == 0)
+        rc = set_int(v, 0, 1 << 30, &j->fdatasync_every);
     else if (strcmp(k, "norandommap") == 0)
         rc = set_bool(v, &j->norandommap);
     else if (strcmp(k, "ioengine") == 0)

@@ -33,11 +33,12 @@ typedef struct bl_job {
     double runtime_s; /* 0 = no time limit */
     bool time_based;  /* keep going until runtime_s even after a full pass */
     double ramp_time_s;
-    int direct;       /* 0/1 */
-    bool end_fsync;   /* fsync the file when the job ends (counted in its runtime) */
-    int fsync_every;  /* fsync after every N writes; 0 = never */
-    bool norandommap; /* plain uniform random offsets instead of one cover per pass */
-    char *ioengine;   /* libaio, sync, null (psync/pvsync are sync) */
+    int direct;          /* 0/1 */
+    bool end_fsync;      /* fsync the file when the job ends (counted in its runtime) */
+    int fsync_every;     /* fsync after every N writes; 0 = never */
+    int fdatasync_every; /* fdatasync after every N writes (the etcd disk check: 1); 0 = never */
+    bool norandommap;    /* plain uniform random offsets instead of one cover per pass */
+    char *ioengine;      /* libaio, sync, null (psync/pvsync are sync) */
     bool stonewall, new_group, group_reporting;
     char *bw_log, *iops_log, *lat_log; /* fio log prefixes, NULL = none */
     int log_avg_msec;

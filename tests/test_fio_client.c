@@ -20,6 +20,7 @@
 #define RANDREAD "fio-client/randread-3hosts-3.33.json"
 #define TWOJOBS "fio-client/two-jobs-3hosts-3.33.json"
 #define NORMALJSON "fio-client/randread-3hosts-3.33-normal+json.txt"
+#define SYNC "fio-client/sync-2hosts-3.33.json"
 
 /* Three hosts, one job: figures as fio printed them, in model units. */
 static void test_randread_hosts(void **state)
@@ -98,6 +99,43 @@ static void test_randread_hosts(void **state)
 
 /* Two sections on three hosts: per-job aggregates; fio's All clients sums both jobs' reads
  * (kept as its own record) and only "mixed" wrote (compared with our write aggregate). */
+/* fdatasync after every write on two hosts: each host's sync latency as fio printed it, and
+ * the cluster's from the summed bins (fio's "All clients" has a sync mean but no percentiles). */
+static void test_sync_hosts(void **state)
+{
+    (void)state;
+    char path[512];
+    bl_parse_out o;
+    assert_int_equal(bl_test_parse(bl_test_fixture(SYNC, path, sizeof path), NULL, &o), 0);
+    assert_int_equal(o.recs.n, 3);
+    const bl_record *h6 = bl_test_host_rec(&o, "127.0.0.1:8766", "etcd", "write");
+    const bl_record *h7 = bl_test_host_rec(&o, "127.0.0.1:8767", "etcd", "write");
+    const bl_record *all = bl_test_host_rec(&o, BL_FIO_ALL_CLIENTS, "etcd", "write");
+    /* 8766: "sync" : {"lat_ns" : {"min" : 109753, "max" : 591780, "mean" : 172653.14902,
+     * "N" : 255, 99.000000 : 325632}}; 8767: mean 181690.356863, N 255, max 1060366. */
+    assert_double_equal(h6->sync_ns.min, 109753, 0);
+    assert_double_equal(h6->sync_ns.max, 591780, 0);
+    assert_double_equal(h6->sync_ns.mean, 172653.14902, 1e-6);
+    assert_double_equal(bl_test_pct(&h6->sync_ns, 99), 325632, 0);
+    assert_int_equal(bl_lat_bin_total(&h6->sync_ns), 255);
+    assert_int_equal(bl_lat_bin_total(&h7->sync_ns), 255);
+    assert_true(all->sync_ns.present);
+    assert_int_equal(bl_lat_bin_total(&all->sync_ns), 510);
+    assert_double_equal(all->sync_ns.min, 109753, 0);
+    assert_double_equal(all->sync_ns.max, 1060366, 0);
+    /* fio's own "All clients" mean: 177171.752941 */
+    assert_double_equal(all->sync_ns.mean, (172653.14902 + 181690.356863) / 2, 1e-6);
+    assert_double_equal(all->sync_ns.mean, 177171.752941, 1e-6);
+    const bl_lat *hosts[] = {&h6->sync_ns, &h7->sync_ns};
+    assert_true(all->sync_ns.n_pct == 17);
+    for (size_t i = 0; i < all->sync_ns.n_pct; i++)
+        assert_double_equal(all->sync_ns.pct[i].value,
+                            bl_test_summed_pct(hosts, 2, all->sync_ns.pct[i].pct), 0);
+    assert_non_null(strstr(all->note, "fio's All clients agrees"));
+    assert_false(all->clat_ns.n_bins == 0); /* the writes' own latency is summed as before */
+    bl_out_free(&o);
+}
+
 static void test_two_jobs(void **state)
 {
     (void)state;
@@ -460,15 +498,11 @@ static void test_report_by_host(void **state)
 int main(void)
 {
     const struct CMUnitTest fixtures[] = {
-        cmocka_unit_test(test_randread_hosts),
-        cmocka_unit_test(test_two_jobs),
-        cmocka_unit_test(test_numjobs),
-        cmocka_unit_test(test_text_around),
-        cmocka_unit_test(test_fio_json_leaves_it),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_log_host),
-        cmocka_unit_test(test_fio_all_differs),
-        cmocka_unit_test(test_fio2_mixed),
+        cmocka_unit_test(test_randread_hosts),  cmocka_unit_test(test_two_jobs),
+        cmocka_unit_test(test_sync_hosts),      cmocka_unit_test(test_numjobs),
+        cmocka_unit_test(test_text_around),     cmocka_unit_test(test_fio_json_leaves_it),
+        cmocka_unit_test(test_bad_input),       cmocka_unit_test(test_log_host),
+        cmocka_unit_test(test_fio_all_differs), cmocka_unit_test(test_fio2_mixed),
         cmocka_unit_test(test_report_by_host),
     };
     return cmocka_run_group_tests_name("fio-client fixtures", fixtures, NULL, NULL);

@@ -224,6 +224,16 @@ static void test_corpus_new_style(void **state)
     assert_double_equal(r->clat_ns.mean, 13462.14, 1e-9);
     assert_double_equal(r->bw_bytes_s, 18.8 * 1048576, 1e-6);
     assert_int_equal(r->io_bytes, 22 * 1048576);
+    /* "sync (usec): min=161, max=345, avg=192.48, stdev=20.09" and its percentiles */
+    assert_true(r->sync_ns.present);
+    assert_double_equal(r->sync_ns.min, 161000, 0);
+    assert_double_equal(r->sync_ns.max, 345000, 0);
+    assert_double_equal(r->sync_ns.mean, 192480, 1e-9);
+    assert_double_equal(r->sync_ns.stdev, 20090, 1e-9);
+    assert_int_equal(r->sync_ns.n_pct, 17);
+    assert_double_equal(pct(&r->sync_ns, 99), 260000, 0);
+    assert_double_equal(pct(&r->sync_ns, 99.99), 347000, 0);
+    assert_double_equal(pct(&r->clat_ns, 99), 23168, 0); /* clat keeps its own block */
     bl_out_free(&o);
 
     if (!corpus("fio-normal/fio-3.26_8jobs_randwrite.txt", NULL, &o))
@@ -306,6 +316,42 @@ static void test_fio333_normal_vs_json(void **state)
 
 /* "terse,normal" and "normal,json+,terse" in one file: the driver keeps one record per
  * job and direction, from the best form. */
+/* fsync/fdatasync latency: the normal output's sync block and the JSON+ "sync" object of
+ * the same fio 3.33 run agree, and belong to the write side only. */
+static void test_fio333_sync_latency(void **state)
+{
+    (void)state;
+    char p[256];
+    bl_parse_out n, j;
+    assert_int_equal(bl_test_parse(bl_test_fixture("fio/sync-3.33.out", p, sizeof p), "fio", &n),
+                     0);
+    assert_int_equal(bl_test_parse(p, "fio-json", &j), 0);
+    assert_int_equal(n.recs.n, 3); /* etcd write; mixsync read and write */
+    assert_int_equal(j.recs.n, 3);
+    for (size_t i = 0; i < n.recs.n; i++) {
+        const bl_record *a = n.recs.v[i], *b = twin(&j, a, 0);
+        assert_non_null(b);
+        int write = strcmp(a->op, "write") == 0;
+        assert_int_equal(a->sync_ns.present, write);
+        assert_int_equal(b->sync_ns.present, write);
+        if (!write)
+            continue;
+        /* usec with 2 decimals for avg/stdev, whole usec for min/max and percentiles */
+        assert_true(bl_test_close(a->sync_ns.mean, b->sync_ns.mean, 0.001));
+        assert_double_equal(a->sync_ns.min, b->sync_ns.min, 1000);
+        assert_double_equal(a->sync_ns.max, b->sync_ns.max, 1000);
+        assert_int_equal(a->sync_ns.n_pct, 17);
+        assert_int_equal(b->sync_ns.n_pct, 17);
+        for (size_t k = 0; k < 17; k++)
+            assert_double_equal(a->sync_ns.pct[k].value, b->sync_ns.pct[k].value, 1000);
+        assert_true(b->sync_ns.n_bins > 0); /* JSON+ keeps the bins */
+        /* a sync takes longer than the 4k buffered write it follows */
+        assert_true(a->sync_ns.mean > a->clat_ns.mean);
+    }
+    bl_out_free(&n);
+    bl_out_free(&j);
+}
+
 static void test_mixed_forms_one_record_each(void **state)
 {
     (void)state;
@@ -389,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_corpus_wrapped_and_concatenated),
         cmocka_unit_test(test_corpus_new_style),
         cmocka_unit_test(test_fio333_normal_vs_json),
+        cmocka_unit_test(test_fio333_sync_latency),
         cmocka_unit_test(test_mixed_forms_one_record_each),
         cmocka_unit_test(test_unified_mixed),
         cmocka_unit_test(test_bad_direction_line_reported),

@@ -50,6 +50,9 @@ static bl_record *full_record(void)
     bl_record_set_str(&r->note, "a \"quoted\"\nnote\\");
     r->bw_samples =
         (bl_samples){true, 276866 * 1024.0, 397312 * 1024.0, 367157.32 * 1024, 28419.65 * 1024, 28};
+    r->sync_ns =
+        (bl_lat){.present = true, .min = 161e3, .max = 345e3, .mean = 192480, .stdev = 20090};
+    bl_lat_add_pct(&r->sync_ns, 99, 260000);
     bl_series *s = bl_record_add_series(r, "bw", "bytes/s");
     bl_series_push(s, 0.5, 1e6);
     bl_series_push(s, 1.0, 2.5e6);
@@ -88,6 +91,10 @@ static void test_key_order(void **state)
     assert_non_null(strstr(j, "\"cpu_sys_pct\":18.26"));
     assert_null(strstr(j, "\"lat_ns\"")); /* absent */
     assert_null(strstr(j, "\"metric\""));
+    /* extensions after SPEC's keys: sync latency before the timelines */
+    const char *sync = strstr(j, "\"sync_ns\":{\"min\":161000,");
+    assert_non_null(sync);
+    assert_true(sync > strstr(j, "\"bw_samples\"") && sync < strstr(j, "\"series\""));
     free(j);
     bl_record_free(r);
 }
@@ -109,6 +116,8 @@ static void test_round_trip(void **state)
     assert_string_equal(back->note, "a \"quoted\"\nnote\\");
     assert_int_equal(back->series[0].n, 2);
     assert_int_equal(back->direct, BL_FALSE);
+    assert_double_equal(back->sync_ns.mean, 192480, 0);
+    assert_double_equal(back->sync_ns.pct[0].value, 260000, 0);
     free(j);
     free(j2);
     bl_record_free(back);

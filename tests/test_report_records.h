@@ -135,6 +135,10 @@ static inline void add_runner(bl_records *rs)
                                      {410000, 700},   {900000, 70},    {2000000, 7}};
     for (size_t i = 0; i < sizeof bins / sizeof bins[0]; i++)
         bl_lat_add_bin(&r->lat_ns, bins[i][0], (uint64_t)bins[i][1]);
+    /* fsync=8: the sync calls' own latency */
+    r->sync_ns.present = true;
+    r->sync_ns.mean = 95000;
+    bl_lat_add_pct(&r->sync_ns, 99, 300000);
     bl_series *s = bl_record_add_series(r, "bw", "bytes/s");
     for (int t = 1; t <= 10; t++)
         bl_series_push(s, t, (30 + (t % 3)) * 1e6);

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "../core/jsonl.h"
+#include "../core/latency.h"
 #include "../core/store.h"
 #include "../core/strbuf.h"
 #include "support/support.h"
@@ -165,32 +166,33 @@ static void test_jobfile_round_trip(void **state)
     cleanup(dir);
 }
 
-/* fsync=N: one fsync(2) every N writes, counted by strace against the same job without it
- * (the layout and any other syncs are the same in both runs). LeakSanitizer cannot run
- * under ptrace, so `make check` traces the program with leak checks off. */
-static size_t fsync_calls(const char *dir, const char *db, int every)
+/* fsync=N / fdatasync=N: one call every N writes, counted by strace against the same job
+ * without it (the layout and any other syncs are the same in both runs). LeakSanitizer cannot
+ * run under ptrace, so `make check` traces the program with leak checks off. */
+static size_t sync_calls(const char *dir, const char *db, const char *call, int every)
 {
     char job[512], trace[512], *err;
-    snprintf(job, sizeof job, "%s/fs%d.fio", dir, every);
+    snprintf(job, sizeof job, "%s/%s%d.fio", dir, call, every);
     FILE *f = fopen(job, "w");
     assert_non_null(f);
-    fprintf(f, "[w]\nrw=write\nbs=4k\nsize=256k\nioengine=psync\nfsync=%d\n", every);
+    fprintf(f, "[w]\nrw=write\nbs=4k\nsize=256k\nioengine=psync\n%s=%d\n", call, every);
     fclose(f);
-    snprintf(trace, sizeof trace, "%s/trace%d", dir, every);
+    snprintf(trace, sizeof trace, "%s/trace-%s%d", dir, call, every);
     const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
     assert_int_equal(run(NULL, &err,
                          "--version >/dev/null; ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e "
-                         "trace=fsync -o %s %s run --db %s "
+                         "trace=fsync,fdatasync -o %s %s run --db %s "
                          "--target %s %s",
                          trace, bin, db, dir, job),
                      0);
     free(err);
     FILE *t = fopen(trace, "r");
     assert_non_null(t);
-    char line[512];
+    char line[512], name[32];
+    snprintf(name, sizeof name, " %s(", call); /* strace: "PID fsync(3) = 0" */
     size_t n = 0;
     while (fgets(line, sizeof line, t))
-        n += strstr(line, "fsync(") != NULL;
+        n += strstr(line, name) != NULL;
     fclose(t);
     return n;
 }
@@ -201,13 +203,24 @@ static void test_fsync_every_n_writes(void **state)
     if (system("strace -V >/dev/null 2>&1") != 0)
         skip();
     char *dir = bl_test_tmpdir(), *db = cat(dir, "/f.db");
-    size_t with = fsync_calls(dir, db, 16), without = fsync_calls(dir, db, 0);
+    size_t with = sync_calls(dir, db, "fsync", 16), without = sync_calls(dir, db, "fsync", 0);
     /* 256 KiB in 4 KiB writes: 64 writes, an fsync after every 16th. */
     assert_int_equal(with - without, 64 / 16);
+    /* The etcd disk check's shape: a data sync after every 8th write here. */
+    size_t dwith = sync_calls(dir, db, "fdatasync", 8),
+           dwithout = sync_calls(dir, db, "fdatasync", 0);
+    assert_int_equal(dwith - dwithout, 64 / 8);
     bl_records recs;
     query(db, &recs);
-    assert_int_equal(recs.n, 2);
+    assert_int_equal(recs.n, 4);
     assert_int_equal(recs.v[0]->io_bytes, 256 * 1024);
+    /* Each call's latency is kept, as fio's sync block: one histogram sample per call. */
+    assert_true(recs.v[0]->sync_ns.present);
+    assert_int_equal(bl_lat_bin_total(&recs.v[0]->sync_ns), 64 / 16);
+    assert_true(recs.v[0]->sync_ns.min > 0 && recs.v[0]->sync_ns.min <= recs.v[0]->sync_ns.max);
+    assert_false(recs.v[1]->sync_ns.present);
+    assert_int_equal(bl_lat_bin_total(&recs.v[2]->sync_ns), 64 / 8);
+    assert_false(recs.v[3]->sync_ns.present);
     bl_records_free(&recs);
     free(db);
     cleanup(dir);

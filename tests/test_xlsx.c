@@ -235,6 +235,7 @@ static void check_figures(const char *dir)
     assert_non_null(strstr(lat, "\n1 nas.txt #1,10,seq-read,clat,,\"2,770.0\",,,\"2,008.0\","
                                 "\"2,352.0\",\"6,752.0\",\"22,912.0\","));
     assert_non_null(strstr(lat, "\n8 run_quick #1,27,rand-write,lat,,130.0,,,,120.0,410.0,900.0,"));
+    assert_non_null(strstr(lat, "\n8 run_quick #1,27,rand-write,sync,,95.0,,,,,300.0,,"));
     free(lat);
     snprintf(path, sizeof path, "%s/b-Sources.csv", dir);
     char *src = slurp(path);
