@@ -97,8 +97,6 @@ static void test_randread_hosts(void **state)
     bl_out_free(&o);
 }
 
-/* Two sections on three hosts: per-job aggregates; fio's All clients sums both jobs' reads
- * (kept as its own record) and only "mixed" wrote (compared with our write aggregate). */
 /* fdatasync after every write on two hosts: each host's sync latency as fio printed it, and
  * the cluster's from the summed bins (fio's "All clients" has a sync mean but no percentiles). */
 static void test_sync_hosts(void **state)
@@ -136,6 +134,8 @@ static void test_sync_hosts(void **state)
     bl_out_free(&o);
 }
 
+/* Two sections on three hosts: per-job aggregates; fio's All clients sums both jobs' reads
+ * (kept as its own record) and only "mixed" wrote (compared with our write aggregate). */
 static void test_two_jobs(void **state)
 {
     (void)state;
