@@ -11,9 +11,14 @@
 
 static void formats_help(FILE *f)
 {
+    int width = 0;
+    for (size_t i = 0; i < bl_format_count(); i++) {
+        int n = (int)strlen(bl_format_at(i)->name);
+        width = n > width ? n : width;
+    }
     fprintf(f, "\nFORMAT (default auto: every format found in the text is read):\n");
     for (size_t i = 0; i < bl_format_count(); i++)
-        fprintf(f, "  %-11s %s\n", bl_format_at(i)->name, bl_format_at(i)->summary);
+        fprintf(f, "  %-*s  %s\n", width, bl_format_at(i)->name, bl_format_at(i)->summary);
 }
 
 static int help(const char *cmd)

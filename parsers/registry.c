@@ -18,6 +18,8 @@
     X(dd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
     X(cdm) \
+    /* results tables typed into a page */ \
+    X(speed_table) \
     /* end */
 /* clang-format on */
 

@@ -242,7 +242,7 @@ static void test_000_headings(void **state)
         {"randread4k", "ランダムリード4k"},      {"randwrite4k", "ランダムライト4k"}};
     bl_parse_out o;
     bl_out_init(&o, p);
-    assert_int_equal(bl_test_parse(p, NULL, &o), 0);
+    assert_int_equal(bl_test_parse(p, "fio", &o), 0);
     for (size_t i = 0; i < 6; i++) {
         const bl_record *r = fu_find(&o, NULL, "job", jobs[i][0], 0);
         assert_non_null(r);
@@ -295,7 +295,31 @@ static void test_heading_kinds(void **state)
     bl_text_free(&t);
 }
 
-/* Every file under corpus/{bonnie,cdm,dd,blog} parses with no error and gives records. */
+/* The rows of the corpus that cannot be read with certainty, and must be reported: 000's
+ * "*N" rows, whose count runs into the first figure (tests/test_speed_table.c). */
+static const struct {
+    const char *file;
+    long lines[4];
+} ambiguous[] = {{"000_bed2622bff3958ce.txt", {259, 260, 265, 266}}};
+
+static int expected_errors(const char *name, const bl_parse_out *o)
+{
+    for (size_t i = 0; i < sizeof ambiguous / sizeof ambiguous[0]; i++) {
+        if (strcmp(name, ambiguous[i].file) != 0)
+            continue;
+        if (o->n_diags != 4)
+            return 0;
+        for (size_t d = 0; d < 4; d++)
+            if (o->diags[d].line != ambiguous[i].lines[d] ||
+                !strstr(o->diags[d].msg, "more than one way"))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* Every file under corpus/{bonnie,cdm,dd,blog} gives records, and no error but the
+ * ambiguous rows listed above. */
 static void test_every_corpus_file(void **state)
 {
     (void)state;
@@ -317,6 +341,8 @@ static void test_every_corpus_file(void **state)
             bl_parse_out o;
             bl_out_init(&o, path);
             int rc = bl_test_parse(path, NULL, &o);
+            if (rc == 1 && expected_errors(e->d_name, &o))
+                rc = 0;
             if (rc != 0 || o.recs.n == 0)
                 fail_msg("%s: status %d, %zu records, first message: %s", path, rc, o.recs.n,
                          o.n_diags ? o.diags[0].msg : "-");

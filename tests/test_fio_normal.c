@@ -55,11 +55,13 @@ static const blog_run blog_runs[] = {
      4096},
 };
 
+/* The fio runs only: the post's closing results table is the speed-table format's
+ * (tests/test_speed_table.c). */
 static void test_blog_six_runs(void **state)
 {
     (void)state;
     bl_parse_out o;
-    if (!corpus("blog/000_bed2622bff3958ce.txt", NULL, &o))
+    if (!corpus("blog/000_bed2622bff3958ce.txt", "fio", &o))
         skip();
     assert_int_equal(o.recs.n, 6);
     for (size_t i = 0; i < 6; i++) {
@@ -113,7 +115,7 @@ static void test_blog_sections(void **state)
 {
     (void)state;
     bl_parse_out o;
-    if (!corpus("blog/000_bed2622bff3958ce.txt", NULL, &o))
+    if (!corpus("blog/000_bed2622bff3958ce.txt", "fio", &o))
         skip();
     assert_int_equal(o.recs.n, 6);
     for (size_t i = 0; i < 6; i++)
