@@ -116,6 +116,30 @@ static void put_doubles(bl_strbuf *sb, const double *v, size_t n)
     bl_strbuf_putc(sb, ']');
 }
 
+static void put_disks(writer *w, const bl_record *r)
+{
+    if (!r->n_disks)
+        return;
+    key(w, "disk_util");
+    bl_strbuf_putc(w->sb, '[');
+    for (size_t i = 0; i < r->n_disks; i++) {
+        const bl_disk *d = &r->disks[i];
+        writer in = {w->sb, 1};
+        bl_strbuf_puts(w->sb, i ? ",{" : "{");
+        put_str(&in, "name", d->name);
+        put_int(&in, "read_ios", d->read_ios);
+        put_int(&in, "write_ios", d->write_ios);
+        put_int(&in, "read_merges", d->read_merges);
+        put_int(&in, "write_merges", d->write_merges);
+        put_num(&in, "read_ticks_s", d->read_ticks_s);
+        put_num(&in, "write_ticks_s", d->write_ticks_s);
+        put_num(&in, "in_queue_s", d->in_queue_s);
+        put_num(&in, "util_pct", d->util_pct);
+        bl_strbuf_putc(w->sb, '}');
+    }
+    bl_strbuf_putc(w->sb, ']');
+}
+
 static void put_series(writer *w, const bl_record *r)
 {
     if (!r->n_series)
@@ -183,6 +207,7 @@ void bl_record_to_json(const bl_record *r, bl_strbuf *sb)
     put_samples(&w, "bw_samples", &r->bw_samples);
     put_samples(&w, "iops_samples", &r->iops_samples);
     put_lat(&w, "sync_ns", &r->sync_ns);
+    put_disks(&w, r);
     put_series(&w, r);
     bl_strbuf_putc(sb, '}');
 }
@@ -266,6 +291,25 @@ static void get_samples(json_t *o, const char *k, bl_samples *s)
     get_int(v, "samples", &s->count);
 }
 
+static void get_disks(json_t *o, bl_record *r)
+{
+    size_t i;
+    json_t *d;
+    json_array_foreach(json_object_get(o, "disk_util"), i, d)
+    {
+        json_t *name = json_object_get(d, "name");
+        bl_disk *k = bl_record_add_disk(r, json_is_string(name) ? json_string_value(name) : "");
+        get_int(d, "read_ios", &k->read_ios);
+        get_int(d, "write_ios", &k->write_ios);
+        get_int(d, "read_merges", &k->read_merges);
+        get_int(d, "write_merges", &k->write_merges);
+        get_num(d, "read_ticks_s", &k->read_ticks_s);
+        get_num(d, "write_ticks_s", &k->write_ticks_s);
+        get_num(d, "in_queue_s", &k->in_queue_s);
+        get_num(d, "util_pct", &k->util_pct);
+    }
+}
+
 static void get_series(json_t *o, bl_record *r)
 {
     json_t *arr = json_object_get(o, "series");
@@ -337,6 +381,7 @@ bl_record *bl_record_from_json(const char *text, size_t len, char *err, size_t e
     get_samples(o, "bw_samples", &r->bw_samples);
     get_samples(o, "iops_samples", &r->iops_samples);
     get_lat(o, "sync_ns", &r->sync_ns);
+    get_disks(o, r);
     get_series(o, r);
     json_decref(o);
     return r;

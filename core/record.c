@@ -73,6 +73,9 @@ void bl_record_free(bl_record *r)
     free(r->metric);
     free(r->unit);
     free(r->note);
+    for (size_t i = 0; i < r->n_disks; i++)
+        free(r->disks[i].name);
+    free(r->disks);
     for (size_t i = 0; i < r->n_series; i++)
         series_free(&r->series[i]);
     free(r->series);
@@ -123,6 +126,9 @@ bl_record *bl_record_clone(const bl_record *r)
     c->metric = dup_or_null(r->metric);
     c->unit = dup_or_null(r->unit);
     c->note = dup_or_null(r->note);
+    c->disks = dup_array(r->disks, r->n_disks, sizeof *r->disks);
+    for (size_t i = 0; i < r->n_disks; i++)
+        c->disks[i].name = dup_or_null(r->disks[i].name);
     c->series = r->n_series ? bl_xmalloc(r->n_series * sizeof *c->series) : NULL;
     for (size_t i = 0; i < r->n_series; i++) {
         const bl_series *s = &r->series[i];
@@ -237,4 +243,20 @@ void bl_records_free(bl_records *rs)
         bl_record_free(rs->v[i]);
     free(rs->v);
     bl_records_init(rs);
+}
+
+bl_disk *bl_record_add_disk(bl_record *r, const char *name)
+{
+    r->disks = bl_xrealloc(r->disks, (r->n_disks + 1) * sizeof *r->disks);
+    bl_disk *d = &r->disks[r->n_disks++];
+    *d = (bl_disk){.name = bl_xstrdup(name),
+                   .read_ios = -1,
+                   .write_ios = -1,
+                   .read_merges = -1,
+                   .write_merges = -1,
+                   .read_ticks_s = BL_ABSENT,
+                   .write_ticks_s = BL_ABSENT,
+                   .in_queue_s = BL_ABSENT,
+                   .util_pct = BL_ABSENT};
+    return d;
 }

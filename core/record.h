@@ -60,6 +60,17 @@ typedef struct bl_series {
     double *v;
 } bl_series;
 
+/* One device of fio's "Disk stats" / JSON "disk_util": what the kernel counted for it
+ * during the run. Counts are -1 and times BL_ABSENT where not reported. */
+typedef struct bl_disk {
+    char *name;                  /* "sda", "md2" */
+    int64_t read_ios, write_ios; /* requests completed */
+    int64_t read_merges, write_merges;
+    double read_ticks_s, write_ticks_s; /* time the requests spent in the device */
+    double in_queue_s;
+    double util_pct; /* share of the run the device was busy */
+} bl_disk;
+
 typedef struct bl_record {
     char *source;
     int64_t line; /* 1-based; -1 when unknown */
@@ -92,6 +103,8 @@ typedef struct bl_record {
     bl_samples bw_samples; /* bytes/s */
     bl_samples iops_samples;
     bl_lat sync_ns; /* fsync/fdatasync calls of a write job (fio's "sync" block) */
+    size_t n_disks;
+    bl_disk *disks; /* the run's devices (fio's disk stats), on each of its records */
     size_t n_series;
     bl_series *series;
 } bl_record;
@@ -114,6 +127,8 @@ const char *bl_record_label(const bl_record *r, const char *key);
 void bl_lat_add_pct(bl_lat *l, double pct, double value_ns);
 void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count);
 /* Appends an empty series and returns it; bl_series_push adds points. */
+/* A new device entry (name copied), every figure absent. */
+bl_disk *bl_record_add_disk(bl_record *r, const char *name);
 bl_series *bl_record_add_series(bl_record *r, const char *name, const char *unit);
 void bl_series_push(bl_series *s, double t, double v);
 

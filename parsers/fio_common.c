@@ -293,3 +293,62 @@ double bl_fio_pct_round(double pct)
 {
     return round(pct * 10000.0) / 10000.0;
 }
+
+void bl_fio_add_disk(bl_record *const *recs, size_t n, const bl_disk *d)
+{
+    for (size_t i = 0; i < n; i++) {
+        bl_disk *k = bl_record_add_disk(recs[i], d->name);
+        char *name = k->name;
+        *k = *d;
+        k->name = name;
+    }
+}
+
+/* "a/b" after key= into two counts. */
+static int pair_after(const char *s, const char *key, int64_t *a, int64_t *b)
+{
+    const char *p = bl_fio_after(s, key);
+    char *end;
+    if (!p)
+        return 0;
+    double x = strtod(p, &end);
+    if (end == p || *end != '/')
+        return 0;
+    const char *q = end + 1;
+    double y = strtod(q, &end);
+    return end != q && bl_to_count(x, a) && bl_to_count(y, b);
+}
+
+int bl_fio_disk_line(const char *line, bl_record *const *recs, size_t n)
+{
+    const char *p = bl_fio_skip(line);
+    size_t nl = strcspn(p, ": \t");
+    char name[64];
+    if (nl == 0 || nl >= sizeof name || p[nl] != ':' || strncmp(p + nl, ": ios=", 6) != 0)
+        return 0;
+    memcpy(name, p, nl);
+    name[nl] = '\0';
+    bl_disk d = {.name = name,
+                 .read_merges = -1,
+                 .write_merges = -1,
+                 .read_ticks_s = BL_ABSENT,
+                 .write_ticks_s = BL_ABSENT,
+                 .in_queue_s = BL_ABSENT,
+                 .util_pct = BL_ABSENT};
+    if (!pair_after(p, "ios=", &d.read_ios, &d.write_ios))
+        return 0;
+    pair_after(p, "merge=", &d.read_merges, &d.write_merges);
+    int64_t rt, wt;
+    if (pair_after(p, "ticks=", &rt, &wt)) { /* fio prints ms */
+        d.read_ticks_s = (double)rt / 1e3;
+        d.write_ticks_s = (double)wt / 1e3;
+    }
+    const char *q = bl_fio_after(p, "in_queue=");
+    if (q)
+        d.in_queue_s = strtod(q, NULL) / 1e3;
+    q = bl_fio_after(p, "util=");
+    if (q)
+        d.util_pct = strtod(q, NULL);
+    bl_fio_add_disk(recs, n, &d);
+    return 1;
+}

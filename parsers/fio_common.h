@@ -60,6 +60,14 @@ char *bl_fio_version_line(const char *line);
 /* "fio-3.33" (JSON "fio version", terse field) -> "3.33" (caller frees). */
 char *bl_fio_strip_version(const char *v);
 
+/* A line of fio's "Disk stats (read/write):" block ("  sda: ios=8374/39085,
+ * merge=159/557, ticks=96328/20098, in_queue=116404, util=34.34%"; md/dm lines add aggr*
+ * fields, newer fio sectors=) added as a device to each record of recs[0..n). Returns 0,
+ * adding nothing, when the line is not one. */
+int bl_fio_disk_line(const char *line, bl_record *const *recs, size_t n);
+/* The same device added to each record (name copied). */
+void bl_fio_add_disk(bl_record *const *recs, size_t n, const bl_disk *d);
+
 /* Skips spaces and tabs. */
 const char *bl_fio_skip(const char *s);
 /* Value after "key=" in s (first occurrence at a word start), or NULL. */

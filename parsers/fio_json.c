@@ -123,6 +123,37 @@ static long jobname_line(const bl_text *t, long first, long last, long *at)
     return first;
 }
 
+/* "disk_util": the devices of the run, on each of its records (ticks and in_queue in ms). */
+static void read_disks(json_t *doc, bl_record *const *recs, size_t n)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "disk_util"), i, e)
+    {
+        const char *name = bl_fj_str(e, "name");
+        if (!name)
+            continue;
+        bl_disk d = {.name = (char *)name};
+        double v[8];
+        static const char *const keys[] = {"read_ios",     "write_ios",  "read_merges",
+                                           "write_merges", "read_ticks", "write_ticks",
+                                           "in_queue",     "util"};
+        for (size_t k = 0; k < 8; k++)
+            v[k] = json_is_number(json_object_get(e, keys[k]))
+                       ? json_number_value(json_object_get(e, keys[k]))
+                       : BL_ABSENT;
+        d.read_ios = bl_count_or(v[0], -1);
+        d.write_ios = bl_count_or(v[1], -1);
+        d.read_merges = bl_count_or(v[2], -1);
+        d.write_merges = bl_count_or(v[3], -1);
+        d.read_ticks_s = v[4] / 1e3;
+        d.write_ticks_s = v[5] / 1e3;
+        d.in_queue_s = v[6] / 1e3;
+        d.util_pct = v[7];
+        bl_fio_add_disk(recs, n, &d);
+    }
+}
+
 static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long last)
 {
     json_t *global = json_object_get(doc, "global options");
@@ -131,6 +162,7 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
     json_t *job;
     bl_fio_jobdefs defs = {0};
     long at = first;
+    size_t doc_first = jd->out->recs.n;
     json_array_foreach(jobs, i, job)
     {
         if (!json_is_object(job))
@@ -158,6 +190,7 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         job_record(jd, job, json_object_get(job, "mixed"), -1, &defs.v[0], line);
     }
     bl_fio_jobdefs_free(&defs);
+    read_disks(doc, jd->out->recs.v + doc_first, jd->out->recs.n - doc_first);
 }
 
 /* A failed parse is worth a message only when it was fio's document: fio prints "{" alone

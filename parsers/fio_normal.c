@@ -5,8 +5,9 @@
  * direction line in it (`read : io=...` in 2.x, `read: IOPS=..., BW=...` from 2.17 on)
  * opens one record that the following slat/clat/lat, percentile, bw and iops lines fill;
  * the cpu line applies to every record of the block. A run ends where a new job header or
- * version line follows results. Progress lines, group summaries and disk stats are
- * ignored: records are per job. */
+ * version line follows results. The devices of the "Disk stats" block go to every record
+ * of the run (extension disk_util). Progress lines and group summaries are ignored:
+ * records are per job. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include "fio_common.h"
@@ -36,6 +37,7 @@ typedef struct nstate {
     double pct_unit;   /* ns per printed unit */
     long status_group; /* group of the "Run status group N" block being read, or -1 */
     size_t run_first;  /* index in out->recs of the current run's first record */
+    int in_disks;      /* reading the "Disk stats" block */
 } nstate;
 
 static void close_job(nstate *s)
@@ -57,6 +59,7 @@ static void new_run(nstate *s)
     s->run_has_results = 0;
     s->status_group = -1;
     s->run_first = s->out->recs.n;
+    s->in_disks = 0;
 }
 
 /* fio 2.0 printed, for a job that looped over its file (loops=N), the io of one pass in
@@ -401,6 +404,12 @@ static void parse_line(nstate *s, const char *line, long lineno)
         s->version = v;
         return;
     }
+    if (s->in_disks) { /* the devices of the run, on each of its records */
+        bl_record **run = s->out->recs.v + s->run_first;
+        if (bl_fio_disk_line(p, run, s->out->recs.n - s->run_first))
+            return;
+        s->in_disks = 0;
+    }
     const char *g = strstr(p, ": (groupid=");
     if (g) {
         open_job(s, p, g, lineno);
@@ -422,6 +431,7 @@ static void parse_line(nstate *s, const char *line, long lineno)
     if (strncmp(p, "Disk stats", 10) == 0) {
         close_job(s);
         s->status_group = -1;
+        s->in_disks = 1;
         return;
     }
     if (s->status_group >= 0 && !s->job) {

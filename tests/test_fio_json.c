@@ -52,6 +52,17 @@ static void test_fio2_units(void **state)
     assert_double_equal(r->clat_ns.mean, 477734840, 1e-3);
     assert_double_equal(pct(&r->clat_ns, 99), 823296000, 0);
     assert_double_equal(r->bw_samples.mean, 63936.8 * 1024, 1e-6);
+    /* "disk_util": sdb, read_ticks 2142508 ms, util 97.54, on every record of the run */
+    for (size_t i = 0; i < o.recs.n; i++) {
+        assert_int_equal(o.recs.v[i]->n_disks, 1);
+        const bl_disk *d = &o.recs.v[i]->disks[0];
+        assert_string_equal(d->name, "sdb");
+        assert_int_equal(d->read_ios, 19464);
+        assert_int_equal(d->write_merges, 1395);
+        assert_double_equal(d->read_ticks_s, 2142.508, 1e-9);
+        assert_double_equal(d->in_queue_s, 2813.788, 1e-9);
+        assert_double_equal(d->util_pct, 97.54, 0);
+    }
     bl_out_free(&o);
 
     if (!corpus("fio-json/fio-2.17_pkb_hist_group_reporting.json", &o))

@@ -316,8 +316,65 @@ static void test_fio333_normal_vs_json(void **state)
     bl_out_free(&j);
 }
 
-/* "terse,normal" and "normal,json+,terse" in one file: the driver keeps one record per
- * job and direction, from the best form. */
+/* "Disk stats" and JSON "disk_util" of one fio 3.33 run agree (ticks and in_queue are ms),
+ * and every record of the run carries the devices. */
+static void test_disk_stats(void **state)
+{
+    (void)state;
+    char p[256];
+    bl_parse_out n, j;
+    assert_int_equal(bl_test_parse(bl_test_fixture("fio/mix-3.33.out", p, sizeof p), "fio", &n), 0);
+    assert_int_equal(bl_test_parse(p, "fio-json", &j), 0);
+    /* "vda: ios=38144/15816, merge=11/372, ticks=2843/14031, in_queue=16889, util=56.21%" */
+    for (size_t i = 0; i < n.recs.n; i++) {
+        const bl_record *rs[] = {n.recs.v[i], j.recs.v[i]};
+        for (size_t k = 0; k < 2; k++) {
+            assert_int_equal(rs[k]->n_disks, 1);
+            const bl_disk *d = &rs[k]->disks[0];
+            assert_string_equal(d->name, "vda");
+            assert_int_equal(d->read_ios, 38144);
+            assert_int_equal(d->write_ios, 15816);
+            assert_int_equal(d->read_merges, 11);
+            assert_int_equal(d->write_merges, 372);
+            assert_double_equal(d->read_ticks_s, 2.843, 1e-12);
+            assert_double_equal(d->write_ticks_s, 14.031, 1e-12);
+            assert_double_equal(d->in_queue_s, 16.889, 1e-12);
+        }
+        assert_double_equal(rs[0]->disks[0].util_pct, 56.21, 1e-12);
+        assert_double_equal(rs[1]->disks[0].util_pct, 56.214722, 1e-12);
+    }
+    bl_out_free(&n);
+    bl_out_free(&j);
+    /* blog/000: an md RAID under LVM; each run has its own block of six devices, but the
+     * seqwrite run, pasted from another target: "sda: ios=2/25363, merge=0/1425,
+     * ticks=37/778774, in_queue=778822, util=99.51%" */
+    bl_parse_out o;
+    if (!corpus("blog/000_bed2622bff3958ce.txt", "fio", &o))
+        skip();
+    for (size_t i = 0; i < o.recs.n; i++)
+        assert_int_equal(o.recs.v[i]->n_disks, i == 1 ? 1 : 6);
+    assert_string_equal(o.recs.v[1]->disks[0].name, "sda");
+    assert_int_equal(o.recs.v[1]->disks[0].write_ios, 25363);
+    assert_double_equal(o.recs.v[1]->disks[0].write_ticks_s, 778.774, 1e-12);
+    assert_double_equal(o.recs.v[1]->disks[0].util_pct, 99.51, 1e-12);
+    const bl_disk *d = o.recs.v[0]->disks;
+    /* "dm-0: ios=81424/0, merge=0/0, ticks=113246/0, in_queue=113244, util=94.77%, aggrios=..." */
+    assert_string_equal(d[0].name, "dm-0");
+    assert_int_equal(d[0].read_ios, 81424);
+    assert_double_equal(d[0].read_ticks_s, 113.246, 1e-12);
+    assert_double_equal(d[0].util_pct, 94.77, 1e-12);
+    /* "sda: ios=10240/6, merge=10240/3, ticks=14002/83, in_queue=14082, util=65.66%" */
+    assert_string_equal(d[5].name, "sda");
+    assert_int_equal(d[5].write_ios, 6);
+    assert_int_equal(d[5].write_merges, 3);
+    assert_double_equal(d[5].write_ticks_s, 0.083, 1e-12);
+    assert_double_equal(d[5].in_queue_s, 14.082, 1e-12);
+    /* the last run's own block: "dm-0: ios=1/77948, ... util=98.69%" */
+    assert_int_equal(o.recs.v[5]->disks[0].write_ios, 77948);
+    assert_double_equal(o.recs.v[5]->disks[0].util_pct, 98.69, 1e-12);
+    bl_out_free(&o);
+}
+
 /* fsync/fdatasync latency: the normal output's sync block and the JSON+ "sync" object of
  * the same fio 3.33 run agree, and belong to the write side only. */
 static void test_fio333_sync_latency(void **state)
@@ -354,6 +411,8 @@ static void test_fio333_sync_latency(void **state)
     bl_out_free(&j);
 }
 
+/* "terse,normal" and "normal,json+,terse" in one file: the driver keeps one record per
+ * job and direction, from the best form. */
 static void test_mixed_forms_one_record_each(void **state)
 {
     (void)state;
@@ -438,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_corpus_new_style),
         cmocka_unit_test(test_fio333_normal_vs_json),
         cmocka_unit_test(test_fio333_sync_latency),
+        cmocka_unit_test(test_disk_stats),
         cmocka_unit_test(test_mixed_forms_one_record_each),
         cmocka_unit_test(test_unified_mixed),
         cmocka_unit_test(test_bad_direction_line_reported),

@@ -53,6 +53,11 @@ static bl_record *full_record(void)
     r->sync_ns =
         (bl_lat){.present = true, .min = 161e3, .max = 345e3, .mean = 192480, .stdev = 20090};
     bl_lat_add_pct(&r->sync_ns, 99, 260000);
+    bl_disk *d = bl_record_add_disk(r, "sdb");
+    d->read_ios = 10241;
+    d->write_ios = 6;
+    d->read_ticks_s = 13.6;
+    d->util_pct = 64.53;
     bl_series *s = bl_record_add_series(r, "bw", "bytes/s");
     bl_series_push(s, 0.5, 1e6);
     bl_series_push(s, 1.0, 2.5e6);
@@ -95,6 +100,10 @@ static void test_key_order(void **state)
     const char *sync = strstr(j, "\"sync_ns\":{\"min\":161000,");
     assert_non_null(sync);
     assert_true(sync > strstr(j, "\"bw_samples\"") && sync < strstr(j, "\"series\""));
+    const char *disks = strstr(j, "\"disk_util\":[{\"name\":\"sdb\",\"read_ios\":10241,"
+                                  "\"write_ios\":6,\"read_ticks_s\":13.6,\"util_pct\":64.53}]");
+    assert_non_null(disks);
+    assert_true(disks > sync && disks < strstr(j, "\"series\""));
     free(j);
     bl_record_free(r);
 }
@@ -118,6 +127,10 @@ static void test_round_trip(void **state)
     assert_int_equal(back->direct, BL_FALSE);
     assert_double_equal(back->sync_ns.mean, 192480, 0);
     assert_double_equal(back->sync_ns.pct[0].value, 260000, 0);
+    assert_int_equal(back->n_disks, 1);
+    assert_string_equal(back->disks[0].name, "sdb");
+    assert_int_equal(back->disks[0].read_merges, -1);
+    assert_false(bl_present(back->disks[0].in_queue_s));
     free(j);
     free(j2);
     bl_record_free(back);
