@@ -17,6 +17,7 @@ static const char help[] =
     "            clustered-bar chart of the main figures\n"
     "  one sheet per run with every record and metric (past 200 runs: one Records sheet)\n"
     "  Latency   mean and percentiles in microseconds, where records have them\n"
+    "  Disks     fio's device figures (ios, ticks, util %) of the runs that have them\n"
     "  Sources   where each run came from: file, line, tool, version, labels\n\n"
     "  --db FILE         store (default $BENCHLOG_DB or ./benchlog.db)\n"
     "  -o FILE.xlsx      the workbook to write (required)\n"

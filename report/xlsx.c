@@ -289,6 +289,7 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     summary_sheet(wb, &x, t, o->title ? o->title : "Throughput by test");
     bl_xlsx_run_sheets(wb, &x, recs, &runs, max);
     bl_xlsx_latency_sheet(wb, &x, recs, &runs, max);
+    bl_xlsx_disks_sheet(wb, &x, recs, &runs, max);
     bl_xlsx_sources_sheet(wb, &x, recs, &runs, max);
     lxw_error e = workbook_close(wb);
     int rc = 0;

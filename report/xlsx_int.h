@@ -35,11 +35,14 @@ typedef struct bl_xruns {
 void bl_xruns_build(const bl_records *recs, bl_xruns *runs);
 void bl_xruns_free(bl_xruns *runs);
 
-/* Writes the per-run sheets (or one Records sheet past max sheets), Latency, Sources. */
+/* Writes the per-run sheets (or one Records sheet past max sheets), Latency, Disks, Sources. */
 void bl_xlsx_run_sheets(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, const bl_xruns *runs,
                         size_t max_sheets);
 void bl_xlsx_latency_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
                            const bl_xruns *runs, size_t max_sheets);
+/* Disks: fio's device figures of each run that has them; no sheet when none has. */
+void bl_xlsx_disks_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, const bl_xruns *runs,
+                         size_t max_sheets);
 void bl_xlsx_sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
                            const bl_xruns *runs, size_t max_sheets);
 

@@ -342,6 +342,54 @@ void bl_xlsx_latency_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
     worksheet_autofilter(ws, 0, 0, row - 1, (lxw_col_t)(7 + np));
 }
 
+/* The devices of a run, from its first record that has them (a parser puts the same
+ * devices on every record of the run). */
+static const bl_record *run_disks(const bl_records *recs, const bl_xrun *run)
+{
+    for (size_t i = 0; i < run->n; i++)
+        if (recs->v[run->idx[i]]->n_disks)
+            return recs->v[run->idx[i]];
+    return NULL;
+}
+
+void bl_xlsx_disks_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, const bl_xruns *runs,
+                         size_t max_sheets)
+{
+    size_t with = 0;
+    for (size_t k = 0; k < runs->n; k++)
+        with += run_disks(recs, &runs->v[k]) != NULL;
+    if (!with)
+        return;
+    static const char *const head[] = {
+        "Sheet",        "Device",         "Read IOs",        "Write IOs",    "Read merges",
+        "Write merges", "Read ticks (s)", "Write ticks (s)", "In queue (s)", "Util (%)"};
+    lxw_worksheet *ws = table_sheet(wb, x, "Disks", head, 10, 0);
+    worksheet_set_column(ws, 0, 0, 22, NULL);
+    lxw_format *count = bl_xfmt_num(x, "#,##0"), *secs = bl_xfmt_num(x, "#,##0.000");
+    lxw_format *pct = bl_xfmt_num(x, "0.00");
+    lxw_row_t row = 1;
+    for (size_t k = 0; k < runs->n; k++) {
+        const bl_record *r = run_disks(recs, &runs->v[k]);
+        for (size_t d = 0; r && d < r->n_disks; d++, row++) {
+            const bl_disk *dk = &r->disks[d];
+            if (runs->n <= max_sheets)
+                worksheet_write_string(ws, row, 0, runs->v[k].sheet, NULL);
+            else
+                worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+            str(ws, row, 1, dk->name, NULL);
+            inum(ws, row, 2, dk->read_ios, count);
+            inum(ws, row, 3, dk->write_ios, count);
+            inum(ws, row, 4, dk->read_merges, count);
+            inum(ws, row, 5, dk->write_merges, count);
+            num(ws, row, 6, dk->read_ticks_s, secs);
+            num(ws, row, 7, dk->write_ticks_s, secs);
+            num(ws, row, 8, dk->in_queue_s, secs);
+            num(ws, row, 9, dk->util_pct, pct);
+        }
+    }
+    worksheet_autofilter(ws, 0, 0, row - 1, 9);
+}
+
 void bl_xlsx_sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
                            const bl_xruns *runs, size_t max_sheets)
 {

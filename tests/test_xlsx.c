@@ -56,9 +56,9 @@ static void test_workbook_parts(void **state)
     bl_xlsx_opts o = {.by = "column", .baseline = "1 GbE"};
     const char *path = write_book(dir, "b.xlsx", &o, &rs);
     char *wb = zip_part(path, "xl/workbook.xml");
-    /* Summary first, one sheet per run (8 runs), then Latency and Sources. */
+    /* Summary first, one sheet per run (8 runs), then Latency, Disks and Sources. */
     const char *names[] = {"Summary",        "1 nas.txt #1", "4 bonnie.txt #3", "5 dd.txt #1",
-                           "8 run_quick #1", "Latency",      "Sources"};
+                           "8 run_quick #1", "Latency",      "Disks",           "Sources"};
     const char *at = wb;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char want[128];
@@ -237,6 +237,15 @@ static void check_figures(const char *dir)
     assert_non_null(strstr(lat, "\n8 run_quick #1,27,rand-write,lat,,130.0,,,,120.0,410.0,900.0,"));
     assert_non_null(strstr(lat, "\n8 run_quick #1,27,rand-write,sync,,95.0,,,,,300.0,,"));
     free(lat);
+    snprintf(path, sizeof path, "%s/b-Disks.csv", dir);
+    char *disks = slurp(path);
+    /* one row for the fio run (both its records carry md0), none for the other tools */
+    assert_non_null(strstr(disks, "Sheet,Device,Read IOs,Write IOs,"));
+    assert_non_null(strstr(disks, "\n1 nas.txt #1,md0,\"81,424\",0,0,0,113.246,0.000,113.244,"
+                                  "94.77\n"));
+    assert_null(strstr(disks, "\n1 nas.txt #1,md0,\"81,424\",0,0,0,113.246,0.000,113.244,"
+                              "94.77\n1 nas.txt #1"));
+    free(disks);
     snprintf(path, sizeof path, "%s/b-Sources.csv", dir);
     char *src = slurp(path);
     assert_non_null(strstr(src, "\n2 bonnie.txt #1,bonnie.txt,12,bonnie++,1.98,3,"
