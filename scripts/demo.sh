@@ -45,8 +45,10 @@ echo "== report folder: $R/"
 "$BIN" chart --kind bar --log -o "$R/throughput.png"
 "$BIN" chart --kind bar --by tool -o "$R/cdm-tests-by-tool.png" 'cdm_test~Q'
 # One bar chart per tool: their tests differ, and one axis for all would hide the small.
+# fio's fixtures range from a page-cached trim (50 GB/s) to a QD1 fsync job: a log axis.
 for tool in fio bonnie++ dd CrystalDiskMark benchlog; do
-    "$BIN" chart --kind bar -o "$R/throughput-$tool.png" tool=$tool 2>/dev/null ||
+    scale=$([ $tool = fio ] && echo --log || true)
+    "$BIN" chart --kind bar $scale -o "$R/throughput-$tool.png" tool=$tool 2>/dev/null ||
         echo "   (no $tool records for a bar chart)"
 done
 # Latency charts of the run just made; the timeline of fio's bandwidth logs in fixtures/fio
