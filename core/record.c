@@ -245,18 +245,23 @@ void bl_records_free(bl_records *rs)
     bl_records_init(rs);
 }
 
+bl_disk bl_disk_absent(char *name)
+{
+    return (bl_disk){.name = name,
+                     .read_ios = -1,
+                     .write_ios = -1,
+                     .read_merges = -1,
+                     .write_merges = -1,
+                     .read_ticks_s = BL_ABSENT,
+                     .write_ticks_s = BL_ABSENT,
+                     .in_queue_s = BL_ABSENT,
+                     .util_pct = BL_ABSENT};
+}
+
 bl_disk *bl_record_add_disk(bl_record *r, const char *name)
 {
     r->disks = bl_xrealloc(r->disks, (r->n_disks + 1) * sizeof *r->disks);
     bl_disk *d = &r->disks[r->n_disks++];
-    *d = (bl_disk){.name = bl_xstrdup(name),
-                   .read_ios = -1,
-                   .write_ios = -1,
-                   .read_merges = -1,
-                   .write_merges = -1,
-                   .read_ticks_s = BL_ABSENT,
-                   .write_ticks_s = BL_ABSENT,
-                   .in_queue_s = BL_ABSENT,
-                   .util_pct = BL_ABSENT};
+    *d = bl_disk_absent(bl_xstrdup(name));
     return d;
 }

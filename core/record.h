@@ -127,6 +127,8 @@ const char *bl_record_label(const bl_record *r, const char *key);
 void bl_lat_add_pct(bl_lat *l, double pct, double value_ns);
 void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count);
 /* Appends an empty series and returns it; bl_series_push adds points. */
+/* A device with every figure absent; name is not copied. */
+bl_disk bl_disk_absent(char *name);
 /* A new device entry (name copied), every figure absent. */
 bl_disk *bl_record_add_disk(bl_record *r, const char *name);
 bl_series *bl_record_add_series(bl_record *r, const char *name, const char *unit);

@@ -328,13 +328,7 @@ int bl_fio_disk_line(const char *line, bl_record *const *recs, size_t n)
         return 0;
     memcpy(name, p, nl);
     name[nl] = '\0';
-    bl_disk d = {.name = name,
-                 .read_merges = -1,
-                 .write_merges = -1,
-                 .read_ticks_s = BL_ABSENT,
-                 .write_ticks_s = BL_ABSENT,
-                 .in_queue_s = BL_ABSENT,
-                 .util_pct = BL_ABSENT};
+    bl_disk d = bl_disk_absent(name);
     if (!pair_after(p, "ios=", &d.read_ios, &d.write_ios))
         return 0;
     pair_after(p, "merge=", &d.read_merges, &d.write_merges);

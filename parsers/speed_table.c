@@ -113,12 +113,10 @@ static int is_header_at(const bl_text *t, size_t h)
     return rest && *rest && unit_columns(t, h, &first) > 0;
 }
 
-/* Column names: apart by tabs or two spaces, or, run together, each ending with ')'. */
-static size_t split_columns(const char *s, char **out, size_t want)
+/* Column names set apart by tabs or two spaces. */
+static size_t split_by_gaps(const char *p, char **out)
 {
-    s += strspn(s, " \t");
     size_t n = 0;
-    const char *p = s;
     while (*p && n < MAX_COLS) {
         size_t len = 0;
         while (p[len] && p[len] != '\t' && !(p[len] == ' ' && p[len + 1] == ' '))
@@ -130,22 +128,35 @@ static size_t split_columns(const char *s, char **out, size_t want)
         p += len;
         p += strspn(p, " \t");
     }
-    if (n == want)
-        return n;
-    for (size_t i = 0; i < n; i++)
-        free(out[i]);
-    n = 0;
-    for (p = s; *p && n < MAX_COLS;) {
+    return n;
+}
+
+/* Column names run together, each ending with ')': "iSCSI (ext3)X-RAID2 (ext4)". */
+static size_t split_by_parens(const char *p, char **out)
+{
+    size_t n = 0;
+    while (*p && n < MAX_COLS) {
         const char *close = strchr(p, ')');
         size_t len = close ? (size_t)(close - p) + 1 : strlen(p);
         out[n++] = bl_xstrndup(p, len);
         p += len;
         p += strspn(p, " \t");
     }
-    if (n == want)
-        return n;
-    for (size_t i = 0; i < n; i++)
-        free(out[i]);
+    return n;
+}
+
+/* The want column names after "Type", or 0 when neither way gives that many. */
+static size_t split_columns(const char *s, char **out, size_t want)
+{
+    s += strspn(s, " \t");
+    size_t (*const ways[])(const char *, char **) = {split_by_gaps, split_by_parens};
+    for (size_t w = 0; w < 2; w++) {
+        size_t n = ways[w](s, out);
+        if (n == want)
+            return n;
+        for (size_t i = 0; i < n; i++)
+            free(out[i]);
+    }
     return 0;
 }
 

@@ -257,6 +257,17 @@ void bl_xlsx_run_sheets(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, co
     bl_strbuf_free(&sb);
 }
 
+/* Column A of the detail sheets: the run's sheet name, or its number when the runs share
+ * one Records sheet. */
+static void run_cell(lxw_worksheet *ws, lxw_row_t row, const bl_xruns *runs, size_t k,
+                     size_t max_sheets)
+{
+    if (runs->n <= max_sheets)
+        worksheet_write_string(ws, row, 0, runs->v[k].sheet, NULL);
+    else
+        worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+}
+
 static int has_lat(const bl_lat *l)
 {
     return l->present && (bl_present(l->mean) || l->n_pct > 0);
@@ -320,10 +331,7 @@ void bl_xlsx_latency_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
                 const bl_lat *l = ls[w];
                 if (!has_lat(l))
                     continue;
-                if (runs->n <= max_sheets)
-                    worksheet_write_string(ws, row, 0, runs->v[k].sheet, NULL);
-                else
-                    worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+                run_cell(ws, row, runs, k, max_sheets);
                 inum(ws, row, 1, r->line, NULL);
                 str(ws, row, 2, r->test, NULL);
                 worksheet_write_string(ws, row, 3, name[w], NULL);
@@ -372,10 +380,7 @@ void bl_xlsx_disks_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, c
         const bl_record *r = run_disks(recs, &runs->v[k]);
         for (size_t d = 0; r && d < r->n_disks; d++, row++) {
             const bl_disk *dk = &r->disks[d];
-            if (runs->n <= max_sheets)
-                worksheet_write_string(ws, row, 0, runs->v[k].sheet, NULL);
-            else
-                worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+            run_cell(ws, row, runs, k, max_sheets);
             str(ws, row, 1, dk->name, NULL);
             inum(ws, row, 2, dk->read_ios, count);
             inum(ws, row, 3, dk->write_ios, count);
@@ -405,10 +410,7 @@ void bl_xlsx_sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
         const bl_xrun *run = &runs->v[k];
         const bl_record *r = run->first;
         lxw_row_t row = (lxw_row_t)(k + 1);
-        if (runs->n <= max_sheets)
-            worksheet_write_string(ws, row, 0, run->sheet, NULL);
-        else
-            worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+        run_cell(ws, row, runs, k, max_sheets);
         str(ws, row, 1, r->source, NULL);
         int64_t line = -1;
         for (size_t i = 0; i < run->n; i++) {
