@@ -116,6 +116,30 @@ static void put_doubles(bl_strbuf *sb, const double *v, size_t n)
     bl_strbuf_putc(sb, ']');
 }
 
+/* {"250000":61.91,">=2000000000":0.01}: fio's own key style. */
+static void put_dist(writer *w, const char *k, const bl_dist *d)
+{
+    if (!d->n)
+        return;
+    key(w, k);
+    bl_strbuf_putc(w->sb, '{');
+    bl_strbuf tmp;
+    bl_strbuf_init(&tmp);
+    for (size_t i = 0; i < d->n; i++) {
+        bl_strbuf_reset(&tmp);
+        if (d->v[i].ge)
+            bl_strbuf_puts(&tmp, ">=");
+        bl_strbuf_put_double(&tmp, d->v[i].at);
+        if (i)
+            bl_strbuf_putc(w->sb, ',');
+        bl_strbuf_put_json_string(w->sb, tmp.s);
+        bl_strbuf_putc(w->sb, ':');
+        bl_strbuf_put_double(w->sb, d->v[i].pct);
+    }
+    bl_strbuf_free(&tmp);
+    bl_strbuf_putc(w->sb, '}');
+}
+
 static void put_disks(writer *w, const bl_record *r)
 {
     if (!r->n_disks)
@@ -207,6 +231,8 @@ void bl_record_to_json(const bl_record *r, bl_strbuf *sb)
     put_samples(&w, "bw_samples", &r->bw_samples);
     put_samples(&w, "iops_samples", &r->iops_samples);
     put_lat(&w, "sync_ns", &r->sync_ns);
+    put_dist(&w, "lat_dist", &r->lat_dist);
+    put_dist(&w, "iodepth_dist", &r->iodepth_dist);
     put_disks(&w, r);
     put_series(&w, r);
     bl_strbuf_putc(sb, '}');
@@ -289,6 +315,20 @@ static void get_samples(json_t *o, const char *k, bl_samples *s)
     get_num(v, "mean", &s->mean);
     get_num(v, "stdev", &s->stdev);
     get_int(v, "samples", &s->count);
+}
+
+static void get_dist(json_t *o, const char *k, bl_dist *d)
+{
+    const char *dk;
+    json_t *dv;
+    json_object_foreach(json_object_get(o, k), dk, dv)
+    {
+        bool ge = strncmp(dk, ">=", 2) == 0;
+        char *end;
+        double at = strtod(dk + (ge ? 2 : 0), &end);
+        if (json_is_number(dv) && end != dk + (ge ? 2 : 0))
+            bl_dist_add(d, at, ge, json_number_value(dv));
+    }
 }
 
 static void get_disks(json_t *o, bl_record *r)
@@ -381,6 +421,8 @@ bl_record *bl_record_from_json(const char *text, size_t len, char *err, size_t e
     get_samples(o, "bw_samples", &r->bw_samples);
     get_samples(o, "iops_samples", &r->iops_samples);
     get_lat(o, "sync_ns", &r->sync_ns);
+    get_dist(o, "lat_dist", &r->lat_dist);
+    get_dist(o, "iodepth_dist", &r->iodepth_dist);
     get_disks(o, r);
     get_series(o, r);
     json_decref(o);

@@ -73,6 +73,8 @@ void bl_record_free(bl_record *r)
     free(r->metric);
     free(r->unit);
     free(r->note);
+    free(r->lat_dist.v);
+    free(r->iodepth_dist.v);
     for (size_t i = 0; i < r->n_disks; i++)
         free(r->disks[i].name);
     free(r->disks);
@@ -126,6 +128,8 @@ bl_record *bl_record_clone(const bl_record *r)
     c->metric = dup_or_null(r->metric);
     c->unit = dup_or_null(r->unit);
     c->note = dup_or_null(r->note);
+    c->lat_dist.v = dup_array(r->lat_dist.v, r->lat_dist.n, sizeof *r->lat_dist.v);
+    c->iodepth_dist.v = dup_array(r->iodepth_dist.v, r->iodepth_dist.n, sizeof *r->iodepth_dist.v);
     c->disks = dup_array(r->disks, r->n_disks, sizeof *r->disks);
     for (size_t i = 0; i < r->n_disks; i++)
         c->disks[i].name = dup_or_null(r->disks[i].name);
@@ -264,4 +268,25 @@ bl_disk *bl_record_add_disk(bl_record *r, const char *name)
     bl_disk *d = &r->disks[r->n_disks++];
     *d = bl_disk_absent(bl_xstrdup(name));
     return d;
+}
+
+static int dist_before(const bl_dist_bin *a, double at, bool ge)
+{
+    return a->ge != ge ? !a->ge : a->at < at;
+}
+
+void bl_dist_add(bl_dist *d, double at, bool ge, double pct)
+{
+    for (size_t k = 0; k < d->n; k++)
+        if (d->v[k].at == at && d->v[k].ge == ge) {
+            d->v[k].pct = pct;
+            return;
+        }
+    d->v = bl_xrealloc(d->v, (d->n + 1) * sizeof *d->v);
+    size_t i = d->n++;
+    while (i > 0 && !dist_before(&d->v[i - 1], at, ge)) {
+        d->v[i] = d->v[i - 1];
+        i--;
+    }
+    d->v[i] = (bl_dist_bin){at, ge, pct};
 }

@@ -71,6 +71,20 @@ typedef struct bl_disk {
     double util_pct; /* share of the run the device was busy */
 } bl_disk;
 
+/* A distribution in percent of I/Os: fio's "lat (usec) : 250=61.91%" buckets (at = the
+ * bucket's upper bound in ns) or "IO depths : 4=100.0%" (at = the depth). ge marks fio's
+ * open-ended last bucket (">=2000" ms, ">=64"). Ascending by at, ge last. */
+typedef struct bl_dist_bin {
+    double at;
+    bool ge;
+    double pct;
+} bl_dist_bin;
+
+typedef struct bl_dist {
+    size_t n;
+    bl_dist_bin *v;
+} bl_dist;
+
 typedef struct bl_record {
     char *source;
     int64_t line; /* 1-based; -1 when unknown */
@@ -102,7 +116,9 @@ typedef struct bl_record {
     char *note;            /* e.g. "+++++: too fast to measure" */
     bl_samples bw_samples; /* bytes/s */
     bl_samples iops_samples;
-    bl_lat sync_ns; /* fsync/fdatasync calls of a write job (fio's "sync" block) */
+    bl_lat sync_ns;       /* fsync/fdatasync calls of a write job (fio's "sync" block) */
+    bl_dist lat_dist;     /* fio's latency buckets of the job (all directions together) */
+    bl_dist iodepth_dist; /* fio's "IO depths" of the job */
     size_t n_disks;
     bl_disk *disks; /* the run's devices (fio's disk stats), on each of its records */
     size_t n_series;
@@ -127,6 +143,8 @@ const char *bl_record_label(const bl_record *r, const char *key);
 void bl_lat_add_pct(bl_lat *l, double pct, double value_ns);
 void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count);
 /* Appends an empty series and returns it; bl_series_push adds points. */
+/* Adds a bucket in order; a bucket already there (same at and ge) takes the new pct. */
+void bl_dist_add(bl_dist *d, double at, bool ge, double pct);
 /* A device with every figure absent; name is not copied. */
 bl_disk bl_disk_absent(char *name);
 /* A new device entry (name copied), every figure absent. */

@@ -346,3 +346,30 @@ int bl_fio_disk_line(const char *line, bl_record *const *recs, size_t n)
     bl_fio_add_disk(recs, n, &d);
     return 1;
 }
+
+int bl_fio_parse_dist(const char *s, double unit, bl_dist *d)
+{
+    const char *p = s;
+    for (;;) {
+        p = bl_fio_skip(p);
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        if (!*p)
+            return 1;
+        bool ge = strncmp(p, ">=", 2) == 0;
+        p += ge ? 2 : 0;
+        char *end;
+        double at = strtod(p, &end);
+        if (end == p || *end != '=')
+            return 0;
+        p = end + 1;
+        double pct = strtod(p, &end);
+        if (end == p || !isfinite(at) || !isfinite(pct))
+            return 0;
+        p = end + (*end == '%');
+        if (pct > 0) /* fio's JSON and its lat lines leave empty buckets out; so do we */
+            bl_dist_add(d, at * unit, ge, pct);
+    }
+}

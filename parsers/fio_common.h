@@ -68,6 +68,11 @@ int bl_fio_disk_line(const char *line, bl_record *const *recs, size_t n);
 /* The same device added to each record (name copied). */
 void bl_fio_add_disk(bl_record *const *recs, size_t n, const bl_disk *d);
 
+/* "250=61.91%, >=2000=0.01%" (fio's latency buckets and IO depths) into d, each key times
+ * unit, empty buckets left out. Returns 0 at an unreadable token (the buckets before it
+ * are kept). */
+int bl_fio_parse_dist(const char *s, double unit, bl_dist *d);
+
 /* Skips spaces and tabs. */
 const char *bl_fio_skip(const char *s);
 /* Value after "key=" in s (first occurrence at a word start), or NULL. */

@@ -63,6 +63,31 @@ static void read_samples(json_t *d, const char *pre, const char *sdkey, double m
     s->present = any;
 }
 
+/* The job's latency buckets ("latency_ns"/"_us"/"_ms": {"250":61.91, ">=2000":0.01}) and
+ * "iodepth_level", without the empty buckets, which the normal output leaves out too. */
+static void read_dists(json_t *job, bl_record *r)
+{
+    static const struct {
+        const char *key;
+        double unit;
+    } lat[] = {{"latency_ns", 1}, {"latency_us", 1e3}, {"latency_ms", 1e6}};
+    for (size_t k = 0; k < 4; k++) {
+        json_t *o = json_object_get(job, k < 3 ? lat[k].key : "iodepth_level");
+        bl_dist *d = k < 3 ? &r->lat_dist : &r->iodepth_dist;
+        const char *bk;
+        json_t *bv;
+        json_object_foreach(o, bk, bv)
+        {
+            bool ge = strncmp(bk, ">=", 2) == 0;
+            char *end;
+            double at = strtod(bk + (ge ? 2 : 0), &end);
+            double pct = json_is_number(bv) ? json_number_value(bv) : 0;
+            if (end != bk + (ge ? 2 : 0) && pct > 0)
+                bl_dist_add(d, at * (k < 3 ? lat[k].unit : 1), ge, pct);
+        }
+    }
+}
+
 static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fio_jobdef *def,
                        long line)
 {
@@ -107,6 +132,7 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
         snprintf(b, sizeof b, "fio job error %.0f", err);
         bl_record_set_str(&r->note, b);
     }
+    read_dists(job, r);
     r->cpu_usr_pct = bl_fj_num(job, "usr_cpu");
     r->cpu_sys_pct = bl_fj_num(job, "sys_cpu");
 }

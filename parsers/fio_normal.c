@@ -335,6 +335,18 @@ static void parse_cpu(nstate *s, const char *p)
     }
 }
 
+/* A bucket line of the job ("lat (usec) : 250=61.91%", "IO depths : 4=100.0%"): every
+ * record of the block gets it, as fio counts all directions together. */
+static void job_dist(nstate *s, const char *p, double unit, int lat, long lineno)
+{
+    for (size_t i = 0; i < s->nrecs; i++) {
+        bl_dist *d = lat ? &s->recs[i]->lat_dist : &s->recs[i]->iodepth_dist;
+        if (!bl_fio_parse_dist(p, unit, d) && i == 0)
+            bl_out_error(s->out, lineno, "fio %s line: unreadable bucket",
+                         lat ? "latency distribution" : "IO depths");
+    }
+}
+
 /* Lines inside a job block; returns 1 when the line was the block's own. */
 static int job_line(nstate *s, const char *p, long lineno)
 {
@@ -356,6 +368,10 @@ static int job_line(nstate *s, const char *p, long lineno)
         parse_cpu(s, p);
         return 1;
     }
+    if (strncmp(p, "IO depths", 9) == 0 && colon) {
+        job_dist(s, colon + 1, 1, 0, lineno);
+        return 1;
+    }
     if (!s->cur)
         return 0;
     size_t kl;
@@ -366,6 +382,12 @@ static int job_line(nstate *s, const char *p, long lineno)
         if (unit > 0 && *bl_fio_skip(after) == ':' && bl_fio_after(after, "min=")) {
             if (!parse_lat_line(after, unit, l))
                 bl_out_error(s->out, lineno, "fio latency line: unreadable figure");
+            return 1;
+        }
+        const char *b = bl_fio_skip(bl_fio_skip(after) + 1);
+        if (l == &s->cur->lat_ns && unit > 0 && *bl_fio_skip(after) == ':' &&
+            (isdigit((unsigned char)*b) || *b == '>')) { /* "lat (usec) : 250=61.91%" */
+            job_dist(s, b, unit, 1, lineno);
             return 1;
         }
         if (strncmp(p + kl, " percentiles", 12) == 0) {

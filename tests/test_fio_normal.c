@@ -375,6 +375,55 @@ static void test_disk_stats(void **state)
     bl_out_free(&o);
 }
 
+/* The job's latency buckets and IO depths: the normal output prints JSON's percentages
+ * rounded (to 2 decimals, and 0.01 for anything smaller), and leaves out empty buckets. */
+static void test_distributions(void **state)
+{
+    (void)state;
+    char p[256];
+    bl_parse_out n, j;
+    assert_int_equal(bl_test_parse(bl_test_fixture("fio/mix-3.33.out", p, sizeof p), "fio", &n), 0);
+    assert_int_equal(bl_test_parse(p, "fio-json", &j), 0);
+    for (size_t i = 0; i < n.recs.n; i++) {
+        const bl_dist *dn[] = {&n.recs.v[i]->lat_dist, &n.recs.v[i]->iodepth_dist};
+        const bl_dist *dj[] = {&j.recs.v[i]->lat_dist, &j.recs.v[i]->iodepth_dist};
+        for (size_t k = 0; k < 2; k++) {
+            assert_true(dn[k]->n > 0);
+            assert_int_equal(dn[k]->n, dj[k]->n);
+            for (size_t b = 0; b < dn[k]->n; b++) {
+                assert_double_equal(dn[k]->v[b].at, dj[k]->v[b].at, 0);
+                double want = dj[k]->v[b].pct < 0.01 ? 0.01 : dj[k]->v[b].pct;
+                assert_double_equal(dn[k]->v[b].pct, want, k ? 0.05 : 0.005);
+            }
+        }
+    }
+    /* randrw70: "lat (usec) : 250=61.91%" and "lat (msec) : 2=0.22%"; "IO depths : 4=100.0%" */
+    const bl_dist *l = &n.recs.v[0]->lat_dist;
+    assert_double_equal(l->v[5].at, 250e3, 0);
+    assert_double_equal(l->v[5].pct, 61.91, 1e-12);
+    assert_double_equal(l->v[9].at, 2e6, 0);
+    assert_double_equal(n.recs.v[0]->iodepth_dist.v[2].at, 4, 0);
+    assert_double_equal(n.recs.v[0]->iodepth_dist.v[2].pct, 100, 0);
+    bl_out_free(&n);
+    bl_out_free(&j);
+    /* blog/000 seqread (fio 2.0.5): "lat (msec) : 2=0.59%, 4=92.13%, 10=6.66%, 20=0.49%,
+     * 50=0.10%" then "lat (msec) : 100=0.04%"; "IO depths : 1=100.0%, 2=0.0%, ..." */
+    bl_parse_out o;
+    if (!corpus("blog/000_bed2622bff3958ce.txt", "fio", &o))
+        skip();
+    l = &o.recs.v[0]->lat_dist;
+    static const double at[] = {2e6, 4e6, 10e6, 20e6, 50e6, 100e6};
+    static const double pct[] = {0.59, 92.13, 6.66, 0.49, 0.10, 0.04};
+    assert_int_equal(l->n, 6);
+    for (size_t b = 0; b < 6; b++) {
+        assert_double_equal(l->v[b].at, at[b], 0);
+        assert_double_equal(l->v[b].pct, pct[b], 1e-12);
+    }
+    assert_int_equal(o.recs.v[0]->iodepth_dist.n, 1);
+    assert_double_equal(o.recs.v[0]->iodepth_dist.v[0].pct, 100, 0);
+    bl_out_free(&o);
+}
+
 /* fsync/fdatasync latency: the normal output's sync block and the JSON+ "sync" object of
  * the same fio 3.33 run agree, and belong to the write side only. */
 static void test_fio333_sync_latency(void **state)
@@ -498,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_fio333_normal_vs_json),
         cmocka_unit_test(test_fio333_sync_latency),
         cmocka_unit_test(test_disk_stats),
+        cmocka_unit_test(test_distributions),
         cmocka_unit_test(test_mixed_forms_one_record_each),
         cmocka_unit_test(test_unified_mixed),
         cmocka_unit_test(test_bad_direction_line_reported),

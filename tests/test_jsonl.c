@@ -53,6 +53,10 @@ static bl_record *full_record(void)
     r->sync_ns =
         (bl_lat){.present = true, .min = 161e3, .max = 345e3, .mean = 192480, .stdev = 20090};
     bl_lat_add_pct(&r->sync_ns, 99, 260000);
+    bl_dist_add(&r->iodepth_dist, 64, true, 0.01);
+    bl_dist_add(&r->iodepth_dist, 4, false, 99.9);
+    bl_dist_add(&r->iodepth_dist, 1, false, 0.1);
+    bl_dist_add(&r->lat_dist, 250e3, false, 61.91);
     bl_disk *d = bl_record_add_disk(r, "sdb");
     d->read_ios = 10241;
     d->write_ios = 6;
@@ -104,6 +108,10 @@ static void test_key_order(void **state)
                                   "\"write_ios\":6,\"read_ticks_s\":13.6,\"util_pct\":64.53}]");
     assert_non_null(disks);
     assert_true(disks > sync && disks < strstr(j, "\"series\""));
+    const char *dist = strstr(j, "\"lat_dist\":{\"250000\":61.91},"
+                                 "\"iodepth_dist\":{\"1\":0.1,\"4\":99.9,\">=64\":0.01},");
+    assert_non_null(dist);
+    assert_true(dist > sync && dist < disks);
     free(j);
     bl_record_free(r);
 }
@@ -127,6 +135,9 @@ static void test_round_trip(void **state)
     assert_int_equal(back->direct, BL_FALSE);
     assert_double_equal(back->sync_ns.mean, 192480, 0);
     assert_double_equal(back->sync_ns.pct[0].value, 260000, 0);
+    assert_int_equal(back->iodepth_dist.n, 3);
+    assert_true(back->iodepth_dist.v[2].ge);
+    assert_double_equal(back->iodepth_dist.v[2].at, 64, 0);
     assert_int_equal(back->n_disks, 1);
     assert_string_equal(back->disks[0].name, "sdb");
     assert_int_equal(back->disks[0].read_merges, -1);
