@@ -216,7 +216,8 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         job_record(jd, job, json_object_get(job, "mixed"), -1, &defs.v[0], line);
     }
     bl_fio_jobdefs_free(&defs);
-    read_disks(doc, jd->out->recs.v + doc_first, jd->out->recs.n - doc_first);
+    if (jd->out->recs.n > doc_first) /* (recs.v is NULL before the first record) */
+        read_disks(doc, jd->out->recs.v + doc_first, jd->out->recs.n - doc_first);
 }
 
 /* A failed parse is worth a message only when it was fio's document: fio prints "{" alone

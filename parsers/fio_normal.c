@@ -427,8 +427,8 @@ static void parse_line(nstate *s, const char *line, long lineno)
         return;
     }
     if (s->in_disks) { /* the devices of the run, on each of its records */
-        bl_record **run = s->out->recs.v + s->run_first;
-        if (bl_fio_disk_line(p, run, s->out->recs.n - s->run_first))
+        size_t n = s->out->recs.n - s->run_first;
+        if (bl_fio_disk_line(p, n ? s->out->recs.v + s->run_first : NULL, n))
             return;
         s->in_disks = 0;
     }
