@@ -384,8 +384,9 @@ static int job_line(nstate *s, const char *p, long lineno)
                 bl_out_error(s->out, lineno, "fio latency line: unreadable figure");
             return 1;
         }
-        const char *b = bl_fio_skip(bl_fio_skip(after) + 1);
-        if (l == &s->cur->lat_ns && unit > 0 && *bl_fio_skip(after) == ':' &&
+        const char *sep = unit > 0 ? bl_fio_skip(after) : "";
+        const char *b = *sep == ':' ? bl_fio_skip(sep + 1) : sep;
+        if (l == &s->cur->lat_ns && *sep == ':' &&
             (isdigit((unsigned char)*b) || *b == '>')) { /* "lat (usec) : 250=61.91%" */
             job_dist(s, b, unit, 1, lineno);
             return 1;
