@@ -258,6 +258,15 @@ static const bl_record *twin(const bl_parse_out *o, const bl_record *r, size_t k
     return NULL;
 }
 
+/* fixtures/fio/mix-3.33.out (--output-format=normal,json+ of one run) read in both forms. */
+static void parse_mix_both(bl_parse_out *normal, bl_parse_out *json)
+{
+    char p[256];
+    bl_test_fixture("fio/mix-3.33.out", p, sizeof p);
+    assert_int_equal(bl_test_parse(p, "fio", normal), 0);
+    assert_int_equal(bl_test_parse(p, "fio-json", json), 0);
+}
+
 /* fio prints 3 significant digits ("70.2MiB/s", "18.0k"): within 0.5% of the exact. */
 static void check_against_json(const bl_record *n, const bl_record *j)
 {
@@ -290,10 +299,8 @@ static void check_against_json(const bl_record *n, const bl_record *j)
 static void test_fio333_normal_vs_json(void **state)
 {
     (void)state;
-    char p[256];
     bl_parse_out n, j;
-    assert_int_equal(bl_test_parse(bl_test_fixture("fio/mix-3.33.out", p, sizeof p), "fio", &n), 0);
-    assert_int_equal(bl_test_parse(p, "fio-json", &j), 0);
+    parse_mix_both(&n, &j);
     assert_int_equal(n.recs.n, 8);
     assert_int_equal(j.recs.n, 8);
     for (size_t i = 0; i < n.recs.n; i++) {
@@ -321,10 +328,8 @@ static void test_fio333_normal_vs_json(void **state)
 static void test_disk_stats(void **state)
 {
     (void)state;
-    char p[256];
     bl_parse_out n, j;
-    assert_int_equal(bl_test_parse(bl_test_fixture("fio/mix-3.33.out", p, sizeof p), "fio", &n), 0);
-    assert_int_equal(bl_test_parse(p, "fio-json", &j), 0);
+    parse_mix_both(&n, &j);
     /* "vda: ios=38144/15816, merge=11/372, ticks=2843/14031, in_queue=16889, util=56.21%" */
     for (size_t i = 0; i < n.recs.n; i++) {
         const bl_record *rs[] = {n.recs.v[i], j.recs.v[i]};
@@ -380,10 +385,8 @@ static void test_disk_stats(void **state)
 static void test_distributions(void **state)
 {
     (void)state;
-    char p[256];
     bl_parse_out n, j;
-    assert_int_equal(bl_test_parse(bl_test_fixture("fio/mix-3.33.out", p, sizeof p), "fio", &n), 0);
-    assert_int_equal(bl_test_parse(p, "fio-json", &j), 0);
+    parse_mix_both(&n, &j);
     for (size_t i = 0; i < n.recs.n; i++) {
         const bl_dist *dn[] = {&n.recs.v[i]->lat_dist, &n.recs.v[i]->iodepth_dist};
         const bl_dist *dj[] = {&j.recs.v[i]->lat_dist, &j.recs.v[i]->iodepth_dist};
