@@ -323,10 +323,9 @@ static void get_dist(json_t *o, const char *k, bl_dist *d)
     json_t *dv;
     json_object_foreach(json_object_get(o, k), dk, dv)
     {
-        bool ge = strncmp(dk, ">=", 2) == 0;
-        char *end;
-        double at = strtod(dk + (ge ? 2 : 0), &end);
-        if (json_is_number(dv) && end != dk + (ge ? 2 : 0))
+        double at;
+        bool ge;
+        if (json_is_number(dv) && bl_dist_key(dk, &at, &ge))
             bl_dist_add(d, at, ge, json_number_value(dv));
     }
 }

@@ -290,3 +290,12 @@ void bl_dist_add(bl_dist *d, double at, bool ge, double pct)
     }
     d->v[i] = (bl_dist_bin){at, ge, pct};
 }
+
+const char *bl_dist_key(const char *s, double *at, bool *ge)
+{
+    *ge = strncmp(s, ">=", 2) == 0;
+    const char *p = s + (*ge ? 2 : 0);
+    char *end;
+    *at = strtod(p, &end);
+    return end != p && isfinite(*at) ? end : NULL;
+}

@@ -143,6 +143,9 @@ const char *bl_record_label(const bl_record *r, const char *key);
 void bl_lat_add_pct(bl_lat *l, double pct, double value_ns);
 void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count);
 /* Appends an empty series and returns it; bl_series_push adds points. */
+/* A bucket key as fio writes it, "250" or ">=2000": sets at and ge and returns the end of
+ * the number, or NULL when s does not start with one. */
+const char *bl_dist_key(const char *s, double *at, bool *ge);
 /* Adds a bucket in order; a bucket already there (same at and ge) takes the new pct. */
 void bl_dist_add(bl_dist *d, double at, bool ge, double pct);
 /* A device with every figure absent; name is not copied. */

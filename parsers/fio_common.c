@@ -358,15 +358,15 @@ int bl_fio_parse_dist(const char *s, double unit, bl_dist *d)
         }
         if (!*p)
             return 1;
-        bool ge = strncmp(p, ">=", 2) == 0;
-        p += ge ? 2 : 0;
-        char *end;
-        double at = strtod(p, &end);
-        if (end == p || *end != '=')
+        double at;
+        bool ge;
+        const char *eq = bl_dist_key(p, &at, &ge);
+        if (!eq || *eq != '=')
             return 0;
-        p = end + 1;
+        p = eq + 1;
+        char *end;
         double pct = strtod(p, &end);
-        if (end == p || !isfinite(at) || !isfinite(pct))
+        if (end == p || !isfinite(pct))
             return 0;
         p = end + (*end == '%');
         if (pct > 0) /* fio's JSON and its lat lines leave empty buckets out; so do we */

@@ -63,29 +63,28 @@ static void read_samples(json_t *d, const char *pre, const char *sdkey, double m
     s->present = any;
 }
 
-/* The job's latency buckets ("latency_ns"/"_us"/"_ms": {"250":61.91, ">=2000":0.01}) and
- * "iodepth_level", without the empty buckets, which the normal output leaves out too. */
+/* One bucket object of a job ({"250":61.91, ">=2000":0.01}), keys times unit, without the
+ * empty buckets, which the normal output leaves out too. */
+static void read_dist(json_t *o, double unit, bl_dist *d)
+{
+    const char *bk;
+    json_t *bv;
+    json_object_foreach(o, bk, bv)
+    {
+        double at;
+        bool ge;
+        if (json_is_number(bv) && json_number_value(bv) > 0 && bl_dist_key(bk, &at, &ge))
+            bl_dist_add(d, at * unit, ge, json_number_value(bv));
+    }
+}
+
+/* The job's latency buckets ("latency_ns"/"_us"/"_ms") and its "iodepth_level". */
 static void read_dists(json_t *job, bl_record *r)
 {
-    static const struct {
-        const char *key;
-        double unit;
-    } lat[] = {{"latency_ns", 1}, {"latency_us", 1e3}, {"latency_ms", 1e6}};
-    for (size_t k = 0; k < 4; k++) {
-        json_t *o = json_object_get(job, k < 3 ? lat[k].key : "iodepth_level");
-        bl_dist *d = k < 3 ? &r->lat_dist : &r->iodepth_dist;
-        const char *bk;
-        json_t *bv;
-        json_object_foreach(o, bk, bv)
-        {
-            bool ge = strncmp(bk, ">=", 2) == 0;
-            char *end;
-            double at = strtod(bk + (ge ? 2 : 0), &end);
-            double pct = json_is_number(bv) ? json_number_value(bv) : 0;
-            if (end != bk + (ge ? 2 : 0) && pct > 0)
-                bl_dist_add(d, at * (k < 3 ? lat[k].unit : 1), ge, pct);
-        }
-    }
+    read_dist(json_object_get(job, "latency_ns"), 1, &r->lat_dist);
+    read_dist(json_object_get(job, "latency_us"), 1e3, &r->lat_dist);
+    read_dist(json_object_get(job, "latency_ms"), 1e6, &r->lat_dist);
+    read_dist(json_object_get(job, "iodepth_level"), 1, &r->iodepth_dist);
 }
 
 static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fio_jobdef *def,
