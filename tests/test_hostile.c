@@ -173,7 +173,8 @@ static void test_permission_denied(void **state)
         snprintf(probe, sizeof probe, "runuser -u nobody -- test -x %s 2>/dev/null",
                  bin ? bin : "build/benchlog");
         if (system(probe) != 0)
-            skip(); /* no runuser, or the build folder is not reachable by nobody */
+            bl_skip_because("runuser cannot run the binary as nobody (no runuser, or the "
+                            "build folder is not reachable by nobody)");
         snprintf(args, sizeof args, "--version >/dev/null; runuser -u nobody -- %s parse %s",
                  bin ? bin : "build/benchlog", path);
     } else {

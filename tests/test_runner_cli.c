@@ -141,7 +141,7 @@ static void test_jobfile_round_trip(void **state)
     (void)state;
     /* The fixture is a valid fio job file... */
     if (system("fio --parse-only fixtures/jobs/seq-then-rand.fio >/dev/null 2>&1") != 0)
-        skip();
+        bl_skip_because("fio is not installed (scripts/deps.sh test installs it)");
     /* ...and benchlog runs it as it says: a full sequential pass, then two threads each
      * covering the file once, folded by group_reporting. */
     char *dir = bl_test_tmpdir(), *db = cat(dir, "/j.db"), *err;
@@ -201,7 +201,7 @@ static void test_fsync_every_n_writes(void **state)
 {
     (void)state;
     if (system("strace -V >/dev/null 2>&1") != 0)
-        skip();
+        bl_skip_because("strace is not installed (scripts/deps.sh test installs it)");
     char *dir = bl_test_tmpdir(), *db = cat(dir, "/f.db");
     size_t with = sync_calls(dir, db, "fsync", 16), without = sync_calls(dir, db, "fsync", 0);
     /* 256 KiB in 4 KiB writes: 64 writes, an fsync after every 16th. */

@@ -351,7 +351,7 @@ static void test_odirect_fallback(void **state)
     /* A tmpfs folder, buffered: works and says tmpfs. */
     char tmpl[] = "/dev/shm/benchlog-test-XXXXXX";
     if (!mkdtemp(tmpl))
-        skip();
+        bl_skip_because("no /dev/shm tmpfs to make a folder in");
     bl_run_opts t = {.target = tmpl};
     assert_int_equal(run_text("[s]\nrw=write\nbs=4k\nsize=1m\n", &t, &recs), BL_RUN_OK);
     assert_string_equal(bl_record_label(recs.v[0], "fs"), "tmpfs");
@@ -467,7 +467,7 @@ static void test_block_device_refused(void **state)
         if (stat(cands[i], &st) == 0 && S_ISBLK(st.st_mode))
             dev = cands[i];
     if (!dev)
-        skip();
+        bl_skip_because("no block device to probe (/dev/vda, /dev/sda, ...)");
     bl_targets ts = {0};
     char err[512];
     assert_null(bl_target_get(&ts, dev, "x", 4096, err, sizeof err));

@@ -169,7 +169,7 @@ static void test_libreoffice_reads_figures(void **state)
 {
     (void)state;
     if (system("command -v libreoffice >/dev/null 2>&1") != 0)
-        skip();
+        bl_skip_because("LibreOffice is not installed (scripts/deps.sh test installs it)");
     char *dir = bl_test_tmpdir();
     bl_records rs;
     bl_records_init(&rs);
