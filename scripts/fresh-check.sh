@@ -90,8 +90,10 @@ summary() {
 }
 
 build_tarball() {
-    command -v debootstrap >/dev/null ||
+    if ! command -v debootstrap >/dev/null; then
+        apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+    fi
     local tmp
     tmp=$(mktemp -d "$CACHE/debootstrap.XXXXXX")
     debootstrap --variant=minbase bookworm "$tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 || {
