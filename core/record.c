@@ -84,6 +84,23 @@ void bl_record_free(bl_record *r)
     free(r);
 }
 
+void bl_record_add_note(bl_record *r, const char *text)
+{
+    if (!text || !*text)
+        return;
+    if (!r->note) {
+        r->note = bl_xstrdup(text);
+        return;
+    }
+    if (strstr(r->note, text))
+        return;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s; %s", r->note, text);
+    free(r->note);
+    r->note = bl_strbuf_take(&sb);
+}
+
 static char *dup_or_null(const char *s)
 {
     return s ? bl_xstrdup(s) : NULL;

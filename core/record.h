@@ -139,6 +139,9 @@ bl_record *bl_record_clone(const bl_record *r);
 void bl_record_set_str(char **field, const char *value);
 void bl_record_set_label(bl_record *r, const char *key, const char *value);
 const char *bl_record_label(const bl_record *r, const char *key);
+/* Appends a sentence to the record's note ("first; second"); a sentence already there is not
+ * repeated. */
+void bl_record_add_note(bl_record *r, const char *text);
 
 void bl_lat_add_pct(bl_lat *l, double pct, double value_ns);
 void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count);

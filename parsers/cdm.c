@@ -3,8 +3,10 @@
  *
  * One export is one run: its results (3.x/5.x/6.x name read/write in each line, 7.x/8.x and
  * KDiskMark under [Read]/[Write]) and its header and footer as labels (cdm_version,
- * test_size, runs, date, os, profile, comment). MB/s is 10^6 bytes/s as the export says. */
+ * test_size, runs, date, os, profile, comment). CrystalDiskMark's MB/s is 10^6 bytes/s as the
+ * export says; KDiskMark's is not (cdm_kdiskmark.h). */
 #include "cdm_common.h"
+#include "cdm_kdiskmark.h"
 #include "cdm_table.h"
 #include "../core/strbuf.h"
 #include <ctype.h>
@@ -103,6 +105,17 @@ static void read_meta(const bl_text *t, size_t from, size_t to, bl_cdm_meta *m, 
     }
 }
 
+/* KDiskMark 3.x footers: "Test: 1 GiB (x5) [Measure: 5 sec / ...]", " Target: /home ...". */
+static int kdiskmark3_footer(const bl_text *t, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        const char *v = footer(t->line[i], "Test");
+        if (footer(t->line[i], "Target") || (v && strstr(v, "[Measure:")))
+            return 1;
+    }
+    return 0;
+}
+
 static int section_op(const char *s)
 {
     s = skip_sp(s);
@@ -137,6 +150,7 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
         char ver[32];
         read_meta(t, start, end, &m, ver, sizeof ver);
         int major = bl_cdm_major(m.version), op = 0, any = 0;
+        size_t first = o->recs.n;
         for (size_t k = start; k < end; k++) {
             bl_cdm_test tt;
             double bw, iops, lat;
@@ -156,6 +170,9 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
                 bl_out_error(o, (long)k + 1, "CrystalDiskMark result without a figure in MB/s");
             }
         }
+        if (strcmp(m.tool, "KDiskMark") == 0 && o->recs.n > first)
+            bl_kdm_fix_units(o, first, m.version, kdiskmark3_footer(t, start, end),
+                             (long)start + 1);
         bl_cdm_meta_free(&m);
         i = end;
     }
