@@ -24,6 +24,7 @@ bl_record *bl_record_new(void)
     r->direct = BL_TRI_ABSENT;
     r->size_bytes = r->io_bytes = -1;
     r->runtime_s = r->bw_bytes_s = r->iops = BL_ABSENT;
+    r->bw_prec = r->iops_prec = BL_ABSENT;
     lat_init(&r->clat_ns);
     lat_init(&r->slat_ns);
     lat_init(&r->lat_ns);

@@ -112,8 +112,12 @@ typedef struct bl_record {
     char *unit; /* "ops/s", "files/s" */
 
     /* Extensions to SPEC (README, "Extensions to the record"). */
-    double cpu_pct;        /* bonnie++'s %CP column */
-    char *note;            /* e.g. "+++++: too fast to measure" */
+    double cpu_pct; /* bonnie++'s %CP column */
+    char *note;     /* e.g. "+++++: too fast to measure" */
+    /* How far printing (rounding, truncation) may have moved bw_bytes_s and iops, as the
+     * parser read the digits; BL_ABSENT when it did not say (core/consistency.h assumes then).
+     * Parse time only: not in JSON or the store. */
+    double bw_prec, iops_prec;
     bl_samples bw_samples; /* bytes/s */
     bl_samples iops_samples;
     bl_lat sync_ns;       /* fsync/fdatasync calls of a write job (fio's "sync" block) */

@@ -28,12 +28,12 @@ static int is_header(const char *s)
 
 /* A result line: NAME ':' FIGURES, with no table bars. */
 static int result_line(const char *s, int major, bl_cdm_test *t, double *bw, double *iops,
-                       double *lat)
+                       double *lat, double prec[2])
 {
     if (strchr(s, '|'))
         return 0;
     for (const char *c = strchr(s, ':'); c; c = strchr(c + 1, ':')) {
-        size_t used = bl_cdm_value_parse(c + 1, bw, iops, lat);
+        size_t used = bl_cdm_value_parse_prec(c + 1, bw, iops, lat, prec);
         if (used && bl_cdm_test_parse(s, (size_t)(c - s), major, t))
             return 1;
     }
@@ -137,7 +137,7 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
         while (start < t->nlines && !is_header(t->line[start])) {
             bl_cdm_test tt;
             double a, b, c;
-            if (result_line(t->line[start], 0, &tt, &a, &b, &c) || section_op(t->line[start]))
+            if (result_line(t->line[start], 0, &tt, &a, &b, &c, NULL) || section_op(t->line[start]))
                 break;
             start++;
         }
@@ -153,11 +153,11 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
         size_t first = o->recs.n;
         for (size_t k = start; k < end; k++) {
             bl_cdm_test tt;
-            double bw, iops, lat;
+            double bw, iops, lat, prec[2];
             int sop = section_op(t->line[k]);
             if (sop)
                 op = sop;
-            else if (result_line(t->line[k], major, &tt, &bw, &iops, &lat)) {
+            else if (result_line(t->line[k], major, &tt, &bw, &iops, &lat, prec)) {
                 if (!tt.op && !op) {
                     bl_out_error(o, (long)k + 1, "CrystalDiskMark result outside [Read]/[Write]");
                     continue;
@@ -165,7 +165,9 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
                 if (!any)
                     ++*run;
                 any = 1;
-                bl_cdm_emit(o, (long)k + 1, *run, &m, &tt, op, bw, iops, lat);
+                bl_record *r = bl_cdm_emit(o, (long)k + 1, *run, &m, &tt, op, bw, iops, lat);
+                r->bw_prec = prec[0];
+                r->iops_prec = prec[1];
             } else if (named_without_figure(t->line[k], major, op)) {
                 bl_out_error(o, (long)k + 1, "CrystalDiskMark result without a figure in MB/s");
             }

@@ -58,6 +58,9 @@ static void rescale(bl_parse_out *o, size_t first, double unit, const char *note
         if (!bl_present(r->bw_bytes_s))
             continue;
         r->bw_bytes_s = unit > 0 ? r->bw_bytes_s / 1e6 * unit : BL_ABSENT;
+        /* the printed digits, and fio's "bw" is whole KiB/s */
+        if (bl_present(r->bw_prec))
+            r->bw_prec = r->bw_prec / 1e6 * unit + 1024;
         if (note)
             bl_record_add_note(r, note);
     }
