@@ -210,8 +210,12 @@ static void test_kdiskmark_versions(void **state)
          278.915 * KDM_MIB, "read as MiB/s"},
         {"cdm/kdiskmark-1.5.1_handwritten_kb.txt", 8, "rand-read", "RND4K Q32T16",
          1207.508 * KDM_KB, "read as 1,024,000 bytes/s"},
+        {"cdm/kdiskmark-1.6.0_handwritten_hdd.txt", 8, "rand-write", "RND4K Q1T1", 0.592 * KDM_KB,
+         NULL},
         {"cdm/kdiskmark-2.3.0_handwritten_peak_mix.txt", 6, "rand-mixed", "RND4K Q32T1",
          726.535 * KDM_KB, NULL},
+        {"cdm/kdiskmark-3.1.4_handwritten_nvme.txt", 8, "seq-write", "SEQ128K Q32T1",
+         2869.363 * KDM_KB, NULL},
         {"cdm/kdiskmark-3.2.0_handwritten.txt", 8, "seq-read", "SEQ1M Q8T1", 500.326 * KDM_KB,
          NULL},
     };
