@@ -105,6 +105,15 @@ static void read_meta(const bl_text *t, size_t from, size_t to, bl_cdm_meta *m, 
     }
 }
 
+/* "KDiskMark: https://github.com/JonMagon/KDiskMark": 1.4-1.5.x name no version. */
+static int header_1x(const bl_text *t, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        if (strncmp(skip_sp(t->line[i]), "KDiskMark: ", 11) == 0)
+            return 1;
+    return 0;
+}
+
 /* KDiskMark 3.x footers: "Test: 1 GiB (x5) [Measure: 5 sec / ...]", " Target: /home ...". */
 static int kdiskmark3_footer(const bl_text *t, size_t from, size_t to)
 {
@@ -172,9 +181,11 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
                 bl_out_error(o, (long)k + 1, "CrystalDiskMark result without a figure in MB/s");
             }
         }
-        if (strcmp(m.tool, "KDiskMark") == 0 && o->recs.n > first)
+        if (strcmp(m.tool, "KDiskMark") == 0 && o->recs.n > first) {
             bl_kdm_fix_units(o, first, m.version, kdiskmark3_footer(t, start, end),
                              (long)start + 1);
+            bl_kdm_note_threads(o, first, m.version, header_1x(t, start, end));
+        }
         bl_cdm_meta_free(&m);
         i = end;
     }

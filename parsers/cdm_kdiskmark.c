@@ -93,3 +93,21 @@ void bl_kdm_fix_units(bl_parse_out *o, size_t first, const char *version, int la
         rescale(o, first, 0, "bandwidth left out: unit unknown (KDiskMark version not named)");
     }
 }
+
+void bl_kdm_note_threads(bl_parse_out *o, size_t first, const char *version, int header_1x)
+{
+    long n = version ? version_number(version) : header_1x ? 10500 : -1;
+    const char *note =
+        n < 0       ? "KDiskMark version not named: before 3.3.0 it read back only part of "
+                      "its threads' fio jobs (its issue 182), figures as printed"
+        : n < 10600 ? "KDiskMark before 1.6.0 read back the first of its threads' fio jobs "
+                      "only: figures are one thread's, as printed"
+        : n < 30300 ? "KDiskMark 1.6-3.2 read back every other of its threads' fio jobs (its "
+                      "issue 182): figures are about half the threads', as printed"
+                    : NULL;
+    if (!note)
+        return;
+    for (size_t i = first; i < o->recs.n; i++)
+        if (o->recs.v[i]->numjobs > 1)
+            bl_record_add_note(o->recs.v[i], note);
+}

@@ -20,4 +20,11 @@ double bl_kdm_unit(const char *version);
  * bandwidths are dropped with an error at line. */
 void bl_kdm_fix_units(bl_parse_out *o, size_t first, const char *version, int layout3, long line);
 
+/* KDiskMark before 3.3.0 ran T threads as T fio jobs without --group_reporting and read back
+ * only some: up to 1.5.x the first job, from 1.6.0 every other one (its issue 182). Notes on
+ * the records of threads > 1 of such an export (or of one naming no version) that their
+ * figures stand for part of the threads, kept as printed. header_1x: the export has the
+ * "KDiskMark: https://..." header of 1.4-1.5.x. */
+void bl_kdm_note_threads(bl_parse_out *o, size_t first, const char *version, int header_1x);
+
 #endif

@@ -239,6 +239,51 @@ static void test_kdiskmark_versions(void **state)
     }
 }
 
+static int parse_string(const char *text, bl_parse_out *o);
+
+/* Before 3.3.0 KDiskMark read back part of T > 1 threads' fio jobs: said, figures kept. */
+static void test_kdiskmark_threads_note(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *note;
+    } cases[] = {
+        {"cdm/kdiskmark-1.5.0_handwritten_mib.txt", "first of its threads' fio jobs only"},
+        {"cdm/kdiskmark-1.6.0_handwritten_hdd.txt", "every other of its threads' fio jobs"},
+        {"cdm/kdiskmark-3.1.4_handwritten_nvme.txt", "every other of its threads' fio jobs"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[256];
+        bl_parse_out o;
+        bl_out_init(&o, cases[i].file);
+        assert_int_equal(bl_test_parse(bl_test_fixture(cases[i].file, buf, sizeof buf), NULL, &o),
+                         0);
+        size_t noted = 0;
+        for (size_t k = 0; k < o.recs.n; k++) {
+            const bl_record *r = o.recs.v[k];
+            const char *n = r->note ? strstr(r->note, cases[i].note) : NULL;
+            assert_true((r->numjobs > 1) == (n != NULL));
+            noted += n != NULL;
+        }
+        assert_int_equal(noted, 2); /* RND4K Q32T16 read and write */
+        const bl_record *r = fu_find(&o, "rand-read", "cdm_test", "RND4K Q32T16", 0);
+        assert_double_equal(r->iops, i == 0 ? 71402.3 : i == 1 ? 402.6 : 598114.7, 1e-9);
+        bl_out_free(&o);
+    }
+    bl_parse_out o;
+    assert_int_equal(parse_string("                        KDiskMark (3.3.0): "
+                                  "https://github.com/JonMagon/KDiskMark\n"
+                                  "[Read]\n"
+                                  "    Random   4 KiB (Q= 32, T=16):  2392.458 MB/s [ 598114.7 "
+                                  "IOPS] <   855.62 us>\n",
+                                  &o),
+                     0);
+    assert_int_equal(o.recs.n, 1);
+    assert_null(o.recs.v[0]->note); /* 3.3.0 runs fio with --group_reporting */
+    assert_double_equal(o.recs.v[0]->bw_bytes_s, 2392.458 * KDM_KB, 1e-3);
+    bl_out_free(&o);
+}
+
 static int parse_string(const char *text, bl_parse_out *o)
 {
     bl_text t;
@@ -296,10 +341,15 @@ static void test_kdiskmark_unit_unknown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_counts),      cmocka_unit_test(test_cdm3),
-        cmocka_unit_test(test_cdm6_7_8),           cmocka_unit_test(test_kdiskmark_fio_cdm),
-        cmocka_unit_test(test_fixture_utf16),      cmocka_unit_test(test_fixture_kdiskmark),
-        cmocka_unit_test(test_kdiskmark_versions), cmocka_unit_test(test_kdiskmark_unit_unknown),
+        cmocka_unit_test(test_corpus_counts),
+        cmocka_unit_test(test_cdm3),
+        cmocka_unit_test(test_cdm6_7_8),
+        cmocka_unit_test(test_kdiskmark_fio_cdm),
+        cmocka_unit_test(test_fixture_utf16),
+        cmocka_unit_test(test_fixture_kdiskmark),
+        cmocka_unit_test(test_kdiskmark_versions),
+        cmocka_unit_test(test_kdiskmark_unit_unknown),
+        cmocka_unit_test(test_kdiskmark_threads_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
