@@ -6,7 +6,7 @@
 #define KDM_MIB 1048576.0 /* 1.4.x - 1.5.0: fio's KiB/s / 1024 */
 #define KDM_KB 1024000.0  /* 1.5.1 on: fio's KiB/s / 1000 */
 
-/* "1.5.1" -> 10501; -1 when not a version. */
+/* "1.5.1" -> 10501; -1 when not a version. Parts past 99 count as 99 (no overflow). */
 static long version_number(const char *v)
 {
     long part[3] = {0, 0, 0};
@@ -15,6 +15,8 @@ static long version_number(const char *v)
         if (*v < '0' || *v > '9')
             return i == 0 ? -1 : part[0] * 10000 + part[1] * 100 + part[2];
         part[i] = strtol(v, &end, 10);
+        if (part[i] > 99)
+            part[i] = 99;
         v = *end == '.' ? end + 1 : end;
         if (*end != '.')
             break;
