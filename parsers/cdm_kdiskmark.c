@@ -62,7 +62,7 @@ static void rescale(bl_parse_out *o, size_t first, double unit, const char *note
         r->bw_bytes_s = unit > 0 ? r->bw_bytes_s / 1e6 * unit : BL_ABSENT;
         /* the printed digits, and fio's "bw" is whole KiB/s */
         if (bl_present(r->bw_prec))
-            r->bw_prec = r->bw_prec / 1e6 * unit + 1024;
+            r->bw_prec = unit > 0 ? r->bw_prec / 1e6 * unit + 1024 : BL_ABSENT;
         if (note)
             bl_record_add_note(r, note);
     }
