@@ -1,4 +1,5 @@
 #include "driver.h"
+#include "../core/consistency.h"
 #include "../core/store.h"
 #include "../core/strbuf.h"
 #include "sections.h"
@@ -172,11 +173,18 @@ static void label_sections(const bl_text *t, bl_parse_out *out)
     }
 }
 
-static void apply_user_labels(bl_parse_out *out, const bl_parse_opts *opts)
+/* The user's labels, and the consistency check of every record whatever its format: a
+ * record whose figures disagree is kept as printed, with a note and a warning. */
+static void finish_records(bl_parse_out *out, const bl_parse_opts *opts)
 {
-    for (size_t i = 0; i < out->recs.n; i++)
+    for (size_t i = 0; i < out->recs.n; i++) {
+        bl_record *r = out->recs.v[i];
         for (size_t l = 0; l < opts->n_labels; l++)
-            bl_record_set_label(out->recs.v[i], opts->labels[l].key, opts->labels[l].value);
+            bl_record_set_label(r, opts->labels[l].key, opts->labels[l].value);
+        char msg[256];
+        if (bl_check_and_note(r, msg, sizeof msg))
+            bl_out_warn(out, (long)r->line, "warning: %s", msg);
+    }
 }
 
 static int text_is_empty(const bl_text *t)
@@ -309,7 +317,7 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
         int rc = stream_parse(path, forced, out);
         if (rc == 0 && out->recs.n == 0 && out->n_diags == 0)
             bl_out_error(out, 0, "no results found in the %s input", forced->name);
-        apply_user_labels(out, opts);
+        finish_records(out, opts);
         return rc || out->n_diags ? 1 : 0;
     }
     if (huge && !forced && load_head(path, &t, err, sizeof err) == 0) {
@@ -320,7 +328,7 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
             if (hash)
                 stream_hash(path, hash);
             int rc = stream_parse(path, fmts[0], out);
-            apply_user_labels(out, opts);
+            finish_records(out, opts);
             return rc || out->n_diags ? 1 : 0;
         }
     }
@@ -356,17 +364,23 @@ int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out
         parse_text(t, fmts, nf, out);
     if (nf && out->recs.n == 0 && out->n_diags == 0)
         bl_out_error(out, 0, "no results found in the %s output", fmts[0]->name);
-    apply_user_labels(out, opts);
+    finish_records(out, opts);
     return out->n_diags ? 1 : 0;
 }
 
-void bl_print_diags(const bl_parse_out *out)
+static void print_diags(const bl_diag *v, size_t n)
 {
-    for (size_t i = 0; i < out->n_diags; i++) {
-        const bl_diag *d = &out->diags[i];
+    for (size_t i = 0; i < n; i++) {
+        const bl_diag *d = &v[i];
         if (d->line > 0)
             fprintf(stderr, "%s:%ld: %s\n", d->source, d->line, d->msg);
         else
             fprintf(stderr, "%s: %s\n", d->source, d->msg);
     }
+}
+
+void bl_print_diags(const bl_parse_out *out)
+{
+    print_diags(out->diags, out->n_diags);
+    print_diags(out->warns, out->n_warns);
 }

@@ -20,7 +20,10 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
 /* The same on a text already loaded (tests, fuzzing, stdin buffers). */
 int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out);
 
-/* Writes the diagnostics as "FILE:LINE: message" lines to stderr. */
+/* Every record of a parse goes through core/consistency.h: one whose figures disagree gets a
+ * note and a "FILE:LINE: warning: ..." in out->warns, and the status is not changed by it. */
+
+/* Writes the diagnostics, then the warnings, as "FILE:LINE: message" lines to stderr. */
 void bl_print_diags(const bl_parse_out *out);
 
 #endif
