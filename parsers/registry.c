@@ -16,6 +16,8 @@
     X(bonnie_csv) \
     /* dd */ \
     X(dd) \
+    /* hdparm -t/-T */ \
+    X(hdparm) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
     X(cdm) \
     /* results tables typed into a page */ \
