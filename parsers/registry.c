@@ -18,6 +18,8 @@
     X(dd) \
     /* hdparm -t/-T */ \
     X(hdparm) \
+    /* iozone -a */ \
+    X(iozone) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
     X(cdm) \
     /* results tables typed into a page */ \
