@@ -20,6 +20,8 @@
     X(hdparm) \
     /* iozone -a */ \
     X(iozone) \
+    /* sysbench fileio */ \
+    X(sysbench) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
     X(cdm) \
     /* results tables typed into a page */ \
