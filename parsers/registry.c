@@ -22,6 +22,8 @@
     X(iozone) \
     /* sysbench fileio */ \
     X(sysbench) \
+    /* DiskSpd */ \
+    X(diskspd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
     X(cdm) \
     /* results tables typed into a page */ \

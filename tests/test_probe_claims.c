@@ -34,6 +34,7 @@ static const rule rules[] = {
     {"hdparm/hdparm-9.x_handwritten_beside_bonnie.txt", "hdparm bonnie"},
     {"iozone", "iozone"},
     {"sysbench", "sysbench"},
+    {"diskspd", "diskspd"},
     /* ../shared/corpus */
     {"fio-json", "fio-json"},
     {"fio-log", "fio-log"},
