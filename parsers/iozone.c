@@ -154,15 +154,6 @@ static void context_above(const bl_text *t, size_t hdr, size_t stop, iz_context 
         cx->ops = 1, cx->unit_stated = 1;
 }
 
-static int iozone_probe(const bl_text *t)
-{
-    iz_header h;
-    for (size_t i = 0; i < t->nlines; i++)
-        if (header_line(t->line[i], &h))
-            return 85;
-    return 0;
-}
-
 static void add_record(bl_parse_out *out, size_t line, int64_t run, const iz_context *cx,
                        const iz_row *row, size_t c)
 {
@@ -194,43 +185,166 @@ static void add_record(bl_parse_out *out, size_t line, int64_t run, const iz_con
                                     "default) assumed");
 }
 
+/* -R's report blocks ("Excel output is below:"), one a test:
+ *   "Writer report"
+ *           "4"  "8"  "16"
+ *   "64"   173944 340306 516994
+ * A row shorter than the header is certain only when the record sizes it leaves out are
+ * larger than its file (auto mode's rule); else it is refused. */
+static const char *const report_names[IZ_MAXCOL] = {
+    "Writer",       "Re-writer",     "Reader",         "Re-Reader",   "Random read",
+    "Random write", "Backward read", "Record rewrite", "Stride read", "Fwrite",
+    "Re-Fwrite",    "Fread",         "Re-Fread"};
+
+#define IZ_MAXREC 32
+
+static int report_title(const char *s)
+{
+    s += strspn(s, " \t");
+    for (int c = 0; c < IZ_MAXCOL; c++) {
+        size_t n = strlen(report_names[c]);
+        if (s[0] == '"' && strncmp(s + 1, report_names[c], n) == 0 &&
+            strncmp(s + 1 + n, " report\"", 8) == 0 && s[n + 9] == '\0')
+            return c;
+    }
+    return -1;
+}
+
+/* Quoted numbers: "4"  "8" -> v; returns how many, 0 when the line is something else. */
+static size_t quoted_numbers(const char *s, double *v, size_t max, const char **rest)
+{
+    size_t n = 0;
+    s += strspn(s, " \t");
+    while (*s == '"' && n < max) {
+        char *e;
+        v[n] = strtod(s + 1, &e);
+        if (e == s + 1 || *e != '"')
+            return 0;
+        n++;
+        s = e + 1;
+        s += strspn(s, " \t");
+        if (rest)
+            break; /* a data row: one quoted file size, then plain numbers */
+    }
+    if (rest)
+        *rest = s;
+    return *s && !rest ? 0 : n;
+}
+
+/* One report block from its title line; returns the line after it. */
+static size_t report_block(const bl_text *t, size_t i, int col, int64_t run, const iz_context *cx,
+                           bl_parse_out *out)
+{
+    double rec[IZ_MAXREC];
+    size_t nrec = i + 1 < t->nlines ? quoted_numbers(t->line[i + 1], rec, IZ_MAXREC, NULL) : 0;
+    size_t k = i + 2;
+    for (; nrec && k < t->nlines; k++) {
+        double kb;
+        const char *p;
+        if (quoted_numbers(t->line[k], &kb, 1, &p) != 1)
+            break;
+        double v[IZ_MAXREC];
+        size_t nv = 0;
+        char *e;
+        while (*p && nv < IZ_MAXREC && (v[nv] = strtod(p, &e), e != p)) {
+            nv++;
+            p = e + strspn(e, " \t");
+        }
+        int certain = nv == nrec || (nv < nrec && rec[nv] > kb);
+        for (size_t c = 0; c < nv && certain; c++)
+            certain = rec[c] <= kb;
+        if (*p || !certain) {
+            bl_out_error(out, (long)k + 1,
+                         "iozone report row with %zu figures for %zu record sizes: which "
+                         "record size each is for is not certain",
+                         nv, nrec);
+            continue;
+        }
+        for (size_t c = 0; c < nv; c++) {
+            iz_row row = {.kb = kb, .reclen = rec[c]};
+            row.v[col] = v[c];
+            add_record(out, k, run, cx, &row, (size_t)col);
+        }
+    }
+    return k;
+}
+
+static int banner(const char *s)
+{
+    return strstr(s, "Iozone: Performance Test of File I/O") != NULL;
+}
+
+static int iozone_probe(const bl_text *t)
+{
+    iz_header h;
+    double rec[IZ_MAXREC];
+    for (size_t i = 0; i < t->nlines; i++)
+        if (header_line(t->line[i], &h) || (report_title(t->line[i]) >= 0 && i + 1 < t->nlines &&
+                                            quoted_numbers(t->line[i + 1], rec, IZ_MAXREC, NULL)))
+            return 85;
+    return 0;
+}
+
+static size_t table(const bl_text *t, size_t i, const iz_header *h, int64_t run,
+                    const iz_context *cx, bl_parse_out *out)
+{
+    size_t k = i + 1;
+    for (; k < t->nlines; k++) {
+        iz_row row;
+        int got = data_row(t->line[k], h, &row);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            bl_out_error(out, (long)k + 1,
+                         "iozone row whose cells do not line up with the header's columns");
+            continue;
+        }
+        for (size_t c = 0; c < h->ncol; c++)
+            if (!isnan(row.v[c]))
+                add_record(out, k, run, cx, &row, c);
+    }
+    return k;
+}
+
+/* One run per iozone invocation (banner); when it printed both the -a table and the -R
+ * report, the report repeats the table's figures and is not read again. */
 static void iozone_parse(const bl_text *t, bl_parse_out *out)
 {
     int64_t run = 0;
     size_t stop = 0;
+    int table_seen = 0, report_run = 0;
     for (size_t i = 0; i < t->nlines; i++) {
         iz_header h;
-        if (!header_line(t->line[i], &h))
+        int col;
+        if (banner(t->line[i])) {
+            table_seen = report_run = 0;
             continue;
-        iz_context cx;
-        context_above(t, i, stop, &cx);
-        run++;
-        size_t k = i + 1;
-        for (; k < t->nlines; k++) {
-            iz_row row;
-            int got = data_row(t->line[k], &h, &row);
-            if (got == 0)
-                break;
-            if (got < 0) {
-                bl_out_error(out, (long)k + 1,
-                             "iozone row whose cells do not line up with "
-                             "the header's columns");
-                continue;
-            }
-            for (size_t c = 0; c < h.ncol; c++)
-                if (!isnan(row.v[c]))
-                    add_record(out, k, run, &cx, &row, c);
         }
-        free(cx.version);
-        free(cx.command);
-        stop = k;
-        i = k - 1;
+        if (header_line(t->line[i], &h)) {
+            iz_context cx;
+            context_above(t, i, stop, &cx);
+            size_t k = table(t, i, &h, ++run, &cx, out);
+            free(cx.version);
+            free(cx.command);
+            table_seen = 1;
+            stop = k;
+            i = k - 1;
+        } else if ((col = report_title(t->line[i])) >= 0 && !table_seen) {
+            iz_context cx;
+            context_above(t, i, stop, &cx);
+            if (!report_run)
+                report_run = 1, run++;
+            size_t k = report_block(t, i, col, run, &cx, out);
+            free(cx.version);
+            free(cx.command);
+            i = k - 1;
+        }
     }
 }
 
 const bl_format bl_format_iozone = {
     .name = "iozone",
-    .summary = "iozone -a tables (kB/s or -O ops/s), any subset of tests",
+    .summary = "iozone -a tables and -R report blocks (kB/s or -O ops/s)",
     .family = "iozone",
     .rank = 1,
     .probe = iozone_probe,

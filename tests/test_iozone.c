@@ -110,12 +110,68 @@ static void test_pasted_and_misaligned(void **state)
     bl_out_free(&o);
 }
 
+/* -R report blocks alone give the table's figures cell by cell; -a with -R is read once. */
+static void test_report_blocks(void **state)
+{
+    (void)state;
+    char buf[256], buf2[256];
+    bl_parse_out a, r;
+    bl_out_init(&a, "a");
+    bl_out_init(&r, "r");
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("iozone/iozone-3.492_a_i012_layout.txt", buf, sizeof buf),
+                      NULL, &a),
+        0);
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("iozone/iozone-3.492_R_only_layout.txt", buf2, sizeof buf2),
+                      NULL, &r),
+        0);
+    assert_int_equal(r.recs.n, a.recs.n);
+    for (size_t i = 0; i < a.recs.n; i++) {
+        const bl_record *x = a.recs.v[i];
+        const bl_record *y = cell(&r, x->size_bytes / 1024, x->bs / 1024, x->test);
+        assert_non_null(y);
+        assert_double_equal(y->bw_bytes_s, x->bw_bytes_s, 0);
+    }
+    /* "256"   4942933 2974950 ... in "Random write report": 256 kB file, 8 kB records */
+    assert_double_equal(cell(&r, 256, 8, "rand-write")->bw_bytes_s, 2974950.0 * 1024, 0);
+    bl_out_free(&a);
+    bl_out_free(&r);
+
+    bl_out_init(&a, "a");
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("iozone/iozone-3.492_a_R_layout.txt", buf, sizeof buf), NULL,
+                      &a),
+        0);
+    assert_int_equal(a.recs.n, (5 + 6 + 7) * 6);
+    bl_out_free(&a);
+}
+
+/* A short row whose record sizes are not certain is refused; the certain ones are kept. */
+static void test_report_ambiguous_row(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    parse_string("Output is in kBytes/sec\n"
+                 "\"Reader report\"\n"
+                 "        \"4\"  \"8\"  \"16\"\n"
+                 "\"8\"   1000 2000 \n"
+                 "\"65536\"   3000 4000 \n",
+                 &o);
+    assert_int_equal(o.recs.n, 2);
+    assert_double_equal(o.recs.v[1]->bw_bytes_s, 2000.0 * 1024, 0);
+    assert_int_equal(o.recs.v[1]->bs, 8192);
+    assert_int_equal(o.n_diags, 1);
+    assert_int_equal(o.diags[0].line, 5);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kbytes_table),
-        cmocka_unit_test(test_blank_cells_ops),
-        cmocka_unit_test(test_pasted_and_misaligned),
+        cmocka_unit_test(test_kbytes_table),          cmocka_unit_test(test_blank_cells_ops),
+        cmocka_unit_test(test_pasted_and_misaligned), cmocka_unit_test(test_report_blocks),
+        cmocka_unit_test(test_report_ambiguous_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
