@@ -28,14 +28,17 @@ static int help(const char *cmd)
                "Prints the records found in each FILE as JSON Lines on stdout (no store).\n"
                "FILE - is standard input. Errors go to stderr as FILE:LINE: message.\n\n"
                "  --as FORMAT    read FILE as FORMAT instead of detecting it\n"
-               "  --label K=V    add a label to every record (repeatable)\n");
+               "  --label K=V    add a label to every record (repeatable)\n"
+               "  --patterns F   also read the formats of pattern file F (repeatable); the\n"
+               "                 *.pat files of $XDG_CONFIG_HOME/benchlog/patterns are read too\n");
     else
         printf("Usage: benchlog import [--db FILE] [--as FORMAT] [--label K=V]... FILE...\n\n"
                "Parses each FILE into the store, one transaction per file. A file whose\n"
                "content is already in the store is skipped (said on stderr).\n\n"
                "  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
                "  --as FORMAT    read FILE as FORMAT instead of detecting it\n"
-               "  --label K=V    add a label to every record (repeatable)\n");
+               "  --label K=V    add a label to every record (repeatable)\n"
+               "  --patterns F   also read the formats of pattern file F (repeatable)\n");
     formats_help(stdout);
     printf("\nExample: benchlog import --label host=nas1 fio-randread.txt dd.log\n");
     return 0;
@@ -44,16 +47,42 @@ static int help(const char *cmd)
 typedef struct parse_args {
     const char *db, *as;
     bl_labels labels;
+    bl_patterns *patterns;
     int first_file;
 } parse_args;
 
+/* The user's folder of pattern files, then each --patterns file; errors as FILE:LINE. */
+static int load_patterns(parse_args *a, const char *file)
+{
+    bl_parse_out errs;
+    bl_out_init(&errs, file ? file : "");
+    int rc = 0;
+    if (!a->patterns) {
+        a->patterns = bl_patterns_new();
+        char *dir = bl_patterns_user_dir();
+        if (dir)
+            rc |= bl_patterns_load_dir(a->patterns, dir, &errs);
+        free(dir);
+    }
+    if (file)
+        rc |= bl_patterns_load_file(a->patterns, file, &errs);
+    bl_print_diags(&errs);
+    bl_out_free(&errs);
+    return rc;
+}
+
+static void free_args(parse_args *a)
+{
+    bl_labels_free(&a->labels);
+    bl_patterns_free(a->patterns);
+}
+
 static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
 {
-    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
-                                         {"as", required_argument, 0, 'a'},
-                                         {"label", required_argument, 0, 'l'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"db", required_argument, 0, 'd'},    {"as", required_argument, 0, 'a'},
+        {"label", required_argument, 0, 'l'}, {"patterns", required_argument, 0, 'p'},
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     optind = 0;
     opterr = 0;
@@ -70,13 +99,22 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
             if (bl_labels_add(&a->labels, optarg) != 0)
                 return 2;
             break;
+        case 'p':
+            if (load_patterns(a, optarg) != 0)
+                return 2;
+            break;
         case 'h':
             return -1;
         default:
             return bl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (a->as && strcmp(a->as, "auto") != 0 && !bl_format_find(a->as))
+    if (!a->patterns && load_patterns(a, NULL) != 0)
+        return 2;
+    int known = a->as && bl_format_find(a->as);
+    for (size_t i = 0; a->as && i < bl_patterns_count(a->patterns); i++)
+        known |= strcmp(bl_patterns_format(a->patterns, i)->name, a->as) == 0;
+    if (a->as && strcmp(a->as, "auto") != 0 && !known)
         return bl_usage_error(cmd, "unknown format '%s'", a->as);
     if (optind >= argc)
         return bl_usage_error(cmd, "no FILE given");
@@ -87,7 +125,8 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
 /* Parses one file; returns its status (0/1) and fills out. */
 static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, char hash[33])
 {
-    bl_parse_opts opts = {.as = a->as, .n_labels = a->labels.n, .labels = a->labels.v};
+    bl_parse_opts opts = {
+        .as = a->as, .n_labels = a->labels.n, .labels = a->labels.v, .patterns = a->patterns};
     bl_out_init(out, strcmp(path, "-") == 0 ? "<stdin>" : path);
     int rc = bl_parse_source(path, &opts, out, hash);
     bl_print_diags(out);
@@ -99,7 +138,7 @@ int cmd_parse(int argc, char **argv)
     parse_args a;
     int rc = read_args("parse", argc, argv, &a);
     if (rc) {
-        bl_labels_free(&a.labels);
+        free_args(&a);
         return rc < 0 ? help("parse") : rc;
     }
     int status = 0;
@@ -111,7 +150,7 @@ int cmd_parse(int argc, char **argv)
             bl_record_write_jsonl(out.recs.v[k], stdout);
         bl_out_free(&out);
     }
-    bl_labels_free(&a.labels);
+    free_args(&a);
     if (fflush(stdout) != 0)
         status = 1;
     return status;
@@ -156,12 +195,12 @@ int cmd_import(int argc, char **argv)
     parse_args a;
     int rc = read_args("import", argc, argv, &a);
     if (rc) {
-        bl_labels_free(&a.labels);
+        free_args(&a);
         return rc < 0 ? help("import") : rc;
     }
     bl_store *s = bl_open_store(a.db, 1);
     if (!s) {
-        bl_labels_free(&a.labels);
+        free_args(&a);
         return 1;
     }
     int status = 0;
@@ -169,6 +208,6 @@ int cmd_import(int argc, char **argv)
         if (import_one(s, argv[i], &a) != 0)
             status = 1;
     bl_store_close(s);
-    bl_labels_free(&a.labels);
+    free_args(&a);
     return status;
 }

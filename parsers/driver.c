@@ -195,12 +195,26 @@ static int text_is_empty(const bl_text *t)
     return 1;
 }
 
-static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, bl_parse_out *out)
+/* A pattern-file format has no parse function: the set parses for it. */
+static void parse_one_format(const bl_text *t, const bl_format *fmt, const bl_patterns *pats,
+                             bl_parse_out *out)
+{
+    if (fmt->parse) {
+        fmt->parse(t, out);
+        return;
+    }
+    for (size_t i = 0; i < bl_patterns_count(pats); i++)
+        if (bl_patterns_format(pats, i) == fmt)
+            bl_patterns_parse(pats, i, t, out);
+}
+
+static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, const bl_patterns *pats,
+                       bl_parse_out *out)
 {
     bl_parse_out *outs = bl_xcalloc(nf, sizeof *outs);
     for (size_t f = 0; f < nf; f++) {
         bl_out_init(&outs[f], out->source);
-        fmts[f]->parse(t, &outs[f]);
+        parse_one_format(t, fmts[f], pats, &outs[f]);
         move_diags(out, &outs[f]);
     }
     drop_family_duplicates(fmts, outs, nf);
@@ -211,13 +225,26 @@ static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, bl_p
     free(outs);
 }
 
-static size_t probe_formats(const bl_text *t, const bl_format **fmts)
+static size_t probe_formats(const bl_text *t, const bl_format **fmts, const bl_patterns *pats)
 {
     size_t n = 0;
     for (size_t i = 0; i < bl_format_count(); i++)
         if (bl_format_at(i)->probe(t) > 0)
             fmts[n++] = bl_format_at(i);
+    for (size_t i = 0; i < bl_patterns_count(pats) && n < 64; i++)
+        if (bl_patterns_probe(pats, i, t) > 0)
+            fmts[n++] = bl_patterns_format(pats, i);
     return n;
+}
+
+/* --as NAME among our formats, then among the pattern files. */
+static const bl_format *find_format(const char *name, const bl_patterns *pats)
+{
+    const bl_format *f = bl_format_find(name);
+    for (size_t i = 0; !f && i < bl_patterns_count(pats); i++)
+        if (strcmp(bl_patterns_format(pats, i)->name, name) == 0)
+            f = bl_patterns_format(pats, i);
+    return f;
 }
 
 static void list_formats(bl_strbuf *sb)
@@ -297,7 +324,7 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
 {
     const bl_format *forced = NULL;
     if (opts->as && strcmp(opts->as, "auto") != 0) {
-        forced = bl_format_find(opts->as);
+        forced = find_format(opts->as, opts->patterns);
         if (!forced) {
             bl_strbuf sb;
             bl_strbuf_init(&sb);
@@ -311,7 +338,7 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     bl_text t;
     int huge = is_huge_file(path);
     /* A forced streaming format never loads the text whole, whatever the file's size. */
-    if (forced && forced->parse_stream && is_regular_file(path)) {
+    if (forced && forced->parse && forced->parse_stream && is_regular_file(path)) {
         if (hash)
             stream_hash(path, hash);
         int rc = stream_parse(path, forced, out);
@@ -322,7 +349,7 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     }
     if (huge && !forced && load_head(path, &t, err, sizeof err) == 0) {
         const bl_format *fmts[64];
-        size_t nf = probe_formats(&t, fmts);
+        size_t nf = probe_formats(&t, fmts, opts->patterns);
         bl_text_free(&t);
         if (nf == 1 && fmts[0]->parse_stream) {
             if (hash)
@@ -346,7 +373,8 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
 int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out)
 {
     const bl_format *forced = NULL;
-    if (opts->as && strcmp(opts->as, "auto") != 0 && !(forced = bl_format_find(opts->as))) {
+    if (opts->as && strcmp(opts->as, "auto") != 0 &&
+        !(forced = find_format(opts->as, opts->patterns))) {
         bl_out_error(out, 0, "unknown format '%s'", opts->as);
         return 2;
     }
@@ -355,13 +383,13 @@ int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out
         return 1;
     }
     const bl_format *fmts[64];
-    size_t nf = forced ? 1 : probe_formats(t, fmts);
+    size_t nf = forced ? 1 : probe_formats(t, fmts, opts->patterns);
     if (forced)
         fmts[0] = forced;
     if (nf == 0)
         bl_out_error(out, 0, "no benchmark output recognised (formats: see benchlog parse --help)");
     else
-        parse_text(t, fmts, nf, out);
+        parse_text(t, fmts, nf, opts->patterns, out);
     if (nf && out->recs.n == 0 && out->n_diags == 0)
         bl_out_error(out, 0, "no results found in the %s output", fmts[0]->name);
     finish_records(out, opts);

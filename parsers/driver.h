@@ -5,11 +5,13 @@
 #define BL_DRIVER_H
 
 #include "parser.h"
+#include "patterns.h"
 
 typedef struct bl_parse_opts {
     const char *as; /* NULL or "auto": probe; else a format name */
     size_t n_labels;
-    const bl_label *labels; /* added to every record, overriding the source's */
+    const bl_label *labels;      /* added to every record, overriding the source's */
+    const bl_patterns *patterns; /* NULL or the user's pattern-file formats, probed after ours */
 } bl_parse_opts;
 
 /* Returns 0 when the input parsed cleanly, 1 when it held errors (diagnostics in out, good

@@ -16,6 +16,14 @@
     X(bonnie_csv) \
     /* dd */ \
     X(dd) \
+    /* hdparm -t/-T */ \
+    X(hdparm) \
+    /* iozone -a */ \
+    X(iozone) \
+    /* sysbench fileio */ \
+    X(sysbench) \
+    /* DiskSpd */ \
+    X(diskspd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
     X(cdm) \
     /* results tables typed into a page */ \

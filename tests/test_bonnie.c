@@ -161,6 +161,11 @@ static void test_fixtures(void **state)
     r = fu_find(&o, "rand-create", NULL, NULL, 0);
     assert_double_equal(r->value, 1952, 0);
     assert_double_equal(r->lat_ns.max, 1758e3, 0);
+    /* "128M::8192:5" is size:chunk_size:seeks:seek_procs, as the CSV line has them */
+    r = fu_find(&o, "rand-seeks", NULL, NULL, 0);
+    assert_string_equal(bl_record_label(r, "seeks"), "8192");
+    assert_string_equal(bl_record_label(r, "seek_procs"), "5");
+    assert_int_equal(fu_find(&o, "seq-read-block", NULL, NULL, 0)->bs, -1); /* chunk empty */
     bl_out_free(&o);
 }
 
@@ -184,6 +189,7 @@ static void test_fixture_103_two_runs(void **state)
     assert_int_equal(r->line, 7);
     assert_string_equal(bl_record_label(r, "size"), "1G:32k");
     assert_int_equal(r->size_bytes, 1LL << 30);
+    assert_int_equal(r->bs, 32768); /* the chunk size of "1G:32k" */
     assert_string_equal(r->tool_version, "1.03");
     assert_false(r->lat_ns.present); /* 1.03 has no Latency rows */
     r = fu_find(&o, "rand-seeks", NULL, NULL, 0);
