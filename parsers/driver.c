@@ -440,8 +440,11 @@ int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out
         bl_out_error(out, 0, "unknown format '%s'", opts->as);
         return 2;
     }
+    for (size_t i = 0; i < t->n_notes; i++)
+        bl_out_error(out, t->notes[i].line, "%s", t->notes[i].msg);
     if (text_is_empty(t)) {
-        bl_out_error(out, 0, "empty input: no benchmark output in it");
+        if (!t->n_notes)
+            bl_out_error(out, 0, "empty input: no benchmark output in it");
         return 1;
     }
     parse_normalised(t, forced, out);
