@@ -1,5 +1,7 @@
 #include "driver.h"
 #include "../core/consistency.h"
+#include "../core/jsonl.h"
+#include "../core/normalize.h"
 #include "../core/store.h"
 #include "../core/strbuf.h"
 #include "sections.h"
@@ -370,6 +372,104 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     return rc;
 }
 
+/* Probe (unless forced) and parse one reading of the text into out. */
+static void parse_reading(const bl_text *t, const bl_format *forced, const bl_patterns *pats,
+                          bl_parse_out *out)
+{
+    const bl_format *fmts[64];
+    size_t nf = forced ? 1 : probe_formats(t, fmts, pats);
+    if (forced)
+        fmts[0] = forced;
+    if (nf == 0)
+        bl_out_error(out, 0, "no benchmark output recognised (formats: see benchlog parse --help)");
+    else
+        parse_text(t, fmts, nf, pats, out);
+    if (nf && out->recs.n == 0 && out->n_diags == 0)
+        bl_out_error(out, 0, "no results found in the %s output", fmts[0]->name);
+}
+
+/* Lines of the normalised text back to the lines of the file. */
+static void map_lines(bl_parse_out *out, const long *orig, size_t n)
+{
+    for (size_t i = 0; i < out->recs.n; i++) {
+        bl_record *r = out->recs.v[i];
+        if (r->line >= 1 && (size_t)r->line <= n)
+            r->line = orig[r->line - 1];
+    }
+    for (size_t i = 0; i < out->n_diags; i++)
+        if (out->diags[i].line >= 1 && (size_t)out->diags[i].line <= n)
+            out->diags[i].line = orig[out->diags[i].line - 1];
+}
+
+static size_t json_keys(const bl_records *rs)
+{
+    size_t keys = 0;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < rs->n; i++) {
+        bl_strbuf_reset(&sb);
+        bl_record_to_json(rs->v[i], &sb);
+        for (size_t k = 0; k < sb.len; k++)
+            keys += sb.s[k] == ':';
+    }
+    bl_strbuf_free(&sb);
+    return keys;
+}
+
+/* Whether reading a found more than b: more records, else more keys in them (figures,
+ * percentiles, labels). Fewer errors proves nothing: joining a bad line to a good one
+ * makes the error vanish. */
+static int better_reading(const bl_parse_out *a, const bl_parse_out *b)
+{
+    if (a->recs.n != b->recs.n)
+        return a->recs.n > b->recs.n;
+    return json_keys(&a->recs) > json_keys(&b->recs);
+}
+
+static void move_out(bl_parse_out *dst, bl_parse_out *src)
+{
+    move_diags(dst, src);
+    for (size_t i = 0; i < src->recs.n; i++)
+        bl_records_push(&dst->recs, src->recs.v[i]);
+    src->recs.n = 0;
+}
+
+/* The text as pasted may be quoted, indented, marked up or wrapped by a mail client. The
+ * normalised reading is parsed; when re-joining wrapped lines changes it, that reading too,
+ * and the better one is kept: joining is right exactly where a format's line continues. */
+static void parse_normalised(const bl_text *t, const bl_format *forced, const bl_patterns *pats,
+                             bl_parse_out *out)
+{
+    bl_text plain, joined;
+    long *plain_map = NULL, *joined_map = NULL;
+    size_t joins = 0;
+    int has_plain = bl_text_normalize(t, 0, &plain, &plain_map, NULL);
+    int built = bl_text_normalize(t, BL_NORM_JOIN, &joined, &joined_map, &joins);
+    int has_joined = built && joins > 0;
+    bl_parse_out a, b;
+    bl_out_init(&a, out->source);
+    bl_out_init(&b, out->source);
+    parse_reading(has_plain ? &plain : t, forced, pats, &a);
+    if (has_plain)
+        map_lines(&a, plain_map, plain.nlines);
+    bl_parse_out *best = &a;
+    if (has_joined) {
+        parse_reading(&joined, forced, pats, &b);
+        map_lines(&b, joined_map, joined.nlines);
+        if (better_reading(&b, &a))
+            best = &b;
+    }
+    move_out(out, best);
+    bl_out_free(&a);
+    bl_out_free(&b);
+    if (has_plain)
+        bl_text_free(&plain);
+    if (built)
+        bl_text_free(&joined);
+    free(plain_map);
+    free(joined_map);
+}
+
 int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out)
 {
     const bl_format *forced = NULL;
@@ -378,20 +478,14 @@ int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out
         bl_out_error(out, 0, "unknown format '%s'", opts->as);
         return 2;
     }
+    for (size_t i = 0; i < t->n_notes; i++)
+        bl_out_error(out, t->notes[i].line, "%s", t->notes[i].msg);
     if (text_is_empty(t)) {
-        bl_out_error(out, 0, "empty input: no benchmark output in it");
+        if (!t->n_notes)
+            bl_out_error(out, 0, "empty input: no benchmark output in it");
         return 1;
     }
-    const bl_format *fmts[64];
-    size_t nf = forced ? 1 : probe_formats(t, fmts, opts->patterns);
-    if (forced)
-        fmts[0] = forced;
-    if (nf == 0)
-        bl_out_error(out, 0, "no benchmark output recognised (formats: see benchlog parse --help)");
-    else
-        parse_text(t, fmts, nf, opts->patterns, out);
-    if (nf && out->recs.n == 0 && out->n_diags == 0)
-        bl_out_error(out, 0, "no results found in the %s output", fmts[0]->name);
+    parse_normalised(t, forced, opts->patterns, out);
     finish_records(out, opts);
     return out->n_diags ? 1 : 0;
 }
