@@ -3,63 +3,31 @@
 #include "../core/strbuf.h"
 #include "args.h"
 #include "commands.h"
-#include <getopt.h>
+#include "options.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct store_args {
-    const char *db;
-    int csv;
-    int first_filter;
-} store_args;
-
-static int read_args(const char *cmd, int argc, char **argv, store_args *a, int allow_format)
-{
-    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
-                                         {"jsonl", no_argument, 0, 'j'},
-                                         {"csv", no_argument, 0, 'c'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    memset(a, 0, sizeof *a);
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-        if (c == 'd')
-            a->db = optarg;
-        else if (c == 'h')
-            return -1;
-        else if ((c == 'j' || c == 'c') && allow_format)
-            a->csv = c == 'c';
-        else
-            return bl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-    }
-    a->first_filter = optind;
-    return 0;
-}
-
-static const char list_help[] =
-    "Usage: benchlog list [--db FILE] [FILTER...]\n\n"
+static const char list_usage[] =
+    "Usage: benchlog list [OPTIONS] [FILTER...]\n\n"
     "Lists the runs in the store, one a line: id, source:line, tool and version,\n"
-    "number of records, labels.\n\n"
-    "FILTER is KEY=VALUE, KEY!=VALUE or KEY~TEXT on record keys (tool, test, op, bs,\n"
-    "iodepth, ...) or labels (job, section, host, ...). All must match.\n\n"
-    "Example: benchlog list tool=fio section~iSCSI\n";
-
-static const char export_help[] =
-    "Usage: benchlog export [--db FILE] [--jsonl | --csv] [FILTER...]\n\n"
+    "number of records, labels.\n";
+#define FILTER_HELP                                                                                \
+    "FILTER is KEY=VALUE, KEY!=VALUE or KEY~TEXT on record keys (tool, test, op, bs,\n"            \
+    "iodepth, ...) or labels (job, section, host, ...). All must match. Options may\n"             \
+    "stand before, between or after the filters.\n\n"
+static const char export_usage[] =
+    "Usage: benchlog export [OPTIONS] [FILTER...]\n\n"
     "Writes the stored records matching FILTER to stdout: JSON Lines (default, the\n"
-    "same form as 'benchlog parse') or CSV with one row a record.\n\n"
-    "Example: benchlog export --csv test=rand-read > randread.csv\n";
+    "same form as 'benchlog parse') or CSV with one row a record.\n";
 
 /* Opens the store and reads the filter; returns 0 or an exit status. */
-static int open_with_filter(int argc, char **argv, const store_args *a, bl_store **s, bl_filter *f)
+static int open_with_filter(const char *db, int argc, char **argv, bl_store **s, bl_filter *f)
 {
     memset(f, 0, sizeof *f);
-    if (bl_filter_from_args(f, argc - a->first_filter, argv + a->first_filter) != 0)
+    if (bl_filter_from_args(f, argc, argv) != 0)
         return 2;
-    *s = bl_open_store(a->db, 0);
+    *s = bl_open_store(db, 0);
     if (!*s) {
         bl_filter_free(f);
         return 1;
@@ -69,21 +37,27 @@ static int open_with_filter(int argc, char **argv, const store_args *a, bl_store
 
 int cmd_list(int argc, char **argv)
 {
-    store_args a;
-    int rc = read_args("list", argc, argv, &a, 0);
-    if (rc)
-        return rc < 0 ? (fputs(list_help, stdout), 0) : rc;
+    const char *db = NULL;
+    const bl_option opts[] = {
+        BL_OPT_DB(&db),
+        BL_OPT_END(),
+    };
+    const bl_command_help h = {"list", list_usage,
+                               FILTER_HELP "Example: benchlog list tool=fio section~iSCSI\n", NULL};
+    int rc, n = bl_options(&h, opts, argc, argv, &rc);
+    if (n < 0)
+        return rc;
     bl_store *s;
     bl_filter f;
-    if ((rc = open_with_filter(argc, argv, &a, &s, &f)) != 0)
+    if ((rc = open_with_filter(db, n, argv, &s, &f)) != 0)
         return rc;
     bl_run_info *runs;
-    size_t n;
+    size_t n_runs;
     char err[512];
-    rc = bl_store_runs(s, &f, &runs, &n, err, sizeof err);
+    rc = bl_store_runs(s, &f, &runs, &n_runs, err, sizeof err);
     if (rc != 0)
         fprintf(stderr, "benchlog list: %s\n", err);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n_runs; i++) {
         const bl_run_info *r = &runs[i];
         char where[32] = "";
         if (r->first_line > 0)
@@ -92,7 +66,7 @@ int cmd_list(int argc, char **argv)
                (long long)r->run, r->source, where, r->tool, *r->tool_version ? " " : "",
                r->tool_version, r->n_records, r->n_records == 1 ? "" : "s", r->labels);
     }
-    bl_run_infos_free(runs, n);
+    bl_run_infos_free(runs, n_runs);
     bl_filter_free(&f);
     bl_store_close(s);
     return rc ? 1 : 0;
@@ -167,13 +141,23 @@ static void csv_row(bl_strbuf *sb, const bl_record *r)
 
 int cmd_export(int argc, char **argv)
 {
-    store_args a;
-    int rc = read_args("export", argc, argv, &a, 1);
-    if (rc)
-        return rc < 0 ? (fputs(export_help, stdout), 0) : rc;
+    const char *db = NULL;
+    int csv = 0;
+    const bl_option opts[] = {
+        BL_OPT_DB(&db),
+        BL_OPT_SET(0, "jsonl", &csv, 0, "JSON Lines, one record a line (default)"),
+        BL_OPT_SET(0, "csv", &csv, 1, "CSV, one row a record"),
+        BL_OPT_END(),
+    };
+    const bl_command_help h = {
+        "export", export_usage,
+        FILTER_HELP "Example: benchlog export --csv test=rand-read > randread.csv\n", NULL};
+    int rc, n = bl_options(&h, opts, argc, argv, &rc);
+    if (n < 0)
+        return rc;
     bl_store *s;
     bl_filter f;
-    if ((rc = open_with_filter(argc, argv, &a, &s, &f)) != 0)
+    if ((rc = open_with_filter(db, n, argv, &s, &f)) != 0)
         return rc;
     bl_records recs;
     bl_records_init(&recs);
@@ -183,13 +167,13 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "benchlog export: %s\n", err);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    if (a.csv) {
+    if (csv) {
         for (size_t k = 0; k < sizeof csv_keys / sizeof csv_keys[0]; k++)
             bl_strbuf_printf(&sb, "%s%s", k ? "," : "", csv_keys[k]);
         bl_strbuf_putc(&sb, '\n');
     }
     for (size_t i = 0; i < recs.n; i++) {
-        if (a.csv) {
+        if (csv) {
             csv_row(&sb, recs.v[i]);
         } else {
             bl_record_to_json(recs.v[i], &sb);
@@ -200,7 +184,7 @@ int cmd_export(int argc, char **argv)
             bl_strbuf_reset(&sb);
         }
     }
-    if (a.csv && recs.n == 0)
+    if (csv && recs.n == 0)
         fwrite(sb.s, 1, sb.len, stdout);
     bl_strbuf_free(&sb);
     bl_records_free(&recs);

@@ -4,7 +4,7 @@
 #include "../parsers/driver.h"
 #include "args.h"
 #include "commands.h"
-#include <getopt.h>
+#include "options.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,66 +21,49 @@ static void formats_help(FILE *f)
         fprintf(f, "  %-*s  %s\n", width, bl_format_at(i)->name, bl_format_at(i)->summary);
 }
 
-static int help(const char *cmd)
-{
-    if (strcmp(cmd, "parse") == 0)
-        printf("Usage: benchlog parse [--as FORMAT] [--label K=V]... FILE...\n\n"
-               "Prints the records found in each FILE as JSON Lines on stdout (no store).\n"
-               "FILE - is standard input. Errors go to stderr as FILE:LINE: message.\n\n"
-               "  --as FORMAT    read FILE as FORMAT instead of detecting it\n"
-               "  --label K=V    add a label to every record (repeatable)\n");
-    else
-        printf("Usage: benchlog import [--db FILE] [--as FORMAT] [--label K=V]... FILE...\n\n"
-               "Parses each FILE into the store, one transaction per file. A file whose\n"
-               "content is already in the store is skipped (said on stderr).\n\n"
-               "  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
-               "  --as FORMAT    read FILE as FORMAT instead of detecting it\n"
-               "  --label K=V    add a label to every record (repeatable)\n");
-    formats_help(stdout);
-    printf("\nExample: benchlog import --label host=nas1 fio-randread.txt dd.log\n");
-    return 0;
-}
+static const char parse_usage[] =
+    "Usage: benchlog parse [OPTIONS] FILE...\n\n"
+    "Prints the records found in each FILE as JSON Lines on stdout (no store).\n"
+    "FILE - is standard input. Errors go to stderr as FILE:LINE: message.\n";
+static const char import_usage[] =
+    "Usage: benchlog import [OPTIONS] FILE...\n\n"
+    "Parses each FILE into the store, one transaction per file. A file whose\n"
+    "content is already in the store is skipped (said on stderr).\n";
+static const char after[] = "\nOptions may stand before, between or after the files.\n"
+                            "Example: benchlog import --label host=nas1 fio-randread.txt dd.log\n";
 
 typedef struct parse_args {
     const char *db, *as;
     bl_labels labels;
-    int first_file;
+    int n_files;
 } parse_args;
 
+/* Reads the options; the files end in argv[0..a->n_files). Returns 0, or the exit status
+ * plus one (1: help shown, exit 0). */
 static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
 {
-    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
-                                         {"as", required_argument, 0, 'a'},
-                                         {"label", required_argument, 0, 'l'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    int import = strcmp(cmd, "import") == 0;
+    const bl_option opts[] = {
+        BL_OPT_STRING(0, "as", &a->as, "FORMAT", "read FILE as FORMAT instead of detecting it"),
+        BL_OPT_LABEL(&a->labels),
+        BL_OPT_DB(&a->db),
+        BL_OPT_END(),
+    };
+    /* parse has no store: its table stops before --db. */
+    bl_option popts[sizeof opts / sizeof opts[0]];
+    memcpy(popts, opts, sizeof opts);
+    if (!import)
+        popts[2] = (bl_option)BL_OPT_END();
+    const bl_command_help h = {cmd, import ? import_usage : parse_usage, after, formats_help};
     memset(a, 0, sizeof *a);
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            a->db = optarg;
-            break;
-        case 'a':
-            a->as = optarg;
-            break;
-        case 'l':
-            if (bl_labels_add(&a->labels, optarg) != 0)
-                return 2;
-            break;
-        case 'h':
-            return -1;
-        default:
-            return bl_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    int rc, n = bl_options(&h, popts, argc, argv, &rc);
+    if (n < 0)
+        return rc + 1;
     if (a->as && strcmp(a->as, "auto") != 0 && !bl_format_find(a->as))
-        return bl_usage_error(cmd, "unknown format '%s'", a->as);
-    if (optind >= argc)
-        return bl_usage_error(cmd, "no FILE given");
-    a->first_file = optind;
+        return bl_usage_error(cmd, "unknown format '%s'", a->as) + 1;
+    if (n == 0)
+        return bl_usage_error(cmd, "no FILE given") + 1;
+    a->n_files = n;
     return 0;
 }
 
@@ -100,10 +83,10 @@ int cmd_parse(int argc, char **argv)
     int rc = read_args("parse", argc, argv, &a);
     if (rc) {
         bl_labels_free(&a.labels);
-        return rc < 0 ? help("parse") : rc;
+        return rc - 1;
     }
     int status = 0;
-    for (int i = a.first_file; i < argc; i++) {
+    for (int i = 0; i < a.n_files; i++) {
         bl_parse_out out;
         if (parse_one(argv[i], &a, &out, NULL) != 0)
             status = 1;
@@ -157,7 +140,7 @@ int cmd_import(int argc, char **argv)
     int rc = read_args("import", argc, argv, &a);
     if (rc) {
         bl_labels_free(&a.labels);
-        return rc < 0 ? help("import") : rc;
+        return rc - 1;
     }
     bl_store *s = bl_open_store(a.db, 1);
     if (!s) {
@@ -165,7 +148,7 @@ int cmd_import(int argc, char **argv)
         return 1;
     }
     int status = 0;
-    for (int i = a.first_file; i < argc; i++)
+    for (int i = 0; i < a.n_files; i++)
         if (import_one(s, argv[i], &a) != 0)
             status = 1;
     bl_store_close(s);
