@@ -66,7 +66,7 @@ int cmd_chart(int argc, char **argv)
         BL_OPT_STRING('o', "output", &out, "FILE.png", "the image to write (required)"),
         BL_OPT_END(),
     };
-    static const bl_command_help h = {"chart", usage, after, NULL};
+    static const bl_command_help h = {"chart", usage, after, NULL, 0};
     int rc, n = bl_options(&h, opts, argc, argv, &rc);
     if (n < 0)
         return rc;

@@ -54,7 +54,7 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
     memcpy(popts, opts, sizeof opts);
     if (!import)
         popts[2] = (bl_option)BL_OPT_END();
-    const bl_command_help h = {cmd, import ? import_usage : parse_usage, after, formats_help};
+    const bl_command_help h = {cmd, import ? import_usage : parse_usage, after, formats_help, 0};
     memset(a, 0, sizeof *a);
     int rc, n = bl_options(&h, popts, argc, argv, &rc);
     if (n < 0)
@@ -68,7 +68,7 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
 }
 
 /* Parses one file; returns its status (0/1) and fills out. */
-static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, char hash[33])
+static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, bl_content_key *hash)
 {
     bl_parse_opts opts = {.as = a->as, .n_labels = a->labels.n, .labels = a->labels.v};
     bl_out_init(out, strcmp(path, "-") == 0 ? "<stdin>" : path);
@@ -110,26 +110,40 @@ static size_t count_runs(const bl_records *rs)
     return n;
 }
 
-static int import_one(bl_store *s, const char *path, const parse_args *a)
+static int import_one(bl_store *s, const char *path, const parse_args *a, int legacy_keys)
 {
     bl_parse_out out;
-    char hash[33] = "";
-    int status = parse_one(path, a, &out, hash);
+    bl_content_key key = {.want_fnv = legacy_keys};
+    int status = parse_one(path, a, &out, &key);
     char err[512];
     if (out.recs.n == 0) {
         bl_out_free(&out);
         return 1;
     }
-    int rc =
-        bl_store_import(s, out.source, hash, a->as ? a->as : "auto", &out.recs, err, sizeof err);
-    if (rc == BL_IMPORT_DUPLICATE)
-        fprintf(stderr, "%s: already in the store (same content): skipped\n", out.source);
-    else if (rc == BL_IMPORT_FAILED) {
+    bl_strbuf ids;
+    bl_strbuf_init(&ids);
+    int rc = bl_store_import(s, out.source, &key, a->as ? a->as : "auto", &out.recs, &ids, err,
+                             sizeof err);
+    const char *first = ids.s ? ids.s : "";
+    if (rc == BL_IMPORT_DUPLICATE) {
+        fprintf(stderr, "%s: already in the store (same content, runs %s): skipped\n", out.source,
+                first);
+    } else if (rc == BL_IMPORT_DUPLICATE_OTHER) {
+        /* The labels asked for are not what the store holds: say how to get them. */
+        fprintf(stderr,
+                "%s: already in the store (same content, runs %s) with other labels; use "
+                "relabel: benchlog relabel %.*s K=V\n",
+                out.source, first, BL_RUN_ID_LEN, first);
+        status = 1;
+    } else if (rc == BL_IMPORT_FAILED) {
         fprintf(stderr, "%s: import failed, store unchanged: %s\n", out.source, err);
         status = 1;
-    } else
-        fprintf(stderr, "%s: imported %zu records in %zu runs\n", out.source, out.recs.n,
-                count_runs(&out.recs));
+    } else {
+        size_t n_runs = count_runs(&out.recs);
+        fprintf(stderr, "%s: imported %zu records in %zu run%s: %s\n", out.source, out.recs.n,
+                n_runs, n_runs == 1 ? "" : "s", first);
+    }
+    bl_strbuf_free(&ids);
     bl_out_free(&out);
     return status;
 }
@@ -148,8 +162,10 @@ int cmd_import(int argc, char **argv)
         return 1;
     }
     int status = 0;
+    /* Old stores hold FNV keys: their content is recognised while any is left. */
+    int legacy = bl_store_has_legacy_keys(s);
     for (int i = 0; i < a.n_files; i++)
-        if (import_one(s, argv[i], &a) != 0)
+        if (import_one(s, argv[i], &a, legacy) != 0)
             status = 1;
     bl_store_close(s);
     bl_labels_free(&a.labels);

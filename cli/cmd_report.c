@@ -35,7 +35,7 @@ typedef struct report_args {
 /* Returns the number of FILTER terms (moved to argv[0..n)), or -1 with *status set. */
 static int read_args(int argc, char **argv, report_args *a, int *status)
 {
-    static const bl_command_help h = {"report", usage, after, NULL};
+    static const bl_command_help h = {"report", usage, after, NULL, 0};
     const bl_option opts[] = {
         BL_OPT_DB(&a->db),
         BL_OPT_STRING(0, "by", &a->by, "LABEL",

@@ -105,7 +105,7 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
         BL_OPT_DB(&a->db),
         BL_OPT_END(),
     };
-    static const bl_command_help h = {"run", usage, after, suites_help};
+    static const bl_command_help h = {"run", usage, after, suites_help, 0};
     int n = bl_options(&h, opts, argc, argv, status);
     if (n < 0)
         return -1;
@@ -151,14 +151,16 @@ static int store_records(const char *db, const char *source, const bl_records *r
     if (!s)
         return 1;
     char err[512];
-    int rc = bl_store_import(s, source, NULL, "run", recs, err, sizeof err);
+    bl_strbuf ids;
+    bl_strbuf_init(&ids);
+    int rc = bl_store_import(s, source, NULL, "run", recs, &ids, err, sizeof err);
     bl_store_close(s);
-    if (rc == BL_IMPORT_FAILED) {
+    if (rc == BL_IMPORT_FAILED)
         fprintf(stderr, "benchlog run: storing the results failed, store unchanged: %s\n", err);
-        return 1;
-    }
-    fprintf(stderr, "benchlog run: stored %zu records\n", recs->n);
-    return 0;
+    else
+        fprintf(stderr, "benchlog run: stored %zu records: run %s\n", recs->n, ids.s ? ids.s : "");
+    bl_strbuf_free(&ids);
+    return rc == BL_IMPORT_FAILED ? 1 : 0;
 }
 
 /* Many hosts go through fio's client/server mode: fio reads the job file itself. */

@@ -37,7 +37,7 @@ int cmd_xlsx(int argc, char **argv)
                       "chart title (default \"Throughput by test\")"),
         BL_OPT_END(),
     };
-    static const bl_command_help h = {"xlsx", usage, after, NULL};
+    static const bl_command_help h = {"xlsx", usage, after, NULL, 0};
     int rc, n = bl_options(&h, opts, argc, argv, &rc);
     if (n < 0)
         return rc;

@@ -126,7 +126,11 @@ int bl_options_parse(const bl_command_help *h, const bl_option *opts, int argc, 
             continue;
         }
         if (strcmp(a, "--") == 0) {
-            only_operands = 1;
+            /* A command splitting its operands at `--` reads options on both sides. */
+            if (h->keep_dashdash)
+                argv[n++] = argv[i];
+            else
+                only_operands = 1;
             continue;
         }
         int rc =

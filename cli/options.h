@@ -66,6 +66,7 @@ typedef struct bl_command_help {
     const char *usage;      /* "Usage: benchlog report [OPTIONS] [FILTER...]\n\nWhat it does.\n" */
     const char *after;      /* after the options: FILTER syntax, examples; may be NULL */
     void (*extra)(FILE *f); /* lists made at run time (formats, suites), before `after` */
+    int keep_dashdash;      /* `--` is an operand that splits the others, not the end of options */
 } bl_command_help;
 
 enum { BL_OPTS_HELP = -1, BL_OPTS_USAGE = -2 };

@@ -5,11 +5,23 @@
 #include <string.h>
 #include <strings.h>
 
+bool bl_is_run_id(const char *text)
+{
+    size_t n = strspn(text, "0123456789abcdef");
+    return n == BL_RUN_ID_LEN && text[n] == 0;
+}
+
 int bl_filter_add(bl_filter *f, const char *text, char *err, size_t errlen)
 {
+    if (bl_is_run_id(text)) {
+        f->t = bl_xrealloc(f->t, (f->n + 1) * sizeof *f->t);
+        f->t[f->n++] = (bl_filter_term){bl_xstrdup("run"), '=', bl_xstrdup(text)};
+        return 0;
+    }
     const char *op = strpbrk(text, "=~");
     if (!op || op == text || (op == text + 1 && text[0] == '!')) {
-        snprintf(err, errlen, "filter '%s' is not KEY=VALUE, KEY!=VALUE or KEY~TEXT", text);
+        snprintf(err, errlen, "filter '%s' is not KEY=VALUE, KEY!=VALUE, KEY~TEXT or a run ID",
+                 text);
         return -1;
     }
     size_t klen = (size_t)(op - text);
@@ -109,10 +121,8 @@ const char *bl_record_field_text(const bl_record *r, const char *key, char *buf,
     return bl_record_label(r, key);
 }
 
-static bool term_match(const bl_filter_term *t, const bl_record *r)
+static bool value_match(const bl_filter_term *t, const char *v)
 {
-    char buf[64];
-    const char *v = bl_record_field_text(r, t->key, buf, sizeof buf);
     switch (t->op) {
     case '=':
         return v && strcmp(v, t->value) == 0;
@@ -123,12 +133,35 @@ static bool term_match(const bl_filter_term *t, const bl_record *r)
     }
 }
 
-bool bl_filter_match(const bl_filter *f, const bl_record *r)
+static bool term_match(const bl_filter_term *t, const bl_record *r)
+{
+    char buf[64];
+    if (strncmp(t->key, "label.", 6) == 0)
+        return value_match(t, bl_record_label(r, t->key + 6));
+    return value_match(t, bl_record_field_text(r, t->key, buf, sizeof buf));
+}
+
+bool bl_filter_match_run(const bl_filter *f, const bl_record *r, const char *run_id)
 {
     if (!f)
         return true;
-    for (size_t i = 0; i < f->n; i++)
-        if (!term_match(&f->t[i], r))
+    int run_terms = 0, run_hit = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const bl_filter_term *t = &f->t[i];
+        if (run_id && strcmp(t->key, "run") == 0 && t->op == '=') {
+            run_terms++;
+            run_hit |= strcmp(run_id, t->value) == 0;
+        } else if (run_id && strcmp(t->key, "run") == 0) {
+            if (!value_match(t, run_id))
+                return false;
+        } else if (!term_match(t, r)) {
             return false;
-    return true;
+        }
+    }
+    return !run_terms || run_hit;
+}
+
+bool bl_filter_match(const bl_filter *f, const bl_record *r)
+{
+    return bl_filter_match_run(f, r, NULL);
 }

@@ -5,7 +5,8 @@
 #   sh scripts/deps.sh --test   also what the tests need
 set -u
 BUILD_PKGS="gcc make pkg-config libc6-dev libpcre2-dev libcairo2-dev libpango1.0-dev
- libxlsxwriter-dev libaio-dev libsqlite3-dev libjansson-dev fonts-noto-cjk fonts-dejavu-core"
+ libxlsxwriter-dev libaio-dev libsqlite3-dev libjansson-dev nettle-dev fonts-noto-cjk
+ fonts-dejavu-core"
 TEST_PKGS="libcmocka-dev fio valgrind strace unzip clang libclang-rt-14-dev libreoffice-calc-nogui"
 
 want=$BUILD_PKGS

@@ -41,6 +41,14 @@ static void make_records(bl_records *rs, size_t n, const char *tool)
     }
 }
 
+/* The key of a source whose text is `text`. */
+static bl_content_key key_of(const char *text)
+{
+    bl_content_key k = {.want_fnv = 1};
+    bl_content_key_of(text, strlen(text), &k);
+    return k;
+}
+
 static size_t count_records(const char *path, const char *filter)
 {
     char err[256];
@@ -68,11 +76,12 @@ static void test_round_trip_and_duplicates(void **state)
     assert_non_null(s);
     bl_records rs;
     make_records(&rs, 12, "fio");
-    assert_int_equal(bl_store_import(s, "x.txt", "h1", "fio", &rs, err, sizeof err),
+    bl_content_key h1 = key_of("h1");
+    assert_int_equal(bl_store_import(s, "x.txt", &h1, "fio", &rs, NULL, err, sizeof err),
                      BL_IMPORT_DONE);
-    assert_int_equal(bl_store_import(s, "x.txt", "h1", "fio", &rs, err, sizeof err),
+    assert_int_equal(bl_store_import(s, "x.txt", &h1, "fio", &rs, NULL, err, sizeof err),
                      BL_IMPORT_DUPLICATE);
-    assert_int_equal(bl_store_import(s, "run", NULL, "run", &rs, err, sizeof err),
+    assert_int_equal(bl_store_import(s, "run", NULL, "run", &rs, NULL, err, sizeof err),
                      BL_IMPORT_DONE); /* measured runs have no content identity */
     bl_run_info *runs;
     size_t n;
@@ -169,7 +178,8 @@ static void import_and_exit(const char *path, size_t n, const char *hash)
         _exit(3);
     bl_records rs;
     make_records(&rs, n, "bonnie++");
-    int rc = bl_store_import(s, "big.txt", hash, "bonnie", &rs, err, sizeof err);
+    bl_content_key key = key_of(hash);
+    int rc = bl_store_import(s, "big.txt", &key, "bonnie", &rs, NULL, err, sizeof err);
     bl_store_close(s);
     _exit(rc == BL_IMPORT_DONE ? 0 : 4);
 }
