@@ -226,8 +226,8 @@ static int split_relabel(int n, char **ops, int *n_sel, bl_labels *set)
         }
         if (dash < 0 && i == first_label && first_label == 0)
             return bl_usage_error("relabel",
-                                  "'%s': which runs? Give run IDs first, or a FILTER "
-                                  "then '--' then the labels",
+                                  "'%s': which runs? Give run IDs first, or put '--' "
+                                  "between a FILTER and the labels",
                                   ops[i]);
         bl_labels_add(set, ops[i]);
     }
