@@ -1,5 +1,6 @@
 /* benchlog report: the comparison table of the stored records matching FILTER. */
 #include "../charts/chart.h"
+#include "../core/atomic.h"
 #include "../core/strbuf.h"
 #include "../report/load.h"
 #include "../report/render.h"
@@ -61,15 +62,18 @@ static int read_args(int argc, char **argv, report_args *a, int *status)
 
 static int write_out(const char *path, const bl_strbuf *sb)
 {
-    FILE *f = path ? fopen(path, "wb") : stdout;
-    if (!f) {
-        perror(path);
+    char err[512];
+    if (path) {
+        /* Whole or not at all: a failed write leaves the old file as it was. */
+        if (bl_write_file(path, sb->s ? sb->s : "", sb->len, err, sizeof err) == 0)
+            return 0;
+        fprintf(stderr, "benchlog report: %s\n", err);
         return 1;
     }
-    int bad = sb->len && fwrite(sb->s, 1, sb->len, f) != sb->len;
-    bad |= path ? fclose(f) != 0 : fflush(f) != 0;
+    int bad = sb->len && fwrite(sb->s, 1, sb->len, stdout) != sb->len;
+    bad |= fflush(stdout) != 0;
     if (bad)
-        fprintf(stderr, "benchlog report: cannot write %s\n", path ? path : "stdout");
+        fprintf(stderr, "benchlog report: cannot write stdout\n");
     return bad;
 }
 
