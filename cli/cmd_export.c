@@ -1,5 +1,6 @@
 /* benchlog export: the stored records matching FILTER as JSON Lines or CSV, streamed: one
  * record decoded, written and freed at a time, so memory does not grow with the store. */
+#include "../core/fields.h"
 #include "../core/jsonl.h"
 #include "../core/store.h"
 #include "../core/strbuf.h"
@@ -37,14 +38,6 @@ static void csv_field(bl_strbuf *sb, const char *v)
     bl_strbuf_putc(sb, '"');
 }
 
-static const char *const csv_keys[] = {
-    "source",   "line",         "run",         "tool",        "tool_version", "labels",
-    "test",     "op",           "pattern",     "bs",          "iodepth",      "numjobs",
-    "ioengine", "direct",       "size_bytes",  "io_bytes",    "runtime_s",    "bw_bytes_s",
-    "iops",     "clat_mean_ns", "clat_p99_ns", "lat_mean_ns", "cpu_usr_pct",  "cpu_sys_pct",
-    "metric",   "value",        "unit",        "note",
-};
-
 static double pct_of(const bl_lat *l, double p)
 {
     for (size_t i = 0; i < l->n_pct; i++)
@@ -59,29 +52,57 @@ static void csv_num(bl_strbuf *sb, double v)
         bl_strbuf_put_double(sb, v);
 }
 
+/* The CSV columns come from the field table: its CSV scalars, the labels as "k=v; k=v",
+ * and a latency's mean and 99th percentile as NAME_mean_ns / NAME_p99_ns. */
+static void csv_header(bl_strbuf *sb)
+{
+    int first = 1;
+    for (size_t i = 0; i < bl_n_fields; i++) {
+        const bl_field *f = &bl_fields[i];
+        char base[64];
+        snprintf(base, sizeof base, "%.*s", (int)(strlen(f->name) - 3), f->name); /* -"_ns" */
+        if (f->flags & BL_FF_CSV)
+            bl_strbuf_printf(sb, "%s%s", first ? "" : ",", f->name), first = 0;
+        if (f->kind == BL_FK_LAT && (f->flags & BL_FF_CSV_MEAN))
+            bl_strbuf_printf(sb, "%s%s_mean_ns", first ? "" : ",", base), first = 0;
+        if (f->kind == BL_FK_LAT && (f->flags & BL_FF_CSV_P99))
+            bl_strbuf_printf(sb, "%s%s_p99_ns", first ? "" : ",", base), first = 0;
+    }
+    bl_strbuf_putc(sb, '\n');
+}
+
 static void csv_row(bl_strbuf *sb, const bl_record *r)
 {
     char buf[64];
-    for (size_t k = 0; k < sizeof csv_keys / sizeof csv_keys[0]; k++) {
-        const char *key = csv_keys[k];
-        if (k)
+    int first = 1;
+    for (size_t i = 0; i < bl_n_fields; i++) {
+        const bl_field *f = &bl_fields[i];
+        if (f->flags & BL_FF_CSV) {
+            if (!first)
+                bl_strbuf_putc(sb, ',');
+            first = 0;
+            if (f->kind == BL_FK_LABELS) {
+                bl_strbuf lb;
+                bl_strbuf_init(&lb);
+                for (size_t k = 0; k < r->n_labels; k++)
+                    bl_strbuf_printf(&lb, "%s%s=%s", k ? "; " : "", r->labels[k].key,
+                                     r->labels[k].value);
+                csv_field(sb, lb.s);
+                bl_strbuf_free(&lb);
+            } else {
+                csv_field(sb, bl_field_text(f, r, buf, sizeof buf));
+            }
+        }
+        if (f->kind != BL_FK_LAT)
+            continue;
+        const bl_lat *l = BL_CFIELD(r, f, bl_lat);
+        if (f->flags & BL_FF_CSV_MEAN) {
             bl_strbuf_putc(sb, ',');
-        if (strcmp(key, "labels") == 0) {
-            bl_strbuf lb;
-            bl_strbuf_init(&lb);
-            for (size_t i = 0; i < r->n_labels; i++)
-                bl_strbuf_printf(&lb, "%s%s=%s", i ? "; " : "", r->labels[i].key,
-                                 r->labels[i].value);
-            csv_field(sb, lb.s);
-            bl_strbuf_free(&lb);
-        } else if (strcmp(key, "clat_mean_ns") == 0) {
-            csv_num(sb, r->clat_ns.mean);
-        } else if (strcmp(key, "clat_p99_ns") == 0) {
-            csv_num(sb, pct_of(&r->clat_ns, 99));
-        } else if (strcmp(key, "lat_mean_ns") == 0) {
-            csv_num(sb, r->lat_ns.mean);
-        } else {
-            csv_field(sb, bl_record_field_text(r, key, buf, sizeof buf));
+            csv_num(sb, l->present ? l->mean : BL_ABSENT);
+        }
+        if (f->flags & BL_FF_CSV_P99) {
+            bl_strbuf_putc(sb, ',');
+            csv_num(sb, pct_of(l, 99));
         }
     }
     bl_strbuf_putc(sb, '\n');
@@ -140,11 +161,8 @@ int cmd_export(int argc, char **argv)
     }
     export_ctx x = {.csv = csv};
     bl_strbuf_init(&x.sb);
-    if (csv) {
-        for (size_t k = 0; k < sizeof csv_keys / sizeof csv_keys[0]; k++)
-            bl_strbuf_printf(&x.sb, "%s%s", k ? "," : "", csv_keys[k]);
-        bl_strbuf_putc(&x.sb, '\n');
-    }
+    if (csv)
+        csv_header(&x.sb);
     char err[512];
     rc = bl_store_each(s, &f, export_one, &x, err, sizeof err);
     if (rc < 0)

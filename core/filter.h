@@ -33,10 +33,9 @@ bool bl_filter_match_run(const bl_filter *f, const bl_record *r, const char *run
 /* Whether text is a run ID's shape (BL_RUN_ID_LEN lowercase hex digits). */
 bool bl_is_run_id(const char *text);
 
-/* The value of a record key or, failing that, of a label, as text in buf; NULL if absent.
- * Keys: source line run tool tool_version test op pattern bs iodepth numjobs ioengine direct
- * size_bytes io_bytes runtime_s bw_bytes_s iops metric unit, else a label name;
- * label.NAME is the label NAME only. */
+/* The value of a record key (a scalar of fields.h: source, line, run, tool, test, op, bs,
+ * bw_bytes_s, ...) or, failing that, of a label, as text in buf; NULL if absent. In a
+ * FILTER, label.NAME is the label NAME only. */
 const char *bl_record_field_text(const bl_record *r, const char *key, char *buf, size_t n);
 
 #endif

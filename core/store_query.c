@@ -2,34 +2,25 @@
  * SQL can decide exactly (run IDs, tool and test through their index, string keys and
  * labels through json_extract) narrow the SELECT; every term is then checked in C on the
  * decoded record, so SQL only ever removes rows C would remove too. */
+#include "fields.h"
 #include "jsonl.h"
 #include "store_int.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Record keys held as JSON strings: '=' on them is exact in SQL too. */
+/* Record keys held as JSON strings: '=' on them is exact in SQL too. Numbers and flags are
+ * left to C, whose text form of a number is the rule. */
 static int is_string_key(const char *k)
 {
-    static const char *const keys[] = {"source",   "tool_version", "op",   "pattern",
-                                       "ioengine", "metric",       "unit", "note"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strcmp(k, keys[i]) == 0)
-            return 1;
-    return 0;
+    const bl_field *f = bl_field_find(k);
+    return f && f->kind == BL_FK_STR;
 }
 
-/* Other record keys (numbers, flags): left to C, whose text form of a number is the rule. */
-static int is_other_key(const char *k)
+static int is_field(const char *k)
 {
-    static const char *const keys[] = {"line",        "run",        "bs",       "iodepth",
-                                       "numjobs",     "size_bytes", "io_bytes", "runtime_s",
-                                       "bw_bytes_s",  "iops",       "value",    "cpu_usr_pct",
-                                       "cpu_sys_pct", "direct",     "tool",     "test"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strcmp(k, keys[i]) == 0)
-            return 1;
-    return 0;
+    const bl_field *f = bl_field_find(k);
+    return f && bl_field_is_scalar(f);
 }
 
 /* A JSON path for a label name, or 0 when the name needs quoting SQLite's paths lack. */
@@ -67,7 +58,7 @@ static void where_term(sql_where *w, const bl_filter_term *t)
         add_param(w, t->value, NULL);
     } else if (strncmp(k, "label.", 6) == 0 ? label_path(k + 6, &path)
                : is_string_key(k)           ? (bl_strbuf_printf(&path, "$.%s", k), 1)
-               : !is_other_key(k)           ? label_path(k, &path)
+               : !is_field(k)               ? label_path(k, &path)
                                             : 0) {
         bl_strbuf_puts(&w->sql, " AND json_extract(r.json, ?) = ?");
         char *owned = bl_strbuf_take(&path);
