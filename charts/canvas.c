@@ -1,4 +1,5 @@
 #include "canvas.h"
+#include "../core/atomic.h"
 #include "../core/strbuf.h"
 #include <math.h>
 #include <stdio.h>
@@ -48,15 +49,26 @@ void bl_canvas_free(bl_canvas *c)
     memset(c, 0, sizeof *c);
 }
 
+static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
+{
+    return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 int bl_canvas_save(bl_canvas *c, const char *path, char *err, size_t errlen)
 {
     cairo_surface_flush(c->surf);
-    cairo_status_t st = cairo_surface_write_to_png(c->surf, path);
+    /* Whole or not at all: a full disk leaves the old image, not half of a new one. */
+    bl_atomic a;
+    if (bl_atomic_open(&a, path, err, errlen) != 0)
+        return -1;
+    cairo_status_t st = cairo_surface_write_to_png_stream(c->surf, to_file, a.f);
     if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, errlen, "cannot write %s: %s", path, cairo_status_to_string(st));
+        snprintf(err, errlen, "cannot write %s: %s (the old file, if any, is unchanged)", path,
+                 cairo_status_to_string(st));
+        bl_atomic_abort(&a);
         return -1;
     }
-    return 0;
+    return bl_atomic_commit(&a, err, errlen);
 }
 
 static cairo_status_t to_strbuf(void *closure, const unsigned char *data, unsigned int len)

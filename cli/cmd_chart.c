@@ -3,107 +3,79 @@
 #include "../report/load.h"
 #include "args.h"
 #include "commands.h"
-#include <getopt.h>
+#include "options.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
-    "Usage: benchlog chart [--db FILE] [--kind bar|percentiles|timeline|histogram]\n"
-    "                      [--by LABEL] [--series NAME] [--title TEXT] [--log]\n"
-    "                      [--width N] [--height N] -o FILE.png [FILTER...]\n\n"
+static const char usage[] =
+    "Usage: benchlog chart [OPTIONS] -o FILE.png [FILTER...]\n\n"
     "Draws a PNG chart of the stored records matching FILTER:\n"
     "  bar          grouped bars, tests x compared columns (as 'benchlog report --by'),\n"
     "               MB/s (else IOPS, else the test's own unit), value labels, legend\n"
     "  percentiles  latency percentile curves on log scales, from fio's percentiles or\n"
     "               from latency histograms\n"
     "  timeline     a series over time: bandwidth, IOPS or latency (fio logs, benchlog run)\n"
-    "  histogram    the latency distribution: share of I/Os per latency bin\n\n"
-    "  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
-    "  --kind KIND    chart kind (default bar)\n"
-    "  --by LABEL     bar: columns by this label; others: name curves by it\n"
-    "  --series NAME  timeline: bw, iops, lat, clat or slat (default: the first found)\n"
-    "  --title TEXT   title (default: kind and the labels the records share)\n"
-    "  --log          bar: logarithmic axis, for figures that span decades\n"
-    "  --width N      image width in pixels (default 1600)\n"
-    "  --height N     image height in pixels (default 900)\n"
-    "  -o FILE.png    the image to write (required)\n\n"
-    "At most 10 curves or bar colours are drawn; narrow with FILTER.\n"
+    "  histogram    the latency distribution: share of I/Os per latency bin\n";
+
+static const char after[] =
+    "At most 10 curves or bar colours are drawn; narrow with FILTER. Options may stand\n"
+    "before, between or after the filters.\n"
     "Example: benchlog chart --kind percentiles -o lat.png tool=fio test=rand-read\n";
 
-static int size_arg(const char *s, int *out)
+static int size_arg(void *value, const char *s, char *err, size_t errlen)
 {
     char *end;
     long v = strtol(s, &end, 10);
-    if (*s == 0 || *end || v <= 0 || v > 100000)
+    if (*s == 0 || *end || v <= 0 || v > 100000) {
+        snprintf(err, errlen, "--width and --height want a number of pixels, not '%s'", s);
         return -1;
-    *out = (int)v;
+    }
+    *(int *)value = (int)v;
+    return 0;
+}
+
+static int kind_arg(void *value, const char *s, char *err, size_t errlen)
+{
+    int k = bl_chart_kind_from_name(s);
+    if (k < 0) {
+        snprintf(err, errlen, "unknown kind '%s'", s);
+        return -1;
+    }
+    *(bl_chart_kind *)value = (bl_chart_kind)k;
     return 0;
 }
 
 int cmd_chart(int argc, char **argv)
 {
-    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
-                                         {"kind", required_argument, 0, 'k'},
-                                         {"by", required_argument, 0, 'b'},
-                                         {"series", required_argument, 0, 's'},
-                                         {"title", required_argument, 0, 'T'},
-                                         {"width", required_argument, 0, 'W'},
-                                         {"height", required_argument, 0, 'H'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"log", no_argument, 0, 'L'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
     const char *db = NULL, *out = NULL;
     bl_chart_opts co = {0};
-    optind = 0;
-    opterr = 0;
-    int c, k;
-    while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            db = optarg;
-            break;
-        case 'k':
-            if ((k = bl_chart_kind_from_name(optarg)) < 0)
-                return bl_usage_error("chart", "unknown kind '%s'", optarg);
-            co.kind = (bl_chart_kind)k;
-            break;
-        case 'b':
-            co.by = optarg;
-            break;
-        case 's':
-            co.series = optarg;
-            break;
-        case 'T':
-            co.title = optarg;
-            break;
-        case 'W':
-        case 'H':
-            if (size_arg(optarg, c == 'W' ? &co.width : &co.height) != 0)
-                return bl_usage_error("chart", "%s wants a number of pixels, not '%s'",
-                                      c == 'W' ? "--width" : "--height", optarg);
-            break;
-        case 'o':
-            out = optarg;
-            break;
-        case 'L':
-            co.log = 1;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return 0;
-        default:
-            return bl_usage_error("chart", "unknown option or missing value: '%s'",
-                                  argv[optind - 1]);
-        }
-    }
+    const bl_option opts[] = {
+        BL_OPT_DB(&db),
+        BL_OPT_FN(0, "kind", &co.kind, "KIND",
+                  "bar, percentiles, timeline or histogram (default bar)", kind_arg),
+        BL_OPT_STRING(0, "by", &co.by, "LABEL",
+                      "bar: columns by this label; others: name curves by it"),
+        BL_OPT_STRING(0, "series", &co.series, "NAME",
+                      "timeline: bw, iops, lat, clat or slat (default: the first found)"),
+        BL_OPT_STRING(0, "title", &co.title, "TEXT",
+                      "title (default: kind and the labels the records share)"),
+        BL_OPT_BOOL(0, "log", &co.log, "bar: logarithmic axis, for figures that span decades"),
+        BL_OPT_FN(0, "width", &co.width, "N", "image width in pixels (default 1600)", size_arg),
+        BL_OPT_FN(0, "height", &co.height, "N", "image height in pixels (default 900)", size_arg),
+        BL_OPT_STRING('o', "output", &out, "FILE.png", "the image to write (required)"),
+        BL_OPT_END(),
+    };
+    static const bl_command_help h = {"chart", usage, after, NULL, 0};
+    int rc, n = bl_options(&h, opts, argc, argv, &rc);
+    if (n < 0)
+        return rc;
     if (!out)
         return bl_usage_error("chart", "-o FILE.png is required");
     bl_records recs;
     bl_records_init(&recs);
     char err[512];
-    int rc = bl_report_load(db, argc - optind, argv + optind, &recs, err, sizeof err);
+    rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
     if (rc == 0) {
         rc = bl_chart_png(out, &recs, &co, err, sizeof err);
         bl_chart_cleanup();

@@ -2,7 +2,6 @@
 #include "../core/consistency.h"
 #include "../core/jsonl.h"
 #include "../core/normalize.h"
-#include "../core/store.h"
 #include "../core/strbuf.h"
 #include "sections.h"
 #include <errno.h>
@@ -271,7 +270,7 @@ static int stream_parse(const char *path, const bl_format *fmt, bl_parse_out *ou
 }
 
 /* Identity of a huge file without reading it twice: size plus its first and last MiB. */
-static void stream_hash(const char *path, char hash[33])
+static void stream_hash(const char *path, bl_content_key *hash)
 {
     FILE *f = fopen(path, "rb");
     bl_strbuf sb;
@@ -290,7 +289,7 @@ static void stream_hash(const char *path, char hash[33])
     }
     if (f)
         fclose(f);
-    bl_content_hash(sb.s ? sb.s : "", sb.len, hash);
+    bl_content_key_of(sb.s ? sb.s : "", sb.len, hash);
     bl_strbuf_free(&sb);
 }
 
@@ -322,7 +321,8 @@ static int is_huge_file(const char *path)
            st.st_size > (off_t)BL_STREAM_OVER;
 }
 
-int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out, char hash[33])
+int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
+                    bl_content_key *hash)
 {
     const bl_format *forced = NULL;
     if (opts->as && strcmp(opts->as, "auto") != 0) {
@@ -366,7 +366,7 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
         return 1;
     }
     if (hash)
-        bl_content_hash(t.buf, t.len, hash);
+        bl_content_key_of(t.buf, t.len, hash);
     int rc = bl_parse_text(&t, opts, out);
     bl_text_free(&t);
     return rc;

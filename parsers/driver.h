@@ -4,6 +4,7 @@
 #ifndef BL_DRIVER_H
 #define BL_DRIVER_H
 
+#include "../core/digest.h"
 #include "parser.h"
 #include "patterns.h"
 
@@ -16,8 +17,9 @@ typedef struct bl_parse_opts {
 
 /* Returns 0 when the input parsed cleanly, 1 when it held errors (diagnostics in out, good
  * records kept), 2 for a usage error (unknown --as). out must be initialised by the caller.
- * *hash receives the content digest (for the store), when hash is not NULL. */
-int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out, char hash[33]);
+ * *hash receives the content key (for the store), when hash is not NULL. */
+int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
+                    bl_content_key *hash);
 
 /* The same on a text already loaded (tests, fuzzing, stdin buffers). */
 int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out);

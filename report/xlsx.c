@@ -1,5 +1,6 @@
 /* The workbook: Summary with its native chart, then the detail sheets of xlsx_sheets.c. */
 #include "xlsx.h"
+#include "../core/atomic.h"
 #include "../core/strbuf.h"
 #include "table.h"
 #include "xlsx_int.h"
@@ -272,9 +273,17 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
      * size the cache costs nothing and makes the file complete. */
     size_t cm = o->constant_memory_from ? o->constant_memory_from : BL_XLSX_CONSTANT_MEMORY_FROM;
     lxw_workbook_options wo = {.constant_memory = recs->n >= cm, .tmpdir = NULL};
-    lxw_workbook *wb = workbook_new_opt(path, &wo);
+    /* libxlsxwriter writes by name: it writes the temporary file, renamed when complete. */
+    bl_atomic out;
+    if (bl_atomic_open(&out, path, err, errlen) != 0) {
+        bl_table_free(t);
+        return 1;
+    }
+    bl_atomic_close_stream(&out);
+    lxw_workbook *wb = workbook_new_opt(out.tmp, &wo);
     if (!wb) {
         snprintf(err, errlen, "cannot create %s", path);
+        bl_atomic_abort(&out);
         bl_table_free(t);
         return 1;
     }
@@ -294,7 +303,11 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     lxw_error e = workbook_close(wb);
     int rc = 0;
     if (e != LXW_NO_ERROR) {
-        snprintf(err, errlen, "cannot write %s: %s", path, lxw_strerror(e));
+        snprintf(err, errlen, "cannot write %s: %s (the old file, if any, is unchanged)", path,
+                 lxw_strerror(e));
+        bl_atomic_abort(&out);
+        rc = 1;
+    } else if (bl_atomic_commit(&out, err, errlen) != 0) {
         rc = 1;
     }
     bl_xruns_free(&runs);
