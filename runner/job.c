@@ -207,6 +207,16 @@ static int set_time(const char *v, double *out)
     return v && bl_fio_time_s(v, out) ? 0 : -1;
 }
 
+/* A time of up to 10 s in ns (the null engine's simulated service time). */
+static int set_ns(const char *v, uint64_t *out)
+{
+    double t;
+    if (!v || !bl_fio_time_s(v, &t) || t > 10)
+        return -1;
+    *out = (uint64_t)(t * 1e9 + 0.5);
+    return 0;
+}
+
 /* Options that are accepted because they change nothing in how we run. */
 static bool harmless(const char *key)
 {
@@ -249,6 +259,8 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_int(v, 1, 1024, &j->numjobs);
     else if (strcmp(k, "iodepth") == 0)
         rc = set_int(v, 1, 256, &j->iodepth);
+    else if (strcmp(k, "service_time") == 0)
+        rc = set_ns(v, &j->service_ns);
     else if (strcmp(k, "iodepth_batch") == 0 || strcmp(k, "iodepth_batch_submit") == 0)
         rc = set_int(v, 0, 256, &j->iodepth_batch);
     else if (strcmp(k, "userspace_reap") == 0)

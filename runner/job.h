@@ -27,6 +27,8 @@ typedef struct bl_job {
     uint64_t size;        /* bytes of the file region a pass covers; 0 = the file's size */
     uint64_t offset;      /* where the region starts */
     int numjobs, iodepth; /* threads, I/Os in flight per thread */
+    int iodepth_asked;    /* the job file's iodepth when the engine could not queue; else 0 */
+    uint64_t service_ns;  /* null engine: each I/O completes this long after it is issued */
     int iodepth_batch;    /* I/Os per io_submit call (fio's iodepth_batch_submit, default 1) */
     bool userspace_reap;  /* libaio: read completions from the kernel's ring (default on) */
     int loops;

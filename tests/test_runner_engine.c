@@ -332,6 +332,29 @@ static void test_null_engine_time_based(void **state)
     bl_records_free(&recs);
 }
 
+/* fio's behaviour: the sync engine cannot queue, so iodepth=32 runs and is recorded as 1. */
+static void test_sync_engine_records_the_depth_it_ran(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_run_opts o = {.target = dir};
+    bl_records recs;
+    assert_int_equal(
+        run_text("[s]\nrw=randread\nbs=4k\nsize=1m\nioengine=psync\niodepth=32\n", &o, &recs),
+        BL_RUN_OK);
+    const bl_record *r = recs.v[0];
+    assert_int_equal(r->iodepth, 1);
+    assert_string_equal(r->ioengine, "sync");
+    assert_string_equal(r->note, "iodepth=32 asked; the sync engine ran one I/O at a time");
+    /* Every one of the 256 reads was issued with nothing else in flight. */
+    assert_int_equal(r->iodepth_dist.n, 7);
+    assert_true(r->iodepth_dist.v[0].at == 1 && r->iodepth_dist.v[0].pct == 100);
+    assert_true(r->iodepth_dist.v[6].ge && r->iodepth_dist.v[6].at == 64);
+    assert_int_equal(r->io_bytes, 1 << 20);
+    bl_records_free(&recs);
+    rm_dir(dir);
+}
+
 static void test_odirect_fallback(void **state)
 {
     (void)state;
@@ -485,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_libaio_read_latencies),
         cmocka_unit_test(test_mixed_and_group_reporting),
         cmocka_unit_test(test_null_engine_time_based),
+        cmocka_unit_test(test_sync_engine_records_the_depth_it_ran),
         cmocka_unit_test(test_odirect_fallback),
         cmocka_unit_test(test_fio_logs),
         cmocka_unit_test(test_refusals),
