@@ -12,6 +12,7 @@
 #include "../runner/target.h"
 #include "support/support.h"
 #include <dirent.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,6 +444,70 @@ static void test_fio_logs(void **state)
     rm_dir(dir);
 }
 
+typedef struct swapper {
+    const char *dir, *victim;
+    int swapped;
+} swapper;
+
+/* Waits for the scratch file to appear, then renames a symlink to the victim over it. */
+static void *swap_for_symlink(void *p)
+{
+    swapper *sw = p;
+    for (int tries = 0; tries < 200000 && !sw->swapped; tries++) {
+        DIR *d = opendir(sw->dir);
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+            if (strncmp(e->d_name, ".benchlog-", 10) == 0) {
+                char *scratch = path_in(sw->dir, e->d_name), *link = path_in(sw->dir, "swap");
+                if (symlink(sw->victim, link) == 0 && rename(link, scratch) == 0)
+                    sw->swapped = 1;
+                free(scratch);
+                free(link);
+                break;
+            }
+        if (d)
+            closedir(d);
+        usleep(50);
+    }
+    return NULL;
+}
+
+/* The scratch file is replaced by a symlink to someone's file while the run writes: the run
+ * goes on in the file it made (one descriptor, nothing reopened by name), the link's target
+ * keeps every byte, and the clean-up does not remove what is not ours. */
+static void test_scratch_swapped_for_a_symlink(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *other = bl_test_tmpdir();
+    char *victim = path_in(other, "victim");
+    FILE *f = fopen(victim, "w");
+    fputs("root's precious file\n", f);
+    fclose(f);
+    swapper sw = {.dir = dir, .victim = victim};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, swap_for_symlink, &sw), 0);
+    bl_run_opts o = {.target = dir};
+    bl_records recs;
+    int rc = run_text("[w]\nrw=write\nbs=64k\nsize=32m\nioengine=sync\ntime_based\n"
+                      "runtime=300ms\n",
+                      &o, &recs);
+    pthread_join(th, NULL);
+    assert_true(sw.swapped);
+    assert_int_equal(rc, BL_RUN_OK);
+    assert_true(recs.v[0]->io_bytes > 0);
+    size_t n;
+    unsigned char *b = slurp(victim, &n);
+    assert_int_equal(n, 21);
+    assert_memory_equal(b, "root's precious file\n", 21);
+    free(b);
+    /* The symlink left in the scratch file's place is not ours: it stays. */
+    assert_int_equal(dir_entries(dir), 1);
+    bl_records_free(&recs);
+    free(victim);
+    rm_dir(dir);
+    rm_dir(other);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -510,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_null_engine_time_based),
         cmocka_unit_test(test_sync_engine_records_the_depth_it_ran),
         cmocka_unit_test(test_odirect_fallback),
+        cmocka_unit_test(test_scratch_swapped_for_a_symlink),
         cmocka_unit_test(test_fio_logs),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_block_device_refused),
