@@ -339,7 +339,7 @@ static void push_job(bl_jobs *js, const bl_job *global, const char *name, long l
 }
 
 /* One "key=value" or "key" line into the current section. */
-static int parse_option(char *s, bl_job *cur, long line, bl_parse_out *out)
+static int parse_option(char *s, bl_job *cur, long line, bl_diags *out)
 {
     char *eq = strchr(s, '=');
     char *key = s, *val = NULL;
@@ -350,21 +350,21 @@ static int parse_option(char *s, bl_job *cur, long line, bl_parse_out *out)
     key = trim(key);
     char err[256];
     if (!*key) {
-        bl_out_error(out, line, "expected option=value, got '=%s'", val ? val : "");
+        bl_diags_add(out, line, "expected option=value, got '=%s'", val ? val : "");
         return 1;
     }
     if (val && strchr(val, '$')) {
-        bl_out_error(out, line, "option '%s': $ variables are not supported", key);
+        bl_diags_add(out, line, "option '%s': $ variables are not supported", key);
         return 1;
     }
     if (bl_job_set(cur, key, val, err, sizeof err) != 0) {
-        bl_out_error(out, line, "%s", err);
+        bl_diags_add(out, line, "%s", err);
         return 1;
     }
     return 0;
 }
 
-int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out)
+int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_diags *out)
 {
     bl_job global;
     bl_job_defaults(&global);
@@ -382,7 +382,7 @@ int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out)
         if (*s == '[') {
             char *close = strchr(s, ']');
             if (!close || close == s + 1 || *trim(close + 1)) {
-                bl_out_error(out, line, "bad section header '%s'", s);
+                bl_diags_add(out, line, "bad section header '%s'", s);
                 errors++;
             } else {
                 *close = '\0';
@@ -395,7 +395,7 @@ int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out)
                 }
             }
         } else if (strncmp(s, "include ", 8) == 0) {
-            bl_out_error(out, line, "'include' is not supported");
+            bl_diags_add(out, line, "'include' is not supported");
             errors++;
         } else
             errors += parse_option(s, cur, line, out);
@@ -403,7 +403,7 @@ int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out)
     }
     (void)in_global;
     if (jobs->n == 0 && errors == 0) {
-        bl_out_error(out, 0, "no job section ([name]) in the job file");
+        bl_diags_add(out, 0, "no job section ([name]) in the job file");
         errors++;
     }
     bl_job_free(&global);

@@ -10,7 +10,8 @@
 #ifndef BL_RUNNER_JOB_H
 #define BL_RUNNER_JOB_H
 
-#include "../parsers/parser.h"
+#include "../core/diag.h"
+#include "../core/text.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -63,7 +64,7 @@ int bl_job_set(bl_job *j, const char *key, const char *value, char *err, size_t 
 
 /* Reads a job file text; every problem is reported through out as LINE: message. Returns
  * the number of errors; jobs holds the job sections in order (even when there are errors). */
-int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out);
+int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_diags *out);
 
 /* fio's size and time syntax: "4k" -> 4096, "1MiB" -> 1000000; "1500ms" -> 1.5 s. */
 bool bl_fio_size(const char *s, uint64_t *out);

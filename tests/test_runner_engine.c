@@ -80,11 +80,11 @@ static int run_text(const char *text, bl_run_opts *o, bl_records *out)
     bl_text t;
     char err[256];
     assert_int_equal(bl_text_from_bytes(&t, "t.fio", text, strlen(text), err, sizeof err), 0);
-    bl_parse_out po;
-    bl_out_init(&po, "t.fio");
+    bl_diags po;
+    bl_diags_init(&po, "t.fio");
     bl_jobs jobs = {0};
     assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_out_free(&po);
+    bl_diags_free(&po);
     bl_text_free(&t);
     if (!o->msg)
         o->msg = fopen("/dev/null", "w");

@@ -27,11 +27,11 @@ static void run_job(const char *text, const char *target, bl_records *out)
     bl_text t;
     char err[256];
     assert_int_equal(bl_text_from_bytes(&t, "l.fio", text, strlen(text), err, sizeof err), 0);
-    bl_parse_out po;
-    bl_out_init(&po, "l.fio");
+    bl_diags po;
+    bl_diags_init(&po, "l.fio");
     bl_jobs jobs = {0};
     assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_out_free(&po);
+    bl_diags_free(&po);
     bl_text_free(&t);
     bl_run_opts o = {.target = target, .msg = fopen("/dev/null", "w")};
     bl_records_init(out);
