@@ -486,18 +486,23 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
         bl_exec_apply_overrides(ex, &jobs[k], &res[k].job);
         nw += (size_t)res[k].job.numjobs;
     }
-    if (prepare_targets(ex, res, n, err, sizeof err) != 0) {
-        if (bl_exec_interrupted(ex))
-            return 1;
-        fprintf(stderr, "benchlog run: %s\n", err);
-        return -1;
-    }
+    for (size_t k = 0; k < n; k++)
+        if (bl_job_check(&res[k].job, err, sizeof err) != 0) {
+            fprintf(stderr, "benchlog run: %s\n", err);
+            return -1;
+        }
     for (size_t k = 0; k < n; k++)
         if (res[k].job.service_ns && strcmp(res[k].job.ioengine, "null") != 0) {
             fprintf(stderr, "benchlog run: job '%s': service_time is for ioengine=null only\n",
                     res[k].job.name);
             return -1;
         }
+    if (prepare_targets(ex, res, n, err, sizeof err) != 0) {
+        if (bl_exec_interrupted(ex))
+            return 1;
+        fprintf(stderr, "benchlog run: %s\n", err);
+        return -1;
+    }
     bl_worker *w = bl_xcalloc(nw, sizeof *w);
     size_t *first = bl_xcalloc(n, sizeof *first);
     int rc = 0;

@@ -62,6 +62,10 @@ void bl_jobs_free(bl_jobs *js);
 /* Sets one option by fio name; returns 0, or -1 with a message in err ("unknown option"). */
 int bl_job_set(bl_job *j, const char *key, const char *value, char *err, size_t errlen);
 
+/* Limits that involve several options (offset + size within a file, buffers, times), for a
+ * job as read and again after command line overrides. 0, or -1 with a message. */
+int bl_job_check(const bl_job *j, char *err, size_t errlen);
+
 /* Reads a job file text; every problem is reported through out as LINE: message. Returns
  * the number of errors; jobs holds the job sections in order (even when there are errors). */
 int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_diags *out);

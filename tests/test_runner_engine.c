@@ -510,6 +510,14 @@ static void test_scratch_swapped_for_a_symlink(void **state)
 
 static void test_refusals(void **state)
 {
+    /* A --runtime past the limit is refused before anything runs (it overflowed a cast to
+     * 0 bytes and "nan MB/s", exit 0). */
+    bl_run_opts huge = {.runtime_s = 1e12};
+    bl_records none;
+    assert_int_equal(run_text("[n]\nioengine=null\nsize=1m\n", &huge, &none), BL_RUN_FAILED);
+    assert_int_equal(none.n, 0);
+    bl_records_free(&none);
+
     (void)state;
     char *dir = bl_test_tmpdir();
     char *file = path_in(dir, "precious");

@@ -123,6 +123,63 @@ static void test_global_and_sections(void **state)
     bl_diags_free(&out);
 }
 
+/* Each message names the option, its line and the range; nothing wraps or runs half-read. */
+static void test_ranges_are_checked_when_read(void **state)
+{
+    (void)state;
+    bl_jobs jobs = {0};
+    bl_diags out;
+    assert_int_equal(parse_text("[a]\nruntime=1e12\nramp_time=1e12\niodepth=0\nbs=512m\n"
+                                "size=1e30\nservice_time=11s\n",
+                                &jobs, &out),
+                     6);
+    const char *want[][2] = {{"'runtime': 1e12 is out of range", "100 days"},
+                             {"'ramp_time': 1e12 is out of range", "100 days"},
+                             {"'iodepth': 0 is out of range", "1 to 256"},
+                             {"'bs': 512m is out of range", "256 MiB"},
+                             {"'size': 1e30 is out of range", "2^63-1"},
+                             {"'service_time': 11s is out of range", "10 s"}};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(out.v[i].line, i + 2);
+        assert_non_null(strstr(out.v[i].msg, want[i][0]));
+        assert_non_null(strstr(out.v[i].msg, want[i][1]));
+    }
+    /* The values were not taken. */
+    assert_double_equal(jobs.v[0].runtime_s, 0, 0);
+    assert_int_equal(jobs.v[0].bs, 4096);
+    bl_jobs_free(&jobs);
+    bl_diags_free(&out);
+
+    /* offset + size past 2^63-1: reported at the job's section, for a size set in [global]. */
+    assert_int_equal(parse_text("[global]\nsize=1000p\n[big]\noffset=8000p\n", &jobs, &out), 1);
+    assert_int_equal(out.v[0].line, 3);
+    assert_non_null(strstr(out.v[0].msg, "passes the largest file offset"));
+    bl_jobs_free(&jobs);
+    bl_diags_free(&out);
+}
+
+/* fio runs bs=4k-16k, bsrange and bssplit as a mix of sizes; we ran 4k and stored bs=4096. */
+static void test_block_size_mixes_are_refused(void **state)
+{
+    (void)state;
+    bl_jobs jobs = {0};
+    bl_diags out;
+    assert_int_equal(parse_text("[a]\nbs=4k-16k\nbsrange=4k-16k\nbssplit=4k/50:64k/50\n"
+                                "blocksize=4k,8k\n",
+                                &jobs, &out),
+                     4);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(out.v[i].line, i + 2);
+        assert_non_null(strstr(out.v[i].msg, "would not run the mix fio runs"));
+    }
+    assert_int_equal(jobs.v[0].bs, 4096); /* the default, untouched */
+    bl_jobs_free(&jobs);
+    bl_diags_free(&out);
+    uint64_t v;
+    assert_false(bl_fio_size("4k-16k", &v));
+    assert_false(bl_fio_size("4k,8k", &v));
+}
+
 static void test_errors_name_option_and_line(void **state)
 {
     (void)state;
@@ -313,6 +370,8 @@ int main(void)
         cmocka_unit_test(test_fio_times),
         cmocka_unit_test(test_global_and_sections),
         cmocka_unit_test(test_errors_name_option_and_line),
+        cmocka_unit_test(test_ranges_are_checked_when_read),
+        cmocka_unit_test(test_block_size_mixes_are_refused),
         cmocka_unit_test(test_global_applies_only_after),
         cmocka_unit_test(test_suite_shapes),
         cmocka_unit_test(test_suite_pick_as_crystaldiskmark),
