@@ -144,11 +144,11 @@ static int load_jobfile(const char *path, bl_jobs *jobs)
         fprintf(stderr, "benchlog run: %s: %s\n", path, err);
         return 1;
     }
-    bl_parse_out out;
-    bl_out_init(&out, path);
+    bl_diags out;
+    bl_diags_init(&out, path);
     int errors = bl_jobfile_parse(&t, jobs, &out);
-    bl_print_diags(&out);
-    bl_out_free(&out);
+    bl_diags_print(stderr, &out);
+    bl_diags_free(&out);
     bl_text_free(&t);
     return errors ? 1 : 0;
 }

@@ -17,8 +17,13 @@
 #include <sys/resource.h>
 #include <time.h>
 
+/* fio's "IO depths" buckets: 1, 2, 4, 8, 16, 32, >=64. */
+#define BL_DEPTH_BUCKETS 7
+
 typedef struct bl_wstat {
     uint64_t ios[2], bytes[2];
+    /* Submissions by the number in flight once they were in (fio's io_u_map). */
+    uint64_t depth_map[BL_DEPTH_BUCKETS];
     bl_lat_acc slat[2], clat[2], lat[2];
     bl_lat_acc sync; /* fsync/fdatasync calls (fio's "sync" latency) */
     bool has_slat;
@@ -122,6 +127,18 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
     if (io->dir == BL_DIR_WRITE)
         bl_stamp_blocks(buf, j->bs, &w->stamp);
     w->issued++;
+}
+
+/* Counts nr submissions that left inflight I/Os in flight (measured time only), as fio's
+ * io_u_mark_depth: IOPS x mean latency can only equal the depth if this says it was kept. */
+static inline void bl_mark_depth(bl_worker *w, unsigned inflight, unsigned nr)
+{
+    if (!w->measuring)
+        return;
+    unsigned i = 0;
+    while (i < BL_DEPTH_BUCKETS - 1 && (2u << i) <= inflight)
+        i++;
+    w->st->depth_map[i] += nr;
 }
 
 /* slat_ns == UINT64_MAX: the engine has no submission step (sync, null). */

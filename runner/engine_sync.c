@@ -29,6 +29,7 @@ int bl_engine_sync_run(bl_worker *w)
     bl_io io;
     while (bl_more(w, now)) {
         bl_next_io(w, &io, w->buf);
+        bl_mark_depth(w, 1, 1);
         uint64_t t0 = bl_now_ns();
         int rc = full_io(w->fd, io.dir, io.buf, bs, io.off);
         now = bl_now_ns();

@@ -47,6 +47,15 @@ void bl_exec_apply_overrides(const bl_exec *ex, const bl_job *j, bl_job *out)
         free(out->ioengine);
         out->ioengine = bl_xstrdup(o->engine); /* cmd_run accepts only our engine names */
     }
+    /* fio's behaviour: a synchronous engine runs at depth 1, says so, and reports depth 1. */
+    if (strcmp(out->ioengine, "sync") == 0 && out->iodepth > 1) {
+        fprintf(stderr,
+                "benchlog run: job '%s': the sync engine runs one I/O at a time: iodepth=%d "
+                "is run and recorded as iodepth=1\n",
+                out->name, out->iodepth);
+        out->iodepth_asked = out->iodepth;
+        out->iodepth = 1;
+    }
 }
 
 /* ---- workers ---- */
@@ -349,6 +358,8 @@ static void merge_results(bl_job_result *r, bl_worker *w)
             bl_lat_acc_merge(&r->st->lat[d], has_slat ? &src->lat[d] : &src->clat[d]);
         }
         bl_lat_acc_merge(&r->st->sync, &src->sync);
+        for (int b = 0; b < BL_DEPTH_BUCKETS; b++)
+            r->st->depth_map[b] += src->depth_map[b];
         double rt = (double)(w[i].t_end - w[i].t_measure) / 1e9;
         r->runtime_s = rt > r->runtime_s ? rt : r->runtime_s;
         r->usr_s += tv_s(w[i].ru1.ru_utime) - tv_s(w[i].ru0.ru_utime);
@@ -475,6 +486,17 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
         bl_exec_apply_overrides(ex, &jobs[k], &res[k].job);
         nw += (size_t)res[k].job.numjobs;
     }
+    for (size_t k = 0; k < n; k++)
+        if (bl_job_check(&res[k].job, err, sizeof err) != 0) {
+            fprintf(stderr, "benchlog run: %s\n", err);
+            return -1;
+        }
+    for (size_t k = 0; k < n; k++)
+        if (res[k].job.service_ns && strcmp(res[k].job.ioengine, "null") != 0) {
+            fprintf(stderr, "benchlog run: job '%s': service_time is for ioengine=null only\n",
+                    res[k].job.name);
+            return -1;
+        }
     if (prepare_targets(ex, res, n, err, sizeof err) != 0) {
         if (bl_exec_interrupted(ex))
             return 1;

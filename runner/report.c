@@ -26,6 +26,8 @@ static void agg_add(agg *a, const bl_job_result *r)
         bl_lat_acc_merge(&a->st.clat[d], &r->st->clat[d]);
         bl_lat_acc_merge(&a->st.lat[d], &r->st->lat[d]);
     }
+    for (int i = 0; i < BL_DEPTH_BUCKETS; i++)
+        a->st.depth_map[i] += r->st->depth_map[i];
     bl_lat_acc_merge(&a->st.sync, &r->st->sync);
     a->st.has_slat |= r->st->has_slat;
     a->runtime = r->runtime_s > a->runtime ? r->runtime_s : a->runtime;
@@ -106,6 +108,19 @@ static void fill_samples(const agg *a, int d, bl_record *rec)
         bl_series_push(io, a->t[i], a->iops[d][i]);
 }
 
+/* fio's "IO depths" line: every bucket, in percent of submissions. */
+static void fill_depths(const agg *a, bl_record *rec)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < BL_DEPTH_BUCKETS; i++)
+        total += a->st.depth_map[i];
+    if (total == 0)
+        return;
+    for (int i = 0; i < BL_DEPTH_BUCKETS; i++)
+        bl_dist_add(&rec->iodepth_dist, (double)(1u << i), i == BL_DEPTH_BUCKETS - 1,
+                    (double)a->st.depth_map[i] * 100.0 / (double)total);
+}
+
 static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const agg *a, int d)
 {
     const bl_job *j = &r->job;
@@ -142,6 +157,14 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
     if (d == BL_DIR_WRITE)
         bl_lat_acc_to_record(&a->st.sync, &rec->sync_ns);
     fill_samples(a, d, rec);
+    fill_depths(a, rec);
+    if (j->iodepth_asked > 1) {
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb, "iodepth=%d asked; the %s engine ran one I/O at a time",
+                         j->iodepth_asked, j->ioengine);
+        rec->note = bl_strbuf_take(&sb);
+    }
     return rec;
 }
 
