@@ -37,7 +37,7 @@ static int help(void)
            "  --size N           test file size, fio syntax (512m, 4g); overrides the suite/job\n"
            "  --runtime S        length of each run, fio syntax (10, 1500ms, 2m); in a suite\n"
            "                     each of its runs and the warm-up (the pauses stay 5 s)\n"
-           "  --engine E         libaio, sync or null (no I/O: the engine's own overhead)\n"
+           "  --engine E         run every job with engine E (see Engines below)\n"
            "  --allow-overwrite  use an existing file or block device: its data is overwritten\n"
            "  --label K=V        add a label to every record (repeatable)\n"
            "  --hosts FILE       run JOBFILE on many hosts through fio's client/server mode:\n"
@@ -46,6 +46,9 @@ static int help(void)
            "  --db FILE          store (default $BENCHLOG_DB or ./benchlog.db)\n\nSuites:\n");
     for (size_t i = 0; i < bl_suite_count(); i++)
         printf("  %-13s %s\n", bl_suite_at(i)->name, bl_suite_at(i)->summary);
+    printf("\nEngines (ioengine= in a job file, or --engine):\n");
+    for (size_t i = 0; i < bl_engine_count(); i++)
+        printf("  %-13s %s\n", bl_engine_at(i)->name, bl_engine_at(i)->summary);
     printf(
         "\nAs CrystalDiskMark does, the cdm suites run each test once to warm up (not counted),\n"
         "then 5 times, and keep the highest MB/s and IOPS and the lowest mean latency.\n"
@@ -105,9 +108,11 @@ static int read_args(int argc, char **argv, run_args *a)
                 return 2;
             break;
         case 'e':
-            if (strcmp(optarg, "libaio") && strcmp(optarg, "sync") && strcmp(optarg, "null"))
-                return bl_usage_error("run", "--engine is libaio, sync or null, not '%s'", optarg);
-            a->o.engine = optarg;
+            if (!(a->o.engine = bl_engine_find(optarg)))
+                return bl_usage_error("run",
+                                      "--engine '%s' is not one of benchlog's engines "
+                                      "(benchlog run --help lists them)",
+                                      optarg);
             break;
         case 'A':
             a->o.allow_overwrite = true;

@@ -7,6 +7,7 @@
 #ifndef BL_RUNNER_ENGINE_H
 #define BL_RUNNER_ENGINE_H
 
+#include "engine_ops.h"
 #include "iolog.h"
 #include "job.h"
 #include "stats.h"
@@ -193,9 +194,5 @@ static inline void bl_worker_live(bl_worker *w, uint64_t ios[2], uint64_t bytes[
 /* fsync every N writes (fio's fsync=N); returns -1 with the worker's error set. */
 int bl_maybe_fsync(bl_worker *w, bl_dir d);
 void bl_worker_fail(bl_worker *w, const char *what, int err);
-
-int bl_engine_sync_run(bl_worker *w);
-int bl_engine_libaio_run(bl_worker *w);
-int bl_engine_null_run(bl_worker *w);
 
 #endif

@@ -169,7 +169,7 @@ static int loop(aio_state *a)
     }
 }
 
-int bl_engine_libaio_run(bl_worker *w)
+static int libaio_run(bl_worker *w)
 {
     aio_state *a = bl_xcalloc(1, sizeof *a);
     a->w = w;
@@ -201,3 +201,10 @@ int bl_engine_libaio_run(bl_worker *w)
     free(a);
     return rc;
 }
+
+const bl_engine_ops bl_engine_libaio = {
+    .name = "libaio",
+    .flags = BL_ENGINE_SLAT,
+    .summary = "Linux native AIO (io_submit/io_getevents), iodepth in flight",
+    .run = libaio_run,
+};

@@ -68,7 +68,14 @@ static int run_timed(bl_worker *w)
     }
 }
 
-int bl_engine_null_run(bl_worker *w)
+static int null_run(bl_worker *w)
 {
     return w->job->service_ns ? run_timed(w) : run_instant(w);
 }
+
+const bl_engine_ops bl_engine_null = {
+    .name = "null",
+    .flags = BL_ENGINE_NO_IO | BL_ENGINE_SERVICE_TIME,
+    .summary = "no I/O: the engine's own overhead, or a device of service_time latency",
+    .run = null_run,
+};

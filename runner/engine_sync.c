@@ -22,7 +22,7 @@ static int full_io(int fd, bl_dir d, unsigned char *buf, uint64_t len, uint64_t 
     return 0;
 }
 
-int bl_engine_sync_run(bl_worker *w)
+static int sync_run(bl_worker *w)
 {
     uint64_t bs = w->job->bs;
     uint64_t now = bl_now_ns();
@@ -43,3 +43,13 @@ int bl_engine_sync_run(bl_worker *w)
     }
     return 0;
 }
+
+static const char *const sync_aliases[] = {"psync", "pvsync", NULL};
+
+const bl_engine_ops bl_engine_sync = {
+    .name = "sync",
+    .aliases = sync_aliases,
+    .flags = BL_ENGINE_NO_QUEUE,
+    .summary = "pread/pwrite, one I/O at a time (psync and pvsync are this engine)",
+    .run = sync_run,
+};

@@ -18,7 +18,7 @@ void bl_job_defaults(bl_job *j)
     j->iodepth_batch = 1;
     j->userspace_reap = true;
     j->loops = 1;
-    j->ioengine = bl_xstrdup("sync");
+    j->engine = bl_engine_find("sync");
 }
 
 static char *dup0(const char *s)
@@ -32,7 +32,6 @@ void bl_job_copy(bl_job *dst, const bl_job *src)
     dst->name = dup0(src->name);
     dst->filename = dup0(src->filename);
     dst->directory = dup0(src->directory);
-    dst->ioengine = dup0(src->ioengine);
     dst->bw_log = dup0(src->bw_log);
     dst->iops_log = dup0(src->iops_log);
     dst->lat_log = dup0(src->lat_log);
@@ -45,7 +44,6 @@ void bl_job_free(bl_job *j)
     free(j->name);
     free(j->filename);
     free(j->directory);
-    free(j->ioengine);
     free(j->bw_log);
     free(j->iops_log);
     free(j->lat_log);
@@ -182,21 +180,26 @@ static int set_rw(bl_job *j, const char *v)
     return -1;
 }
 
-static int set_engine(bl_job *j, const char *v)
+/* Any name or alias of the engine table; the message lists them. */
+static int set_engine(bl_job *j, const char *v, char *err, size_t errlen)
 {
-    const char *name = NULL;
-    if (!v)
-        return -1;
-    if (strcmp(v, "libaio") == 0)
-        name = "libaio";
-    else if (strcmp(v, "sync") == 0 || strcmp(v, "psync") == 0 || strcmp(v, "pvsync") == 0)
-        name = "sync";
-    else if (strcmp(v, "null") == 0)
-        name = "null";
-    if (!name)
-        return -1;
-    set_str(&j->ioengine, name);
-    return 0;
+    const bl_engine_ops *e = bl_engine_find(v);
+    if (e) {
+        j->engine = e;
+        return 0;
+    }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < bl_engine_count(); i++) {
+        const bl_engine_ops *x = bl_engine_at(i);
+        bl_strbuf_printf(&sb, "%s%s", i ? ", " : "", x->name);
+        for (const char *const *a = x->aliases; a && *a; a++)
+            bl_strbuf_printf(&sb, ", %s", *a);
+    }
+    snprintf(err, errlen, "option 'ioengine': '%s' is not one of benchlog's engines (%s)",
+             v ? v : "", sb.s);
+    bl_strbuf_free(&sb);
+    return -1;
 }
 
 static int set_size(const char *v, uint64_t *out, uint64_t lo, uint64_t hi, const char *hi_text,
@@ -353,7 +356,7 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
     else if (strcmp(k, "norandommap") == 0)
         rc = set_bool(v, &j->norandommap);
     else if (strcmp(k, "ioengine") == 0)
-        rc = set_engine(j, v);
+        return set_engine(j, v, err, errlen);
     else if (strcmp(k, "stonewall") == 0 || strcmp(k, "wait_for_previous") == 0)
         rc = set_bool(v, &j->stonewall);
     else if (strcmp(k, "new_group") == 0)

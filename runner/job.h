@@ -12,6 +12,7 @@
 
 #include "../core/diag.h"
 #include "../core/text.h"
+#include "engine_ops.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -41,7 +42,7 @@ typedef struct bl_job {
     int fsync_every;     /* fsync after every N writes; 0 = never */
     int fdatasync_every; /* fdatasync after every N writes (the etcd disk check: 1); 0 = never */
     bool norandommap;    /* plain uniform random offsets instead of one cover per pass */
-    char *ioengine;      /* libaio, sync, null (psync/pvsync are sync) */
+    const bl_engine_ops *engine; /* from the table in engines.c; never NULL */
     bool stonewall, new_group, group_reporting;
     char *bw_log, *iops_log, *lat_log; /* fio log prefixes, NULL = none */
     int log_avg_msec;

@@ -137,7 +137,7 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
     rec->bs = (int64_t)j->bs;
     rec->iodepth = j->iodepth;
     rec->numjobs = a->numjobs;
-    bl_record_set_str(&rec->ioengine, j->ioengine);
+    bl_record_set_str(&rec->ioengine, j->engine->name);
     rec->direct = r->direct ? BL_TRUE : BL_FALSE;
     uint64_t avail = r->target->size > j->offset ? r->target->size - j->offset : 0;
     rec->size_bytes = (int64_t)(j->size && j->size < avail ? j->size : avail);
@@ -162,7 +162,7 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
         bl_strbuf sb;
         bl_strbuf_init(&sb);
         bl_strbuf_printf(&sb, "iodepth=%d asked; the %s engine ran one I/O at a time",
-                         j->iodepth_asked, j->ioengine);
+                         j->iodepth_asked, j->engine->name);
         rec->note = bl_strbuf_take(&sb);
     }
     return rec;

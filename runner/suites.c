@@ -92,8 +92,7 @@ void bl_suite_job(const bl_suite *s, size_t i, bl_dir d, bl_job *j)
     j->runtime_s = s->measure_s;
     j->time_based = true;
     j->direct = 1;
-    free(j->ioengine);
-    j->ioengine = bl_xstrdup(t->queues > 1 ? "libaio" : "sync");
+    j->engine = bl_engine_find(t->queues > 1 ? "libaio" : "sync");
 }
 
 static void pause_s(bl_exec *ex, double s)

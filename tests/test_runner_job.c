@@ -92,8 +92,8 @@ static void test_global_and_sections(void **state)
     assert_int_equal(w->line, 7);
     assert_true(w->is_write && !w->is_read && !w->random);
     assert_int_equal(w->bs, 1048576);
-    assert_int_equal(w->size, 4000000);       /* 4MiB in fio's spelling: 4 * 10^6 */
-    assert_string_equal(w->ioengine, "sync"); /* psync */
+    assert_int_equal(w->size, 4000000);           /* 4MiB in fio's spelling: 4 * 10^6 */
+    assert_string_equal(w->engine->name, "sync"); /* psync */
     assert_true(w->end_fsync && w->group_reporting && !w->stonewall);
     assert_string_equal(r->name, "rand-read");
     assert_true(r->stonewall && r->random && r->is_read && !r->is_write);
@@ -106,7 +106,7 @@ static void test_global_and_sections(void **state)
 
     assert_int_equal(parse_fixture("jobs/randread-qd32.fio", &jobs, &out), 0);
     assert_int_equal(jobs.n, 1);
-    assert_string_equal(jobs.v[0].ioengine, "libaio");
+    assert_string_equal(jobs.v[0].engine->name, "libaio");
     assert_int_equal(jobs.v[0].iodepth, 32);
     assert_int_equal(jobs.v[0].direct, 1);
     assert_int_equal(jobs.v[0].size, 8 << 20);
@@ -264,7 +264,7 @@ static void test_suite_shapes(void **state)
         assert_int_equal(j.random, i >= 2);
         assert_int_equal(j.direct, 1);
         assert_true(j.time_based);
-        assert_string_equal(j.ioengine, qd[i] > 1 ? "libaio" : "sync");
+        assert_string_equal(j.engine->name, qd[i] > 1 ? "libaio" : "sync");
         bl_job_free(&j);
     }
     const bl_suite *d = bl_suite_find("cdm8-default");
