@@ -19,6 +19,8 @@ enum {
     BL_ENGINE_SLAT = 1u << 2,
     /* Accepts service_time (a simulated device latency). */
     BL_ENGINE_SERVICE_TIME = 1u << 3,
+    /* Accepts hipri (polled completions) and sqthread_poll (a kernel submission thread). */
+    BL_ENGINE_POLLING = 1u << 4,
 };
 
 typedef struct bl_engine_ops {

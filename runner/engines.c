@@ -6,6 +6,7 @@
 /* clang-format off */
 #define BL_ENGINES(X) \
     X(libaio) \
+    X(io_uring) \
     X(sync) \
     X(null) \
     /* end */

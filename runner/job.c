@@ -19,6 +19,7 @@ void bl_job_defaults(bl_job *j)
     j->userspace_reap = true;
     j->loops = 1;
     j->engine = bl_engine_find("sync");
+    j->fixedbufs = j->registerfiles = true;
 }
 
 static char *dup0(const char *s)
@@ -355,6 +356,14 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_int(v, 0, 1 << 30, &j->fdatasync_every, range, rn);
     else if (strcmp(k, "norandommap") == 0)
         rc = set_bool(v, &j->norandommap);
+    else if (strcmp(k, "hipri") == 0)
+        rc = set_bool(v, &j->hipri);
+    else if (strcmp(k, "sqthread_poll") == 0)
+        rc = set_bool(v, &j->sqthread_poll);
+    else if (strcmp(k, "fixedbufs") == 0)
+        rc = set_bool(v, &j->fixedbufs);
+    else if (strcmp(k, "registerfiles") == 0)
+        rc = set_bool(v, &j->registerfiles);
     else if (strcmp(k, "ioengine") == 0)
         return set_engine(j, v, err, errlen);
     else if (strcmp(k, "stonewall") == 0 || strcmp(k, "wait_for_previous") == 0)
@@ -394,6 +403,11 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
     if (j->bs * (uint64_t)j->iodepth > (1ull << 30)) {
         snprintf(err, errlen, "job '%s': bs x iodepth = %llu bytes of buffers, more than 1 GiB",
                  j->name ? j->name : "", (unsigned long long)(j->bs * (uint64_t)j->iodepth));
+        return -1;
+    }
+    if ((j->hipri || j->sqthread_poll) && !bl_engine_has(j->engine, BL_ENGINE_POLLING)) {
+        snprintf(err, errlen, "job '%s': hipri and sqthread_poll are for ioengine=io_uring, not %s",
+                 j->name ? j->name : "", j->engine->name);
         return -1;
     }
     if (j->runtime_s > BL_MAX_TIME_S || j->ramp_time_s > BL_MAX_TIME_S) {

@@ -42,6 +42,10 @@ typedef struct bl_job {
     int fsync_every;     /* fsync after every N writes; 0 = never */
     int fdatasync_every; /* fdatasync after every N writes (the etcd disk check: 1); 0 = never */
     bool norandommap;    /* plain uniform random offsets instead of one cover per pass */
+    /* io_uring: polled completions, a kernel submission thread (both off by default, as in
+     * fio); registered buffers and file (on by default: fio's fixedbufs/registerfiles=0
+     * turn them off). */
+    bool hipri, sqthread_poll, fixedbufs, registerfiles;
     const bl_engine_ops *engine; /* from the table in engines.c; never NULL */
     bool stonewall, new_group, group_reporting;
     char *bw_log, *iops_log, *lat_log; /* fio log prefixes, NULL = none */
