@@ -70,13 +70,20 @@ typedef struct run_args {
 
 static int read_args(int argc, char **argv, run_args *a)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, 0, 'd'},      {"suite", required_argument, 0, 's'},
-        {"target", required_argument, 0, 't'},  {"size", required_argument, 0, 'z'},
-        {"runtime", required_argument, 0, 'r'}, {"label", required_argument, 0, 'l'},
-        {"engine", required_argument, 0, 'e'},  {"allow-overwrite", no_argument, 0, 'A'},
-        {"hosts", required_argument, 0, 'H'},   {"clean", required_argument, 0, 'C'},
-        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+    // clang-format off: one option a line, so that adding one is a one-line change
+    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
+                                         {"suite", required_argument, 0, 's'},
+                                         {"target", required_argument, 0, 't'},
+                                         {"size", required_argument, 0, 'z'},
+                                         {"runtime", required_argument, 0, 'r'},
+                                         {"label", required_argument, 0, 'l'},
+                                         {"engine", required_argument, 0, 'e'},
+                                         {"allow-overwrite", no_argument, 0, 'A'},
+                                         {"hosts", required_argument, 0, 'H'},
+                                         {"clean", required_argument, 0, 'C'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    // clang-format on
     optind = 0;
     opterr = 0;
     int c;
