@@ -70,7 +70,8 @@ typedef struct run_args {
 
 static int read_args(int argc, char **argv, run_args *a)
 {
-    // clang-format off: one option a line, so that adding one is a one-line change
+    /* One option a line, so that adding one is a one-line change. */
+    // clang-format off
     static const struct option opts[] = {{"db", required_argument, 0, 'd'},
                                          {"suite", required_argument, 0, 's'},
                                          {"target", required_argument, 0, 't'},
