@@ -117,6 +117,16 @@ static void test_quick_suite_into_store(void **state)
         assert_string_equal(bl_record_label(r, "suite"), "quick");
         assert_string_equal(bl_record_label(r, "disk"), "test");
         assert_string_equal(bl_record_label(r, "cdm_pick"), "best of 1");
+        /* Its one pass, through the store: no warm-up in quick, so t = 1 only. */
+        assert_string_equal(bl_record_label(r, "cdm_pick_pass"), "1");
+        const bl_series *pass = NULL;
+        for (size_t k = 0; k < r->n_series; k++)
+            if (strcmp(r->series[k].name, "pass_bw") == 0)
+                pass = &r->series[k];
+        assert_non_null(pass);
+        assert_int_equal(pass->n, 1);
+        assert_double_equal(pass->t[0], 1, 0);
+        assert_true(bl_test_close(pass->v[0], r->bw_bytes_s, 1e-9));
         /* One run, one date: reports grouping by date keep the run together. */
         assert_string_equal(bl_record_label(r, "date"), bl_record_label(recs.v[0], "date"));
         assert_int_equal(strlen(bl_record_label(r, "date")), 20);
