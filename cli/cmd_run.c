@@ -5,6 +5,7 @@
 #include "../runner/job.h"
 #include "../runner/runner.h"
 #include "../runner/suites.h"
+#include "../runner/target.h"
 #include "args.h"
 #include "commands.h"
 #include <getopt.h>
@@ -43,7 +44,9 @@ static int help(void)
            "  --hosts FILE       run JOBFILE on many hosts through fio's client/server mode:\n"
            "                     FILE lists the hosts running 'fio --server', one a line as\n"
            "                     fio --client takes them; one run per host plus 'all clients'\n"
-           "  --db FILE          store (default $BENCHLOG_DB or ./benchlog.db)\n\nSuites:\n");
+           "  --db FILE          store (default $BENCHLOG_DB or ./benchlog.db)\n"
+           "  --clean DIR        only remove the scratch files in DIR left by killed runs\n"
+           "\nSuites:\n");
     for (size_t i = 0; i < bl_suite_count(); i++)
         printf("  %-13s %s\n", bl_suite_at(i)->name, bl_suite_at(i)->summary);
     printf("\nEngines (ioengine= in a job file, or --engine):\n");
@@ -55,19 +58,23 @@ static int help(void)
         "\nA progress line is shown when stdout is a terminal. Ctrl-C stops the test under\n"
         "way: finished tests are stored, the scratch file is removed, exit status 130.\n"
         "Without O_DIRECT support (some tmpfs, network filesystems) the run says so and\n"
-        "uses buffered I/O; its records then have direct=false.\n\n"
+        "uses buffered I/O; its records then have direct=false.\n"
+        "A run killed with SIGKILL (or a crash, a power cut) cannot remove its scratch file\n"
+        ".benchlog-PID-NAME.tmp; 'benchlog run --clean DIR' removes those whose run is gone.\n\n"
         "Example: benchlog run --suite cdm8 --target /mnt/ssd --label disk=ssd1\n");
     return 0;
 }
 
 typedef struct run_args {
-    const char *db, *suite, *jobfile, *hosts;
+    const char *db, *suite, *jobfile, *hosts, *clean;
     bl_run_opts o;
     bl_labels labels;
 } run_args;
 
 static int read_args(int argc, char **argv, run_args *a)
 {
+    /* One option a line, so that adding one is a one-line change. */
+    // clang-format off
     static const struct option opts[] = {{"db", required_argument, 0, 'd'},
                                          {"suite", required_argument, 0, 's'},
                                          {"target", required_argument, 0, 't'},
@@ -77,8 +84,10 @@ static int read_args(int argc, char **argv, run_args *a)
                                          {"engine", required_argument, 0, 'e'},
                                          {"allow-overwrite", no_argument, 0, 'A'},
                                          {"hosts", required_argument, 0, 'H'},
+                                         {"clean", required_argument, 0, 'C'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
+    // clang-format on
     optind = 0;
     opterr = 0;
     int c;
@@ -120,6 +129,9 @@ static int read_args(int argc, char **argv, run_args *a)
         case 'H':
             a->hosts = optarg;
             break;
+        case 'C':
+            a->clean = optarg;
+            break;
         case 'h':
             return -1;
         default:
@@ -132,6 +144,10 @@ static int read_args(int argc, char **argv, run_args *a)
         return bl_usage_error("run", "one JOBFILE at most, '%s' is extra", argv[optind]);
     if (a->suite && a->jobfile)
         return bl_usage_error("run", "--suite and JOBFILE exclude each other");
+    if (a->clean)
+        return a->jobfile || a->suite || a->hosts
+                   ? bl_usage_error("run", "--clean DIR runs nothing: no JOBFILE, --suite, --hosts")
+                   : 0;
     if (a->hosts && !a->jobfile)
         return bl_usage_error("run", "--hosts needs a JOBFILE for fio to run on the hosts");
     if (!a->jobfile && !a->suite)
@@ -191,8 +207,22 @@ static int run_hosts(run_args *a)
     return hr ? hr : st;
 }
 
+static int clean(const char *dir)
+{
+    char err[512];
+    int n = bl_scratch_clean(dir, stderr, err, sizeof err);
+    if (n < 0)
+        fprintf(stderr, "benchlog run: %s\n", err);
+    else
+        fprintf(stderr, "benchlog run: %d stale scratch file%s removed from %s\n", n,
+                n == 1 ? "" : "s", dir);
+    return n < 0 ? 1 : 0;
+}
+
 static int run(run_args *a)
 {
+    if (a->clean)
+        return clean(a->clean);
     if (a->hosts)
         return run_hosts(a);
     bl_jobs jobs = {0};

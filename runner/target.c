@@ -1,6 +1,8 @@
 #include "target.h"
 #include "../core/strbuf.h"
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <linux/fs.h>
@@ -378,4 +380,48 @@ void bl_targets_cleanup(bl_targets *ts)
     free(ts->v);
     ts->v = NULL;
     ts->n = 0;
+}
+
+/* The PID in ".benchlog-PID-NAME.tmp", or 0 when the name is not a scratch file's. */
+static long scratch_pid(const char *name)
+{
+    if (strncmp(name, ".benchlog-", 10) != 0)
+        return 0;
+    size_t n = strlen(name);
+    if (n < 15 || strcmp(name + n - 4, ".tmp") != 0)
+        return 0;
+    char *end;
+    errno = 0;
+    long pid = strtol(name + 10, &end, 10);
+    if (errno || end == name + 10 || *end != '-' || pid <= 0)
+        return 0;
+    return pid;
+}
+
+int bl_scratch_clean(const char *dir, FILE *msg, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int removed = 0, dfd = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long pid = scratch_pid(e->d_name);
+        struct stat st;
+        if (pid == 0 || pid == (long)getpid() ||
+            fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        /* EPERM: a live process of another user; ESRCH alone means the run is gone. */
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        if (unlinkat(dfd, e->d_name, 0) == 0) {
+            fprintf(msg, "removed %s/%s (%.1f MiB, run %ld is gone)\n", dir, e->d_name,
+                    (double)st.st_size / 1048576.0, pid);
+            removed++;
+        }
+    }
+    closedir(d);
+    return removed;
 }

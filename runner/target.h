@@ -56,6 +56,11 @@ int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool *direct,
  * everything. */
 void bl_targets_cleanup(bl_targets *ts);
 
+/* Removes the scratch files (.benchlog-PID-NAME.tmp) in dir whose run is gone: no process has
+ * that PID. Only regular files; each removal is named on msg. Returns how many were removed,
+ * or -1 with err. */
+int bl_scratch_clean(const char *dir, FILE *msg, char *err, size_t errlen);
+
 /* Name of a filesystem type from statfs (f_type), "unknown" otherwise. */
 const char *bl_fs_name(long f_type);
 /* Fills buf with the model of the device holding path, from /sys; "" when unknown. */

@@ -9,6 +9,7 @@
 #include "../core/strbuf.h"
 #include "../runner/engine.h"
 #include "../runner/runner.h"
+#include "../runner/suites.h"
 #include "../runner/target.h"
 #include "support/support.h"
 #include <dirent.h>
@@ -356,6 +357,65 @@ static void test_sync_engine_records_the_depth_it_ran(void **state)
     rm_dir(dir);
 }
 
+static const bl_series *series_of(const bl_record *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_series; i++)
+        if (strcmp(r->series[i].name, name) == 0)
+            return &r->series[i];
+    return NULL;
+}
+
+/* A suite keeps CrystalDiskMark's pick and every pass beside it: "best of 3" can be checked
+ * afterwards, and each picked figure names its pass. */
+static void test_suite_stores_every_pass(void **state)
+{
+    (void)state;
+    static const bl_suite_test tests[] = {{"RND4K Q1T1", true, 4096, 1, 1}};
+    const bl_suite s = {"t", "test", 4u << 20, 3, 0.1, 0.1, 0, 1, tests};
+    char *dir = bl_test_tmpdir();
+    bl_run_opts o = {.target = dir, .msg = fopen("/dev/null", "w")};
+    bl_records recs;
+    bl_records_init(&recs);
+    assert_int_equal(bl_run_suite(&s, &o, &recs), BL_RUN_OK);
+    fclose(o.msg);
+    assert_int_equal(recs.n, 2); /* the picks only: passes do not count as runs in reports */
+    for (size_t k = 0; k < 2; k++) {
+        const bl_record *r = recs.v[k];
+        const bl_series *bw = series_of(r, "pass_bw"), *io = series_of(r, "pass_iops"),
+                        *lat = series_of(r, "pass_lat_mean");
+        assert_non_null(bw);
+        assert_non_null(io);
+        assert_non_null(lat);
+        assert_string_equal(bw->unit, "bytes/s");
+        assert_int_equal(bw->n, 4); /* the warm-up (t = 0) and passes 1..3 */
+        assert_int_equal(io->n, 4);
+        assert_int_equal(lat->n, 4);
+        double max_bw = 0, max_io = 0, min_lat = 1e30;
+        for (size_t i = 0; i < 4; i++) {
+            assert_double_equal(bw->t[i], (double)i, 0);
+            assert_true(bw->v[i] > 0 && io->v[i] > 0 && lat->v[i] > 0);
+            if (i == 0)
+                continue; /* the warm-up is never picked */
+            max_bw = bw->v[i] > max_bw ? bw->v[i] : max_bw;
+            max_io = io->v[i] > max_io ? io->v[i] : max_io;
+            min_lat = lat->v[i] < min_lat ? lat->v[i] : min_lat;
+        }
+        int pb = atoi(bl_record_label(r, "cdm_pick_pass"));
+        int pi = atoi(bl_record_label(r, "cdm_pick_iops_pass"));
+        int pl = atoi(bl_record_label(r, "cdm_pick_lat_pass"));
+        assert_true(pb >= 1 && pb <= 3 && pi >= 1 && pi <= 3 && pl >= 1 && pl <= 3);
+        assert_double_equal(r->bw_bytes_s, max_bw, 0);
+        assert_double_equal(bw->v[pb], max_bw, 0);
+        assert_double_equal(r->iops, max_io, 0);
+        assert_double_equal(io->v[pi], max_io, 0);
+        assert_double_equal(r->lat_ns.mean, min_lat, 0);
+        assert_double_equal(lat->v[pl], min_lat, 0);
+        assert_string_equal(bl_record_label(r, "cdm_pick"), "best of 3");
+    }
+    bl_records_free(&recs);
+    rm_dir(dir);
+}
+
 static void test_odirect_fallback(void **state)
 {
     (void)state;
@@ -582,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_mixed_and_group_reporting),
         cmocka_unit_test(test_null_engine_time_based),
         cmocka_unit_test(test_sync_engine_records_the_depth_it_ran),
+        cmocka_unit_test(test_suite_stores_every_pass),
         cmocka_unit_test(test_odirect_fallback),
         cmocka_unit_test(test_scratch_swapped_for_a_symlink),
         cmocka_unit_test(test_fio_logs),

@@ -304,12 +304,17 @@ static void test_suite_pick_as_crystaldiskmark(void **state)
     (void)state;
     bl_records runs;
     bl_records_init(&runs);
-    assert_null(bl_suite_pick(&runs));
+    assert_null(bl_suite_pick(&runs, NULL));
     bl_records_push(&runs, cdm_run(3400, 3242.5, 2470.0, 4000));
     bl_records_push(&runs, cdm_run(3531.233, 3367.6, 2371.96, 5000)); /* best MB/s */
     bl_records_push(&runs, cdm_run(3500, 3370.1, 2301.5, 6000));      /* best IOPS, latency */
-    bl_record *r = bl_suite_pick(&runs);
+    bl_suite_picked from;
+    bl_record *r = bl_suite_pick(&runs, &from);
     assert_non_null(r);
+    /* Which run each figure came from. */
+    assert_int_equal(from.bw, 2);
+    assert_int_equal(from.iops, 3);
+    assert_int_equal(from.lat, 3);
     assert_int_equal(runs.n, 2); /* the pick was taken out; the caller frees the rest */
     assert_double_equal(r->bw_bytes_s, 3531.233e6, 1e-3);
     assert_double_equal(r->iops, 3370.1, 1e-9);
