@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "../core/strbuf.h"
+#include "../runner/engine_ops.h"
 #include "../runner/runner.h"
 #include "support/support.h"
 #include <stdio.h>
@@ -113,12 +114,47 @@ static void test_libaio_on_a_real_file(void **state)
     free(dir);
 }
 
+/* The same law on io_uring, which refills every freed slot in one submission. */
+static void skip_without_uring(void)
+{
+    char why[256], msg[320];
+    if (bl_engine_available(bl_engine_find("io_uring"), why, sizeof why) != 0) {
+        snprintf(msg, sizeof msg, "io_uring is not available here: %s", why);
+        bl_skip_because(msg);
+    }
+}
+
+static void test_io_uring_on_tmpfs(void **state)
+{
+    (void)state;
+    skip_without_uring();
+    struct stat st;
+    if (stat("/dev/shm", &st) != 0 || !S_ISDIR(st.st_mode) || access("/dev/shm", W_OK) != 0)
+        bl_skip_because("no writable /dev/shm (tmpfs)");
+    char dir[] = "/dev/shm/benchlog-little-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    check_law("ioengine=io_uring\ndirect=0\nbs=256k\nsize=16m\n", dir);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+static void test_io_uring_on_a_real_file(void **state)
+{
+    (void)state;
+    skip_without_uring();
+    char *dir = bl_test_tmpdir();
+    check_law("ioengine=io_uring\ndirect=1\nbs=4k\nsize=16m\n", dir);
+    assert_int_equal(rmdir(dir), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_engine_with_service_time),
         cmocka_unit_test(test_libaio_on_tmpfs),
         cmocka_unit_test(test_libaio_on_a_real_file),
+        cmocka_unit_test(test_io_uring_on_tmpfs),
+        cmocka_unit_test(test_io_uring_on_a_real_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
