@@ -12,6 +12,7 @@
 #include "job.h"
 #include "stats.h"
 #include "target.h"
+#include "verify.h"
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,6 +47,7 @@ typedef struct bl_worker {
     uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
     uint64_t completed;
     uint64_t writes_since_fsync, writes_since_fdatasync;
+    uint64_t verified; /* blocks read back and checked (verify=) */
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;
@@ -125,8 +127,11 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
         io->dir = j->is_write ? BL_DIR_WRITE : BL_DIR_READ;
     io->off = j->offset + blk * j->bs;
     io->buf = buf;
-    if (io->dir == BL_DIR_WRITE)
+    if (io->dir == BL_DIR_WRITE) {
         bl_stamp_blocks(buf, j->bs, &w->stamp);
+        if (j->verify)
+            bl_verify_seal(j->verify, buf, j->bs, io->off);
+    }
     w->issued++;
 }
 

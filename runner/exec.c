@@ -153,7 +153,7 @@ static void *worker_main(void *p)
     w->deadline = j->runtime_s > 0 ? w->ramp_end + (uint64_t)(j->runtime_s * 1e9) : UINT64_MAX;
     if (j->ramp_time_s <= 0)
         bl_worker_start_measuring(w, now);
-    int rc = j->engine->run(w);
+    int rc = j->verify_only ? 0 : j->engine->run(w);
     if (rc == 0 && j->end_fsync && j->is_write && !bl_engine_has(j->engine, BL_ENGINE_NO_IO)) {
         if (fsync(w->fd) != 0)
             bl_worker_fail(w, "fsync", errno);
@@ -162,7 +162,11 @@ static void *worker_main(void *p)
     if (!w->measuring) /* stopped during the ramp: nothing measured */
         bl_worker_start_measuring(w, bl_now_ns());
     getrusage(RUSAGE_THREAD, &w->ru1);
+    /* The read-back is no part of the measured workload: the sampler stops here (fio keeps
+     * it out of the write figures too). */
     atomic_store(&w->finished, 1);
+    if (rc == 0 && !w->err && j->verify && (j->do_verify || j->verify_only))
+        bl_worker_verify(w);
     return NULL;
 }
 
@@ -349,6 +353,7 @@ static void merge_results(bl_job_result *r, bl_worker *w)
             bl_lat_acc_merge(&r->st->lat[d], has_slat ? &src->lat[d] : &src->clat[d]);
         }
         bl_lat_acc_merge(&r->st->sync, &src->sync);
+        r->verified += w[i].verified;
         for (int b = 0; b < BL_DEPTH_BUCKETS; b++)
             r->st->depth_map[b] += src->depth_map[b];
         double rt = (double)(w[i].t_end - w[i].t_measure) / 1e9;
@@ -515,6 +520,11 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
         rc = run_workers(ex, &s, title);
         if (rc == 0)
             rc = collect(w, nw, res, n, first, err, sizeof err);
+        for (size_t k = 0; rc == 0 && k < n; k++)
+            if (res[k].job.verify && (res[k].job.do_verify || res[k].job.verify_only))
+                fprintf(ex->o->msg ? ex->o->msg : stderr,
+                        "%-14s verify=%s: %llu blocks read back, all good\n", res[k].job.name,
+                        bl_verify_name(res[k].job.verify), (unsigned long long)res[k].verified);
     }
     if (rc == -1)
         fprintf(stderr, "benchlog run: %s\n", err);

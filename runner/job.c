@@ -20,6 +20,7 @@ void bl_job_defaults(bl_job *j)
     j->loops = 1;
     j->engine = bl_engine_find("sync");
     j->fixedbufs = j->registerfiles = true;
+    j->do_verify = true;
 }
 
 static char *dup0(const char *s)
@@ -364,6 +365,20 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_bool(v, &j->fixedbufs);
     else if (strcmp(k, "registerfiles") == 0)
         rc = set_bool(v, &j->registerfiles);
+    else if (strcmp(k, "verify") == 0) {
+        if (bl_verify_parse(v, &j->verify) != 0) {
+            snprintf(err, errlen,
+                     "option 'verify': '%s' is not supported by benchlog's runner (crc32c, md5, "
+                     "sha256, xxhash or 0)",
+                     v ? v : "");
+            return -1;
+        }
+    } else if (strcmp(k, "do_verify") == 0)
+        rc = set_bool(v, &j->do_verify);
+    else if (strcmp(k, "verify_fatal") == 0)
+        rc = set_bool(v, &j->verify_fatal);
+    else if (strcmp(k, "verify_only") == 0)
+        rc = set_bool(v, &j->verify_only);
     else if (strcmp(k, "ioengine") == 0)
         return set_engine(j, v, err, errlen);
     else if (strcmp(k, "stonewall") == 0 || strcmp(k, "wait_for_previous") == 0)
@@ -409,6 +424,24 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
         snprintf(err, errlen, "job '%s': hipri and sqthread_poll are for ioengine=io_uring, not %s",
                  j->name ? j->name : "", j->engine->name);
         return -1;
+    }
+    if (j->verify || j->verify_only) {
+        const char *why = NULL;
+        if (!j->verify)
+            why = "verify_only needs verify=crc32c|md5|sha256|xxhash";
+        else if (bl_engine_has(j->engine, BL_ENGINE_NO_IO))
+            why = "the engine does no I/O";
+        else if (!j->is_write || j->is_read)
+            why = "only a job that only writes (rw=write or randwrite) is verified";
+        else if (j->time_based || j->norandommap || j->numjobs > 1)
+            why = "every block must be written by one thread and covered by the passes "
+                  "(time_based, norandommap and numjobs > 1 are not)";
+        else if (j->bs < BL_VERIFY_MIN_BS)
+            why = "bs must be at least 64 bytes";
+        if (why) {
+            snprintf(err, errlen, "job '%s': verify: %s", j->name ? j->name : "", why);
+            return -1;
+        }
     }
     if (j->runtime_s > BL_MAX_TIME_S || j->ramp_time_s > BL_MAX_TIME_S) {
         snprintf(err, errlen, "job '%s': runtime and ramp_time go up to 100 days",

@@ -13,6 +13,7 @@
 #include "../core/diag.h"
 #include "../core/text.h"
 #include "engine_ops.h"
+#include "verify.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -46,6 +47,10 @@ typedef struct bl_job {
      * fio); registered buffers and file (on by default: fio's fixedbufs/registerfiles=0
      * turn them off). */
     bool hipri, sqthread_poll, fixedbufs, registerfiles;
+    /* fio's verify: digest in every written block, read back after the writes (do_verify),
+     * or only read back (verify_only); verify_fatal stops at the first bad block. */
+    bl_verify_kind verify;
+    bool do_verify, verify_fatal, verify_only;
     const bl_engine_ops *engine; /* from the table in engines.c; never NULL */
     bool stonewall, new_group, group_reporting;
     char *bw_log, *iops_log, *lat_log; /* fio log prefixes, NULL = none */

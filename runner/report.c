@@ -158,13 +158,19 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
         bl_lat_acc_to_record(&a->st.sync, &rec->sync_ns);
     fill_samples(a, d, rec);
     fill_depths(a, rec);
-    if (j->iodepth_asked > 1) {
-        bl_strbuf sb;
-        bl_strbuf_init(&sb);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    if (j->iodepth_asked > 1)
         bl_strbuf_printf(&sb, "iodepth=%d asked; the %s engine ran one I/O at a time",
                          j->iodepth_asked, j->engine->name);
+    if (d == BL_DIR_WRITE && j->verify && j->do_verify)
+        bl_strbuf_printf(&sb, "%sverify=%s: %llu blocks read back after the writes, all good",
+                         sb.len ? "; " : "", bl_verify_name(j->verify),
+                         (unsigned long long)r->verified);
+    if (sb.len)
         rec->note = bl_strbuf_take(&sb);
-    }
+    else
+        bl_strbuf_free(&sb);
     return rec;
 }
 
@@ -178,6 +184,8 @@ void bl_results_to_records(const bl_exec *ex, bl_job_result *res, size_t n, bool
             agg_add(a, &res[i]);
         for (int d = 0; d < 2; d++) {
             bool used = d == BL_DIR_READ ? res[k].job.is_read : res[k].job.is_write;
+            if (res[k].job.verify_only) /* no workload: only the read-back, printed */
+                continue;
             if (used || a->st.ios[d] > 0)
                 bl_records_push(out, make_record(ex, &res[k], a, d));
         }
