@@ -1,10 +1,11 @@
 /* Little's law: with iodepth I/Os always in flight, IOPS x mean latency = iodepth x numjobs,
- * whatever the speed. It holds only if the queue is really kept full and each latency runs
- * from the I/O's issue to its reaping: a shallow queue or latency stamped at the wrong moments
- * (issue 18: 4.2 of 32) breaks it. The law needs no speed, so a loaded machine cannot break
- * the test; only a slot left empty or a stamp taken late can. Checked on the null engine with
- * a simulated service time, and with libaio on a tmpfs file and on a real file, at QD 1/8/32/64
- * and numjobs 1/4. The depth distribution (fio's "IO depths") must show the asked depth. */
+ * whatever the speed (within 5%, plus the window's edges: see check_law). It holds only if the
+ * queue is really kept full and each latency runs from the I/O's issue to its reaping: a shallow
+ * queue or latency stamped at the wrong moments (issue 18: 4.2 of 32) breaks it. The law needs no
+ * speed, so a loaded machine cannot break the test; only a slot left empty or a stamp taken late
+ * can. Checked on the null engine with a simulated service time, and with libaio on a tmpfs file
+ * and on a real file, at QD 1/8/32/64 and numjobs 1/4. The depth distribution (fio's "IO depths")
+ * must show the asked depth. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,7 +42,7 @@ static void run_job(const char *text, const char *target, bl_records *out)
     bl_jobs_free(&jobs);
 }
 
-/* The share of submissions made with the depth's fio bucket in flight. */
+/* The share of submissions made with the depth's fio bucket in flight; -1 when absent. */
 static double depth_share(const bl_record *r, int depth)
 {
     for (size_t i = 0; i < r->iodepth_dist.n; i++) {
@@ -77,9 +78,19 @@ static void check_law(const char *engine_lines, const char *target)
                    r->ioengine, depths[d], njobs[k], r->iops, r->lat_ns.mean / 1000, got, want,
                    share);
             assert_true(r->lat_ns.present && r->iops > 0);
-            assert_true(got >= want * 0.95 && got <= want * 1.05);
-            /* Filling the queue takes depth-1 submissions below the depth: a few per 1000. */
-            assert_true(share >= 90);
+            /* A finite window has two edges where the queue is not full: filling it at the
+             * start and draining it after the deadline, each about one latency W long at half
+             * the depth. W/T of the depth is that share, measured, not assumed: ~1% here on
+             * an idle machine, more under ASan or valgrind on a loaded one. A queue kept
+             * shallow (issue 18: 4.2 of 32) is far outside either way. */
+            double edges = r->lat_ns.mean / 1e9 / r->runtime_s;
+            assert_true(got >= want * (0.95 - edges) && got <= want * 1.05);
+            /* Only filling the queue (depth-1 submissions a clone) is done below the depth;
+             * after that each completion's slot is refilled at once. Counted, not timed. */
+            double ios = (double)r->io_bytes / (double)r->bs;
+            double below = (100 - share) / 100 * ios;
+            assert_true(share > 0);
+            assert_true(below <= njobs[k] * depths[d] + 0.001 * ios);
             bl_records_free(&recs);
         }
 }
