@@ -5,6 +5,7 @@
 #include "../runner/job.h"
 #include "../runner/runner.h"
 #include "../runner/suites.h"
+#include "../runner/target.h"
 #include "args.h"
 #include "commands.h"
 #include "options.h"
@@ -34,6 +35,9 @@ static void suites_help(FILE *f)
     fprintf(f, "\nSuites:\n");
     for (size_t i = 0; i < bl_suite_count(); i++)
         fprintf(f, "  %-13s %s\n", bl_suite_at(i)->name, bl_suite_at(i)->summary);
+    fprintf(f, "\nEngines (ioengine= in a job file, or --engine):\n");
+    for (size_t i = 0; i < bl_engine_count(); i++)
+        fprintf(f, "  %-13s %s\n", bl_engine_at(i)->name, bl_engine_at(i)->summary);
 }
 
 static const char after[] =
@@ -42,11 +46,13 @@ static const char after[] =
     "\nA progress line is shown when stdout is a terminal. Ctrl-C stops the test under\n"
     "way: finished tests are stored, the scratch file is removed, exit status 130.\n"
     "Without O_DIRECT support (some tmpfs, network filesystems) the run says so and\n"
-    "uses buffered I/O; its records then have direct=false.\n\n"
+    "uses buffered I/O; its records then have direct=false.\n"
+    "A run killed with SIGKILL (or a crash, a power cut) cannot remove its scratch file\n"
+    ".benchlog-PID-NAME.tmp; 'benchlog run --clean DIR' removes those whose run is gone.\n\n"
     "Example: benchlog run --suite cdm8 --target /mnt/ssd --label disk=ssd1\n";
 
 typedef struct run_args {
-    const char *db, *suite, *jobfile, *hosts;
+    const char *db, *suite, *jobfile, *hosts, *clean;
     int allow_overwrite;
     bl_run_opts o;
     bl_labels labels;
@@ -70,12 +76,12 @@ static int runtime_arg(void *value, const char *arg, char *err, size_t errlen)
 
 static int engine_arg(void *value, const char *arg, char *err, size_t errlen)
 {
-    if (strcmp(arg, "libaio") && strcmp(arg, "sync") && strcmp(arg, "null")) {
-        snprintf(err, errlen, "--engine is libaio, sync or null, not '%s'", arg);
-        return -1;
-    }
-    *(const char **)value = arg;
-    return 0;
+    if ((*(const bl_engine_ops **)value = bl_engine_find(arg)))
+        return 0;
+    snprintf(err, errlen,
+             "--engine '%s' is not one of benchlog's engines (benchlog run --help lists them)",
+             arg);
+    return -1;
 }
 
 /* Returns 0, or -1 with *status the exit status. */
@@ -94,7 +100,7 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
                   "each of its runs and the warm-up (the pauses stay 5 s)",
                   runtime_arg),
         BL_OPT_FN(0, "engine", &a->o.engine, "E",
-                  "libaio, sync or null (no I/O: the engine's own overhead)", engine_arg),
+                  "run every job with engine E (see Engines below)", engine_arg),
         BL_OPT_BOOL(0, "allow-overwrite", &a->allow_overwrite,
                     "use an existing file or block device: its data is overwritten"),
         BL_OPT_LABEL(&a->labels),
@@ -103,6 +109,8 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
                       "FILE lists the hosts running 'fio --server', one a line as\n"
                       "fio --client takes them; one run per host plus 'all clients'"),
         BL_OPT_DB(&a->db),
+        BL_OPT_STRING(0, "clean", &a->clean, "DIR",
+                      "only remove the scratch files in DIR left by killed runs"),
         BL_OPT_END(),
     };
     static const bl_command_help h = {"run", usage, after, suites_help, 0};
@@ -117,6 +125,11 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
         a->jobfile = argv[0];
     if (a->suite && a->jobfile)
         return bl_usage_error("run", "--suite and JOBFILE exclude each other"), -1;
+    if (a->clean) {
+        if (!a->jobfile && !a->suite && !a->hosts)
+            return 0;
+        return bl_usage_error("run", "--clean DIR runs nothing: no JOBFILE, --suite, --hosts"), -1;
+    }
     if (a->hosts && !a->jobfile)
         return bl_usage_error("run", "--hosts needs a JOBFILE for fio to run on the hosts"), -1;
     if (!a->jobfile && !a->suite)
@@ -134,11 +147,11 @@ static int load_jobfile(const char *path, bl_jobs *jobs)
         fprintf(stderr, "benchlog run: %s: %s\n", path, err);
         return 1;
     }
-    bl_parse_out out;
-    bl_out_init(&out, path);
+    bl_diags out;
+    bl_diags_init(&out, path);
     int errors = bl_jobfile_parse(&t, jobs, &out);
-    bl_print_diags(&out);
-    bl_out_free(&out);
+    bl_diags_print(stderr, &out);
+    bl_diags_free(&out);
     bl_text_free(&t);
     return errors ? 1 : 0;
 }
@@ -178,8 +191,22 @@ static int run_hosts(run_args *a)
     return hr ? hr : st;
 }
 
+static int clean(const char *dir)
+{
+    char err[512];
+    int n = bl_scratch_clean(dir, stderr, err, sizeof err);
+    if (n < 0)
+        fprintf(stderr, "benchlog run: %s\n", err);
+    else
+        fprintf(stderr, "benchlog run: %d stale scratch file%s removed from %s\n", n,
+                n == 1 ? "" : "s", dir);
+    return n < 0 ? 1 : 0;
+}
+
 static int run(run_args *a)
 {
+    if (a->clean)
+        return clean(a->clean);
     if (a->hosts)
         return run_hosts(a);
     bl_jobs jobs = {0};

@@ -12,15 +12,10 @@
 #ifndef BL_PARSER_H
 #define BL_PARSER_H
 
+#include "../core/diag.h"
 #include "../core/record.h"
 #include "../core/text.h"
 #include <stdio.h>
-
-typedef struct bl_diag {
-    char *source;
-    long line; /* 0 when the message concerns the whole file */
-    char *msg;
-} bl_diag;
 
 typedef struct bl_parse_out {
     const char *source; /* name put in records and messages */

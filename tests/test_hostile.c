@@ -64,11 +64,11 @@ static void read_jobfile(const char *bytes, size_t len)
     if (bl_text_from_bytes(&t, "fuzz.fio", bytes, len, err, sizeof err) != 0)
         return;
     bl_jobs jobs = {0};
-    bl_parse_out out;
-    bl_out_init(&out, "fuzz.fio");
+    bl_diags out;
+    bl_diags_init(&out, "fuzz.fio");
     bl_jobfile_parse(&t, &jobs, &out);
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
     bl_text_free(&t);
 }
 
