@@ -75,17 +75,19 @@ static void cell_add(bl_cell *c, const bl_record *r)
         c->n_notes++;
 }
 
-/* The set-up a record belongs to when nothing names it: its source, heading, table row and
- * table column. A table row names a set-up only when it is the same over the run's records
- * (blog 003: one row a ZFS setting); a row that changes within the run names tests (blog
- * 000: "seq read", "rand write 4k" under set-up columns). */
+/* The set-up a record belongs to when nothing names it: its source, heading, table row,
+ * table column and machine. A table row names a set-up only when it is the same over the
+ * run's records (blog 003: one row a ZFS setting); a row that changes within the run names
+ * tests (blog 000: "seq read", "rand write 4k" under set-up columns). One bonnie++ CSV file
+ * may hold lines of seven machines: their host label keeps them apart. */
 static const char *setup_key(const bl_record *r, int row_names_setup, char *buf, size_t n)
 {
     const char *sec = bl_record_label(r, "section");
     const char *row = row_names_setup ? bl_record_label(r, "row") : NULL;
     const char *col = bl_record_label(r, "column");
-    snprintf(buf, n, "%s\x1f%s\x1f%s\x1f%s", r->source ? r->source : "", sec ? sec : "",
-             row ? row : "", col ? col : "");
+    const char *host = bl_record_label(r, "host");
+    snprintf(buf, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s", r->source ? r->source : "", sec ? sec : "",
+             row ? row : "", col ? col : "", host ? host : "");
     return buf;
 }
 
@@ -268,23 +270,23 @@ static int part_varies(const bl_table *t, int which)
 }
 
 /* A set-up's title names only what tells it apart: the file when several files are
- * compared (always for a column lacking --by), the heading when it varies, the table row and
- * column when there are any. */
+ * compared (always for a column lacking --by), the heading when it varies, the table row,
+ * column and host when there are any. */
 static char *setup_title(const char *key, int show_src, int show_sec)
 {
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    char *p[4];
-    for (int i = 0; i < 4; i++)
+    char *p[5];
+    for (int i = 0; i < 5; i++)
         p[i] = part(key, i);
-    if (show_src || (!*p[1] && !*p[2] && !*p[3]))
+    if (show_src || (!*p[1] && !*p[2] && !*p[3] && !*p[4]))
         bl_strbuf_puts(&sb, bl_basename(p[0]));
     if (show_sec && *p[1])
         bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", p[1]);
-    for (int i = 2; i < 4; i++)
+    for (int i = 2; i < 5; i++)
         if (*p[i])
             bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", p[i]);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         free(p[i]);
     return bl_strbuf_take(&sb);
 }

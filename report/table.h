@@ -5,7 +5,7 @@
  * then bonnie++'s tests in bonnie++'s order, then anything else by name.
  * Columns are set-ups: the values of `by` (a record key or label; "run" = each source's run),
  * or by default the runs grouped by source, heading ("section"), table row ("row", when it
- * is one for the whole run) and table column ("column"), so that the dd commands of one file form
+ * is one for the whole run), table column ("column") and machine ("host"), so that the dd commands of one file form
  * one column and ten bonnie++ rows under one heading are one column of repeats. Records lacking the
  * `by` label are never pooled: each source's set-up (as the default grouping sees it) stands as its
  * own column, marked unlabelled. A cell holds the repeats of one test on one set-up, summarised per
