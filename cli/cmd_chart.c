@@ -1,4 +1,4 @@
-/* benchlog chart: a PNG chart of the stored records matching FILTER. */
+/* benchlog chart: a PNG, SVG or PDF chart of the stored records matching FILTER. */
 #include "../charts/chart.h"
 #include "../report/load.h"
 #include "args.h"
@@ -8,28 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
-    "Usage: benchlog chart [--db FILE] [--kind bar|percentiles|timeline|histogram]\n"
-    "                      [--by LABEL] [--series NAME] [--title TEXT] [--log]\n"
-    "                      [--width N] [--height N] -o FILE.png [FILTER...]\n\n"
-    "Draws a PNG chart of the stored records matching FILTER:\n"
-    "  bar          grouped bars, tests x compared columns (as 'benchlog report --by'),\n"
-    "               MB/s (else IOPS, else the test's own unit), value labels, legend\n"
-    "  percentiles  latency percentile curves on log scales, from fio's percentiles or\n"
-    "               from latency histograms\n"
-    "  timeline     a series over time: bandwidth, IOPS or latency (fio logs, benchlog run)\n"
-    "  histogram    the latency distribution: share of I/Os per latency bin\n\n"
-    "  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
-    "  --kind KIND    chart kind (default bar)\n"
-    "  --by LABEL     bar: columns by this label; others: name curves by it\n"
-    "  --series NAME  timeline: bw, iops, lat, clat or slat (default: the first found)\n"
-    "  --title TEXT   title (default: kind and the labels the records share)\n"
-    "  --log          bar: logarithmic axis, for figures that span decades\n"
-    "  --width N      image width in pixels (default 1600)\n"
-    "  --height N     image height in pixels (default 900)\n"
-    "  -o FILE.png    the image to write (required)\n\n"
-    "At most 10 curves or bar colours are drawn; narrow with FILTER.\n"
-    "Example: benchlog chart --kind percentiles -o lat.png tool=fio test=rand-read\n";
+static void print_help(void)
+{
+    fputs("Usage: benchlog chart [--db FILE] [--kind KIND] [--by LABEL] [--series NAME]\n"
+          "                      [--title TEXT] [--log] [--width N] [--height N]\n"
+          "                      -o FILE.png|FILE.svg|FILE.pdf [FILTER...]\n\n"
+          "Draws a chart of the stored records matching FILTER, as PNG, or as SVG or PDF\n"
+          "(vector, text kept as text) by the extension of -o. KIND is one of:\n",
+          stdout);
+    for (int k = 0; k < BL_CHART_N_KINDS; k++)
+        printf("  %-12s %s\n", bl_chart_kind_name(k), bl_chart_kind_help(k));
+    fputs("\n  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
+          "  --kind KIND    chart kind (default bar)\n"
+          "  --by LABEL     bar: columns by this label; others: name curves by it\n"
+          "  --series NAME  timeline: bw, iops, lat, clat or slat (default: the first found)\n"
+          "  --title TEXT   title (default: kind and the labels the records share)\n"
+          "  --log          bar: logarithmic axis, for figures that span decades\n"
+          "  --width N      image width in pixels (default 1600; PDF: half a point each)\n"
+          "  --height N     image height in pixels (default 900)\n"
+          "  -o FILE        the chart to write: FILE.png, FILE.svg or FILE.pdf (required)\n\n"
+          "At most 10 curves or bar colours are drawn; narrow with FILTER.\n"
+          "Example: benchlog chart --kind percentiles -o lat.svg tool=fio test=rand-read\n",
+          stdout);
+}
 
 static int size_arg(const char *s, int *out)
 {
@@ -91,7 +92,7 @@ int cmd_chart(int argc, char **argv)
             co.log = 1;
             break;
         case 'h':
-            fputs(help, stdout);
+            print_help();
             return 0;
         default:
             return bl_usage_error("chart", "unknown option or missing value: '%s'",
@@ -99,13 +100,13 @@ int cmd_chart(int argc, char **argv)
         }
     }
     if (!out)
-        return bl_usage_error("chart", "-o FILE.png is required");
+        return bl_usage_error("chart", "-o FILE.png is required (or FILE.svg, FILE.pdf)");
     bl_records recs;
     bl_records_init(&recs);
     char err[512];
     int rc = bl_report_load(db, argc - optind, argv + optind, &recs, err, sizeof err);
     if (rc == 0) {
-        rc = bl_chart_png(out, &recs, &co, err, sizeof err);
+        rc = bl_chart_file(out, &recs, &co, err, sizeof err);
         bl_chart_cleanup();
     }
     if (rc == 2)

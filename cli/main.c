@@ -1,4 +1,5 @@
 /* benchlog: dispatch to the commands of SPEC.md, global --help and --version. */
+#include "../charts/chart.h"
 #include "../core/version.h"
 #include "commands.h"
 #include <locale.h>
@@ -18,7 +19,7 @@ static const command commands[] = {
     {"list", cmd_list, "list the runs in the store"},
     {"export", cmd_export, "write stored records as JSON Lines or CSV"},
     {"report", cmd_report, "comparison table (text, Markdown, CSV, HTML)"},
-    {"chart", cmd_chart, "PNG chart: bar, percentiles, timeline, histogram"},
+    {"chart", cmd_chart, "chart as PNG, SVG or PDF; kinds:" BL_CHART_KIND_NAMES},
     {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
     {"compare", cmd_compare, "two set-ups test by test: change in %, outside the 95% CI?"},
 };
