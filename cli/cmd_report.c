@@ -2,6 +2,7 @@
 #include "../charts/chart.h"
 #include "../core/strbuf.h"
 #include "../report/load.h"
+#include "../report/page.h"
 #include "../report/render.h"
 #include "args.h"
 #include "cmp_args.h"
@@ -174,21 +175,12 @@ int cmd_report(int argc, char **argv)
                          .metrics = a.cmp.metrics,
                          .n_metrics = a.cmp.n_metrics,
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
-    bl_strbuf png;
-    bl_strbuf_init(&png);
-    if (a.format == BL_REPORT_HTML && !a.no_chart) {
-        /* The page shows the bars too; a store with nothing to draw just has no figure. */
-        bl_chart_opts co = {.kind = BL_CHART_BAR, .by = a.by, .log = -1, .title = a.title};
-        if (bl_chart_png_mem(&png, &recs, &co, err, sizeof err) == 0) {
-            ro.png = png.s;
-            ro.png_len = png.len;
-        }
-        bl_chart_cleanup();
-    }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    bl_report_render(t, &ro, &sb);
-    bl_strbuf_free(&png);
+    if (a.format == BL_REPORT_HTML)
+        bl_page_html(t, &recs, a.title, !a.no_chart, &sb);
+    else
+        bl_report_render(t, &ro, &sb);
     rc = write_out(a.out, &sb);
     bl_strbuf_free(&sb);
     bl_table_free(t);
