@@ -356,7 +356,8 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, 
     bl_strbuf_puts(out, "<footer><p>");
     bl_strbuf note;
     bl_strbuf_init(&note);
-    bl_report_footnote(t, &note, "");
+    bl_report_opts ro = {.format = BL_REPORT_HTML, .lat = 1}; /* the page shows latency */
+    bl_report_footnote(t, &ro, &note, "");
     bl_page_esc(out, note.s);
     bl_strbuf_free(&note);
     bl_strbuf_puts(out, "</p></footer>\n");

@@ -228,24 +228,16 @@ void bl_grid_free(bl_grid *g)
     memset(g, 0, sizeof *g);
 }
 
-static void pad(bl_strbuf *out, size_t n, char c)
+static int shows_latency(const bl_report_opts *o)
 {
-    for (size_t i = 0; i < n; i++)
-        bl_strbuf_putc(out, c);
+    int lat = o->lat;
+    for (size_t q = 0; q < o->n_metrics; q++)
+        lat |= bl_metric_unit(o->metrics[q]) && strcmp(bl_metric_unit(o->metrics[q]), "ns") == 0;
+    return lat;
 }
 
-static void put_aligned(bl_strbuf *out, const char *s, size_t width, int right)
-{
-    size_t w = bl_display_width(s);
-    size_t fill = width > w ? width - w : 0;
-    if (right)
-        pad(out, fill, ' ');
-    bl_strbuf_puts(out, s);
-    if (!right)
-        pad(out, fill, ' ');
-}
-
-void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
+void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *out,
+                        const char *prefix)
 {
     bl_strbuf_printf(out, "%sMB/s = 10^6 bytes/s. %zu record%s, %zu test%s, %zu column%s", prefix,
                      t->n_records, t->n_records == 1 ? "" : "s", t->nrows, t->nrows == 1 ? "" : "s",
@@ -269,7 +261,7 @@ void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
                          "half-width of the 95%% confidence interval of the mean (Student's t).\n",
                          bl_repeats_name(t->repeats), how[t->repeats]);
     }
-    if (t->lat_from[0] || t->lat_from[1] || t->pct_from[0] || t->pct_from[1])
+    if (shows_latency(o) && (t->lat_from[0] || t->lat_from[1] || t->pct_from[0] || t->pct_from[1]))
         bl_strbuf_printf(out,
                          "Latency: mean of total latency (lat) for %zu record%s, of completion "
                          "latency (clat; no lat) for %zu; percentiles of lat for %zu, of clat "
@@ -283,78 +275,6 @@ void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
                          t->n_flagged, t->n_flagged == 1 ? "" : "s");
 }
 
-static void head_line(const bl_grid *g, const size_t *w, const size_t *ks, size_t nk,
-                      bl_strbuf *out)
-{
-    for (size_t q = 0; q < nk; q++) {
-        size_t k = ks[q];
-        if (q)
-            bl_strbuf_puts(out, "  ");
-        put_aligned(out, g->head[k], q + 1 == nk && !g->numeric[k] ? 0 : w[k], g->numeric[k]);
-    }
-    bl_strbuf_putc(out, '\n');
-    for (size_t q = 0; q < nk; q++) {
-        if (q)
-            bl_strbuf_puts(out, "  ");
-        pad(out, w[ks[q]], '-');
-    }
-    bl_strbuf_putc(out, '\n');
-}
-
-static void block(const bl_grid *g, const size_t *w, const size_t *ks, size_t nk, bl_strbuf *out)
-{
-    head_line(g, w, ks, nk, out);
-    for (size_t i = 0; i < g->nrows; i++) {
-        for (size_t q = 0; q < nk; q++) {
-            if (q)
-                bl_strbuf_puts(out, "  ");
-            put_aligned(out, g->cell[i * g->ncols + ks[q]], w[ks[q]], g->numeric[ks[q]]);
-        }
-        while (out->len && out->s[out->len - 1] == ' ') /* empty last cells: no trailing blanks */
-            out->s[--out->len] = 0;
-        bl_strbuf_putc(out, '\n');
-    }
-}
-
-/* Past `width` terminal columns the table is cut into blocks of columns, each repeating the
- * test column, so that nothing wraps and nothing is dropped. */
-static void render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o,
-                        bl_strbuf *out)
-{
-    if (o->title)
-        bl_strbuf_printf(out, "%s\n\n", o->title);
-    size_t *w = bl_xcalloc(g->ncols, sizeof *w);
-    for (size_t k = 0; k < g->ncols; k++) {
-        w[k] = bl_display_width(g->head[k]);
-        for (size_t i = 0; i < g->nrows; i++) {
-            size_t cw = bl_display_width(g->cell[i * g->ncols + k]);
-            w[k] = cw > w[k] ? cw : w[k];
-        }
-    }
-    size_t *ks = bl_xcalloc(g->ncols + 1, sizeof *ks);
-    size_t k = 1, nblocks = 0;
-    do {
-        size_t nk = 1, used = w[0];
-        ks[0] = 0;
-        /* A block takes at least one column, however wide. */
-        while (k < g->ncols && (nk == 1 || o->width <= 0 || used + 2 + w[k] <= (size_t)o->width)) {
-            used += 2 + w[k];
-            ks[nk++] = k++;
-        }
-        if (nblocks++)
-            bl_strbuf_putc(out, '\n');
-        block(g, w, ks, nk, out);
-    } while (k < g->ncols);
-    if (nblocks > 1)
-        bl_strbuf_printf(out,
-                         "\n(%zu blocks of columns to fit %d terminal columns; --wide for one "
-                         "table)\n",
-                         nblocks, o->width);
-    bl_report_footnote(t, out, "\n");
-    free(ks);
-    free(w);
-}
-
 static void md_text(bl_strbuf *out, const char *s)
 {
     for (; *s; s++) {
@@ -364,11 +284,11 @@ static void md_text(bl_strbuf *out, const char *s)
     }
 }
 
-static void render_md(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out)
+static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
 {
-    if (title) {
+    if (o->title) {
         bl_strbuf_puts(out, "## ");
-        md_text(out, title);
+        md_text(out, o->title);
         bl_strbuf_puts(out, "\n\n");
     }
     for (size_t k = 0; k < g->ncols; k++) {
@@ -388,7 +308,7 @@ static void render_md(const bl_table *t, const bl_grid *g, const char *title, bl
         }
         bl_strbuf_puts(out, "|\n");
     }
-    bl_report_footnote(t, out, "\n");
+    bl_report_footnote(t, o, out, "\n");
 }
 
 void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out)
@@ -400,10 +320,10 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
     bl_grid g;
     bl_grid_build(t, o, &g);
     if (o->format == BL_REPORT_MD)
-        render_md(t, &g, o->title, out);
+        render_md(t, &g, o, out);
     else if (o->format == BL_REPORT_HTML)
         bl_render_html(t, &g, o, out);
     else
-        render_text(t, &g, o, out);
+        bl_render_text(t, &g, o, out);
     bl_grid_free(&g);
 }
