@@ -1,5 +1,6 @@
 /* benchlog report: the comparison table of the stored records matching FILTER. */
 #include "../charts/chart.h"
+#include "../charts/report_pdf.h"
 #include "../core/strbuf.h"
 #include "../report/load.h"
 #include "../report/page.h"
@@ -12,7 +13,7 @@
 #include <string.h>
 
 static const char help[] =
-    "Usage: benchlog report [--db FILE] [--by LABEL] [--text | --md | --csv | --html]\n"
+    "Usage: benchlog report [--db FILE] [--by LABEL] [--text | --md | --csv | --html | --pdf]\n"
     "                       [--lat] [--baseline VALUE] [--title TEXT] [--no-chart]\n"
     "                       [--metric NAME]... [--repeats HOW] [--wide] [-o FILE] [FILTER...]\n\n"
     "Prints a comparison table of the stored records matching FILTER. Rows are tests\n"
@@ -31,8 +32,11 @@ static const char help[] =
     "  --text            aligned table for a terminal (default)\n"
     "  --md              Markdown table\n"
     "  --csv             CSV with plain numbers, units in the header\n"
-    "  --html            self-contained HTML page, the bar chart embedded in it\n"
-    "  --no-chart        HTML without the chart\n"
+    "  --html            one self-contained page (nothing fetched): sortable table,\n"
+    "                    metric choice, set-ups shown/hidden, SVG charts, sources\n"
+    "  --pdf             a PDF report (needs -o): title page, summary table, a chart\n"
+    "                    per metric, sources\n"
+    "  --no-chart        HTML without the charts\n"
     "  --lat             add latency columns: mean and 99th percentile\n"
     "  --baseline VALUE  add each column's ratio to column VALUE (\"x5.6\")\n"
     "  --title TEXT      heading above the table (and the HTML page's title)\n"
@@ -51,20 +55,27 @@ static const char help[] =
 typedef struct report_args {
     const char *db, *by, *baseline, *title, *out;
     bl_report_format format;
-    int lat, no_chart, first_filter;
+    int lat, no_chart, pdf, first_filter;
     bl_cmp_args cmp; /* --metric, --repeats, --wide */
 } report_args;
 
 static int read_args(int argc, char **argv, report_args *a)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, 0, 'd'},    {"by", required_argument, 0, 'b'},
-        {"text", no_argument, 0, 't'},        {"md", no_argument, 0, 'm'},
-        {"csv", no_argument, 0, 'c'},         {"html", no_argument, 0, 'H'},
-        {"lat", no_argument, 0, 'l'},         {"baseline", required_argument, 0, 'B'},
-        {"title", required_argument, 0, 'T'}, {"output", required_argument, 0, 'o'},
-        {"no-chart", no_argument, 0, 'N'},    BL_CMP_OPTIONS,
-        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
+                                         {"by", required_argument, 0, 'b'},
+                                         {"text", no_argument, 0, 't'},
+                                         {"md", no_argument, 0, 'm'},
+                                         {"csv", no_argument, 0, 'c'},
+                                         {"html", no_argument, 0, 'H'},
+                                         {"lat", no_argument, 0, 'l'},
+                                         {"baseline", required_argument, 0, 'B'},
+                                         {"title", required_argument, 0, 'T'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"no-chart", no_argument, 0, 'N'},
+                                         {"pdf", no_argument, 0, 'P'},
+                                         BL_CMP_OPTIONS,
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     memset(a, 0, sizeof *a);
     optind = 0;
     opterr = 0;
@@ -103,6 +114,9 @@ static int read_args(int argc, char **argv, report_args *a)
             break;
         case 'N':
             a->no_chart = 1;
+            break;
+        case 'P':
+            a->pdf = 1;
             break;
         case BL_CMP_METRIC:
         case BL_CMP_REPEATS:
@@ -175,6 +189,16 @@ int cmd_report(int argc, char **argv)
                          .metrics = a.cmp.metrics,
                          .n_metrics = a.cmp.n_metrics,
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
+    if (a.pdf) {
+        bl_pdf_opts po = {.title = a.title, .by = a.by, .repeats = a.cmp.repeats};
+        rc = a.out ? bl_report_pdf(a.out, t, &recs, &po, NULL, err, sizeof err) : 2;
+        bl_chart_cleanup();
+        if (rc == 1)
+            fprintf(stderr, "benchlog report: %s\n", err);
+        bl_table_free(t);
+        bl_records_free(&recs);
+        return rc == 2 ? bl_usage_error("report", "--pdf needs -o FILE.pdf") : rc;
+    }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     if (a.format == BL_REPORT_HTML)
