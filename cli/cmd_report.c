@@ -1,10 +1,13 @@
 /* benchlog report: the comparison table of the stored records matching FILTER. */
 #include "../charts/chart.h"
+#include "../charts/report_pdf.h"
 #include "../core/atomic.h"
 #include "../core/strbuf.h"
 #include "../report/load.h"
+#include "../report/page.h"
 #include "../report/render.h"
 #include "args.h"
+#include "cmp_args.h"
 #include "commands.h"
 #include "options.h"
 #include <stdio.h>
@@ -18,19 +21,25 @@ static const char usage[] =
     "--by, a column is the runs of one source under one heading (label section) and one\n"
     "table column (label column); --by run gives one column per run. Cells are MB/s\n"
     "(10^6 bytes/s) with IOPS beside them for blocks under 64KiB, or the test's own\n"
-    "figure (seeks, files/s). Several records in one cell are shown as mean ± sample\n"
-    "standard deviation with their count (n=...).\n";
+    "figure (seeks, files/s). Records lacking the --by label are never pooled: each\n"
+    "source's set-up stands as its own column, named after the source (stderr lists them).\n"
+    "Records of the same test and set-up are repeats: shown by --repeats with n, sample\n"
+    "stdev and the 95% confidence interval of the mean (Student's t). A figure 100x off\n"
+    "the same test's median on the other set-ups is flagged with !.\n";
 
 static const char after[] =
     "FILTER is KEY=VALUE, KEY!=VALUE or KEY~TEXT on record keys or labels. Options may\n"
     "stand before, between or after the filters.\n\n"
     "Examples:\n"
     "  benchlog report --by host tool=fio\n"
-    "  benchlog report --by column --baseline '1 GbE' --md tool=cdm\n";
+    "  benchlog report --by column --baseline '1 GbE' --md tool=cdm\n"
+    "  benchlog report --metric iops --metric p99 --repeats median test=rand-read\n"
+    "  benchlog report --html -o page.html; benchlog report --pdf -o report.pdf\n";
 
 typedef struct report_args {
     const char *db, *by, *baseline, *title, *out;
-    int format, lat, no_chart;
+    int format, lat, no_chart, pdf;
+    bl_cmp_args cmp; /* --metric, --repeats, --wide */
 } report_args;
 
 /* Returns the number of FILTER terms (moved to argv[0..n)), or -1 with *status set. */
@@ -46,13 +55,18 @@ static int read_args(int argc, char **argv, report_args *a, int *status)
         BL_OPT_SET(0, "csv", &a->format, BL_REPORT_CSV,
                    "CSV with plain numbers, units in the header"),
         BL_OPT_SET(0, "html", &a->format, BL_REPORT_HTML,
-                   "self-contained HTML page, the bar chart embedded in it"),
-        BL_OPT_BOOL(0, "no-chart", &a->no_chart, "HTML without the chart"),
+                   "one self-contained page (nothing fetched): sortable table,\n"
+                   "metric choice, set-ups shown/hidden, SVG charts, sources"),
+        BL_OPT_BOOL(0, "pdf", &a->pdf,
+                    "a PDF report (needs -o): title page, summary table, a chart\n"
+                    "per metric, sources"),
+        BL_OPT_BOOL(0, "no-chart", &a->no_chart, "HTML without the charts"),
         BL_OPT_BOOL(0, "lat", &a->lat, "add latency columns: mean and 99th percentile"),
         BL_OPT_STRING(0, "baseline", &a->baseline, "VALUE",
                       "add each column's ratio to column VALUE (\"x5.6\")"),
         BL_OPT_STRING(0, "title", &a->title, "TEXT",
                       "heading above the table (and the HTML page's title)"),
+        BL_CMP_OPTS(&a->cmp),
         BL_OPT_STRING('o', "output", &a->out, "FILE", "write to FILE instead of stdout"),
         BL_OPT_END(),
     };
@@ -92,7 +106,7 @@ int cmd_report(int argc, char **argv)
         bl_records_free(&recs);
         return rc;
     }
-    bl_table_opts to = {.by = a.by, .baseline = a.baseline};
+    bl_table_opts to = {.by = a.by, .baseline = a.baseline, .repeats = a.cmp.repeats};
     bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
     if (!t) {
         bl_records_free(&recs);
@@ -107,22 +121,29 @@ int cmd_report(int argc, char **argv)
         bl_records_free(&recs);
         return 1;
     }
-    bl_report_opts ro = {.format = (bl_report_format)a.format, .lat = a.lat, .title = a.title};
-    bl_strbuf png;
-    bl_strbuf_init(&png);
-    if (a.format == BL_REPORT_HTML && !a.no_chart) {
-        /* The page shows the bars too; a store with nothing to draw just has no figure. */
-        bl_chart_opts co = {.kind = BL_CHART_BAR, .by = a.by, .log = -1, .title = a.title};
-        if (bl_chart_png_mem(&png, &recs, &co, err, sizeof err) == 0) {
-            ro.png = png.s;
-            ro.png_len = png.len;
-        }
+    bl_cmp_warn_unlabelled(t, "report");
+    bl_report_opts ro = {.format = (bl_report_format)a.format,
+                         .lat = a.lat,
+                         .title = a.title,
+                         .metrics = a.cmp.metrics,
+                         .n_metrics = a.cmp.n_metrics,
+                         .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
+    if (a.pdf) {
+        bl_pdf_opts po = {.title = a.title, .by = a.by, .repeats = a.cmp.repeats};
+        rc = a.out ? bl_report_pdf(a.out, t, &recs, &po, NULL, err, sizeof err) : 2;
         bl_chart_cleanup();
+        if (rc == 1)
+            fprintf(stderr, "benchlog report: %s\n", err);
+        bl_table_free(t);
+        bl_records_free(&recs);
+        return rc == 2 ? bl_usage_error("report", "--pdf needs -o FILE.pdf") : rc;
     }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    bl_report_render(t, &ro, &sb);
-    bl_strbuf_free(&png);
+    if (a.format == BL_REPORT_HTML)
+        bl_page_html(t, &recs, a.title, !a.no_chart, &sb);
+    else
+        bl_report_render(t, &ro, &sb);
     rc = write_out(a.out, &sb);
     bl_strbuf_free(&sb);
     bl_table_free(t);

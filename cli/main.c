@@ -1,4 +1,5 @@
 /* benchlog: dispatch to the commands of SPEC.md, global --help and --version. */
+#include "../charts/chart.h"
 #include "../core/version.h"
 #include "commands.h"
 #include <locale.h>
@@ -21,8 +22,9 @@ static const command commands[] = {
     {"delete", cmd_delete, "remove runs from the store (asks on a terminal)"},
     {"export", cmd_export, "write stored records as JSON Lines or CSV"},
     {"report", cmd_report, "comparison table (text, Markdown, CSV, HTML)"},
-    {"chart", cmd_chart, "PNG chart: bar, percentiles, timeline, histogram"},
+    {"chart", cmd_chart, "chart as PNG, SVG or PDF; kinds:" BL_CHART_KIND_NAMES},
     {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
+    {"compare", cmd_compare, "two set-ups test by test: change in %, outside the 95% CI?"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
