@@ -204,7 +204,7 @@ static void test_cli_by_extension(void **state)
 {
     (void)state;
     char *dir = bl_test_tmpdir(), args[1200], fix[512];
-    bl_test_fixture("cdm/kdiskmark-3.0.0_handwritten.txt", fix, sizeof fix);
+    bl_test_fixture("cdm/kdiskmark-3.2.0_handwritten.txt", fix, sizeof fix);
     snprintf(args, sizeof args, "import --db %s/s.db %s", dir, fix);
     assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
     static const char *const ext[] = {"png", "svg", "pdf"};

@@ -99,7 +99,7 @@ static int setup(void **state)
     snprintf(db, sizeof db, "%s/s.db", dir);
     static const char *const fx[] = {
         "fio/mix-3.33.out", "bonnie/bonnie-2.00a_s256_n2.txt", "dd/gnu-dd-9.1_c_write_read.txt",
-        "cdm/kdiskmark-3.0.0_handwritten.txt", "cdm/cdm-5.2.1_handwritten_crlf.txt"};
+        "cdm/kdiskmark-3.2.0_handwritten.txt", "cdm/cdm-5.2.1_handwritten_crlf.txt"};
     for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
         char path[512], args[1200];
         snprintf(args, sizeof args, "import --db %s %s", db,

@@ -57,7 +57,7 @@ static void test_fixtures_report(void **state)
     char *dir = bl_test_tmpdir(), args[1500], path[512], pdf[600];
     static const char *const fx[] = {"fio/mix-3.33.out", "bonnie/bonnie-2.00a_s256_n2.txt",
                                      "dd/gnu-dd-9.1_c_write_read.txt",
-                                     "cdm/kdiskmark-3.0.0_handwritten.txt"};
+                                     "cdm/kdiskmark-3.2.0_handwritten.txt"};
     for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
         snprintf(args, sizeof args, "import --db %s/s.db %s", dir,
                  bl_test_fixture(fx[i], path, sizeof path));
@@ -90,7 +90,7 @@ static void test_fixtures_report(void **state)
         sources += strstr(t, "Sources: each run") != NULL;
         if (strstr(t, "Sources: each run")) {
             assert_non_null(strstr(t, "gnu-dd-9.1_c_write_read.txt"));
-            assert_non_null(strstr(t, "kdiskmark-3.0.0_handwritten.txt"));
+            assert_non_null(strstr(t, "kdiskmark-3.2.0_handwritten.txt"));
         }
         free(t);
     }

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #define DD "fixtures/dd/gnu-dd-9.1_c_write_read.txt"
-#define CDM "fixtures/cdm/kdiskmark-3.0.0_handwritten.txt"
+#define CDM "fixtures/cdm/kdiskmark-3.2.0_handwritten.txt"
 
 static int run(char **out, char **err, const char *fmt, ...)
 {
@@ -154,7 +154,7 @@ static void test_list_columns_and_labels(void **state)
     assert_int_equal((size_t)(strstr(l2, "1 record") - l2), col);
     assert_int_equal((size_t)(strstr(l3, "8 records") - l3), col);
     /* run-level labels only: each KDiskMark record's own test name is not the run's */
-    assert_non_null(strstr(l3, "cdm_version=3.0.0"));
+    assert_non_null(strstr(l3, "cdm_version=3.2.0"));
     assert_null(strstr(l3, "cdm_test"));
     free(out);
     assert_int_equal(run(&out, NULL, "show --db %s %s", s->db, s->ids[2]), 0);
@@ -172,7 +172,7 @@ static void test_list_columns_and_labels(void **state)
     assert_int_equal(json_integer_value(json_object_get(o, "records")), 8);
     assert_string_equal(json_string_value(json_object_get(o, "tool")), "KDiskMark");
     assert_string_equal(
-        json_string_value(json_object_get(json_object_get(o, "labels"), "cdm_version")), "3.0.0");
+        json_string_value(json_object_get(json_object_get(o, "labels"), "cdm_version")), "3.2.0");
     json_decref(o);
     free(out);
 }
