@@ -54,8 +54,13 @@ static double depth_share(const bl_record *r, int depth)
 }
 
 /* Runs one job per depth x numjobs with the given engine lines and checks the law. */
+/* Under valgrind (BENCHLOG_VALGRIND, set by scripts/run-tests.sh) user code runs some 50 times
+ * slower and one thread at a time, the kernel's copy on tmpfs does not: there the engine's own
+ * time between a reaping and the next issue is no longer small beside the I/O, and timing says
+ * nothing. The depth, counted, is still checked; make test and make check check the timing. */
 static void check_law(const char *engine_lines, bool bs_by_depth, const char *target)
 {
+    bool timing = !(bs_by_depth && getenv("BENCHLOG_VALGRIND"));
     for (size_t d = 0; d < sizeof depths / sizeof *depths; d++)
         for (size_t k = 0; k < sizeof njobs / sizeof *njobs; k++) {
             bl_strbuf sb;
@@ -86,7 +91,8 @@ static void check_law(const char *engine_lines, bool bs_by_depth, const char *ta
              * an idle machine, more under ASan or valgrind on a loaded one. A queue kept
              * shallow (issue 18: 4.2 of 32) is far outside either way. */
             double edges = r->lat_ns.mean / 1e9 / r->runtime_s;
-            assert_true(got >= want * (0.95 - edges) && got <= want * 1.05);
+            if (timing)
+                assert_true(got >= want * (0.95 - edges) && got <= want * 1.05);
             /* Only filling the queue (depth-1 submissions a clone) is done below the depth;
              * after that each completion's slot is refilled at once. Counted, not timed. */
             double ios = (double)r->io_bytes / (double)r->bs;
