@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages benchlog needs when they are missing (hdparm and sysbench
-# only remake fixtures: fixtures/hdparm, fixtures/sysbench).
+# only remake fixtures: fixtures/hdparm, fixtures/sysbench; bonnie++ for bon_csv2html).
 # As root it runs apt-get itself; otherwise it prints the exact command and fails.
 #   sh scripts/deps.sh          what building and `make demo` need
 #   sh scripts/deps.sh --test   also what the tests need
@@ -8,7 +8,7 @@ set -u
 BUILD_PKGS="gcc make pkg-config libc6-dev libpcre2-dev libcairo2-dev libpango1.0-dev
  libxlsxwriter-dev libaio-dev libsqlite3-dev libjansson-dev fonts-noto-cjk fonts-dejavu-core"
 TEST_PKGS="libcmocka-dev fio valgrind strace unzip clang libclang-rt-14-dev libreoffice-calc-nogui
- hdparm sysbench"
+ hdparm sysbench bonnie++"
 
 want=$BUILD_PKGS
 [ "${1:-}" = "--test" ] && want="$want $TEST_PKGS"
