@@ -116,6 +116,15 @@ static void test_averaged_logs(void **state)
     assert_true(r->lat_ns.present);
     assert_false(r->clat_ns.present);
     assert_double_equal(r->lat_ns.mean, s.sum / s.n, 1e-6);
+    /* an averaged log (bs column 0) says so: its mean is one of windows, not of I/Os */
+    assert_non_null(strstr(r->note, "log_avg_msec"));
+    assert_string_equal(bl_record_label(r, "log_avg"), "window means (log_avg_msec)");
+    bl_out_free(&o);
+
+    path = bl_test_fixture("fio/log-raw_clat.3.log", p, sizeof p);
+    assert_int_equal(bl_test_parse(path, "fio-log", &o), 0);
+    assert_null(by_op(&o, "read")->note);
+    assert_null(bl_record_label(by_op(&o, "read"), "log_avg"));
     bl_out_free(&o);
 }
 
