@@ -2,6 +2,7 @@
 #include "../core/jsonl.h"
 #include "../core/strbuf.h"
 #include "../parsers/driver.h"
+#include "../parsers/fio_log_merge.h"
 #include "args.h"
 #include "commands.h"
 #include <getopt.h>
@@ -142,14 +143,26 @@ int cmd_parse(int argc, char **argv)
         return rc < 0 ? help("parse") : rc;
     }
     int status = 0;
+    bl_records logs; /* fio-log records, for the logs of numjobs=N jobs given together */
+    bl_records_init(&logs);
     for (int i = a.first_file; i < argc; i++) {
         bl_parse_out out;
         if (parse_one(argv[i], &a, &out, NULL) != 0)
             status = 1;
-        for (size_t k = 0; k < out.recs.n; k++)
+        for (size_t k = 0; k < out.recs.n; k++) {
             bl_record_write_jsonl(out.recs.v[k], stdout);
+            if (bl_record_label(out.recs.v[k], "jobnum") && out.recs.v[k]->n_series)
+                bl_records_push(&logs, bl_record_clone(out.recs.v[k]));
+        }
         bl_out_free(&out);
     }
+    bl_records merged;
+    bl_records_init(&merged);
+    bl_fio_logs_merge(&logs, &merged);
+    for (size_t k = 0; k < merged.n; k++)
+        bl_record_write_jsonl(merged.v[k], stdout);
+    bl_records_free(&merged);
+    bl_records_free(&logs);
     free_args(&a);
     if (fflush(stdout) != 0)
         status = 1;
