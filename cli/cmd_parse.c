@@ -52,7 +52,9 @@ typedef struct parse_args {
     int first_file;
 } parse_args;
 
-/* The user's folder of pattern files, then each --patterns file; errors as FILE:LINE. */
+/* The user's folder of pattern files, then each --patterns file; errors as FILE:LINE. A
+ * broken file in the folder is left out with its messages; a broken --patterns file stops
+ * the command (status 2), since the user asked for it by name. */
 static int load_patterns(parse_args *a, const char *file)
 {
     bl_parse_out errs;
@@ -62,7 +64,7 @@ static int load_patterns(parse_args *a, const char *file)
         a->patterns = bl_patterns_new();
         char *dir = bl_patterns_user_dir();
         if (dir)
-            rc |= bl_patterns_load_dir(a->patterns, dir, &errs);
+            bl_patterns_load_dir(a->patterns, dir, &errs);
         free(dir);
     }
     if (file)
