@@ -2,6 +2,7 @@
 #include "../core/jsonl.h"
 #include "../core/strbuf.h"
 #include "../parsers/driver.h"
+#include "../parsers/fio_log_merge.h"
 #include "args.h"
 #include "commands.h"
 #include "options.h"
@@ -39,7 +40,9 @@ typedef struct parse_args {
     int n_files;
 } parse_args;
 
-/* The user's folder of pattern files, then each --patterns file; errors as FILE:LINE. */
+/* The user's folder of pattern files, then each --patterns file; errors as FILE:LINE. A
+ * broken file in the folder is left out with its messages; a broken --patterns file stops
+ * the command (status 2), since the user asked for it by name. */
 static int load_patterns(parse_args *a, const char *file)
 {
     bl_parse_out errs;
@@ -49,7 +52,7 @@ static int load_patterns(parse_args *a, const char *file)
         a->patterns = bl_patterns_new();
         char *dir = bl_patterns_user_dir();
         if (dir)
-            rc |= bl_patterns_load_dir(a->patterns, dir, &errs);
+            bl_patterns_load_dir(a->patterns, dir, &errs);
         free(dir);
     }
     if (file)
@@ -132,14 +135,26 @@ int cmd_parse(int argc, char **argv)
         return rc - 1;
     }
     int status = 0;
+    bl_records logs; /* fio-log records, for the logs of numjobs=N jobs given together */
+    bl_records_init(&logs);
     for (int i = 0; i < a.n_files; i++) {
         bl_parse_out out;
         if (parse_one(argv[i], &a, &out, NULL) != 0)
             status = 1;
-        for (size_t k = 0; k < out.recs.n; k++)
+        for (size_t k = 0; k < out.recs.n; k++) {
             bl_record_write_jsonl(out.recs.v[k], stdout);
+            if (bl_record_label(out.recs.v[k], "jobnum") && out.recs.v[k]->n_series)
+                bl_records_push(&logs, bl_record_clone(out.recs.v[k]));
+        }
         bl_out_free(&out);
     }
+    bl_records merged;
+    bl_records_init(&merged);
+    bl_fio_logs_merge(&logs, &merged);
+    for (size_t k = 0; k < merged.n; k++)
+        bl_record_write_jsonl(merged.v[k], stdout);
+    bl_records_free(&merged);
+    bl_records_free(&logs);
     free_args(&a);
     if (fflush(stdout) != 0)
         status = 1;

@@ -14,6 +14,7 @@
     /* bonnie++ */ \
     X(bonnie) \
     X(bonnie_csv) \
+    X(bonnie_html) \
     /* dd */ \
     X(dd) \
     /* hdparm -t/-T */ \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages benchlog needs when they are missing (hdparm and sysbench
-# only remake fixtures: fixtures/hdparm, fixtures/sysbench).
+# only remake fixtures: fixtures/hdparm, fixtures/sysbench; bonnie++ for bon_csv2html).
 # As root it runs apt-get itself; otherwise it prints the exact command and fails.
 #   sh scripts/deps.sh [build]   what building needs
 #   sh scripts/deps.sh demo      also what `make demo` needs
@@ -15,7 +15,7 @@ BUILD_PKGS="gcc make pkg-config libc6-dev libpcre2-dev libcairo2-dev libpango1.0
 # grow without touching the others.
 DEMO_PKGS=""
 TEST_PKGS="libcmocka-dev fio valgrind strace unzip clang libclang-rt-14-dev libreoffice-calc-nogui
- hdparm sysbench poppler-utils libxml2-utils chromium"
+ hdparm sysbench bonnie++ poppler-utils libxml2-utils chromium"
 
 case "${1:-build}" in
 build) want=$BUILD_PKGS ;;

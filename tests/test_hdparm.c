@@ -158,6 +158,22 @@ static void test_refuse_disagreeing(void **state)
     bl_out_free(&o);
 }
 
+/* A mail archive's quoted-printable "=3D" for "=", as in list posts of hdparm 5.x output. */
+static void test_quoted_printable(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    parse_string("/dev/hda:\n"
+                 " Timing buffer-cache reads:   128 MB in  0.31 seconds =3D417.00 MB/sec\n"
+                 " Timing buffered disk reads:  64 MB in  3.24 seconds =3D 19.73 MB/sec\n",
+                 &o);
+    assert_int_equal(o.n_diags, 0);
+    assert_int_equal(o.recs.n, 2);
+    assert_timing(o.recs.v[0], 128, 0.31, 417.00, "cached-read", BL_FALSE);
+    assert_timing(o.recs.v[1], 64, 3.24, 19.73, "seq-read", BL_FALSE);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_real_split_by_warnings),
         cmocka_unit_test(test_old_wording_kb_suspicious),
         cmocka_unit_test(test_refuse_disagreeing),
+        cmocka_unit_test(test_quoted_printable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

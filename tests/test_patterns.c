@@ -263,6 +263,27 @@ static void test_command_line(void **state)
         n += strstr(line, "\"tool\":\"ZioBench\"") != NULL;
     assert_int_equal(pclose(f), 0);
     assert_int_equal(n, 3);
+    /* A broken file in the user's folder is reported and left out; the others still work. */
+    snprintf(cmd, sizeof cmd,
+             "printf 'format half\\ndetect ^(\\n' > %s/benchlog/patterns/half.pat && "
+             "XDG_CONFIG_HOME=%s %s parse fixtures/patterns/ziobench-2.1_handwritten.txt "
+             "2>%s/err.txt",
+             dir, dir, getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog", dir);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, "\"tool\":\"ZioBench\"") != NULL;
+    assert_int_equal(pclose(f), 0);
+    assert_int_equal(n, 3);
+    snprintf(cmd, sizeof cmd, "%s/err.txt", dir);
+    f = fopen(cmd, "r");
+    assert_non_null(f);
+    size_t got = fread(line, 1, sizeof line - 1, f);
+    line[got] = '\0';
+    fclose(f);
+    assert_non_null(
+        strstr(line, "half.pat:2: pattern error at offset 2: missing closing parenthesis"));
     /* A broken pattern file: FILE:LINE and PCRE2's message, usage status 2. */
     snprintf(cmd, sizeof cmd, "%s/bad.pat", dir);
     f = fopen(cmd, "w");

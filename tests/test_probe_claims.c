@@ -23,7 +23,7 @@ typedef struct rule {
 
 static const rule rules[] = {
     /* fixtures/ */
-    {"bonnie", "bonnie bonnie-csv"},
+    {"bonnie", "bonnie bonnie-csv bonnie-html"},
     {"cdm", "cdm"},
     {"dd", "dd"},
     {"fio", "fio fio-terse fio-json fio-log"},
