@@ -11,8 +11,8 @@ typedef struct nline {
     const char *s;
     char *owned;
     long orig;
-    size_t width;
-    int piece; /* a later piece of an input line that <br> split */
+    unsigned width; /* 32 bits: this struct is kept for every line of a text */
+    int piece;      /* a later piece of an input line that <br> split */
 } nline;
 
 typedef struct nlines {
@@ -20,7 +20,7 @@ typedef struct nlines {
     size_t n, cap;
 } nlines;
 
-static nline *push(nlines *l, const char *s, long orig, size_t width)
+static nline *push(nlines *l, const char *s, long orig, unsigned width)
 {
     void *p = l->v;
     bl_grow(&p, &l->cap, l->n + 1, sizeof *l->v);
@@ -36,9 +36,9 @@ static void free_lines(nlines *l)
     free(l->v);
 }
 
-static size_t columns(const char *s)
+static unsigned columns(const char *s)
 {
-    size_t n = 0;
+    unsigned n = 0;
     for (; *s; s++)
         n += ((unsigned char)*s & 0xc0) != 0x80;
     return n;
@@ -222,7 +222,7 @@ static int strip_markup(const char *s, bl_strbuf *sb)
 }
 
 /* Adds the line (after its quote prefix) to l, cleaned of markup, split at <br>s. */
-static void add_line(nlines *l, const char *content, long orig, size_t width, bl_strbuf *sb)
+static void add_line(nlines *l, const char *content, long orig, unsigned width, bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
     if (!strip_markup(content, sb)) {

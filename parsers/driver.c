@@ -406,17 +406,18 @@ static void parse_normalised(const bl_text *t, const bl_format *forced, bl_parse
     bl_text plain, joined;
     long *plain_map = NULL, *joined_map = NULL;
     size_t joins = 0;
-    int has_plain = bl_text_normalize(t, 0, &plain, &plain_map, NULL);
-    int built = bl_text_normalize(t, BL_NORM_JOIN, &joined, &joined_map, &joins);
-    int has_joined = built && joins > 0;
+    /* Without joins the joining reading is the plain one: one copy of the text at most. */
+    int has_joined = bl_text_normalize(t, BL_NORM_JOIN, &joined, &joined_map, &joins);
+    int has_plain = joins > 0 && bl_text_normalize(t, 0, &plain, &plain_map, NULL);
     bl_parse_out a, b;
     bl_out_init(&a, out->source);
     bl_out_init(&b, out->source);
-    parse_reading(has_plain ? &plain : t, forced, &a);
-    if (has_plain)
-        map_lines(&a, plain_map, plain.nlines);
+    const bl_text *first = joins == 0 && has_joined ? &joined : has_plain ? &plain : t;
+    parse_reading(first, forced, &a);
+    if (first != t)
+        map_lines(&a, first == &joined ? joined_map : plain_map, first->nlines);
     bl_parse_out *best = &a;
-    if (has_joined) {
+    if (joins > 0) {
         parse_reading(&joined, forced, &b);
         map_lines(&b, joined_map, joined.nlines);
         if (better_reading(&b, &a))
@@ -427,7 +428,7 @@ static void parse_normalised(const bl_text *t, const bl_format *forced, bl_parse
     bl_out_free(&b);
     if (has_plain)
         bl_text_free(&plain);
-    if (built)
+    if (has_joined)
         bl_text_free(&joined);
     free(plain_map);
     free(joined_map);
