@@ -399,22 +399,26 @@ static void build(const nlines *l, const bl_text *in, bl_text *out, long **orig)
     out->buf[out->len] = '\0';
 }
 
-int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins)
+/* The lines of the normalised text, before they are written anywhere. */
+static size_t normalise_lines(const bl_text *in, int flags, nlines *l)
 {
-    if (joins)
-        *joins = 0;
-    nlines l = {0};
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t i = 0; i < in->nlines; i++) {
         const char *s = in->line[i];
-        add_line(&l, s + quote_prefix(s), (long)i + 1, columns(s), &sb);
+        add_line(l, s + quote_prefix(s), (long)i + 1, columns(s), &sb);
     }
     bl_strbuf_free(&sb);
-    strip_bars(&l);
-    drop_leading_blanks(&l);
-    dedent(&l);
-    size_t j = flags & BL_NORM_JOIN ? join_wrapped(&l) : 0;
+    strip_bars(l);
+    drop_leading_blanks(l);
+    dedent(l);
+    return flags & BL_NORM_JOIN ? join_wrapped(l) : 0;
+}
+
+int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins)
+{
+    nlines l = {0};
+    size_t j = normalise_lines(in, flags, &l);
     if (joins)
         *joins = j;
     int changed = !same_as_input(&l, in);
@@ -422,4 +426,36 @@ int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, s
         build(&l, in, out, orig);
     free_lines(&l);
     return changed;
+}
+
+/* Output line i never starts before input line orig[i]'s first byte minus what the lines
+ * before it lost, so copying forward with memmove never overwrites a line still to come. */
+static void build_in_place(const nlines *l, bl_text *t, long **orig)
+{
+    if (l->n > t->nlines)
+        t->line = bl_xrealloc(t->line, (l->n + 1) * sizeof *t->line);
+    *orig = bl_xmalloc((l->n + 1) * sizeof **orig);
+    char *w = t->buf;
+    for (size_t i = 0; i < l->n; i++) {
+        size_t n = strlen(l->v[i].s);
+        memmove(w, l->v[i].s, n);
+        w[n] = '\0';
+        t->line[i] = w;
+        (*orig)[i] = l->v[i].orig;
+        w += n + 1;
+    }
+    t->nlines = l->n;
+    t->len = w > t->buf ? (size_t)(w - t->buf) - 1 : 0;
+    t->buf[t->len] = '\0';
+}
+
+int bl_text_normalize_in_place(bl_text *t, long **orig)
+{
+    nlines l = {0};
+    size_t j = normalise_lines(t, BL_NORM_JOIN, &l);
+    int rc = j ? -1 : !same_as_input(&l, t);
+    if (rc == 1)
+        build_in_place(&l, t, orig);
+    free_lines(&l);
+    return rc;
 }

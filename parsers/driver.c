@@ -287,6 +287,9 @@ static int is_huge_file(const char *path)
            st.st_size > (off_t)BL_STREAM_OVER;
 }
 
+static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
+                         bl_parse_out *out);
+
 int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out, char hash[33])
 {
     const bl_format *forced = NULL;
@@ -332,7 +335,7 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     }
     if (hash)
         bl_content_hash(t.buf, t.len, hash);
-    int rc = bl_parse_text(&t, opts, out);
+    int rc = parse_text_as(&t, &t, opts, out);
     bl_text_free(&t);
     return rc;
 }
@@ -401,8 +404,24 @@ static void move_out(bl_parse_out *dst, bl_parse_out *src)
 /* The text as pasted may be quoted, indented, marked up or wrapped by a mail client. The
  * normalised reading is parsed; when re-joining wrapped lines changes it, that reading too,
  * and the better one is kept: joining is right exactly where a format's line continues. */
-static void parse_normalised(const bl_text *t, const bl_format *forced, bl_parse_out *out)
+static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *forced,
+                             bl_parse_out *out)
 {
+    if (own) { /* the caller's own text, normalised where it stands when nothing is to join */
+        long *map = NULL;
+        int rc = bl_text_normalize_in_place(own, &map);
+        if (rc >= 0) {
+            bl_parse_out a;
+            bl_out_init(&a, out->source);
+            parse_reading(own, forced, &a);
+            if (rc == 1)
+                map_lines(&a, map, own->nlines);
+            move_out(out, &a);
+            bl_out_free(&a);
+            free(map);
+            return;
+        }
+    }
     bl_text plain, joined;
     long *plain_map = NULL, *joined_map = NULL;
     size_t joins = 0;
@@ -434,7 +453,9 @@ static void parse_normalised(const bl_text *t, const bl_format *forced, bl_parse
     free(joined_map);
 }
 
-int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out)
+/* t is own when the caller lets the parse rewrite it (bl_parse_source's own text). */
+static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
+                         bl_parse_out *out)
 {
     const bl_format *forced = NULL;
     if (opts->as && strcmp(opts->as, "auto") != 0 && !(forced = bl_format_find(opts->as))) {
@@ -448,9 +469,14 @@ int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out
             bl_out_error(out, 0, "empty input: no benchmark output in it");
         return 1;
     }
-    parse_normalised(t, forced, out);
+    parse_normalised(t, own, forced, out);
     apply_user_labels(out, opts);
     return out->n_diags ? 1 : 0;
+}
+
+int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out)
+{
+    return parse_text_as(t, NULL, opts, out);
 }
 
 void bl_print_diags(const bl_parse_out *out)
