@@ -27,7 +27,7 @@ typedef struct form {
     bl_strbuf out;
     long nlines;  /* lines written so far */
     long *where;  /* clean line i+1 -> first line of it in the form */
-    int quote;    /* 0 none, 1 "> ", 2 ">> ", 3 "| " */
+    int quote;    /* 0 none, 1 "> ", 2 ">> ", 3 "| ", 4 "> > " */
     int indent;   /* spaces before every non-blank line */
     size_t width; /* wrap at this many columns, 0 = never */
     int prose;    /* the paste stands between paragraphs of prose */
@@ -42,6 +42,21 @@ static void put_line(form *f, const char *s, size_t n)
 }
 
 static void put_wrapped(form *f, const char *s);
+static void put_wrapped_quoted(form *f, const char *quote, const char *s);
+
+/* One line behind a quote mark ("> "; a blank one as ">"), or as it is when quote is "". */
+static void put_quoted(form *f, const char *quote, const char *s, size_t n)
+{
+    if (!*quote) {
+        put_line(f, s, n);
+        return;
+    }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s%.*s", n ? quote : ">", (int)n, s);
+    put_line(f, sb.s, sb.len);
+    bl_strbuf_free(&sb);
+}
 
 /* The writer's own words around the paste (wrapped too, when the client wraps). */
 static void put_prose(form *f)
@@ -57,6 +72,13 @@ static void put_prose(form *f)
  * width (in characters); a line without one stays long. */
 static void put_wrapped(form *f, const char *s)
 {
+    put_wrapped_quoted(f, "", s);
+}
+
+/* Wrapped first, then each piece quoted: a reply quoting a message its sender's client
+ * had wrapped. */
+static void put_wrapped_quoted(form *f, const char *quote, const char *s)
+{
     for (;;) {
         size_t total = 0;
         for (const char *p = s; *p; p++)
@@ -69,10 +91,10 @@ static void put_wrapped(form *f, const char *s)
         }
         if (!f->width || total <= f->width || cut == 0)
             break;
-        put_line(f, s, cut);
+        put_quoted(f, quote, s, cut);
         s += cut + 1;
     }
-    put_line(f, s, strlen(s));
+    put_quoted(f, quote, s, strlen(s));
 }
 
 /* A mail client turns the carriage returns of fio's and dd's progress lines into breaks. */
@@ -125,7 +147,7 @@ static void put_html(bl_strbuf *sb, const char *s)
 
 static void put_clean_line(form *f, const char *s)
 {
-    static const char *const q[] = {"", "> ", ">> ", "| "};
+    static const char *const q[] = {"", "> ", ">> ", "| ", "> > "};
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     if (f->markup == 1 || f->markup == 3) {
@@ -141,10 +163,15 @@ static void put_clean_line(form *f, const char *s)
         bl_strbuf_free(&sb);
         return;
     }
+    if (f->quote == 1 && f->width) {
+        put_wrapped_quoted(f, q[1], s);
+        bl_strbuf_free(&sb);
+        return;
+    }
     if (*s || f->quote == 0)
         bl_strbuf_printf(&sb, "%s%*s%s", q[f->quote], *s ? f->indent : 0, "", s);
     else
-        bl_strbuf_puts(&sb, f->quote == 3 ? "|" : ">");
+        bl_strbuf_puts(&sb, f->quote == 3 ? "|" : f->quote == 4 ? "> >" : ">");
     put_wrapped(f, sb.s);
     bl_strbuf_free(&sb);
 }
@@ -317,10 +344,12 @@ static size_t check_file(const char *path, int prose)
     } forms[] = {{0, 0, 0, 0, "as is"},
                  {1, 0, 0, 0, "quoted"},
                  {2, 0, 0, 0, "quoted twice"},
+                 {4, 0, 0, 0, "quoted twice, spaced"},
                  {3, 0, 0, 0, "behind a forum bar"},
                  {0, 4, 0, 0, "indented"},
                  {1, 4, 0, 0, "quoted and indented"},
                  {0, 0, 72, 0, "wrapped at 72"},
+                 {1, 0, 72, 0, "wrapped at 72, then quoted"},
                  {0, 0, 0, 1, "in a Markdown fence, figures in bold"},
                  {0, 0, 0, 2, "in BBCode [code]"},
                  {0, 0, 0, 3, "as HTML source"}};
