@@ -93,10 +93,10 @@ install: $(BIN)
 	install -m 644 docs/benchlog.1 $(DESTDIR)$(PREFIX)/share/man/man1/benchlog.1
 
 fuzz: $(DEPS_TEST)
-	@sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),600)
+	@BENCHLOG_CORPUS=$(CORPUS) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),600)
 
 fuzz-smoke: $(DEPS_TEST)
-	@FUZZ_SEED=$(or $(FUZZ_SEED),1) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+	@BENCHLOG_CORPUS=$(CORPUS) FUZZ_SEED=$(or $(FUZZ_SEED),$(shell date -u +%Y%m%d)) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(TSUP_SRC) $(wildcard bench/*.c tests/fuzz/*.c */*.h tests/*/*.h)

@@ -11,8 +11,8 @@ typedef struct nline {
     const char *s;
     char *owned;
     long orig;
-    size_t width;
-    int piece; /* a later piece of an input line that <br> split */
+    unsigned width; /* 32 bits: this struct is kept for every line of a text */
+    int piece;      /* a later piece of an input line that <br> split */
 } nline;
 
 typedef struct nlines {
@@ -20,7 +20,7 @@ typedef struct nlines {
     size_t n, cap;
 } nlines;
 
-static nline *push(nlines *l, const char *s, long orig, size_t width)
+static nline *push(nlines *l, const char *s, long orig, unsigned width)
 {
     void *p = l->v;
     bl_grow(&p, &l->cap, l->n + 1, sizeof *l->v);
@@ -36,9 +36,9 @@ static void free_lines(nlines *l)
     free(l->v);
 }
 
-static size_t columns(const char *s)
+static unsigned columns(const char *s)
 {
-    size_t n = 0;
+    unsigned n = 0;
     for (; *s; s++)
         n += ((unsigned char)*s & 0xc0) != 0x80;
     return n;
@@ -222,7 +222,7 @@ static int strip_markup(const char *s, bl_strbuf *sb)
 }
 
 /* Adds the line (after its quote prefix) to l, cleaned of markup, split at <br>s. */
-static void add_line(nlines *l, const char *content, long orig, size_t width, bl_strbuf *sb)
+static void add_line(nlines *l, const char *content, long orig, unsigned width, bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
     if (!strip_markup(content, sb)) {
@@ -250,9 +250,18 @@ static int indented(const char *s)
     return *s == ' ' || *s == '\t';
 }
 
-/* A block of indented lines standing between blank lines (a code block, a quoted paste)
- * loses the indentation all its lines share. One between text lines keeps it: it is part of
- * what the tool printed (the second header line of a bonnie++ table). */
+static int ends_with_colon(const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    return n > 0 && s[n - 1] == ':';
+}
+
+/* A block of indented lines standing between blank lines (a code block, a quoted paste) or
+ * under a line ending with ':' (a docstring, "Results:") loses the indentation all its lines
+ * share. One between other text lines keeps it: it is part of what the tool printed (the
+ * second header line of a bonnie++ table). */
 static void dedent(nlines *l)
 {
     for (size_t i = 0; i < l->n;) {
@@ -263,7 +272,9 @@ static void dedent(nlines *l)
         size_t j = i;
         while (j < l->n && (indented(l->v[j].s) || blank(l->v[j].s)))
             j++;
-        int open_top = i == 0 || blank(l->v[i].s), open_end = j == l->n || blank(l->v[j - 1].s);
+        int opened = i > 0 && ends_with_colon(l->v[i - 1].s); /* "def f():", "Results:" */
+        int open_top = i == 0 || blank(l->v[i].s) || opened;
+        int open_end = j == l->n || blank(l->v[j - 1].s) || opened;
         const char *ref = NULL;
         size_t common = 0;
         for (size_t k = i; k < j && open_top && open_end; k++) {
@@ -399,22 +410,26 @@ static void build(const nlines *l, const bl_text *in, bl_text *out, long **orig)
     out->buf[out->len] = '\0';
 }
 
-int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins)
+/* The lines of the normalised text, before they are written anywhere. */
+static size_t normalise_lines(const bl_text *in, int flags, nlines *l)
 {
-    if (joins)
-        *joins = 0;
-    nlines l = {0};
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t i = 0; i < in->nlines; i++) {
         const char *s = in->line[i];
-        add_line(&l, s + quote_prefix(s), (long)i + 1, columns(s), &sb);
+        add_line(l, s + quote_prefix(s), (long)i + 1, columns(s), &sb);
     }
     bl_strbuf_free(&sb);
-    strip_bars(&l);
-    drop_leading_blanks(&l);
-    dedent(&l);
-    size_t j = flags & BL_NORM_JOIN ? join_wrapped(&l) : 0;
+    strip_bars(l);
+    drop_leading_blanks(l);
+    dedent(l);
+    return flags & BL_NORM_JOIN ? join_wrapped(l) : 0;
+}
+
+int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins)
+{
+    nlines l = {0};
+    size_t j = normalise_lines(in, flags, &l);
     if (joins)
         *joins = j;
     int changed = !same_as_input(&l, in);
@@ -422,4 +437,36 @@ int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, s
         build(&l, in, out, orig);
     free_lines(&l);
     return changed;
+}
+
+/* Output line i never starts before input line orig[i]'s first byte minus what the lines
+ * before it lost, so copying forward with memmove never overwrites a line still to come. */
+static void build_in_place(const nlines *l, bl_text *t, long **orig)
+{
+    if (l->n > t->nlines)
+        t->line = bl_xrealloc(t->line, (l->n + 1) * sizeof *t->line);
+    *orig = bl_xmalloc((l->n + 1) * sizeof **orig);
+    char *w = t->buf;
+    for (size_t i = 0; i < l->n; i++) {
+        size_t n = strlen(l->v[i].s);
+        memmove(w, l->v[i].s, n);
+        w[n] = '\0';
+        t->line[i] = w;
+        (*orig)[i] = l->v[i].orig;
+        w += n + 1;
+    }
+    t->nlines = l->n;
+    t->len = w > t->buf ? (size_t)(w - t->buf) - 1 : 0;
+    t->buf[t->len] = '\0';
+}
+
+int bl_text_normalize_in_place(bl_text *t, long **orig)
+{
+    nlines l = {0};
+    size_t j = normalise_lines(t, BL_NORM_JOIN, &l);
+    int rc = j ? -1 : !same_as_input(&l, t);
+    if (rc == 1)
+        build_in_place(&l, t, orig);
+    free_lines(&l);
+    return rc;
 }

@@ -26,4 +26,10 @@ enum { BL_NORM_JOIN = 1 };
  * receives the number of wrapped lines joined. */
 int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins);
 
+/* The same with BL_NORM_JOIN, rewriting t in place (normalised lines are never longer than the
+ * input they come from), so a large text is not held twice. Returns 0 when nothing changed,
+ * 1 when t was rewritten (*orig as above), -1 when there are wrapped lines to join: t is then
+ * untouched, for the caller needs both readings. */
+int bl_text_normalize_in_place(bl_text *t, long **orig);
+
 #endif

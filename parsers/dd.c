@@ -82,12 +82,15 @@ static int dd_summary(const char *s, dd_line *d)
 {
     if (strchr(s, '\r'))
         return 0;
-    const char *p = s, *b = NULL;
+    const char *p = s, *b = NULL, *seen = s;
+    int depth = 0; /* the byte count never stands inside "(67 MB, 64 MiB)" */
     for (p = next_digit(p); *p; p = next_digit(p)) {
+        for (; seen < p; seen++)
+            depth += (*seen == '(') - (*seen == ')');
         const char *q = p;
         while (isdigit((unsigned char)*q))
             q++;
-        if ((p == s || p[-1] == ' ' || p[-1] == '-') && *q == ' ' && q[1] &&
+        if (depth <= 0 && (p == s || p[-1] == ' ' || p[-1] == '-') && *q == ' ' && q[1] &&
             !isdigit((unsigned char)q[1]) && q[1] != '+') {
             b = p;
             break;

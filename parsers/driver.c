@@ -321,6 +321,9 @@ static int is_huge_file(const char *path)
            st.st_size > (off_t)BL_STREAM_OVER;
 }
 
+static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
+                         bl_parse_out *out);
+
 int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
                     bl_content_key *hash)
 {
@@ -367,7 +370,7 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     }
     if (hash)
         bl_content_key_of(t.buf, t.len, hash);
-    int rc = bl_parse_text(&t, opts, out);
+    int rc = parse_text_as(&t, &t, opts, out);
     bl_text_free(&t);
     return rc;
 }
@@ -437,23 +440,40 @@ static void move_out(bl_parse_out *dst, bl_parse_out *src)
 /* The text as pasted may be quoted, indented, marked up or wrapped by a mail client. The
  * normalised reading is parsed; when re-joining wrapped lines changes it, that reading too,
  * and the better one is kept: joining is right exactly where a format's line continues. */
-static void parse_normalised(const bl_text *t, const bl_format *forced, const bl_patterns *pats,
+static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *forced,
+                             const bl_patterns *pats,
                              bl_parse_out *out)
 {
+    if (own) { /* the caller's own text, normalised where it stands when nothing is to join */
+        long *map = NULL;
+        int rc = bl_text_normalize_in_place(own, &map);
+        if (rc >= 0) {
+            bl_parse_out a;
+            bl_out_init(&a, out->source);
+            parse_reading(own, forced, pats, &a);
+            if (rc == 1)
+                map_lines(&a, map, own->nlines);
+            move_out(out, &a);
+            bl_out_free(&a);
+            free(map);
+            return;
+        }
+    }
     bl_text plain, joined;
     long *plain_map = NULL, *joined_map = NULL;
     size_t joins = 0;
-    int has_plain = bl_text_normalize(t, 0, &plain, &plain_map, NULL);
-    int built = bl_text_normalize(t, BL_NORM_JOIN, &joined, &joined_map, &joins);
-    int has_joined = built && joins > 0;
+    /* Without joins the joining reading is the plain one: one copy of the text at most. */
+    int has_joined = bl_text_normalize(t, BL_NORM_JOIN, &joined, &joined_map, &joins);
+    int has_plain = joins > 0 && bl_text_normalize(t, 0, &plain, &plain_map, NULL);
     bl_parse_out a, b;
     bl_out_init(&a, out->source);
     bl_out_init(&b, out->source);
-    parse_reading(has_plain ? &plain : t, forced, pats, &a);
-    if (has_plain)
-        map_lines(&a, plain_map, plain.nlines);
+    const bl_text *first = joins == 0 && has_joined ? &joined : has_plain ? &plain : t;
+    parse_reading(first, forced, pats, &a);
+    if (first != t)
+        map_lines(&a, first == &joined ? joined_map : plain_map, first->nlines);
     bl_parse_out *best = &a;
-    if (has_joined) {
+    if (joins > 0) {
         parse_reading(&joined, forced, pats, &b);
         map_lines(&b, joined_map, joined.nlines);
         if (better_reading(&b, &a))
@@ -464,13 +484,15 @@ static void parse_normalised(const bl_text *t, const bl_format *forced, const bl
     bl_out_free(&b);
     if (has_plain)
         bl_text_free(&plain);
-    if (built)
+    if (has_joined)
         bl_text_free(&joined);
     free(plain_map);
     free(joined_map);
 }
 
-int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out)
+/* t is own when the caller lets the parse rewrite it (bl_parse_source's own text). */
+static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
+                         bl_parse_out *out)
 {
     const bl_format *forced = NULL;
     if (opts->as && strcmp(opts->as, "auto") != 0 &&
@@ -485,9 +507,14 @@ int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out
             bl_out_error(out, 0, "empty input: no benchmark output in it");
         return 1;
     }
-    parse_normalised(t, forced, opts->patterns, out);
+    parse_normalised(t, own, forced, opts->patterns, out);
     finish_records(out, opts);
     return out->n_diags ? 1 : 0;
+}
+
+int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out)
+{
+    return parse_text_as(t, NULL, opts, out);
 }
 
 static void print_diags(const bl_diag *v, size_t n)

@@ -17,6 +17,7 @@
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include "fio_common.h"
+#include "fio_totals.h"
 #include "parser.h"
 #include <ctype.h>
 #include <math.h>
@@ -110,58 +111,20 @@ static void group_io(nstate *s, int ddir, double io)
                                    "from the group summary");
 }
 
-/* The group's own figures from its status line, kept as a group-total record; it is given
- * only when the text holds no job of the group (flush_totals):
- *   2.x  `READ: io=5120.0MB, aggrb=367715KB/s, minb=..., maxb=..., mint=14258msec, maxt=...`
- *   3.x  `READ: bw=70.2MiB/s (73.6MB/s), 70.2MiB/s-70.2MiB/s (...), io=140MiB (147MB),
- *         run=2001-2001msec` */
 static void group_total(nstate *s, int ddir, const char *p, long lineno)
 {
-    const char *bw = bl_fio_after(p, "aggrb="), *run = bl_fio_after(p, "maxt=");
-    if (!bw)
-        bw = bl_fio_after(p, "bw=");
-    if (!run && (run = bl_fio_after(p, "run=")))
-        run = strchr(run, '-') ? strchr(run, '-') + 1 : run;
-    double x;
-    if (!bw || !bl_parse_bandwidth(bw, BL_BINARY, &x, NULL))
+    bl_record *r = bl_fio_group_total(p, ddir, s->status_group, s->version);
+    if (!r)
         return;
-    bl_record *r = bl_record_new();
-    r->source = bl_xstrdup(s->out->source ? s->out->source : "");
+    bl_record_set_str(&r->source, s->out->source ? s->out->source : "");
     r->line = lineno;
     r->run = s->run;
-    bl_fio_fill(r, ddir, NULL, NULL, s->version);
-    r->bw_bytes_s = x;
-    const char *io = bl_fio_after(p, "io=");
-    if (io && bl_parse_size(io, BL_BINARY, &x, NULL))
-        r->io_bytes = bl_count_or(x, -1);
-    if (run && bl_parse_duration_ns(run, 1e6, &x, NULL))
-        r->runtime_s = x / 1e9;
-    char g[32];
-    snprintf(g, sizeof g, "%ld", s->status_group);
-    bl_record_set_label(r, "group", g);
-    bl_record_set_label(r, "scope", "group total");
-    bl_record_set_str(&r->note, "group total from fio's \"Run status group\" line (aggregate "
-                                "bandwidth of its jobs); the job blocks are not in the text");
     bl_records_push(&s->totals, r);
 }
 
-/* At a run's end: the group totals of groups that no job record of the run belongs to. */
 static void flush_totals(nstate *s)
 {
-    for (size_t i = 0; i < s->totals.n; i++) {
-        bl_record *t = s->totals.v[i];
-        const char *g = bl_record_label(t, "group");
-        int has_jobs = 0;
-        for (size_t k = s->run_first; k < s->out->recs.n && !has_jobs; k++) {
-            const char *rg = bl_record_label(s->out->recs.v[k], "group");
-            has_jobs = !bl_record_label(s->out->recs.v[k], "scope") && (!rg || strcmp(rg, g) == 0);
-        }
-        if (has_jobs)
-            bl_record_free(t);
-        else
-            bl_records_push(&s->out->recs, t);
-    }
-    s->totals.n = 0;
+    bl_fio_flush_totals(&s->totals, &s->out->recs, s->run_first);
 }
 
 /* `   READ: io=5120.0MB, aggrb=...` (2.x) or `   READ: bw=..., io=140MiB (147MB), ...` */

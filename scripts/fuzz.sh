@@ -1,11 +1,14 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang and runs each for SECONDS seconds.
 #   sh scripts/fuzz.sh SECONDS
-# FUZZ_SEED fixes libFuzzer's seed (make fuzz-smoke uses 1, so CI explores the same inputs
-# as a longer local run with that seed did first); 0 or unset picks a new one each time.
+# FUZZ_SEED fixes libFuzzer's seed (make fuzz-smoke uses the day, YYYYMMDD, so each day's CI
+# explores other paths while a failure is repeated by FUZZ_SEED=<printed seed>); unset or 0
+# picks one from the clock. The seed is printed first.
 # Targets: one per registered format (parsers/registry.c), "auto" (format detection), the JSON
-# Lines reader, and every tests/fuzz/fuzz_*.c. Seeds come from fixtures/. A crash leaves its
-# input in build-fuzz/crashes/ and fails the run; make it a regression test in fixtures/.
+# Lines reader, the text normaliser, and every tests/fuzz/fuzz_*.c. Seeds come from fixtures/
+# and, when present, from the real outputs in $BENCHLOG_CORPUS (default ../shared/corpus),
+# which are only read. A crash leaves its input in build-fuzz/crashes/ and fails the run; make
+# it a regression test in fixtures/.
 set -eu
 SECONDS_EACH=${1:-60}
 B=build-fuzz
@@ -30,11 +33,21 @@ for src in tests/fuzz/fuzz_*.c; do
     targets="$targets $t"
 done
 seeds=$(find fixtures -type d ! -path fixtures | sort)
+corpus=${BENCHLOG_CORPUS:-../shared/corpus}
+if [ -d "$corpus" ]; then
+    seeds="$seeds $(find "$corpus" -mindepth 1 -type d | sort)"
+    echo "fuzz: seeds from fixtures/ and $corpus"
+else
+    echo "fuzz: seeds from fixtures/ ($corpus absent)"
+fi
+seed=${FUZZ_SEED:-0}
+[ "$seed" = 0 ] && seed=$(date +%s)
+echo "fuzz: libFuzzer seed $seed (repeat with FUZZ_SEED=$seed)"
 status=0
 for t in $targets; do
     mkdir -p $B/corpus/$t
     echo "fuzz: $t for ${SECONDS_EACH}s"
-    if ! $B/fuzz/$t -max_total_time="$SECONDS_EACH" -seed="${FUZZ_SEED:-0}" -timeout=10 \
+    if ! $B/fuzz/$t -max_total_time="$SECONDS_EACH" -seed="$seed" -timeout=10 \
         -rss_limit_mb=2048 \
         -max_len=262144 -print_final_stats=0 -artifact_prefix=$B/crashes/$t- \
         $B/corpus/$t $seeds >$B/fuzz/$t.log 2>&1; then

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_SANITIZER 1 /* ASan's shadow and quarantine are not the program's memory */
@@ -140,6 +141,27 @@ static void test_huge_line_in_file(void **state)
     free(dir);
 }
 
+/* A 2 GiB file of one line (sparse: no disk is used), the case: stops at once. */
+static void test_two_gib_line(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), path[1024], *out, *err;
+    snprintf(path, sizeof path, "%s/two-gib.txt", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(truncate(path, (off_t)2 << 30), 0);
+    assert_int_equal(run_parse(NULL, path, &out, &err), 1);
+    assert_non_null(strstr(err, "two-gib.txt:1: line longer than 8 MiB"));
+    assert_string_equal(out, "");
+    free(out);
+    free(err);
+    assert_bounded("parse a 2 GiB one-line file");
+    unlink(path);
+    rmdir(dir);
+    free(dir);
+}
+
 /* A NUL in the first 64 KiB: that line is an error, the records around it stay. */
 static void test_nul_spoils_its_line(void **state)
 {
@@ -172,12 +194,11 @@ static void test_nul_spoils_its_line(void **state)
 
 int main(void)
 {
+    /* cheapest first: a peak is the largest so far, so each figure printed bounds its test */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dev_zero),
-        cmocka_unit_test(test_zeros_on_stdin),
-        cmocka_unit_test(test_endless_stdin),
-        cmocka_unit_test(test_huge_line_in_file),
-        cmocka_unit_test(test_nul_spoils_its_line),
+        cmocka_unit_test(test_dev_zero),      cmocka_unit_test(test_zeros_on_stdin),
+        cmocka_unit_test(test_two_gib_line),  cmocka_unit_test(test_huge_line_in_file),
+        cmocka_unit_test(test_endless_stdin), cmocka_unit_test(test_nul_spoils_its_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,6 +142,20 @@ static void test_impossible_counts(void **state)
     bl_out_free(&o);
 }
 
+/* The count is never read from inside dd's "(67 MB, 64 MiB)": a garbled line is no record. */
+static void test_count_not_in_parentheses(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    parse_str("rds o4 b{tes (67 MB, 64 MiB) copied, 0.281737 s, 238 MB/s\n"
+              "67108864 bytes (67 MB, 64 MiB) copied, 0.281737 s, 238 MB/s\n",
+              &o);
+    assert_int_equal(o.recs.n, 1);
+    assert_int_equal(o.recs.v[0]->line, 2);
+    assert_int_equal(o.recs.v[0]->io_bytes, 67108864);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_progress_without_summary),
         cmocka_unit_test(test_bare_summaries_are_runs),
         cmocka_unit_test(test_impossible_counts),
+        cmocka_unit_test(test_count_not_in_parentheses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

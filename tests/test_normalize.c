@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const prose[] = {
     "I ran the benchmark again after the upgrade and pasted the output below; the",
@@ -26,7 +27,7 @@ typedef struct form {
     bl_strbuf out;
     long nlines;  /* lines written so far */
     long *where;  /* clean line i+1 -> first line of it in the form */
-    int quote;    /* 0 none, 1 "> ", 2 ">> ", 3 "| " */
+    int quote;    /* 0 none, 1 "> ", 2 ">> ", 3 "| ", 4 "> > " */
     int indent;   /* spaces before every non-blank line */
     size_t width; /* wrap at this many columns, 0 = never */
     int prose;    /* the paste stands between paragraphs of prose */
@@ -41,6 +42,21 @@ static void put_line(form *f, const char *s, size_t n)
 }
 
 static void put_wrapped(form *f, const char *s);
+static void put_wrapped_quoted(form *f, const char *quote, const char *s);
+
+/* One line behind a quote mark ("> "; a blank one as ">"), or as it is when quote is "". */
+static void put_quoted(form *f, const char *quote, const char *s, size_t n)
+{
+    if (!*quote) {
+        put_line(f, s, n);
+        return;
+    }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s%.*s", n ? quote : ">", (int)n, s);
+    put_line(f, sb.s, sb.len);
+    bl_strbuf_free(&sb);
+}
 
 /* The writer's own words around the paste (wrapped too, when the client wraps). */
 static void put_prose(form *f)
@@ -56,6 +72,13 @@ static void put_prose(form *f)
  * width (in characters); a line without one stays long. */
 static void put_wrapped(form *f, const char *s)
 {
+    put_wrapped_quoted(f, "", s);
+}
+
+/* Wrapped first, then each piece quoted: a reply quoting a message its sender's client
+ * had wrapped. */
+static void put_wrapped_quoted(form *f, const char *quote, const char *s)
+{
     for (;;) {
         size_t total = 0;
         for (const char *p = s; *p; p++)
@@ -68,10 +91,10 @@ static void put_wrapped(form *f, const char *s)
         }
         if (!f->width || total <= f->width || cut == 0)
             break;
-        put_line(f, s, cut);
+        put_quoted(f, quote, s, cut);
         s += cut + 1;
     }
-    put_line(f, s, strlen(s));
+    put_quoted(f, quote, s, strlen(s));
 }
 
 /* A mail client turns the carriage returns of fio's and dd's progress lines into breaks. */
@@ -124,7 +147,7 @@ static void put_html(bl_strbuf *sb, const char *s)
 
 static void put_clean_line(form *f, const char *s)
 {
-    static const char *const q[] = {"", "> ", ">> ", "| "};
+    static const char *const q[] = {"", "> ", ">> ", "| ", "> > "};
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     if (f->markup == 1 || f->markup == 3) {
@@ -140,10 +163,15 @@ static void put_clean_line(form *f, const char *s)
         bl_strbuf_free(&sb);
         return;
     }
+    if (f->quote == 1 && f->width) {
+        put_wrapped_quoted(f, q[1], s);
+        bl_strbuf_free(&sb);
+        return;
+    }
     if (*s || f->quote == 0)
         bl_strbuf_printf(&sb, "%s%*s%s", q[f->quote], *s ? f->indent : 0, "", s);
     else
-        bl_strbuf_puts(&sb, f->quote == 3 ? "|" : ">");
+        bl_strbuf_puts(&sb, f->quote == 3 ? "|" : f->quote == 4 ? "> >" : ">");
     put_wrapped(f, sb.s);
     bl_strbuf_free(&sb);
 }
@@ -196,6 +224,40 @@ static char *json_at(bl_record *r, long line)
     return bl_strbuf_take(&sb);
 }
 
+/* The same text read from a file (the driver then normalises the text it owns in place)
+ * gives the same records and errors as from memory. */
+static size_t same_through_file(const char *text, const bl_parse_out *mem, const char *path,
+                                const char *what)
+{
+    char *dir = bl_test_tmpdir(), file[1024];
+    snprintf(file, sizeof file, "%s/form.txt", dir);
+    FILE *fp = fopen(file, "wb");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+    bl_parse_out o;
+    bl_out_init(&o, "paste");
+    bl_parse_opts opts = {0};
+    bl_parse_source(file, &opts, &o, NULL);
+    size_t bad = o.recs.n != mem->recs.n || o.n_diags != mem->n_diags;
+    for (size_t i = 0; i < o.recs.n && !bad; i++) {
+        char *a = json_at(o.recs.v[i], o.recs.v[i]->line),
+             *b = json_at(mem->recs.v[i], mem->recs.v[i]->line);
+        bad += strcmp(a, b) != 0;
+        free(a);
+        free(b);
+    }
+    for (size_t i = 0; i < o.n_diags && !bad; i++)
+        bad += o.diags[i].line != mem->diags[i].line;
+    if (bad)
+        fprintf(stderr, "%s %s: from a file, not the records read from memory\n", path, what);
+    bl_out_free(&o);
+    unlink(file);
+    rmdir(dir);
+    free(dir);
+    return bad;
+}
+
 /* One corpus file in one pasted form. */
 static size_t check_form(const char *path, const bl_text *clean, const bl_parse_out *want, form *f,
                          const char *what)
@@ -229,6 +291,7 @@ static size_t check_form(const char *path, const bl_text *clean, const bl_parse_
         if (g != (l >= 1 ? f->where[l - 1] : l) && bad++ == 0)
             fprintf(stderr, "%s %s: error %zu at line %ld, clean at %ld\n", path, what, i, g, l);
     }
+    bad += same_through_file(text, &got, path, what);
     bl_out_free(&got);
     free(text);
     free(f->where);
@@ -281,10 +344,12 @@ static size_t check_file(const char *path, int prose)
     } forms[] = {{0, 0, 0, 0, "as is"},
                  {1, 0, 0, 0, "quoted"},
                  {2, 0, 0, 0, "quoted twice"},
+                 {4, 0, 0, 0, "quoted twice, spaced"},
                  {3, 0, 0, 0, "behind a forum bar"},
                  {0, 4, 0, 0, "indented"},
                  {1, 4, 0, 0, "quoted and indented"},
                  {0, 0, 72, 0, "wrapped at 72"},
+                 {1, 0, 72, 0, "wrapped at 72, then quoted"},
                  {0, 0, 0, 1, "in a Markdown fence, figures in bold"},
                  {0, 0, 0, 2, "in BBCode [code]"},
                  {0, 0, 0, 3, "as HTML source"}};
@@ -388,12 +453,51 @@ static void test_tool_text_kept(void **state)
     bl_text_free(&t);
 }
 
+/* A terse line indented in a docstring or under "Results:" is read, as at the margin. */
+static void test_indented_under_colon(void **state)
+{
+    (void)state;
+    char *p = bl_test_corpus("fio-terse/fio-3.7_terse3_randrw_read_write.txt");
+    if (!p)
+        skip();
+    bl_text clean;
+    char err[128];
+    assert_int_equal(bl_text_load(&clean, p, err, sizeof err), 0);
+    bl_parse_out want, got;
+    bl_out_init(&want, "paste");
+    bl_parse_opts opts = {0};
+    bl_parse_text(&clean, &opts, &want);
+    assert_true(want.recs.n >= 2);
+    static const char *const forms[] = {"def test_parse():\n    \"\"\"\n    %s\n    \"\"\"\n",
+                                        "Results:\n\t%s\nThat is all.\n"};
+    for (size_t k = 0; k < 2; k++) {
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb, forms[k], clean.line[0]);
+        parse_bytes(sb.s, sb.len, &got);
+        assert_int_equal(got.recs.n, want.recs.n);
+        for (size_t i = 0; i < got.recs.n; i++) {
+            char *a = json_at(want.recs.v[i], k == 0 ? 3 : 2),
+                 *b = json_at(got.recs.v[i], got.recs.v[i]->line);
+            assert_string_equal(a, b);
+            free(a);
+            free(b);
+        }
+        bl_out_free(&got);
+        bl_strbuf_free(&sb);
+    }
+    bl_out_free(&want);
+    bl_text_free(&clean);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_pasted_forms),
         cmocka_unit_test(test_quoted_markup_lines),
         cmocka_unit_test(test_tool_text_kept),
+        cmocka_unit_test(test_indented_under_colon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
