@@ -132,8 +132,11 @@ static int import_one(bl_store *s, const char *path, const parse_args *a, int le
         /* The labels asked for are not what the store holds: say how to get them. */
         fprintf(stderr,
                 "%s: already in the store (same content, runs %s) with other labels; use "
-                "relabel: benchlog relabel %.*s K=V\n",
-                out.source, first, BL_RUN_ID_LEN, first);
+                "relabel: benchlog relabel %s",
+                out.source, first, first);
+        for (size_t i = 0; i < a->labels.n; i++)
+            fprintf(stderr, " '%s=%s'", a->labels.v[i].key, a->labels.v[i].value);
+        fputc('\n', stderr);
         status = 1;
     } else if (rc == BL_IMPORT_FAILED) {
         fprintf(stderr, "%s: import failed, store unchanged: %s\n", out.source, err);

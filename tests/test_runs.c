@@ -184,7 +184,7 @@ static void test_relabel(void **state)
     const char *wr = s->ids[0];
     assert_int_equal(
         run(NULL, &err, "relabel --db %s %s host=nas2 'note=a\nb' --unset dd_conv", s->db, wr), 0);
-    assert_non_null(strstr(err, "1 run (1 records) relabelled"));
+    assert_non_null(strstr(err, "1 run (1 record) relabelled"));
     free(err);
     assert_int_equal(run(&out, NULL, "list --db %s host=nas2", s->db), 0);
     /* one line whatever a label holds */
@@ -238,6 +238,7 @@ static void test_reimport_other_labels(void **state)
     assert_int_equal(run(NULL, &err, "import --db %s --label host=nas9 %s", s->db, CDM), 1);
     assert_non_null(strstr(err, "already in the store"));
     assert_non_null(strstr(err, "use relabel: benchlog relabel"));
+    assert_non_null(strstr(err, " 'host=nas9'\n"));
     assert_non_null(strstr(err, s->ids[2]));
     free(err);
 }
@@ -299,7 +300,7 @@ static void test_delete(void **state)
     free(out);
     /* by filter, for scripts */
     assert_int_equal(run(NULL, &err, "delete --db %s tool=dd --yes", s->db), 0);
-    assert_non_null(strstr(err, "1 run (1 records) deleted"));
+    assert_non_null(strstr(err, "1 run (1 record) deleted"));
     free(err);
     /* its import is gone with its last run: the file can be imported again, same IDs */
     assert_int_equal(run(NULL, &err, "import --db %s %s", s->db, DD), 0);
