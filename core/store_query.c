@@ -61,8 +61,22 @@ static int text_path(const char *k, bl_strbuf *path)
     return !is_field(k) && label_path(k, path);
 }
 
-/* One term as SQL on records `r`: '=' and '!=' on text keys are exact ('!=' also matches
- * an absent key, as in C); '~' and numbers are left to C. */
+/* An integer field compared with an integer as C prints one ("4096", not "4k" or "04096"):
+ * the stored JSON holds it as C printed it, so SQL's comparison is C's. */
+static int int_path(const char *k, const char *value, bl_strbuf *path)
+{
+    const bl_field *f = bl_field_find(k);
+    if (!f || f->kind != BL_FK_INT)
+        return 0;
+    const char *d = value; /* C never prints a negative one: absent */
+    if (!*d || strspn(d, "0123456789") != strlen(d) || (d[0] == '0' && d[1]) || strlen(d) > 18)
+        return 0;
+    bl_strbuf_printf(path, "$.%s", k);
+    return 1;
+}
+
+/* One term as SQL on records `r`: '=' and '!=' on text keys and integer keys are exact
+ * ('!=' also matches an absent key, as in C); '~' and fractional numbers are left to C. */
 static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
 {
     const char *k = t->key;
@@ -79,8 +93,11 @@ static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
     } else if (strcmp(k, "tool") == 0 || strcmp(k, "test") == 0) {
         bl_strbuf_printf(&w->sql, " AND %s.%s %s ?", r, k, cmp);
         add_param(w, t->value, NULL);
-    } else if (text_path(k, &path)) {
-        bl_strbuf_printf(&w->sql, " AND json_extract(%s.json, ?) %s ?", r, cmp);
+    } else if (text_path(k, &path) || int_path(k, t->value, &path)) {
+        bl_strbuf_printf(&w->sql, " AND json_extract(%s.json, ?) %s %s", r, cmp,
+                         is_string_key(k) || !is_field(k) || !strncmp(k, "label.", 6)
+                             ? "?"
+                             : "CAST(? AS INTEGER)");
         char *owned = bl_strbuf_take(&path);
         add_param(w, owned, owned);
         add_param(w, t->value, NULL);
