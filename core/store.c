@@ -266,7 +266,9 @@ static bl_store *open_store(const char *path, int mode, char *err, size_t errlen
     sqlite3_busy_timeout(db, 30000);
     char inner[512];
     int v = 0;
-    if (query_int(db, "PRAGMA user_version", &v, NULL, 0) != 0) {
+    /* One snapshot for the checks: another process may be creating the store right now. */
+    if (bl_store_exec(db, "BEGIN", inner, sizeof inner) != 0 ||
+        query_int(db, "PRAGMA user_version", &v, NULL, 0) != 0) {
         snprintf(err, errlen, "%s: cannot read the store: %s", path, sqlite3_errmsg(db));
         goto fail;
     }
@@ -276,6 +278,7 @@ static bl_store *open_store(const char *path, int mode, char *err, size_t errlen
     if (!empty && ((mode & OPEN_WRITE) || v < BL_STORE_SCHEMA) &&
         check_sound(db, path, err, errlen) != 0)
         goto fail;
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     if (bl_store_exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
         migrate(db, path, v, inner, sizeof inner) != 0) {
         if (strncmp(inner, path, strlen(path)) == 0)
