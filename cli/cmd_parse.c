@@ -138,6 +138,12 @@ static int import_one(bl_store *s, const char *path, const parse_args *a, int le
             fprintf(stderr, " '%s=%s'", a->labels.v[i].key, a->labels.v[i].value);
         fputc('\n', stderr);
         status = 1;
+    } else if (rc == BL_IMPORT_DUPLICATE_PART) {
+        fprintf(stderr,
+                "%s: already in the store (same content, runs %s), which holds %s of the %zu "
+                "records read now; to import it again: benchlog delete --yes %s\n",
+                out.source, first, err, out.recs.n, first);
+        status = 1;
     } else if (rc == BL_IMPORT_FAILED) {
         fprintf(stderr, "%s: import failed, store unchanged: %s\n", out.source, err);
         status = 1;
