@@ -192,6 +192,10 @@ static void test_relabel(void **state)
     assert_non_null(strstr(out, "note=a\\nb"));
     assert_null(strstr(out, "dd_conv"));
     free(out);
+    assert_int_equal(run(&out, NULL, "show --db %s %s", s->db, wr), 0);
+    assert_non_null(strstr(out, ", note=a\\nb\n"));
+    assert_non_null(strstr(out, "  labels.note            a\\nb\n"));
+    free(out);
     /* `note` is also a record key: label.note looks at the label only */
     assert_int_equal(run(&out, NULL, "list --db %s note~a", s->db), 0);
     assert_int_equal(count_lines(out), 0);
