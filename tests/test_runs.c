@@ -120,7 +120,7 @@ static void test_ids_in_every_command(void **state)
     assert_int_equal(run(NULL, NULL, "xlsx --db %s -o %s run=%s", s->db, path, rd), 0);
     assert_int_equal(access(path, F_OK), 0);
     /* show: the source, the labels, every figure */
-    assert_int_equal(run(&out, NULL, "show --db %s %s", s->db, rd), 0);
+    assert_int_equal(run(&out, NULL, "show %s --db %s", rd, s->db), 0);
     assert_true(strncmp(out, "run      ", 9) == 0 && strstr(out, rd));
     assert_non_null(strstr(out, "gnu-dd-9.1_c_write_read.txt:8"));
     assert_non_null(strstr(out, "host=nas1"));
