@@ -43,17 +43,19 @@ typedef struct parse_args {
 static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
 {
     int import = strcmp(cmd, "import") == 0;
+    /* The store's options last: parse, which has no store, stops before them. */
     const bl_option opts[] = {
         BL_OPT_STRING(0, "as", &a->as, "FORMAT", "read FILE as FORMAT instead of detecting it"),
         BL_OPT_LABEL(&a->labels),
+        BL_OPT_END(),
         BL_OPT_DB(&a->db),
         BL_OPT_END(),
     };
-    /* parse has no store: its table stops before --db. */
     bl_option popts[sizeof opts / sizeof opts[0]];
-    memcpy(popts, opts, sizeof opts);
-    if (!import)
-        popts[2] = (bl_option)BL_OPT_END();
+    size_t n_opts = 0;
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (opts[i].type != BL_OPT_END_ || (i + 1 == sizeof opts / sizeof opts[0]) || !import)
+            popts[n_opts++] = opts[i];
     const bl_command_help h = {cmd, import ? import_usage : parse_usage, after, formats_help, 0};
     memset(a, 0, sizeof *a);
     int rc, n = bl_options(&h, popts, argc, argv, &rc);
