@@ -92,7 +92,7 @@ int main(int argc, char **argv)
         bl_records_init(&rs);
         for (long i = 0; i < per && done < n; i++, done++)
             bl_records_push(&rs, make((size_t)i % N_KINDS, run / 20 + 1, 10 + i, host));
-        if (bl_store_import(s, rs.v[0]->source, NULL, "bench", &rs, err, sizeof err) < 0) {
+        if (bl_store_import(s, rs.v[0]->source, NULL, "bench", &rs, NULL, err, sizeof err) < 0) {
             fprintf(stderr, "%s\n", err);
             return 1;
         }

@@ -1,43 +1,72 @@
 #!/bin/sh
-# Reports from a big store: a 100,000-record store (500 runs of 20 hosts, fio jobs with
-# latency percentiles, bonnie++ tests) gives its workbook, its charts and its tables; each
-# step prints wall time and peak memory (RSS).
+# Store-wide commands on big stores. For each size in SIZES (default 100,000 and 1,000,000
+# records, in RUNS runs of 20 hosts: fio jobs with latency percentiles, bonnie++ tests) it
+# times `sqlite3 .dump` of the store against `benchlog export` (JSON Lines and CSV) and
+# `benchlog list`, with wall time and peak memory (RSS) of each; then, for sizes up to
+# REPORT_MAX, the workbook, charts and tables, which still load their records whole.
 #
 #   sh bench/report.sh [BENCHLOG_BINARY]      (default build/benchlog; its folder holds
 #                                              libbenchlog.a, used to fill the store)
-# Knobs: RECORDS (100000), RUNS (500), BENCH_DIR (/tmp/benchlog-report), KEEP=1 keeps files.
+# Needs sqlite3 and /usr/bin/time (Debian: sqlite3, time).
+# Knobs: SIZES ("100000 1000000"), RUNS (500), REPORT_MAX (100000),
+#        BENCH_DIR (/tmp/benchlog-report), KEEP=1 keeps files.
 set -eu
 BIN=${1:-build/benchlog}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 LIB=$(dirname "$BIN")/libbenchlog.a
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-RECORDS=${RECORDS:-100000}
+SIZES=${SIZES:-100000 1000000}
 RUNS=${RUNS:-500}
+REPORT_MAX=${REPORT_MAX:-100000}
 DIR=${BENCH_DIR:-/tmp/benchlog-report}
 rm -rf "$DIR"
 mkdir -p "$DIR"
 [ "${KEEP:-}" = 1 ] || trap 'rm -rf "$DIR"' EXIT
 
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$SRC" -o "$DIR/gen_store" "$SRC/bench/gen_store.c" "$LIB" \
-    $(pkg-config --libs sqlite3 jansson libpcre2-8) -lm
-"$DIR/gen_store" "$DIR/store.db" "$RECORDS" "$RUNS"
-echo "store: $(du -k "$DIR/store.db" | cut -f1) KiB"
+    $(pkg-config --libs sqlite3 jansson libpcre2-8 nettle) -lm
 
-# run LABEL ARGS...: benchlog ARGS against the store; wall seconds and peak RSS.
+# timed LABEL CMD...: wall seconds and peak RSS of CMD, output to $DIR/out; sets $secs.
+timed() {
+    label=$1
+    shift
+    /usr/bin/time -f "%e %M" -o "$DIR/time" "$@" >"$DIR/out" 2>"$DIR/err" ||
+        { echo "$label: failed"; cat "$DIR/err"; exit 1; }
+    read -r secs kib <"$DIR/time"
+    printf '%-28s %7.2f s  %7d KiB peak RSS' "$label" "$secs" "$kib"
+}
+
+# run LABEL ARGS...: benchlog ARGS against the store.
 run() {
     label=$1
     shift
-    /usr/bin/time -f "%e %M" -o "$DIR/time" "$BIN" "$@" --db "$DIR/store.db" >"$DIR/out" 2>"$DIR/err" ||
-        { echo "$label: failed"; cat "$DIR/err"; exit 1; }
-    read -r secs kib <"$DIR/time"
-    printf '%-28s %7.2f s  %7d KiB peak RSS\n' "$label" "$secs" "$kib"
+    timed "$label" "$BIN" "$@" --db "$DIR/store.db"
+    echo
 }
 
-echo
-run "xlsx (workbook)" xlsx -o "$DIR/report.xlsx"
-echo "   workbook: $(du -k "$DIR/report.xlsx" | cut -f1) KiB"
-run "chart bar" chart --kind bar -o "$DIR/bar.png"
-run "chart percentiles" chart --kind percentiles -o "$DIR/pct.png"
-run "report --text" report --text
-run "report --html --lat" report --html --lat
-run "report --csv --by host" report --csv --by host
+for n in $SIZES; do
+    rm -f "$DIR/store.db"
+    echo
+    "$DIR/gen_store" "$DIR/store.db" "$n" "$RUNS"
+    echo "store: $(du -k "$DIR/store.db" | cut -f1) KiB"
+    timed "sqlite3 .dump" sqlite3 "$DIR/store.db" .dump
+    dump=$secs
+    echo
+    timed "export --jsonl" "$BIN" export --jsonl --db "$DIR/store.db"
+    awk -v a="$secs" -v b="$dump" 'BEGIN { printf "  %.1fx the dump\n", a / b }'
+    echo "   lines: $(wc -l <"$DIR/out")"
+    timed "export --csv" "$BIN" export --csv --db "$DIR/store.db"
+    awk -v a="$secs" -v b="$dump" 'BEGIN { printf "  %.1fx the dump\n", a / b }'
+    run "export host=nas03 (SQL)" export host=nas03
+    run "export host~nas03 (C)" export host~nas03
+    run "list" list
+    run "list --json host=nas03" list --json host=nas03
+    [ "$n" -le "$REPORT_MAX" ] || continue
+    run "xlsx (workbook)" xlsx -o "$DIR/report.xlsx"
+    echo "   workbook: $(du -k "$DIR/report.xlsx" | cut -f1) KiB"
+    run "chart bar" chart --kind bar -o "$DIR/bar.png"
+    run "chart percentiles" chart --kind percentiles -o "$DIR/pct.png"
+    run "report --text" report --text
+    run "report --html --lat" report --html --lat
+    run "report --csv --by host" report --csv --by host
+done

@@ -82,6 +82,7 @@ static void free_args(parse_args *a)
 static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
 {
     int import = strcmp(cmd, "import") == 0;
+    /* The store's options last: parse, which has no store, stops before them. */
     const bl_option opts[] = {
         BL_OPT_STRING(0, "as", &a->as, "FORMAT", "read FILE as FORMAT instead of detecting it"),
         BL_OPT_LABEL(&a->labels),
@@ -89,14 +90,15 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
                   "also read the formats of pattern file F (repeatable); the *.pat files of "
                   "$XDG_CONFIG_HOME/benchlog/patterns are read too",
                   opt_patterns),
+        BL_OPT_END(),
         BL_OPT_DB(&a->db),
         BL_OPT_END(),
     };
-    /* parse has no store: its table stops before --db. */
     bl_option popts[sizeof opts / sizeof opts[0]];
-    memcpy(popts, opts, sizeof opts);
-    if (!import)
-        popts[3] = (bl_option)BL_OPT_END();
+    size_t n_opts = 0;
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (opts[i].type != BL_OPT_END_ || (i + 1 == sizeof opts / sizeof opts[0]) || !import)
+            popts[n_opts++] = opts[i];
     const bl_command_help h = {cmd, import ? import_usage : parse_usage, after, formats_help, 0};
     memset(a, 0, sizeof *a);
     int rc, n = bl_options(&h, popts, argc, argv, &rc);
@@ -193,8 +195,17 @@ static int import_one(bl_store *s, const char *path, const parse_args *a, int le
         /* The labels asked for are not what the store holds: say how to get them. */
         fprintf(stderr,
                 "%s: already in the store (same content, runs %s) with other labels; use "
-                "relabel: benchlog relabel %.*s K=V\n",
-                out.source, first, BL_RUN_ID_LEN, first);
+                "relabel: benchlog relabel %s",
+                out.source, first, first);
+        for (size_t i = 0; i < a->labels.n; i++)
+            fprintf(stderr, " '%s=%s'", a->labels.v[i].key, a->labels.v[i].value);
+        fputc('\n', stderr);
+        status = 1;
+    } else if (rc == BL_IMPORT_DUPLICATE_PART) {
+        fprintf(stderr,
+                "%s: already in the store (same content, runs %s), which holds %s of the %zu "
+                "records read now; to import it again: benchlog delete --yes %s\n",
+                out.source, first, err, out.recs.n, first);
         status = 1;
     } else if (rc == BL_IMPORT_FAILED) {
         fprintf(stderr, "%s: import failed, store unchanged: %s\n", out.source, err);

@@ -171,7 +171,8 @@ static int store_records(const char *db, const char *source, const bl_records *r
     if (rc == BL_IMPORT_FAILED)
         fprintf(stderr, "benchlog run: storing the results failed, store unchanged: %s\n", err);
     else
-        fprintf(stderr, "benchlog run: stored %zu records: run %s\n", recs->n, ids.s ? ids.s : "");
+        fprintf(stderr, "benchlog run: stored %zu record%s: run %s\n", recs->n,
+                recs->n == 1 ? "" : "s", ids.s ? ids.s : "");
     bl_strbuf_free(&ids);
     return rc == BL_IMPORT_FAILED ? 1 : 0;
 }

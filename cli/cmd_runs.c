@@ -23,7 +23,7 @@ static void show_value(const char *path, json_t *v, const char *run_id);
 static void show_scalar(bl_strbuf *sb, json_t *v)
 {
     if (json_is_string(v)) {
-        bl_strbuf_puts(sb, json_string_value(v));
+        bl_put_escaped(sb, json_string_value(v)); /* one line a figure */
     } else if (json_is_real(v)) {
         bl_strbuf_put_double(sb, json_real_value(v)); /* the shortest text of the figure */
     } else {
@@ -112,9 +112,16 @@ static int show_header(void *ctx, const bl_run_info *ri)
         printf(":%lld", (long long)ri->first_line);
     printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)ri->run,
            ri->imported_at, ri->tool, *ri->tool_version ? " " : "", ri->tool_version);
-    for (size_t i = 0; i < ri->n_labels; i++)
-        printf("%s%s=%s", i ? ", " : "", ri->labels[i].key, ri->labels[i].value);
-    printf("\nrecords  %zu\n", ri->n_records);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < ri->n_labels; i++) {
+        bl_strbuf_puts(&sb, i ? ", " : "");
+        bl_put_escaped(&sb, ri->labels[i].key);
+        bl_strbuf_putc(&sb, '=');
+        bl_put_escaped(&sb, ri->labels[i].value);
+    }
+    printf("%s\nrecords  %zu\n", sb.s ? sb.s : "", ri->n_records);
+    bl_strbuf_free(&sb);
     return 1; /* one run */
 }
 
@@ -275,8 +282,8 @@ int cmd_relabel(int argc, char **argv)
     else if (n_runs == 0)
         fprintf(stderr, "benchlog relabel: no run matches; store unchanged\n");
     else
-        fprintf(stderr, "benchlog relabel: %zu run%s (%zu records) relabelled\n", n_runs,
-                n_runs == 1 ? "" : "s", n_records);
+        fprintf(stderr, "benchlog relabel: %zu run%s (%zu record%s) relabelled\n", n_runs,
+                n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
     rc = rc != 0 || n_runs == 0 ? 1 : 0;
 out:
     bl_filter_free(&f);
@@ -351,8 +358,8 @@ int cmd_delete(int argc, char **argv)
         fprintf(stderr, "benchlog delete: no run matches; store unchanged\n");
         rc = 1;
     } else {
-        fprintf(stderr, "benchlog delete: %zu run%s (%zu records) deleted\n", n_runs,
-                n_runs == 1 ? "" : "s", n_records);
+        fprintf(stderr, "benchlog delete: %zu run%s (%zu record%s) deleted\n", n_runs,
+                n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
     }
     bl_filter_free(&f);
     bl_store_close(s);

@@ -23,8 +23,7 @@ bl_run_table *bl_run_table_new(FILE *out, int json)
     return t;
 }
 
-/* Text for one line: control characters as \n, \t, \xNN. */
-static void put_escaped(bl_strbuf *sb, const char *s)
+void bl_put_escaped(bl_strbuf *sb, const char *s)
 {
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -98,20 +97,20 @@ int bl_run_table_add(void *table, const bl_run_info *ri)
     for (int i = 0; i < N_COLS; i++)
         bl_strbuf_init(&c[i]);
     bl_strbuf_puts(&c[0], ri->id);
-    put_escaped(&c[1], ri->source);
+    bl_put_escaped(&c[1], ri->source);
     if (ri->first_line > 0)
         bl_strbuf_printf(&c[1], ":%lld", (long long)ri->first_line);
-    put_escaped(&c[2], ri->tool);
+    bl_put_escaped(&c[2], ri->tool);
     if (*ri->tool_version) {
         bl_strbuf_putc(&c[2], ' ');
-        put_escaped(&c[2], ri->tool_version);
+        bl_put_escaped(&c[2], ri->tool_version);
     }
     bl_strbuf_printf(&c[3], "%zu record%s", ri->n_records, ri->n_records == 1 ? "" : "s");
     for (size_t i = 0; i < ri->n_labels; i++) {
         bl_strbuf_puts(&c[4], i ? ", " : "");
-        put_escaped(&c[4], ri->labels[i].key);
+        bl_put_escaped(&c[4], ri->labels[i].key);
         bl_strbuf_putc(&c[4], '=');
-        put_escaped(&c[4], ri->labels[i].value);
+        bl_put_escaped(&c[4], ri->labels[i].value);
     }
     for (int i = 0; i < N_COLS; i++) {
         char *cell = bl_strbuf_take(&c[i]);

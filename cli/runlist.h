@@ -6,9 +6,13 @@
 #define BL_RUNLIST_H
 
 #include "../core/store.h"
+#include "../core/strbuf.h"
 #include <stdio.h>
 
 typedef struct bl_run_table bl_run_table;
+
+/* Text for one line: control characters as \n, \t, \r, \xNN. */
+void bl_put_escaped(bl_strbuf *sb, const char *s);
 
 bl_run_table *bl_run_table_new(FILE *out, int json);
 /* A bl_run_fn: ctx is the table. */

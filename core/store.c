@@ -266,7 +266,9 @@ static bl_store *open_store(const char *path, int mode, char *err, size_t errlen
     sqlite3_busy_timeout(db, 30000);
     char inner[512];
     int v = 0;
-    if (query_int(db, "PRAGMA user_version", &v, NULL, 0) != 0) {
+    /* One snapshot for the checks: another process may be creating the store right now. */
+    if (bl_store_exec(db, "BEGIN", inner, sizeof inner) != 0 ||
+        query_int(db, "PRAGMA user_version", &v, NULL, 0) != 0) {
         snprintf(err, errlen, "%s: cannot read the store: %s", path, sqlite3_errmsg(db));
         goto fail;
     }
@@ -276,6 +278,7 @@ static bl_store *open_store(const char *path, int mode, char *err, size_t errlen
     if (!empty && ((mode & OPEN_WRITE) || v < BL_STORE_SCHEMA) &&
         check_sound(db, path, err, errlen) != 0)
         goto fail;
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     if (bl_store_exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
         migrate(db, path, v, inner, sizeof inner) != 0) {
         if (strncmp(inner, path, strlen(path)) == 0)
@@ -432,8 +435,11 @@ static int has_labels(const bl_record *stored, const bl_record *fresh)
 }
 
 /* Whether the stored records of an import carry the labels recs carry, record by record
- * (they may carry more: an import with fewer --label pairs asks for nothing new). */
-static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *recs)
+ * (they may carry more: an import with fewer --label pairs asks for nothing new); -1 when
+ * the store holds another number of them (runs deleted since, or a parser that reads more
+ * today), *n_stored how many. */
+static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *recs,
+                        size_t *n_stored)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, "SELECT json FROM records WHERE import_id = ? ORDER BY id", -1,
@@ -442,15 +448,18 @@ static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *
     sqlite3_bind_int64(st, 1, import_id);
     size_t i = 0;
     int same = 1;
-    while (same && sqlite3_step(st) == SQLITE_ROW) {
-        bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 0),
-                                           (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
-        same = r && i < recs->n && has_labels(r, recs->v[i]);
-        bl_record_free(r);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (same) {
+            bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 0),
+                                               (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
+            same = r && i < recs->n && has_labels(r, recs->v[i]);
+            bl_record_free(r);
+        }
         i++;
     }
     sqlite3_finalize(st);
-    return same && i == recs->n;
+    *n_stored = i;
+    return i != recs->n ? -1 : same;
 }
 
 int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
@@ -462,10 +471,15 @@ int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, 
     if (find_import(s, key, &id) != 0)
         goto fail;
     if (id) {
-        int same = labels_match(s, id, recs);
+        size_t n_stored;
+        int same = labels_match(s, id, recs, &n_stored);
         run_ids_of(s, id, run_ids);
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        return same ? BL_IMPORT_DUPLICATE : BL_IMPORT_DUPLICATE_OTHER;
+        if (same < 0)
+            snprintf(err, errlen, "%zu", n_stored);
+        return same < 0 ? BL_IMPORT_DUPLICATE_PART
+               : same   ? BL_IMPORT_DUPLICATE
+                        : BL_IMPORT_DUPLICATE_OTHER;
     }
     char when[32];
     now_iso(when, sizeof when);

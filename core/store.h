@@ -37,6 +37,7 @@ enum {
     BL_IMPORT_DONE = 0,
     BL_IMPORT_DUPLICATE = 1,       /* same content and labels: nothing to do */
     BL_IMPORT_DUPLICATE_OTHER = 2, /* same content, other labels: see relabel */
+    BL_IMPORT_DUPLICATE_PART = 3,  /* same content, another number of records stored (err) */
     BL_IMPORT_FAILED = -1
 };
 /* Stores recs as one import of `source` (display name) whose content key is `key` (NULL
@@ -51,6 +52,12 @@ int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, 
 typedef int (*bl_record_fn)(void *ctx, bl_record *r, const char *run_id);
 int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,
                   size_t errlen);
+
+/* The same with each record as the JSON Lines text the store holds (no decoding when SQL
+ * decides the whole filter): the fast way to export. */
+typedef int (*bl_json_fn)(void *ctx, const char *json, size_t len, const char *run_id);
+int bl_store_each_json(bl_store *s, const bl_filter *f, bl_json_fn fn, void *ctx, char *err,
+                       size_t errlen);
 
 /* Appends the records matching f (NULL = all) to out, in import order. */
 int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, size_t errlen);

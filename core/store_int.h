@@ -19,9 +19,11 @@ int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 int bl_store_add_run(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run, const char *seed);
 
 /* A SELECT narrowed by the terms of f SQL decides exactly, its parameters bound; columns
- * json, run uid, import id, imported_at, record id, run number; ORDER BY order. The caller
- * still checks every term in C. NULL with err on failure. */
-sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, const char *order, char *err,
+ * json, run uid, import id, imported_at, record id, run number, labels (JSON), line,
+ * source, tool, tool_version. runs: every record of the runs holding a match, in
+ * (import, run) order; else the matching records in import order. *exact is 0 when the
+ * caller must still check f in C. NULL with err on failure. */
+sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *exact, char *err,
                               size_t errlen);
 
 #endif

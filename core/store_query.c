@@ -1,10 +1,12 @@
-/* Reading the store: records and runs matching a FILTER, one row at a time. The terms
- * SQL can decide exactly (run IDs, tool and test through their index, string keys and
- * labels through json_extract) narrow the SELECT; every term is then checked in C on the
- * decoded record, so SQL only ever removes rows C would remove too. */
+/* Reading the store: records and runs matching a FILTER, one row at a time. The terms SQL
+ * decides exactly as C would (run IDs; '=' and '!=' on tool and test through their index,
+ * on string keys and labels through json_extract) go into the SELECT; when any term is
+ * left (KEY~TEXT, numbers), every record is decoded and checked in C too. A walk that needs
+ * no decoded record (export as JSON Lines) reads the stored text as it is. */
 #include "fields.h"
 #include "jsonl.h"
 #include "store_int.h"
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ typedef struct sql_where {
     const char *params[64];
     char *owned[64];
     int n;
+    int exact; /* every term was decided in SQL: no check in C needed */
 } sql_where;
 
 static void add_param(sql_where *w, const char *v, char *owned)
@@ -46,36 +49,76 @@ static void add_param(sql_where *w, const char *v, char *owned)
     w->n++;
 }
 
-static void where_term(sql_where *w, const bl_filter_term *t)
+/* The JSON path of a key SQL compares as text exactly as C does (strings and labels). */
+static int text_path(const char *k, bl_strbuf *path)
 {
-    if (w->n + 2 > 64 || t->op != '=')
-        return;
+    if (strncmp(k, "label.", 6) == 0)
+        return label_path(k + 6, path);
+    if (is_string_key(k)) {
+        bl_strbuf_printf(path, "$.%s", k);
+        return 1;
+    }
+    return !is_field(k) && label_path(k, path);
+}
+
+/* An integer field compared with an integer as C prints one ("4096", not "4k" or "04096"):
+ * the stored JSON holds it as C printed it, so SQL's comparison is C's. */
+static int int_path(const char *k, const char *value, bl_strbuf *path)
+{
+    const bl_field *f = bl_field_find(k);
+    if (!f || f->kind != BL_FK_INT)
+        return 0;
+    const char *d = value; /* C never prints a negative one: absent */
+    if (!*d || strspn(d, "0123456789") != strlen(d) || (d[0] == '0' && d[1]) || strlen(d) > 18)
+        return 0;
+    bl_strbuf_printf(path, "$.%s", k);
+    return 1;
+}
+
+/* One term as SQL on records `r`: '=' and '!=' on text keys and integer keys are exact
+ * ('!=' also matches an absent key, as in C); '~' and fractional numbers are left to C. */
+static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
+{
     const char *k = t->key;
+    if (strcmp(k, "run") == 0 && t->op == '=')
+        return; /* where_runs */
     bl_strbuf path;
     bl_strbuf_init(&path);
-    if (strcmp(k, "tool") == 0 || strcmp(k, "test") == 0) {
-        bl_strbuf_printf(&w->sql, " AND r.%s = ?", k);
+    const char *cmp = t->op == '=' ? "=" : "IS NOT";
+    if (w->n + 2 > 64 || t->op == '~') {
+        w->exact = 0;
+    } else if (strcmp(k, "run") == 0) {
+        bl_strbuf_printf(&w->sql, " AND %su.uid IS NOT ?", r);
         add_param(w, t->value, NULL);
-    } else if (strncmp(k, "label.", 6) == 0 ? label_path(k + 6, &path)
-               : is_string_key(k)           ? (bl_strbuf_printf(&path, "$.%s", k), 1)
-               : !is_field(k)               ? label_path(k, &path)
-                                            : 0) {
-        bl_strbuf_puts(&w->sql, " AND json_extract(r.json, ?) = ?");
+    } else if (strcmp(k, "tool") == 0 || strcmp(k, "test") == 0) {
+        bl_strbuf_printf(&w->sql, " AND %s.%s %s ?", r, k, cmp);
+        add_param(w, t->value, NULL);
+    } else if (text_path(k, &path) || int_path(k, t->value, &path)) {
+        bl_strbuf_printf(&w->sql, " AND json_extract(%s.json, ?) %s %s", r, cmp,
+                         is_string_key(k) || !is_field(k) || !strncmp(k, "label.", 6)
+                             ? "?"
+                             : "CAST(? AS INTEGER)");
         char *owned = bl_strbuf_take(&path);
         add_param(w, owned, owned);
         add_param(w, t->value, NULL);
+    } else {
+        w->exact = 0;
     }
     bl_strbuf_free(&path);
 }
 
-/* run=ID terms select any of their runs; the other run terms are left to C. */
-static void where_runs(sql_where *w, const bl_filter *f)
+/* run=ID terms select any of their runs. */
+static void where_runs(sql_where *w, const bl_filter *f, const char *r)
 {
     int first = 1;
-    for (size_t i = 0; f && i < f->n && w->n < 64; i++) {
+    for (size_t i = 0; f && i < f->n; i++) {
         if (strcmp(f->t[i].key, "run") != 0 || f->t[i].op != '=')
             continue;
-        bl_strbuf_puts(&w->sql, first ? " AND u.uid IN (?" : ", ?");
+        if (w->n >= 64) {
+            w->exact = 0;
+            break;
+        }
+        bl_strbuf_printf(&w->sql, first ? " AND %su.uid IN (?" : ", ?", r);
         add_param(w, f->t[i].value, NULL);
         first = 0;
     }
@@ -83,19 +126,52 @@ static void where_runs(sql_where *w, const bl_filter *f)
         bl_strbuf_putc(&w->sql, ')');
 }
 
-sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, const char *order, char *err,
+static void where_all(sql_where *w, const bl_filter *f, const char *r)
+{
+    where_runs(w, f, r);
+    for (size_t i = 0; f && i < f->n; i++)
+        where_term(w, &f->t[i], r);
+}
+
+#define FROM_RECORDS(r)                                                                            \
+    " FROM records " r " JOIN runs " r "u ON " r "u.import_id = " r ".import_id AND " r            \
+    "u.run = " r ".run JOIN imports " r "i ON " r "i.id = " r ".import_id"
+
+sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *exact, char *err,
                               size_t errlen)
 {
-    sql_where w = {.n = 0};
+    sql_where w = {.n = 0, .exact = 1};
     bl_strbuf_init(&w.sql);
-    bl_strbuf_puts(&w.sql, "SELECT r.json, u.uid, r.import_id, i.imported_at, r.id, r.run "
-                           "FROM records r "
-                           "JOIN runs u ON u.import_id = r.import_id AND u.run = r.run "
-                           "JOIN imports i ON i.id = r.import_id WHERE 1");
-    where_runs(&w, f);
-    for (size_t i = 0; f && i < f->n; i++)
-        where_term(&w, &f->t[i]);
-    bl_strbuf_printf(&w.sql, " ORDER BY %s", order);
+    /* the run's own columns are read by SQLite's JSON functions only for a walk of runs */
+    bl_strbuf_puts(
+        &w.sql,
+        runs ? "SELECT r.json, ru.uid, r.import_id, ri.imported_at, r.id, r.run, "
+               "json_extract(r.json, '$.labels'), r.line, "
+               "json_extract(r.json, '$.source'), r.tool, "
+               "json_extract(r.json, '$.tool_version')" FROM_RECORDS("r") " WHERE 1"
+             : "SELECT r.json, ru.uid, r.import_id, ri.imported_at, r.id, r.run" FROM_RECORDS(
+                   "r") " WHERE 1");
+    if (runs) {
+        /* whole runs holding a matching record */
+        sql_where m = {.n = 0, .exact = 1};
+        bl_strbuf_init(&m.sql);
+        where_all(&m, f, "m");
+        if (m.sql.len) {
+            bl_strbuf_puts(&w.sql,
+                           " AND (r.import_id, r.run) IN (SELECT m.import_id, m.run" FROM_RECORDS(
+                               "m") " WHERE 1");
+            bl_strbuf_puts(&w.sql, m.sql.s);
+            bl_strbuf_putc(&w.sql, ')');
+        }
+        for (int i = 0; i < m.n; i++)
+            add_param(&w, m.params[i], m.owned[i]);
+        w.exact = m.exact;
+        bl_strbuf_free(&m.sql);
+        bl_strbuf_puts(&w.sql, " ORDER BY r.import_id, r.run, r.id");
+    } else {
+        where_all(&w, f, "r");
+        bl_strbuf_puts(&w.sql, " ORDER BY r.id");
+    }
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(s->db, w.sql.s, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
@@ -107,6 +183,7 @@ sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, const char *order
         free(w.owned[i]);
     }
     bl_strbuf_free(&w.sql);
+    *exact = w.exact;
     return st;
 }
 
@@ -120,23 +197,35 @@ static void step_error(bl_store *s, char *err, size_t errlen)
                  : "");
 }
 
-int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,
-                  size_t errlen)
+/* Walks the matching rows; decodes a record only when fn wants it or C must check a term. */
+static int each_row(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn, void *ctx,
+                    char *err, size_t errlen)
 {
-    sqlite3_stmt *st = bl_store_select(s, f, "r.id", err, errlen);
+    int exact;
+    sqlite3_stmt *st = bl_store_select(s, f, 0, &exact, err, errlen);
     if (!st)
         return -1;
     int rc, stop = 0;
     while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *json = (const char *)sqlite3_column_text(st, 0);
+        size_t len = (size_t)sqlite3_column_bytes(st, 0);
         const char *uid = (const char *)sqlite3_column_text(st, 1);
-        bl_record *r = bl_record_from_json(json, (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
-        if (!r)
-            continue;
-        if (bl_filter_match_run(f, r, uid))
+        bl_record *r = NULL;
+        if (fn || !exact) {
+            r = bl_record_from_json(json, len, NULL, 0);
+            if (!r)
+                continue;
+            if (!exact && !bl_filter_match_run(f, r, uid)) {
+                bl_record_free(r);
+                continue;
+            }
+        }
+        if (fn) {
             stop = fn(ctx, r, uid);
-        else
+        } else {
             bl_record_free(r);
+            stop = jfn(ctx, json, len, uid);
+        }
     }
     if (stop) {
         sqlite3_finalize(st);
@@ -146,6 +235,18 @@ int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, c
         step_error(s, err, errlen);
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,
+                  size_t errlen)
+{
+    return each_row(s, f, fn, NULL, ctx, err, errlen);
+}
+
+int bl_store_each_json(bl_store *s, const bl_filter *f, bl_json_fn fn, void *ctx, char *err,
+                       size_t errlen)
+{
+    return each_row(s, f, NULL, fn, ctx, err, errlen);
 }
 
 static int keep_record(void *ctx, bl_record *r, const char *run_id)
@@ -160,12 +261,12 @@ int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, 
     return bl_store_each(s, f, keep_record, out, err, errlen);
 }
 
-/* Keeps in the run's labels only those r has with the same value. */
-static void intersect_labels(bl_run_info *ri, const bl_record *r)
+/* Keeps in the run's labels only those of labels (a JSON object) with the same value. */
+static void intersect_labels(bl_run_info *ri, json_t *labels)
 {
     size_t k = 0;
     for (size_t i = 0; i < ri->n_labels; i++) {
-        const char *v = bl_record_label(r, ri->labels[i].key);
+        const char *v = json_string_value(json_object_get(labels, ri->labels[i].key));
         if (v && strcmp(v, ri->labels[i].value) == 0) {
             ri->labels[k++] = ri->labels[i];
         } else {
@@ -190,63 +291,77 @@ static void run_info_clear(bl_run_info *ri)
     memset(ri, 0, sizeof *ri);
 }
 
-static void run_info_start(bl_run_info *ri, sqlite3_stmt *row, const bl_record *r)
+static char *column_dup(sqlite3_stmt *row, int col)
+{
+    const char *v = (const char *)sqlite3_column_text(row, col);
+    return bl_xstrdup(v ? v : "");
+}
+
+static void run_info_start(bl_run_info *ri, sqlite3_stmt *row, json_t *labels)
 {
     snprintf(ri->id, sizeof ri->id, "%s", (const char *)sqlite3_column_text(row, 1));
     ri->import_id = sqlite3_column_int64(row, 2);
-    ri->imported_at = bl_xstrdup((const char *)sqlite3_column_text(row, 3));
+    ri->imported_at = column_dup(row, 3);
     ri->run = sqlite3_column_int64(row, 5);
-    ri->source = bl_xstrdup(r->source ? r->source : "");
-    ri->tool = bl_xstrdup(r->tool ? r->tool : "");
-    ri->tool_version = bl_xstrdup(r->tool_version ? r->tool_version : "");
-    ri->first_line = r->line;
-    ri->n_labels = r->n_labels;
-    ri->labels = bl_xcalloc(r->n_labels ? r->n_labels : 1, sizeof *ri->labels);
-    for (size_t i = 0; i < r->n_labels; i++)
-        ri->labels[i] = (bl_label){bl_xstrdup(r->labels[i].key), bl_xstrdup(r->labels[i].value)};
+    ri->first_line = sqlite3_column_type(row, 7) == SQLITE_NULL ? -1 : sqlite3_column_int64(row, 7);
+    ri->source = column_dup(row, 8);
+    ri->tool = column_dup(row, 9);
+    ri->tool_version = column_dup(row, 10);
+    size_t n = json_object_size(labels);
+    ri->labels = bl_xcalloc(n ? n : 1, sizeof *ri->labels);
+    const char *k;
+    json_t *v;
+    json_object_foreach(labels, k, v)
+    {
+        if (json_is_string(v))
+            ri->labels[ri->n_labels++] =
+                (bl_label){bl_xstrdup(k), bl_xstrdup(json_string_value(v))};
+    }
 }
 
-/* The runs are walked whole (their labels are those of all their records), in the order of
- * the (import, run) index; only the run terms narrow the SELECT. */
+/* The runs are walked whole in the order of the (import, run) index: their labels are those
+ * all their records share, read from each record's labels alone. When SQL cannot decide
+ * the filter, each record is decoded and checked in C. */
 int bl_store_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
                       size_t errlen)
 {
-    bl_filter runs_only = {0, NULL};
-    bl_filter_term terms[64];
-    for (size_t i = 0; f && i < f->n && runs_only.n < 64; i++)
-        if (strcmp(f->t[i].key, "run") == 0)
-            terms[runs_only.n++] = f->t[i];
-    runs_only.t = terms;
-    sqlite3_stmt *st = bl_store_select(s, &runs_only, "r.import_id, r.run, r.id", err, errlen);
+    int exact;
+    sqlite3_stmt *st = bl_store_select(s, f, 1, &exact, err, errlen);
     if (!st)
         return -1;
     bl_run_info ri;
     memset(&ri, 0, sizeof ri);
     int rc, stop = 0, have = 0, matched = 0;
     while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 0),
-                                           (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
-        if (!r)
-            continue;
         const char *uid = (const char *)sqlite3_column_text(st, 1);
         if (have && strcmp(uid, ri.id) != 0) {
             if (matched)
                 stop = fn(ctx, &ri);
             run_info_clear(&ri);
             have = matched = 0;
+            if (stop)
+                break;
         }
-        if (!stop) {
-            if (!have)
-                run_info_start(&ri, st, r);
-            else
-                intersect_labels(&ri, r);
-            have = 1;
-            ri.n_records++;
-            if (r->line >= 0 && (ri.first_line < 0 || r->line < ri.first_line))
-                ri.first_line = r->line;
-            matched |= bl_filter_match_run(f, r, uid);
+        const char *lj = (const char *)sqlite3_column_text(st, 6);
+        json_t *labels = lj ? json_loads(lj, 0, NULL) : NULL;
+        if (!have)
+            run_info_start(&ri, st, labels);
+        else
+            intersect_labels(&ri, labels);
+        json_decref(labels);
+        have = 1;
+        ri.n_records++;
+        int64_t line = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 7);
+        if (line >= 0 && (ri.first_line < 0 || line < ri.first_line))
+            ri.first_line = line;
+        if (exact) {
+            matched = 1;
+        } else if (!matched) {
+            bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 0),
+                                               (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
+            matched = r && bl_filter_match_run(f, r, uid);
+            bl_record_free(r);
         }
-        bl_record_free(r);
     }
     if (!stop && rc == SQLITE_DONE && have && matched)
         stop = fn(ctx, &ri);

@@ -166,8 +166,8 @@ static void test_help_and_version(void **state)
     assert_int_equal(run(&out, NULL, "--version"), 0);
     assert_true(strncmp(out, "benchlog ", 9) == 0);
     free(out);
-    static const char *const cmds[] = {"parse",  "import", "run",   "list",
-                                       "export", "report", "chart", "xlsx"};
+    static const char *const cmds[] = {"parse", "import", "run",  "list",    "export", "report",
+                                       "chart", "xlsx",   "show", "relabel", "delete"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         assert_int_equal(run(&out, NULL, "%s --help", cmds[i]), 0);
         assert_non_null(strstr(out, "Usage: benchlog "));

@@ -133,7 +133,17 @@ static void test_run_jobfile_then_options(void **state)
                          dir, dir),
                      0);
     free(out);
+    /* the measured run's ID is said, and show takes it */
+    const char *id = strstr(err, ": run ");
+    assert_non_null(id);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "show %.8s", id + 6);
     free(err);
+    assert_int_equal(run(&out, NULL, "%s --db %s/s.db", cmd, dir), 0);
+    assert_non_null(strstr(out, "labels   job=randread-qd32, "));
+    assert_non_null(strstr(out, ", where=after\nrecords  1\n"));
+    assert_non_null(strstr(out, "  ioengine               null\n"));
+    free(out);
     assert_int_equal(run(&out, NULL, "export tool=benchlog where=after --db %s/s.db", dir), 0);
     assert_true(count_lines(out) >= 1);
     assert_non_null(strstr(out, "\"ioengine\":\"null\""));

@@ -120,7 +120,7 @@ static void test_ids_in_every_command(void **state)
     assert_int_equal(run(NULL, NULL, "xlsx --db %s -o %s run=%s", s->db, path, rd), 0);
     assert_int_equal(access(path, F_OK), 0);
     /* show: the source, the labels, every figure */
-    assert_int_equal(run(&out, NULL, "show --db %s %s", s->db, rd), 0);
+    assert_int_equal(run(&out, NULL, "show %s --db %s", rd, s->db), 0);
     assert_true(strncmp(out, "run      ", 9) == 0 && strstr(out, rd));
     assert_non_null(strstr(out, "gnu-dd-9.1_c_write_read.txt:8"));
     assert_non_null(strstr(out, "host=nas1"));
@@ -184,13 +184,17 @@ static void test_relabel(void **state)
     const char *wr = s->ids[0];
     assert_int_equal(
         run(NULL, &err, "relabel --db %s %s host=nas2 'note=a\nb' --unset dd_conv", s->db, wr), 0);
-    assert_non_null(strstr(err, "1 run (1 records) relabelled"));
+    assert_non_null(strstr(err, "1 run (1 record) relabelled"));
     free(err);
     assert_int_equal(run(&out, NULL, "list --db %s host=nas2", s->db), 0);
     /* one line whatever a label holds */
     assert_int_equal(count_lines(out), 1);
     assert_non_null(strstr(out, "note=a\\nb"));
     assert_null(strstr(out, "dd_conv"));
+    free(out);
+    assert_int_equal(run(&out, NULL, "show --db %s %s", s->db, wr), 0);
+    assert_non_null(strstr(out, ", note=a\\nb\n"));
+    assert_non_null(strstr(out, "  labels.note            a\\nb\n"));
     free(out);
     /* `note` is also a record key: label.note looks at the label only */
     assert_int_equal(run(&out, NULL, "list --db %s note~a", s->db), 0);
@@ -238,6 +242,7 @@ static void test_reimport_other_labels(void **state)
     assert_int_equal(run(NULL, &err, "import --db %s --label host=nas9 %s", s->db, CDM), 1);
     assert_non_null(strstr(err, "already in the store"));
     assert_non_null(strstr(err, "use relabel: benchlog relabel"));
+    assert_non_null(strstr(err, " 'host=nas9'\n"));
     assert_non_null(strstr(err, s->ids[2]));
     free(err);
 }
@@ -298,8 +303,15 @@ static void test_delete(void **state)
     assert_null(strstr(out, s->ids[1]));
     free(out);
     /* by filter, for scripts */
+    assert_int_equal(run(NULL, &err, "delete --db %s tool=KDiskMark --yes", s->db), 0);
+    assert_non_null(strstr(err, "1 run (8 records) deleted"));
+    free(err);
+    /* while some of its runs are left, importing it again says what to do */
+    assert_int_equal(run(NULL, &err, "import --db %s %s", s->db, DD), 1);
+    assert_non_null(strstr(err, "which holds 1 of the 2 records read now; to import it again: "
+                                "benchlog delete --yes"));
+    free(err);
     assert_int_equal(run(NULL, &err, "delete --db %s tool=dd --yes", s->db), 0);
-    assert_non_null(strstr(err, "1 run (1 records) deleted"));
     free(err);
     /* its import is gone with its last run: the file can be imported again, same IDs */
     assert_int_equal(run(NULL, &err, "import --db %s %s", s->db, DD), 0);

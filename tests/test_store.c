@@ -224,6 +224,77 @@ static void test_kill_during_import(void **state)
     free(dir);
 }
 
+/* The terms the store decides in SQL select exactly what C selects on every record. */
+static void test_sql_filters_match_c(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    char err[256];
+    bl_store *s = bl_store_open(path, err, sizeof err);
+    assert_non_null(s);
+    bl_records rs;
+    make_records(&rs, 40, "fio");
+    for (size_t i = 0; i < rs.n; i++) {
+        bl_record *r = rs.v[i];
+        r->bs = i % 3 ? 4096 : -1;
+        r->iodepth = (int64_t)i % 5;
+        if (i % 4 == 0)
+            bl_record_set_str(&r->note, "a \"quoted\" note");
+        if (i % 6 == 0)
+            bl_record_set_label(r, "test", "mine"); /* a label named like a field */
+    }
+    bl_content_key k = key_of("sql");
+    assert_int_equal(bl_store_import(s, "x.txt", &k, "fio", &rs, NULL, err, sizeof err), 0);
+    static const char *const terms[] = {
+        "tool=fio",
+        "tool!=fio",
+        "test=seq-read",
+        "test!=seq-read",
+        "section=NFS",
+        "section!=NFS",
+        "label.section=NFS",
+        "label.test=mine",
+        "label.test!=mine",
+        "test=mine",
+        "bs=4096",
+        "bs!=4096",
+        "bs=04096",
+        "bs=-1",
+        "iodepth=0",
+        "iodepth=3",
+        "iodepth!=3",
+        "line=7",
+        "note=a \"quoted\" note",
+        "note!=x",
+        "op!=read",
+        "nokey=1",
+        "nokey!=1",
+        "bw_bytes_s=3000",
+    };
+    for (size_t t = 0; t < sizeof terms / sizeof terms[0]; t++) {
+        bl_filter f = {0};
+        assert_int_equal(bl_filter_add(&f, terms[t], err, sizeof err), 0);
+        size_t want = 0;
+        for (size_t i = 0; i < rs.n; i++)
+            want += bl_filter_match(&f, rs.v[i]);
+        bl_records got;
+        bl_records_init(&got);
+        assert_int_equal(bl_store_query(s, &f, &got, err, sizeof err), 0);
+        if (got.n != want)
+            print_error("%s: store %zu, C %zu\n", terms[t], got.n, want);
+        assert_int_equal(got.n, want);
+        bl_records_free(&got);
+        bl_filter_free(&f);
+    }
+    bl_records_free(&rs);
+    bl_store_close(s);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(path);
+    free(dir);
+}
+
 static void edit_and_exit(const char *path, int del)
 {
     char err[256];
@@ -331,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_kill_during_import),
         cmocka_unit_test(test_concurrent_imports),
         cmocka_unit_test(test_kill_during_edit),
+        cmocka_unit_test(test_sql_filters_match_c),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
