@@ -48,6 +48,7 @@ typedef struct bl_worker {
     uint64_t completed;
     uint64_t writes_since_fsync, writes_since_fdatasync;
     uint64_t verified; /* blocks read back and checked (verify=) */
+    double rate_ns;    /* rate/rate_iops: ns between I/O issues; 0 = unlimited */
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;
@@ -134,6 +135,20 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
     }
     w->issued++;
 }
+
+/* rate/rate_iops (fio's rate_process=linear): the next I/O may not be issued before
+ * t_start + issued x rate_ns. 0 when it may go at now, else when it may. An engine that holds
+ * I/Os in flight reaps them all before it sleeps, as fio quiesces: a sleep with I/Os in flight
+ * would count in their latency. */
+static inline uint64_t bl_rate_hold(const bl_worker *w, uint64_t now)
+{
+    if (w->rate_ns == 0)
+        return 0;
+    uint64_t due = w->t_start + (uint64_t)((double)w->issued * w->rate_ns);
+    return now < due ? due : 0;
+}
+/* Sleeps until t (or the deadline, or a stop), in steps short enough for Ctrl-C. */
+void bl_sleep_until(const bl_worker *w, uint64_t t);
 
 /* Counts nr submissions that left inflight I/Os in flight (measured time only), as fio's
  * io_u_mark_depth: IOPS x mean latency can only equal the depth if this says it was kept. */

@@ -168,6 +168,8 @@ static void prepare(uring_state *u, uint64_t now)
 {
     bl_worker *w = u->w;
     while (u->nfree > 0 && bl_more(w, now)) {
+        if (w->rate_ns && bl_rate_hold(w, bl_now_ns()))
+            break;
         struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
         if (!sqe)
             break;
@@ -276,8 +278,15 @@ static int loop(uring_state *u)
         if (submit(u) != 0)
             return -1;
         if (u->inflight == 0) {
-            if (u->npend == 0)
-                return 0;
+            if (u->npend == 0) {
+                /* Nothing in flight: done, or held back by rate until the next I/O is due. */
+                now = bl_now_ns();
+                if (!bl_more(u->w, now))
+                    return 0;
+                bl_sleep_until(u->w, bl_rate_hold(u->w, now));
+                now = bl_now_ns();
+                continue;
+            }
             bl_worker_fail(u->w, "io_uring_submit", EAGAIN); /* refused with nothing in flight */
             return -1;
         }

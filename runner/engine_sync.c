@@ -28,6 +28,12 @@ static int sync_run(bl_worker *w)
     uint64_t now = bl_now_ns();
     bl_io io;
     while (bl_more(w, now)) {
+        uint64_t hold = bl_rate_hold(w, now);
+        if (hold) {
+            bl_sleep_until(w, hold);
+            now = bl_now_ns();
+            continue;
+        }
         bl_next_io(w, &io, w->buf);
         bl_mark_depth(w, 1, 1);
         uint64_t t0 = bl_now_ns();

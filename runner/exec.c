@@ -97,6 +97,20 @@ void bl_worker_start_measuring(bl_worker *w, uint64_t now)
     getrusage(RUSAGE_THREAD, &w->ru0);
 }
 
+void bl_sleep_until(const bl_worker *w, uint64_t t)
+{
+    if (t > w->deadline)
+        t = w->deadline;
+    for (;;) {
+        uint64_t now = bl_now_ns();
+        if (now >= t || atomic_load_explicit(w->stop, memory_order_relaxed))
+            return;
+        uint64_t step = t - now < 50000000 ? t - now : 50000000;
+        struct timespec ts = {(time_t)(step / 1000000000u), (long)(step % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 void bl_worker_fail(bl_worker *w, const char *what, int err)
 {
     w->err = err;
@@ -195,6 +209,10 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
         return -1;
     }
     w->to_issue = j->time_based ? UINT64_MAX : w->nblocks * (uint64_t)j->loops;
+    if (j->rate_iops)
+        w->rate_ns = 1e9 / j->rate_iops;
+    else if (j->rate_bps)
+        w->rate_ns = 1e9 * (double)j->bs / (double)j->rate_bps;
     w->planned = w->to_issue;
     size_t nbuf = (size_t)j->bs * (size_t)j->iodepth;
     if (posix_memalign((void **)&w->buf, 4096, nbuf) != 0)

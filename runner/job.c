@@ -365,7 +365,25 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_bool(v, &j->fixedbufs);
     else if (strcmp(k, "registerfiles") == 0)
         rc = set_bool(v, &j->registerfiles);
-    else if (strcmp(k, "verify") == 0) {
+    else if (strcmp(k, "rate") == 0) {
+        if (v && strchr(v, ',')) {
+            snprintf(err, errlen,
+                     "option 'rate': a rate for each direction ('%s') is not "
+                     "supported by benchlog's runner",
+                     v);
+            return -1;
+        }
+        rc = set_size(v, &j->rate_bps, 1, 1ull << 40, "1 TiB/s", range, rn);
+    } else if (strcmp(k, "rate_iops") == 0) {
+        if (v && strchr(v, ',')) {
+            snprintf(err, errlen,
+                     "option 'rate_iops': a rate for each direction ('%s') is not "
+                     "supported by benchlog's runner",
+                     v);
+            return -1;
+        }
+        rc = set_int(v, 1, 100000000, &j->rate_iops, range, rn);
+    } else if (strcmp(k, "verify") == 0) {
         if (bl_verify_parse(v, &j->verify) != 0) {
             snprintf(err, errlen,
                      "option 'verify': '%s' is not supported by benchlog's runner (crc32c, md5, "
@@ -423,6 +441,18 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
     if ((j->hipri || j->sqthread_poll) && !bl_engine_has(j->engine, BL_ENGINE_POLLING)) {
         snprintf(err, errlen, "job '%s': hipri and sqthread_poll are for ioengine=io_uring, not %s",
                  j->name ? j->name : "", j->engine->name);
+        return -1;
+    }
+    if ((j->rate_bps || j->rate_iops) && (j->is_read && j->is_write)) {
+        snprintf(err, errlen,
+                 "job '%s': rate on a mixed job: fio limits each direction on its "
+                 "own, which benchlog's runner does not do",
+                 j->name ? j->name : "");
+        return -1;
+    }
+    if (j->rate_bps && j->rate_iops) {
+        snprintf(err, errlen, "job '%s': rate and rate_iops: give one of them",
+                 j->name ? j->name : "");
         return -1;
     }
     if (j->verify || j->verify_only) {

@@ -49,6 +49,9 @@ typedef struct bl_job {
     bool hipri, sqthread_poll, fixedbufs, registerfiles;
     /* fio's verify: digest in every written block, read back after the writes (do_verify),
      * or only read back (verify_only); verify_fatal stops at the first bad block. */
+    /* rate (bytes/s) or rate_iops per thread, fio's rate_process=linear; 0 = unlimited. */
+    uint64_t rate_bps;
+    int rate_iops;
     bl_verify_kind verify;
     bool do_verify, verify_fatal, verify_only;
     const bl_engine_ops *engine; /* from the table in engines.c; never NULL */
