@@ -217,8 +217,16 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     size_t nbuf = (size_t)j->bs * (size_t)j->iodepth;
     if (posix_memalign((void **)&w->buf, 4096, nbuf) != 0)
         abort();
-    /* randrepeat: the same offsets on every run of the same job, different per clone. */
-    w->rng = 0x853c49e6748fea9bull ^ ((uint64_t)(clone + 1) * 0x9e3779b97f4a7c15ull);
+    /* randrepeat (fio's default): the same offsets on every run of the same job, different per
+     * clone; randseed picks another fixed sequence; randrepeat=0 a new one each run. */
+    uint64_t seed = 0x853c49e6748fea9bull;
+    if (j->randseed_set)
+        seed = j->randseed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
+    else if (!j->randrepeat && getentropy(&seed, sizeof seed) != 0)
+        seed ^= bl_now_ns();
+    w->rng = seed ^ ((uint64_t)(clone + 1) * 0x9e3779b97f4a7c15ull);
+    if (w->rng == 0) /* xorshift's one fixed point */
+        w->rng = 1;
     bl_fill_random(w->buf, nbuf, &w->rng);
     w->stamp = ((uint64_t)w->id << 48) ^ (bl_now_ns() << 8);
     w->st = bl_xcalloc(1, sizeof *w->st);

@@ -21,6 +21,7 @@ void bl_job_defaults(bl_job *j)
     j->engine = bl_engine_find("sync");
     j->fixedbufs = j->registerfiles = true;
     j->do_verify = true;
+    j->randrepeat = true;
 }
 
 static char *dup0(const char *s)
@@ -383,6 +384,19 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
             return -1;
         }
         rc = set_int(v, 1, 100000000, &j->rate_iops, range, rn);
+    } else if (strcmp(k, "randrepeat") == 0)
+        rc = set_bool(v, &j->randrepeat);
+    else if (strcmp(k, "randseed") == 0) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long x = v && isdigit((unsigned char)*v) ? strtoull(v, &end, 0) : 0;
+        if (!end || *end || errno) {
+            snprintf(err, errlen, "option 'randseed': bad value '%s' (a number up to 2^64-1)",
+                     v ? v : "");
+            return -1;
+        }
+        j->randseed = x;
+        j->randseed_set = true;
     } else if (strcmp(k, "verify") == 0) {
         if (bl_verify_parse(v, &j->verify) != 0) {
             snprintf(err, errlen,

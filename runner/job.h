@@ -51,6 +51,10 @@ typedef struct bl_job {
      * or only read back (verify_only); verify_fatal stops at the first bad block. */
     /* rate (bytes/s) or rate_iops per thread, fio's rate_process=linear; 0 = unlimited. */
     uint64_t rate_bps;
+    /* Offsets and data: the same on every run (randrepeat, fio's default), or from randseed,
+     * or new each run (randrepeat=0). */
+    bool randrepeat, randseed_set;
+    uint64_t randseed;
     int rate_iops;
     bl_verify_kind verify;
     bool do_verify, verify_fatal, verify_only;
