@@ -49,6 +49,7 @@ typedef struct bl_worker {
     uint64_t writes_since_fsync, writes_since_fdatasync;
     uint64_t verified; /* blocks read back and checked (verify=) */
     double rate_ns;    /* rate/rate_iops: ns between I/O issues; 0 = unlimited */
+    bl_randdist dist;  /* random_distribution other than random */
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;
@@ -109,6 +110,8 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
         bl_worker_new_pass(w);
     if (!j->random)
         blk = w->seq_next++;
+    else if (j->dist)
+        blk = bl_dist_next(&w->dist, &w->rng);
     else if (j->norandommap)
         blk = bl_rand(&w->rng) % w->nblocks;
     else {

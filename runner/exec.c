@@ -228,6 +228,8 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     if (w->rng == 0) /* xorshift's one fixed point */
         w->rng = 1;
     bl_fill_random(w->buf, nbuf, &w->rng);
+    if (j->dist)
+        bl_dist_init(&w->dist, j->dist, j->dist_param, w->nblocks, &w->rng);
     w->stamp = ((uint64_t)w->id << 48) ^ (bl_now_ns() << 8);
     w->st = bl_xcalloc(1, sizeof *w->st);
     w->logs.lat_on = j->lat_log != NULL;

@@ -384,6 +384,12 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
             return -1;
         }
         rc = set_int(v, 1, 100000000, &j->rate_iops, range, rn);
+    } else if (strcmp(k, "random_distribution") == 0) {
+        char why[160];
+        if (bl_dist_parse(v, &j->dist, &j->dist_param, why, sizeof why) != 0) {
+            snprintf(err, errlen, "option 'random_distribution': %s", why);
+            return -1;
+        }
     } else if (strcmp(k, "randrepeat") == 0)
         rc = set_bool(v, &j->randrepeat);
     else if (strcmp(k, "randseed") == 0) {
@@ -477,9 +483,9 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
             why = "the engine does no I/O";
         else if (!j->is_write || j->is_read)
             why = "only a job that only writes (rw=write or randwrite) is verified";
-        else if (j->time_based || j->norandommap || j->numjobs > 1)
+        else if (j->time_based || j->norandommap || j->dist || j->numjobs > 1)
             why = "every block must be written by one thread and covered by the passes "
-                  "(time_based, norandommap and numjobs > 1 are not)";
+                  "(time_based, norandommap, random_distribution and numjobs > 1 are not)";
         else if (j->bs < BL_VERIFY_MIN_BS)
             why = "bs must be at least 64 bytes";
         if (why) {

@@ -12,6 +12,7 @@
 
 #include "../core/diag.h"
 #include "../core/text.h"
+#include "dist.h"
 #include "engine_ops.h"
 #include "verify.h"
 #include <stdbool.h>
@@ -50,6 +51,9 @@ typedef struct bl_job {
     /* fio's verify: digest in every written block, read back after the writes (do_verify),
      * or only read back (verify_only); verify_fatal stops at the first bad block. */
     /* rate (bytes/s) or rate_iops per thread, fio's rate_process=linear; 0 = unlimited. */
+    /* random_distribution: zipf/pareto draw blocks without the random map (as fio). */
+    bl_dist_kind dist;
+    double dist_param;
     uint64_t rate_bps;
     /* Offsets and data: the same on every run (randrepeat, fio's default), or from randseed,
      * or new each run (randrepeat=0). */

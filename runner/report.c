@@ -91,6 +91,11 @@ static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec
     bl_record_set_label(rec, "date", ex->date);
     if (r->job.direct && !r->direct)
         bl_record_set_label(rec, "direct_fallback", "O_DIRECT refused: buffered I/O");
+    if (r->job.dist) {
+        char dn[48];
+        bl_record_set_label(rec, "random_distribution",
+                            bl_dist_name(r->job.dist, r->job.dist_param, dn, sizeof dn));
+    }
     for (size_t i = 0; i < o->n_labels; i++)
         bl_record_set_label(rec, o->labels[i].key, o->labels[i].value);
 }
