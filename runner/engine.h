@@ -188,6 +188,8 @@ static inline void bl_io_done(bl_worker *w, bl_dir d, uint64_t bytes, uint64_t s
     bl_lat_acc_add(&st->clat[d], clat_ns);
     if (w->logs.lat_on)
         bl_iolog_lat(&w->logs, now - w->t_measure, d, w->job->bs, slat_ns, clat_ns, lat);
+    if (w->logs.hist_on)
+        bl_iolog_hist(&w->logs, now - w->t_measure, d, w->job->bs, clat_ns);
     w->cnt_ios[d]++;
     w->cnt_bytes[d] += bytes;
     uint64_t seq = atomic_load_explicit(&w->live_seq, memory_order_relaxed);

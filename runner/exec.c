@@ -234,6 +234,9 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     w->st = bl_xcalloc(1, sizeof *w->st);
     w->logs.lat_on = j->lat_log != NULL;
     w->logs.avg_ms = (uint64_t)j->log_avg_msec;
+    w->logs.hist_on = j->hist_log != NULL;
+    w->logs.hist_ms = (uint64_t)j->log_hist_msec;
+    w->logs.hist_coarse = (unsigned)j->log_hist_coarseness;
     w->logs.rate_on = j->bw_log || j->iops_log;
     bl_worker_new_pass(w);
     return 0;
@@ -497,8 +500,8 @@ static int collect(bl_worker *w, size_t nw, bl_job_result *res, size_t n, const 
     }
     for (size_t i = 0; i < nw; i++) {
         const bl_job *j = w[i].job;
-        if (bl_iolog_write(&w[i].logs, j->lat_log, j->bw_log, j->iops_log, w[i].id, err, errlen) !=
-            0)
+        if (bl_iolog_write(&w[i].logs, j->lat_log, j->bw_log, j->iops_log, j->hist_log, w[i].id,
+                           err, errlen) != 0)
             return -1;
     }
     return 0;

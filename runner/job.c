@@ -38,6 +38,7 @@ void bl_job_copy(bl_job *dst, const bl_job *src)
     dst->bw_log = dup0(src->bw_log);
     dst->iops_log = dup0(src->iops_log);
     dst->lat_log = dup0(src->lat_log);
+    dst->hist_log = dup0(src->hist_log);
     dst->description = dup0(src->description);
     dst->cdm_test = dup0(src->cdm_test);
 }
@@ -50,6 +51,7 @@ void bl_job_free(bl_job *j)
     free(j->bw_log);
     free(j->iops_log);
     free(j->lat_log);
+    free(j->hist_log);
     free(j->description);
     free(j->cdm_test);
     memset(j, 0, sizeof *j);
@@ -431,6 +433,12 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         set_str(&j->iops_log, v && *v ? v : j->name ? j->name : "job");
     else if (strcmp(k, "write_lat_log") == 0)
         set_str(&j->lat_log, v && *v ? v : j->name ? j->name : "job");
+    else if (strcmp(k, "write_hist_log") == 0)
+        set_str(&j->hist_log, v && *v ? v : j->name ? j->name : "job");
+    else if (strcmp(k, "log_hist_msec") == 0)
+        rc = set_int(v, 0, 1 << 30, &j->log_hist_msec, range, rn);
+    else if (strcmp(k, "log_hist_coarseness") == 0)
+        rc = set_int(v, 0, 6, &j->log_hist_coarseness, range, rn);
     else if (strcmp(k, "log_avg_msec") == 0)
         rc = set_int(v, 0, 1 << 30, &j->log_avg_msec, range, rn);
     else {
@@ -461,6 +469,13 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
     if ((j->hipri || j->sqthread_poll) && !bl_engine_has(j->engine, BL_ENGINE_POLLING)) {
         snprintf(err, errlen, "job '%s': hipri and sqthread_poll are for ioengine=io_uring, not %s",
                  j->name ? j->name : "", j->engine->name);
+        return -1;
+    }
+    if (j->hist_log && j->log_hist_msec <= 0) {
+        snprintf(err, errlen,
+                 "job '%s': write_hist_log needs log_hist_msec (fio writes no "
+                 "histogram line without it)",
+                 j->name ? j->name : "");
         return -1;
     }
     if ((j->rate_bps || j->rate_iops) && (j->is_read && j->is_write)) {

@@ -66,6 +66,9 @@ typedef struct bl_job {
     bool stonewall, new_group, group_reporting;
     char *bw_log, *iops_log, *lat_log; /* fio log prefixes, NULL = none */
     int log_avg_msec;
+    char *hist_log;          /* write_hist_log prefix, NULL = none */
+    int log_hist_msec;       /* a histogram line per this many ms (needed by write_hist_log) */
+    int log_hist_coarseness; /* 0-6: 2^N fio buckets a number */
     char *description;
     char *cdm_test; /* CrystalDiskMark test name of suite jobs ("SEQ1M Q8T1") */
 } bl_job;
