@@ -73,6 +73,12 @@ typedef struct bl_job {
     char *cdm_test; /* CrystalDiskMark test name of suite jobs ("SEQ1M Q8T1") */
 } bl_job;
 
+/* Limits: sizes and offsets are file offsets (off_t); times up to 100 days keep every
+ * nanosecond count far inside 64 bits. */
+#define BL_MAX_OFF INT64_MAX
+#define BL_MAX_BS (256ull << 20)
+#define BL_MAX_TIME_S (100.0 * 86400)
+
 typedef struct bl_jobs {
     size_t n;
     bl_job *v;
