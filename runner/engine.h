@@ -64,7 +64,7 @@ typedef struct bl_worker {
     bl_iolog_set logs;
 
     int err;
-    char errmsg[256];
+    char errmsg[384];
     atomic_int finished;
 } bl_worker;
 
