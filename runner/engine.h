@@ -3,7 +3,12 @@
  * An engine's run function loops: take the next I/O from bl_next_io, do it, and report each
  * completion to bl_io_done with its submission and completion latencies. The worker's
  * bookkeeping (offsets, stop conditions, ramp, counters the sampler reads) lives here so
- * that every engine measures the same way and the hot path stays a few inline calls. */
+ * that every engine measures the same way and the hot path stays a few inline calls.
+ *
+ * A queueing engine keeps iodepth I/Os in flight: a slot freed by a completion is refilled
+ * before the next completion is taken, and each submission is counted with bl_mark_depth.
+ * tests/test_runner_little.c holds every engine to Little's law (IOPS x mean latency =
+ * iodepth x numjobs); latency runs from just before the submission to the reaping. */
 #ifndef BL_RUNNER_ENGINE_H
 #define BL_RUNNER_ENGINE_H
 

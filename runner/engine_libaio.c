@@ -64,7 +64,9 @@ static int submit(aio_state *a)
         uint64_t t0 = bl_now_ns();
         int r = io_submit(a->ctx, (long)a->npend, a->pend);
         uint64_t t1 = bl_now_ns();
-        if (r == -EAGAIN || r == -EINTR || r == 0)
+        if (r == -EINTR)
+            continue;
+        if (r == -EAGAIN || r == 0)
             return 0;
         if (r < 0) {
             bl_worker_fail(w, "io_submit", -r);

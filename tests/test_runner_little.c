@@ -15,6 +15,7 @@
 #include "../runner/engine_ops.h"
 #include "../runner/runner.h"
 #include "support/support.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +55,13 @@ static double depth_share(const bl_record *r, int depth)
 }
 
 /* Runs one job per depth x numjobs with the given engine lines and checks the law. */
-static void check_law(const char *engine_lines, const char *target)
+/* Under valgrind (BENCHLOG_VALGRIND, set by scripts/run-tests.sh) user code runs some 50 times
+ * slower and one thread at a time, the kernel's copy on tmpfs does not: there the engine's own
+ * time between a reaping and the next issue is no longer small beside the I/O, and timing says
+ * nothing. The depth, counted, is still checked; make test and make check check the timing. */
+static void check_law(const char *engine_lines, bool bs_by_depth, const char *target)
 {
+    bool timing = !(bs_by_depth && getenv("BENCHLOG_VALGRIND"));
     for (size_t d = 0; d < sizeof depths / sizeof *depths; d++)
         for (size_t k = 0; k < sizeof njobs / sizeof *njobs; k++) {
             bl_strbuf sb;
@@ -64,6 +70,8 @@ static void check_law(const char *engine_lines, const char *target)
                              "[little]\nrw=randread\n%siodepth=%d\nnumjobs=%d\nruntime=500ms\n"
                              "time_based\n",
                              engine_lines, depths[d], njobs[k]);
+            if (bs_by_depth) /* 1 MiB at QD1 down to 16 KiB at QD64: 1 MiB of buffers */
+                bl_strbuf_printf(&sb, "bs=%dk\n", 1024 / depths[d] < 16 ? 16 : 1024 / depths[d]);
             bl_records recs;
             run_job(sb.s, target, &recs);
             bl_strbuf_free(&sb);
@@ -84,7 +92,8 @@ static void check_law(const char *engine_lines, const char *target)
              * an idle machine, more under ASan or valgrind on a loaded one. A queue kept
              * shallow (issue 18: 4.2 of 32) is far outside either way. */
             double edges = r->lat_ns.mean / 1e9 / r->runtime_s;
-            assert_true(got >= want * (0.95 - edges) && got <= want * 1.05);
+            if (timing)
+                assert_true(got >= want * (0.95 - edges) && got <= want * 1.05);
             /* Only filling the queue (depth-1 submissions a clone) is done below the depth;
              * after that each completion's slot is refilled at once. Counted, not timed. */
             double ios = (double)r->io_bytes / (double)r->bs;
@@ -98,12 +107,13 @@ static void check_law(const char *engine_lines, const char *target)
 static void test_null_engine_with_service_time(void **state)
 {
     (void)state;
-    check_law("ioengine=null\nservice_time=2ms\nbs=4k\nsize=64m\n", NULL);
+    check_law("ioengine=null\nservice_time=2ms\nbs=4k\nsize=64m\n", false, NULL);
 }
 
 /* tmpfs has no O_DIRECT: buffered libaio completes inside io_submit, and the completions wait
- * in the ring until their slot's turn, as in fio. Large blocks keep the engine's own time
- * between a reaping and the next issue small beside each I/O. */
+ * in the ring until their slot's turn, as in fio. The engine's own time between a reaping and
+ * the next issue leaves one slot empty; at QD1 it must stay small beside the I/O itself, even
+ * under valgrind (50 times slower outside the kernel): 1 MiB blocks there. */
 static void test_libaio_on_tmpfs(void **state)
 {
     (void)state;
@@ -112,7 +122,7 @@ static void test_libaio_on_tmpfs(void **state)
         skip();
     char dir[] = "/dev/shm/benchlog-little-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    check_law("ioengine=libaio\ndirect=0\nbs=256k\nsize=16m\n", dir);
+    check_law("ioengine=libaio\ndirect=0\nsize=16m\n", true, dir);
     assert_int_equal(rmdir(dir), 0); /* the scratch files are gone */
 }
 
@@ -120,7 +130,7 @@ static void test_libaio_on_a_real_file(void **state)
 {
     (void)state;
     char *dir = bl_test_tmpdir();
-    check_law("ioengine=libaio\ndirect=1\nbs=4k\nsize=16m\n", dir);
+    check_law("ioengine=libaio\ndirect=1\nbs=4k\nsize=16m\n", false, dir);
     assert_int_equal(rmdir(dir), 0);
     free(dir);
 }
