@@ -192,7 +192,7 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     w->job = j;
     w->fd = -1;
     w->id = ex->next_worker_id++;
-    w->stop = &ex->stop;
+    w->stop = &r->stop;
     bool direct = false;
     bool no_io = bl_engine_has(j->engine, BL_ENGINE_NO_IO);
     w->fd = no_io ? -2 : bl_target_open(&ex->targets, r->target, j->direct, &direct, err, errlen);
@@ -339,6 +339,37 @@ static void show_progress(bl_exec *ex, sampler *s, const char *title, uint64_t n
     (void)ex;
 }
 
+/* Once a second per job with ss=: its IOPS or bandwidth since the last second into the
+ * window (from one second after ss_ramp, as fio); its workers stop when it is steady. */
+static void steady_tick(sampler *s, uint64_t now, uint64_t t0)
+{
+    for (size_t k = 0; k < s->nres; k++) {
+        bl_job_result *r = &s->res[k];
+        const bl_ss_opts *o = &r->job.ss;
+        if (!o->on || r->ss.attained || now < r->ss_next)
+            continue;
+        uint64_t ios = 0, bytes = 0;
+        for (size_t i = s->first[k]; i < s->first[k] + (size_t)r->job.numjobs; i++) {
+            uint64_t li[2], lb[2];
+            bl_worker_live(&s->w[i], li, lb);
+            ios += li[0] + li[1];
+            bytes += lb[0] + lb[1];
+        }
+        double dt = (double)(now - r->ss_prev_t) / 1e9;
+        double el = (double)(now - t0) / 1e9;
+        if (r->ss_prev_t && el >= o->ramp_s + 1.0 && dt > 0) {
+            double v = o->bw ? (double)(bytes - r->ss_prev_bytes) / dt
+                             : (double)(ios - r->ss_prev_ios) / dt;
+            if (bl_ss_add(&r->ss, o, v, el))
+                atomic_store(&r->stop, 1);
+        }
+        r->ss_prev_t = now;
+        r->ss_prev_ios = ios;
+        r->ss_prev_bytes = bytes;
+        r->ss_next = (r->ss_next ? r->ss_next : t0) + 1000000000ull;
+    }
+}
+
 static int run_sampler(bl_exec *ex, sampler *s, uint64_t t0, const char *title)
 {
     bool progress = ex->o->progress && bl_progress_enabled(stdout);
@@ -350,10 +381,13 @@ static int run_sampler(bl_exec *ex, sampler *s, uint64_t t0, const char *title)
             all &= atomic_load(&s->w[i].finished) != 0;
         if (all)
             break;
-        bl_exec_interrupted(ex);
+        if (bl_exec_interrupted(ex))
+            for (size_t k = 0; k < s->nres; k++)
+                atomic_store(&s->res[k].stop, 1);
         struct timespec ts = {0, 20 * 1000000};
         nanosleep(&ts, NULL);
         uint64_t now = bl_now_ns();
+        steady_tick(s, now, t0);
         if (now >= next) {
             take_sample(s, now, t0);
             next += tick;
@@ -576,6 +610,7 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
 
 void bl_job_result_free(bl_job_result *r)
 {
+    bl_ss_free(&r->ss);
     bl_job_free(&r->job);
     free(r->st);
     free(r->t);

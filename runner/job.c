@@ -386,7 +386,19 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
             snprintf(err, errlen, "option 'random_distribution': %s", why);
             return -1;
         }
-    } else if (strcmp(k, "randrepeat") == 0)
+    } else if (strcmp(k, "ss") == 0 || strcmp(k, "steadystate") == 0) {
+        char why[160];
+        if (bl_ss_parse(v, &j->ss, why, sizeof why) != 0) {
+            snprintf(err, errlen, "option '%s': %s", k, why);
+            return -1;
+        }
+    } else if (strcmp(k, "ss_dur") == 0 || strcmp(k, "steadystate_duration") == 0) {
+        double t = 0;
+        if ((rc = set_time(v, &t, 86400, "1 day", range, rn)) == 0)
+            j->ss.dur_s = (int)t; /* whole seconds, as fio keeps it */
+    } else if (strcmp(k, "ss_ramp") == 0 || strcmp(k, "steadystate_ramp_time") == 0)
+        rc = set_time(v, &j->ss.ramp_s, BL_MAX_TIME_S, "100 days", range, rn);
+    else if (strcmp(k, "randrepeat") == 0)
         rc = set_bool(v, &j->randrepeat);
     else if (strcmp(k, "randseed") == 0) {
         char *end = NULL;

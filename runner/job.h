@@ -14,6 +14,7 @@
 #include "../core/text.h"
 #include "dist.h"
 #include "engine_ops.h"
+#include "steady.h"
 #include "verify.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,6 +55,7 @@ typedef struct bl_job {
     /* random_distribution: zipf/pareto draw blocks without the random map (as fio). */
     bl_dist_kind dist;
     double dist_param;
+    bl_ss_opts ss; /* steady state: ss=, ss_dur=, ss_ramp= */
     uint64_t rate_bps;
     /* Offsets and data: the same on every run (randrepeat, fio's default), or from randseed,
      * or new each run (randrepeat=0). */

@@ -22,6 +22,21 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
                  j->name ? j->name : "", j->engine->name);
         return -1;
     }
+    if (j->ss.on || j->ss.dur_s) {
+        const char *why = NULL;
+        if (!j->ss.on)
+            why = "ss_dur without ss=iops|bw|iops_slope|bw_slope:LIMIT";
+        else if (j->ss.dur_s < (j->ss.slope ? 2 : 1))
+            why = "ss needs ss_dur of at least 1 s (2 s for a slope): fio checks nothing "
+                  "without it";
+        else if (j->numjobs > 1 && !j->group_reporting)
+            why = "with numjobs > 1 fio judges each clone on its own; benchlog judges the job "
+                  "(add group_reporting)";
+        if (why) {
+            snprintf(err, errlen, "job '%s': steady state: %s", j->name ? j->name : "", why);
+            return -1;
+        }
+    }
     if (j->hist_log && j->log_hist_msec <= 0) {
         snprintf(err, errlen,
                  "job '%s': write_hist_log needs log_hist_msec (fio writes no "

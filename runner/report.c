@@ -91,6 +91,19 @@ static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec
     bl_record_set_label(rec, "date", ex->date);
     if (r->job.direct && !r->direct)
         bl_record_set_label(rec, "direct_fallback", "O_DIRECT refused: buffered I/O");
+    if (r->job.ss.on) {
+        char b[64];
+        bl_record_set_label(rec, "ss", bl_ss_name(&r->job.ss, b, sizeof b));
+        bl_record_set_label(rec, "ss_attained", r->ss.attained ? "yes" : "no");
+        if (r->ss.attained) {
+            snprintf(b, sizeof b, "%.1f", r->ss.at_s);
+            bl_record_set_label(rec, "ss_time_s", b);
+        }
+        if (r->ss.n == r->job.ss.dur_s) {
+            snprintf(b, sizeof b, "%.4g", r->ss.criterion);
+            bl_record_set_label(rec, "ss_criterion", b);
+        }
+    }
     if (r->job.dist) {
         char dn[48];
         bl_record_set_label(rec, "random_distribution",
