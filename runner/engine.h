@@ -136,7 +136,7 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
         io->dir = j->is_write ? BL_DIR_WRITE : BL_DIR_READ;
     io->off = j->offset + blk * j->bs;
     io->buf = buf;
-    if (io->dir == BL_DIR_WRITE) {
+    if (io->dir == BL_DIR_WRITE && !j->is_trim) {
         bl_stamp_blocks(buf, j->bs, &w->stamp);
         if (j->verify)
             bl_verify_seal(j->verify, buf, j->bs, io->off);

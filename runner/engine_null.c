@@ -86,7 +86,7 @@ static int null_run(bl_worker *w)
 
 const bl_engine_ops bl_engine_null = {
     .name = "null",
-    .flags = BL_ENGINE_NO_IO | BL_ENGINE_SERVICE_TIME,
+    .flags = BL_ENGINE_NO_IO | BL_ENGINE_SERVICE_TIME | BL_ENGINE_TRIM,
     .summary = "no I/O: the engine's own overhead, or a device of service_time latency",
     .run = null_run,
 };

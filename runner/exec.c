@@ -129,6 +129,8 @@ static bool sync_due(uint64_t *since, int every)
 int bl_maybe_fsync(bl_worker *w, bl_dir d)
 {
     (void)d;
+    if (w->job->is_trim) /* fio's fsync=N counts writes, not trims */
+        return 0;
     bool fs = sync_due(&w->writes_since_fsync, w->job->fsync_every);
     bool fds = sync_due(&w->writes_since_fdatasync, w->job->fdatasync_every);
     for (int k = 0; k < 2; k++) {
@@ -574,6 +576,14 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
         fprintf(stderr, "benchlog run: %s\n", err);
         return -1;
     }
+    /* fio discards a device's range (BLKDISCARD); a punched hole there would zero it
+     * instead, another operation: refused rather than run differently. */
+    for (size_t k = 0; k < n; k++)
+        if (res[k].job.is_trim && res[k].target->blockdev) {
+            fprintf(stderr, "benchlog run: job '%s': trims on a block device are not supported\n",
+                    res[k].job.name);
+            return -1;
+        }
     bl_worker *w = bl_xcalloc(nw, sizeof *w);
     size_t *first = bl_xcalloc(n, sizeof *first);
     int rc = 0;

@@ -171,15 +171,16 @@ static int set_rw(bl_job *j, const char *v)
 {
     static const struct {
         const char *name;
-        bool r, w, rnd;
-    } modes[] = {{"read", 1, 0, 0},      {"write", 0, 1, 0}, {"randread", 1, 0, 1},
-                 {"randwrite", 0, 1, 1}, {"rw", 1, 1, 0},    {"readwrite", 1, 1, 0},
-                 {"randrw", 1, 1, 1}};
+        bool r, w, rnd, trim;
+    } modes[] = {{"read", 1, 0, 0, 0},      {"write", 0, 1, 0, 0}, {"randread", 1, 0, 1, 0},
+                 {"randwrite", 0, 1, 1, 0}, {"rw", 1, 1, 0, 0},    {"readwrite", 1, 1, 0, 0},
+                 {"randrw", 1, 1, 1, 0},    {"trim", 0, 1, 0, 1},  {"randtrim", 0, 1, 1, 1}};
     for (size_t i = 0; v && i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(v, modes[i].name) == 0) {
             j->is_read = modes[i].r;
             j->is_write = modes[i].w;
             j->random = modes[i].rnd;
+            j->is_trim = modes[i].trim;
             return 0;
         }
     return -1;

@@ -27,6 +27,7 @@ typedef struct bl_job {
     char *filename, *directory;
     bool is_write, is_read; /* rw=rw/randrw: both */
     bool random;
+    bool is_trim;         /* rw=trim/randtrim: the write slot carries trims (punched holes) */
     int rwmixread;        /* percent of reads in a mixed job */
     uint64_t bs;          /* bytes */
     uint64_t size;        /* bytes of the file region a pass covers; 0 = the file's size */

@@ -22,6 +22,12 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
                  j->name ? j->name : "", j->engine->name);
         return -1;
     }
+    if (j->is_trim && !bl_engine_has(j->engine, BL_ENGINE_TRIM)) {
+        snprintf(err, errlen,
+                 "job '%s': rw=trim/randtrim: the %s engine cannot trim (use io_uring or sync)",
+                 j->name ? j->name : "", j->engine->name);
+        return -1;
+    }
     if (j->ss.on || j->ss.dur_s) {
         const char *why = NULL;
         if (!j->ss.on)
@@ -62,7 +68,7 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
             why = "verify_only needs verify=crc32c|md5|sha256|xxhash";
         else if (bl_engine_has(j->engine, BL_ENGINE_NO_IO))
             why = "the engine does no I/O";
-        else if (!j->is_write || j->is_read)
+        else if (!j->is_write || j->is_read || j->is_trim)
             why = "only a job that only writes (rw=write or randwrite) is verified";
         else if (j->time_based || j->norandommap || j->dist || j->numjobs > 1)
             why = "every block must be written by one thread and covered by the passes "
@@ -84,6 +90,8 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
 
 const char *bl_job_test_name(const bl_job *j, bl_dir d)
 {
+    if (d == BL_DIR_WRITE && j->is_trim)
+        return j->random ? "rand-trim" : "seq-trim";
     if (j->random)
         return d == BL_DIR_READ ? "rand-read" : "rand-write";
     return d == BL_DIR_READ ? "seq-read" : "seq-write";

@@ -150,7 +150,7 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
     bl_record_set_str(&rec->tool_version, BENCHLOG_VERSION);
     add_labels(ex, r, rec);
     bl_record_set_str(&rec->test, bl_job_test_name(j, (bl_dir)d));
-    bl_record_set_str(&rec->op, d == BL_DIR_READ ? "read" : "write");
+    bl_record_set_str(&rec->op, d == BL_DIR_READ ? "read" : j->is_trim ? "trim" : "write");
     bl_record_set_str(&rec->pattern, j->random ? "rand" : "seq");
     rec->bs = (int64_t)j->bs;
     rec->iodepth = j->iodepth;
