@@ -52,9 +52,10 @@ typedef struct bl_worker {
     uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
     uint64_t completed;
     uint64_t writes_since_fsync, writes_since_fdatasync;
-    uint64_t verified; /* blocks read back and checked (verify=) */
-    double rate_ns;    /* rate/rate_iops: ns between I/O issues; 0 = unlimited */
-    bl_randdist dist;  /* random_distribution other than random */
+    uint64_t verified;               /* blocks read back and checked (verify=) */
+    double rate_ns;                  /* rate/rate_iops: ns between I/O issues; 0 = unlimited */
+    bl_randdist dist;                /* random_distribution other than random */
+    uint64_t mr_t, mr_ios, mr_bytes; /* the sampler's rate_min check: the last second's start */
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;

@@ -355,6 +355,11 @@ static int collect(bl_worker *w, size_t nw, bl_job_result *res, size_t n, const 
             snprintf(err, errlen, "job '%s': %s", w[i].job->name, w[i].errmsg);
             return -1;
         }
+    for (size_t k = 0; k < n; k++)
+        if (res[k].min_rate_err[0]) {
+            snprintf(err, errlen, "job '%s': %s", res[k].job.name, res[k].min_rate_err);
+            return -1;
+        }
     for (size_t k = 0; k < n; k++) {
         merge_results(&res[k], &w[first[k]]);
         res[k].done = true;

@@ -372,6 +372,24 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
             return -1;
         }
         rc = set_size(v, &j->rate_bps, 1, 1ull << 40, "1 TiB/s", range, rn);
+    } else if (strcmp(k, "rate_min") == 0 || strcmp(k, "ratemin") == 0) {
+        if (v && strchr(v, ',')) {
+            snprintf(err, errlen,
+                     "option '%s': a rate for each direction ('%s') is not "
+                     "supported by benchlog's runner",
+                     k, v);
+            return -1;
+        }
+        rc = set_size(v, &j->rate_min_bps, 1, 1ull << 40, "1 TiB/s", range, rn);
+    } else if (strcmp(k, "rate_iops_min") == 0) {
+        if (v && strchr(v, ',')) {
+            snprintf(err, errlen,
+                     "option 'rate_iops_min': a rate for each direction ('%s') "
+                     "is not supported by benchlog's runner",
+                     v);
+            return -1;
+        }
+        rc = set_int(v, 1, 100000000, &j->rate_iops_min, range, rn);
     } else if (strcmp(k, "rate_iops") == 0) {
         if (v && strchr(v, ',')) {
             snprintf(err, errlen,

@@ -56,8 +56,9 @@ typedef struct bl_job {
     /* random_distribution: zipf/pareto draw blocks without the random map (as fio). */
     bl_dist_kind dist;
     double dist_param;
-    bl_ss_opts ss; /* steady state: ss=, ss_dur=, ss_ramp= */
-    uint64_t rate_bps;
+    bl_ss_opts ss;                   /* steady state: ss=, ss_dur=, ss_ramp= */
+    uint64_t rate_bps, rate_min_bps; /* rate_min: a thread below it for a second fails */
+    int rate_iops_min;
     /* Offsets and data: the same on every run (randrepeat, fio's default), or from randseed,
      * or new each run (randrepeat=0). */
     bool randrepeat, randseed_set;

@@ -57,6 +57,19 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
                  j->name ? j->name : "");
         return -1;
     }
+    if ((j->rate_min_bps || j->rate_iops_min) && (j->is_read && j->is_write)) {
+        snprintf(err, errlen,
+                 "job '%s': rate_min on a mixed job: fio checks each direction on "
+                 "its own, which benchlog's runner does not do",
+                 j->name ? j->name : "");
+        return -1;
+    }
+    if ((j->rate_bps && j->rate_min_bps > j->rate_bps) ||
+        (j->rate_iops && j->rate_iops_min > j->rate_iops)) {
+        snprintf(err, errlen, "job '%s': the minimum rate exceeds the rate (fio refuses it too)",
+                 j->name ? j->name : "");
+        return -1;
+    }
     if (j->rate_bps && j->rate_iops) {
         snprintf(err, errlen, "job '%s': rate and rate_iops: give one of them",
                  j->name ? j->name : "");

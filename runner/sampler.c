@@ -119,6 +119,54 @@ static void steady_tick(bl_sampler *s, uint64_t now, uint64_t t0)
     }
 }
 
+/* rate_min / rate_iops_min as fio's check_min_rate: every thread, each second after its first
+ * measured one (fio's ratecycle, 1000 ms), must have done at least that much; else the job
+ * stops and fails saying by how much. */
+static void min_rate_tick(bl_sampler *s, uint64_t now)
+{
+    for (size_t k = 0; k < s->nres; k++) {
+        bl_job_result *r = &s->res[k];
+        const bl_job *j = &r->job;
+        if ((!j->rate_min_bps && !j->rate_iops_min) || r->min_rate_err[0])
+            continue;
+        for (size_t i = s->first[k]; i < s->first[k] + (size_t)j->numjobs; i++) {
+            bl_worker *w = &s->w[i];
+            uint64_t tm = atomic_load_explicit(&w->live_t_measure, memory_order_acquire);
+            if (!tm || atomic_load(&w->finished))
+                continue;
+            uint64_t li[2], lb[2];
+            bl_worker_live(w, li, lb);
+            uint64_t ios = li[0] + li[1], bytes = lb[0] + lb[1];
+            bool judge = w->mr_t && now >= w->mr_t + 1000000000ull;
+            if (judge) {
+                double dt = (double)(now - w->mr_t) / 1e9;
+                double iops = (double)(ios - w->mr_ios) / dt;
+                double bw = (double)(bytes - w->mr_bytes) / dt;
+                double at = (double)(now - tm) / 1e9;
+                if (j->rate_min_bps && bw < (double)j->rate_min_bps)
+                    snprintf(r->min_rate_err, sizeof r->min_rate_err,
+                             "rate_min %llu bytes/s not met: %.0f bytes/s in the second to "
+                             "%.1f s",
+                             (unsigned long long)j->rate_min_bps, bw, at);
+                else if (j->rate_iops_min && iops < j->rate_iops_min)
+                    snprintf(r->min_rate_err, sizeof r->min_rate_err,
+                             "rate_iops_min %d not met: %.0f IOPS in the second to %.1f s",
+                             j->rate_iops_min, iops, at);
+                if (r->min_rate_err[0]) {
+                    atomic_store(&r->stop, 1);
+                    break;
+                }
+            }
+            /* the first second is not judged, as in fio; then one second after another */
+            if (judge || (!w->mr_t && now >= tm + 1000000000ull)) {
+                w->mr_t = now;
+                w->mr_ios = ios;
+                w->mr_bytes = bytes;
+            }
+        }
+    }
+}
+
 int bl_sampler_run(bl_exec *ex, bl_sampler *s, uint64_t t0, const char *title)
 {
     bool progress = ex->o->progress && bl_progress_enabled(stdout);
@@ -137,6 +185,7 @@ int bl_sampler_run(bl_exec *ex, bl_sampler *s, uint64_t t0, const char *title)
         nanosleep(&ts, NULL);
         uint64_t now = bl_now_ns();
         steady_tick(s, now, t0);
+        min_rate_tick(s, now);
         if (now >= next) {
             take_sample(s, now, t0);
             next += tick;

@@ -121,6 +121,73 @@ static void test_rate_on_a_real_file_at_depth(void **state)
     free(dir);
 }
 
+/* rate_iops_min that the disk cannot give: fio stops the job after its second second with
+ * "rate_iops_min=N not met" and err=5; so do we (exit 1, the figure in the message). */
+static void test_rate_min_not_met_fails_as_fio(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_strbuf job, cmd;
+    bl_strbuf_init(&job);
+    bl_strbuf_init(&cmd);
+    bl_strbuf_printf(&job, "%s/m.fio", dir);
+    FILE *f = fopen(job.s, "w");
+    fprintf(f, "[m]\nioengine=sync\nrw=randread\ndirect=1\nbs=4k\nsize=16m\n"
+               "rate_iops_min=1000000\nruntime=5\ntime_based\n");
+    fclose(f);
+    bl_strbuf_printf(&cmd, "run --db %s/m.db --target %s %s", dir, dir, job.s);
+    char *out = NULL, *err = NULL;
+    assert_int_equal(bl_test_benchlog(cmd.s, &out, &err), 1);
+    printf("  benchlog: %s", err);
+    assert_non_null(strstr(err, "job 'm': rate_iops_min 1000000 not met: "));
+    assert_null(strstr(out, "stored")); /* no record of a failed job */
+    free(out);
+    free(err);
+    if (system("command -v fio >/dev/null 2>&1") == 0) {
+        bl_strbuf_free(&cmd);
+        bl_strbuf_init(&cmd);
+        bl_strbuf_printf(
+            &cmd,
+            "fio --name=m --filename=%s/f --ioengine=psync --rw=randread --direct=1 "
+            "--bs=4k --size=16m --rate_iops_min=1000000 --runtime=5 --time_based "
+            "--output-format=terse --terse-version=3 2>/dev/null | grep '^3;' | cut -d';' -f5",
+            dir);
+        FILE *p = popen(cmd.s, "r");
+        int ferr = -1;
+        assert_int_equal(fscanf(p, "%d", &ferr), 1);
+        pclose(p);
+        printf("  fio: job error %d (EIO)\n", ferr);
+        assert_int_equal(ferr, 5);
+        bl_strbuf free_path;
+        bl_strbuf_init(&free_path);
+        bl_strbuf_printf(&free_path, "%s/f", dir);
+        unlink(free_path.s);
+        bl_strbuf_free(&free_path);
+    }
+    bl_strbuf free_db;
+    bl_strbuf_init(&free_db);
+    bl_strbuf_printf(&free_db, "%s/m.db", dir);
+    unlink(free_db.s);
+    unlink(job.s);
+    bl_strbuf_free(&free_db);
+    bl_strbuf_free(&job);
+    bl_strbuf_free(&cmd);
+    assert_int_equal(rmdir(dir), 0);
+    free(dir);
+}
+
+static void test_rate_min_met_passes(void **state)
+{
+    (void)state;
+    bl_records recs;
+    assert_int_equal(run_text("[n]\nioengine=null\nrw=read\nbs=4k\nsize=64m\nrate_iops=400\n"
+                              "rate_iops_min=100\nrate_min=100k\nruntime=2500ms\ntime_based\n",
+                              NULL, &recs),
+                     BL_RUN_OK);
+    assert_true(bl_test_close(recs.v[0]->iops, 400, 0.05));
+    bl_records_free(&recs);
+}
+
 static void test_what_rate_cannot_do_is_refused(void **state)
 {
     (void)state;
@@ -133,6 +200,9 @@ static void test_what_rate_cannot_do_is_refused(void **state)
         {"[a]\nrw=randrw\nrate=1m\n", "rate on a mixed job", 1},
         {"[a]\nrw=read\nrate=1m\nrate_iops=10\n", "rate and rate_iops: give one of them", 1},
         {"[a]\nrw=read\nrate_iops=0\n", "option 'rate_iops': 0 is out of range", 3},
+        {"[a]\nrw=read\nrate_iops=10\nrate_iops_min=20\n", "minimum rate exceeds the rate", 1},
+        {"[a]\nrw=randrw\nrate_min=1m\n", "rate_min on a mixed job", 1},
+        {"[a]\nrw=read\nrate_min=1m,2m\n", "'rate_min': a rate for each direction", 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         bl_text t;
@@ -159,6 +229,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rate_iops_as_fio),
         cmocka_unit_test(test_rate_on_a_real_file_at_depth),
+        cmocka_unit_test(test_rate_min_not_met_fails_as_fio),
+        cmocka_unit_test(test_rate_min_met_passes),
         cmocka_unit_test(test_what_rate_cannot_do_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
