@@ -3,7 +3,9 @@
  *
  * A plain log line is "time_ms, value, ddir, bs[, offset][, prio]" (4 columns up to fio
  * 3.1x, 5 with the priority column, 6 with log_offset); a histogram line is "time_ms,
- * ddir, bs, count0, count1, ..." with 1216 bins (fio 2.x, usec) or 1856 (fio 3.x, ns).
+ * ddir, bs, count0, count1, ..." with 1216 bins (fio 2.x, usec) or 1856 (fio 3.x, ns), or
+ * those summed by groups of 2^N (log_hist_coarseness=N, up to 6): a group counts at the value
+ * of its first bin.
  * What the value means comes from the file name fio gives logs: NAME_bw.N.log,
  * NAME_iops.N.log, NAME_clat.N.log, NAME_slat.N.log, NAME_lat.N.log,
  * NAME_clat_hist.N.log. Values: bw in KiB/s, latencies in ns (fio >= 3.0).
@@ -55,8 +57,9 @@ struct bl_fio_log {
     long line;
     int nerr;
     long more_errors;
-    unsigned hist_bins; /* bins per hist line (first line decides) */
-    double hist_unit;   /* ns per histogram value unit */
+    unsigned hist_bins;  /* bins per hist line (first line decides) */
+    double hist_unit;    /* ns per histogram value unit */
+    unsigned hist_shift; /* log_hist_coarseness: bins are groups of 2^shift */
 };
 
 static void ds_push(downs *d, double t, double v)
@@ -211,7 +214,13 @@ static void hist_line(bl_fio_log *L, const char *p, const char *end, double t)
             counts[nb - 1] = c;
     if (L->hist_bins == 0)
         L->hist_bins = nb;
-    if (nb != L->hist_bins || (nb != 1216 && nb != BL_PLAT_NR)) {
+    bool width_ok = false;
+    for (unsigned c = 0; c <= 6 && !width_ok; c++)
+        if (nb == (1216u >> c) || nb == (BL_PLAT_NR >> c)) {
+            width_ok = true;
+            L->hist_shift = c;
+        }
+    if (nb != L->hist_bins || !width_ok) {
         bad_line(L, "histogram line with an unexpected number of bins");
         return;
     }
@@ -220,7 +229,7 @@ static void hist_line(bl_fio_log *L, const char *p, const char *end, double t)
     for (unsigned i = 0; i < nb; i++) {
         if (counts[i] <= 0)
             continue;
-        double val = (double)bl_plat_idx_to_val(i) * L->hist_unit;
+        double val = (double)bl_plat_idx_to_val(i << L->hist_shift) * L->hist_unit;
         a->hist[bl_plat_val_to_idx(val < 1.8e19 ? (uint64_t)val : UINT64_MAX)] +=
             (uint64_t)bl_count_or(counts[i], 0);
         sum += counts[i] * val;
@@ -261,7 +270,12 @@ void bl_fio_log_line(bl_fio_log *L, const char *p, const char *end)
                 L->kind = K_HIST;
                 alloc_hists(L);
             }
-            L->hist_unit = commas + 1 >= 2 + BL_PLAT_NR ? 1 : 1000;
+            /* fio 2.x widths (1216 >> N) are usec, fio 3.x ones (1856 >> N) ns. */
+            size_t nb = commas ? commas - 1 : 0;
+            bool v2 = false;
+            for (unsigned c = 0; c <= 6; c++)
+                v2 |= nb == (1216u >> c);
+            L->hist_unit = v2 ? 1000 : 1;
         }
     }
     if (L->kind == K_HIST) {

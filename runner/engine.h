@@ -52,7 +52,10 @@ typedef struct bl_worker {
     uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
     uint64_t completed;
     uint64_t writes_since_fsync, writes_since_fdatasync;
-    uint64_t verified; /* blocks read back and checked (verify=) */
+    uint64_t verified;               /* blocks read back and checked (verify=) */
+    double rate_ns;                  /* rate/rate_iops: ns between I/O issues; 0 = unlimited */
+    bl_randdist dist;                /* random_distribution other than random */
+    uint64_t mr_t, mr_ios, mr_bytes; /* the sampler's rate_min check: the last second's start */
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;
@@ -67,7 +70,7 @@ typedef struct bl_worker {
     bl_iolog_set logs;
 
     int err;
-    char errmsg[256];
+    char errmsg[384];
     atomic_int finished;
 } bl_worker;
 
@@ -113,6 +116,8 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
         bl_worker_new_pass(w);
     if (!j->random)
         blk = w->seq_next++;
+    else if (j->dist)
+        blk = bl_dist_next(&w->dist, &w->rng);
     else if (j->norandommap)
         blk = bl_rand(&w->rng) % w->nblocks;
     else {
@@ -132,13 +137,27 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
         io->dir = j->is_write ? BL_DIR_WRITE : BL_DIR_READ;
     io->off = j->offset + blk * j->bs;
     io->buf = buf;
-    if (io->dir == BL_DIR_WRITE) {
+    if (io->dir == BL_DIR_WRITE && !j->is_trim) {
         bl_stamp_blocks(buf, j->bs, &w->stamp);
         if (j->verify)
             bl_verify_seal(j->verify, buf, j->bs, io->off);
     }
     w->issued++;
 }
+
+/* rate/rate_iops (fio's rate_process=linear): the next I/O may not be issued before
+ * t_start + issued x rate_ns. 0 when it may go at now, else when it may. An engine that holds
+ * I/Os in flight reaps them all before it sleeps, as fio quiesces: a sleep with I/Os in flight
+ * would count in their latency. */
+static inline uint64_t bl_rate_hold(const bl_worker *w, uint64_t now)
+{
+    if (w->rate_ns == 0)
+        return 0;
+    uint64_t due = w->t_start + (uint64_t)((double)w->issued * w->rate_ns);
+    return now < due ? due : 0;
+}
+/* Sleeps until t (or the deadline, or a stop), in steps short enough for Ctrl-C. */
+void bl_sleep_until(const bl_worker *w, uint64_t t);
 
 /* Counts nr submissions that left inflight I/Os in flight (measured time only), as fio's
  * io_u_mark_depth: IOPS x mean latency can only equal the depth if this says it was kept. */
@@ -175,6 +194,8 @@ static inline void bl_io_done(bl_worker *w, bl_dir d, uint64_t bytes, uint64_t s
     bl_lat_acc_add(&st->clat[d], clat_ns);
     if (w->logs.lat_on)
         bl_iolog_lat(&w->logs, now - w->t_measure, d, w->job->bs, slat_ns, clat_ns, lat);
+    if (w->logs.hist_on)
+        bl_iolog_hist(&w->logs, now - w->t_measure, d, w->job->bs, clat_ns);
     w->cnt_ios[d]++;
     w->cnt_bytes[d] += bytes;
     uint64_t seq = atomic_load_explicit(&w->live_seq, memory_order_relaxed);

@@ -12,6 +12,7 @@
 #include "../core/strbuf.h"
 #include "engine.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +169,8 @@ static void prepare(uring_state *u, uint64_t now)
 {
     bl_worker *w = u->w;
     while (u->nfree > 0 && bl_more(w, now)) {
+        if (w->rate_ns && bl_rate_hold(w, bl_now_ns()))
+            break;
         struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
         if (!sqe)
             break;
@@ -177,7 +180,10 @@ static void prepare(uring_state *u, uint64_t now)
         bl_next_io(w, &io, s->buf);
         s->dir = io.dir;
         unsigned len = (unsigned)u->bs;
-        if (u->fixed_buf) {
+        if (w->job->is_trim)
+            io_uring_prep_fallocate(sqe, u->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                                    (off_t)io.off, (off_t)len);
+        else if (u->fixed_buf) {
             if (io.dir == BL_DIR_READ)
                 io_uring_prep_read_fixed(sqe, u->fd, s->buf, len, io.off, 0);
             else
@@ -233,9 +239,14 @@ static int complete(uring_state *u, unsigned n, uint64_t now)
         slot *s = &u->slots[k];
         u->inflight--;
         u->freeq[u->nfree++] = k;
-        if (res != (int)u->bs) {
+        /* a fallocate completes with 0, a read or write with its length */
+        if (res != (w->job->is_trim ? 0 : (int)u->bs)) {
             if (rc == 0 && !w->err)
-                bl_worker_fail(w, s->dir == BL_DIR_READ ? "read" : "write", res < 0 ? -res : EIO);
+                bl_worker_fail(w,
+                               w->job->is_trim         ? "trim (punching a hole)"
+                               : s->dir == BL_DIR_READ ? "read"
+                                                       : "write",
+                               res < 0 ? -res : EIO);
             rc = -1;
             continue;
         }
@@ -276,8 +287,15 @@ static int loop(uring_state *u)
         if (submit(u) != 0)
             return -1;
         if (u->inflight == 0) {
-            if (u->npend == 0)
-                return 0;
+            if (u->npend == 0) {
+                /* Nothing in flight: done, or held back by rate until the next I/O is due. */
+                now = bl_now_ns();
+                if (!bl_more(u->w, now))
+                    return 0;
+                bl_sleep_until(u->w, bl_rate_hold(u->w, now));
+                now = bl_now_ns();
+                continue;
+            }
             bl_worker_fail(u->w, "io_uring_submit", EAGAIN); /* refused with nothing in flight */
             return -1;
         }
@@ -328,7 +346,7 @@ static int uring_run(bl_worker *w)
 
 const bl_engine_ops bl_engine_io_uring = {
     .name = "io_uring",
-    .flags = BL_ENGINE_SLAT | BL_ENGINE_POLLING,
+    .flags = BL_ENGINE_SLAT | BL_ENGINE_POLLING | BL_ENGINE_TRIM,
     .summary = "io_uring: fixed buffers, registered file, batched submission (hipri, "
                "sqthread_poll)",
     .available = uring_available,

@@ -115,6 +115,8 @@ static void prepare(aio_state *a, uint64_t now)
 {
     bl_worker *w = a->w;
     while (a->npend < a->cap && a->nfree > 0 && bl_more(w, now)) {
+        if (w->rate_ns && bl_rate_hold(w, bl_now_ns()))
+            break;
         struct iocb *cb = a->freeq[--a->nfree];
         slot *s = (slot *)cb;
         unsigned char *buf = w->buf + (size_t)(s - a->slots) * a->bs;
@@ -151,8 +153,15 @@ static int loop(aio_state *a)
                 break; /* the kernel queue is full: reap first */
         }
         if (a->inflight == 0) {
-            if (a->npend == 0)
-                return 0;
+            if (a->npend == 0) {
+                /* Nothing in flight: done, or held back by rate until the next I/O is due. */
+                now = bl_now_ns();
+                if (!bl_more(w, now))
+                    return 0;
+                bl_sleep_until(w, bl_rate_hold(w, now));
+                now = bl_now_ns();
+                continue;
+            }
             bl_worker_fail(w, "io_submit", EAGAIN); /* refused with nothing in flight */
             return -1;
         }

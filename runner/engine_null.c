@@ -14,8 +14,14 @@ static int run_instant(bl_worker *w)
     uint64_t now = bl_now_ns();
     bl_io io[256];
     while (bl_more(w, now)) {
+        uint64_t hold = bl_rate_hold(w, now);
+        if (hold) {
+            bl_sleep_until(w, hold);
+            now = bl_now_ns();
+            continue;
+        }
         unsigned n = 0;
-        while (n < depth && bl_more(w, now)) {
+        while (n < depth && bl_more(w, now) && !(n && bl_rate_hold(w, bl_now_ns()))) {
             bl_next_io(w, &io[n], w->buf + (size_t)n * bs);
             n++;
             bl_mark_depth(w, n, 1);
@@ -45,7 +51,7 @@ static int run_timed(bl_worker *w)
     bl_dir dir[256];
     uint64_t now = bl_now_ns();
     for (;;) {
-        while (n < depth && bl_more(w, now)) {
+        while (n < depth && bl_more(w, now) && !bl_rate_hold(w, now)) {
             unsigned k = (head + n) % depth;
             bl_io io;
             bl_next_io(w, &io, w->buf + (size_t)k * bs);
@@ -54,8 +60,13 @@ static int run_timed(bl_worker *w)
             n++;
             bl_mark_depth(w, n, 1);
         }
-        if (n == 0)
-            return 0;
+        if (n == 0) {
+            if (!bl_more(w, now))
+                return 0;
+            bl_sleep_until(w, bl_rate_hold(w, now)); /* rate: nothing in flight, next not due */
+            now = bl_now_ns();
+            continue;
+        }
         uint64_t due = t_issue[head] + svc;
         now = bl_now_ns();
         if (now < due) {
@@ -75,7 +86,7 @@ static int null_run(bl_worker *w)
 
 const bl_engine_ops bl_engine_null = {
     .name = "null",
-    .flags = BL_ENGINE_NO_IO | BL_ENGINE_SERVICE_TIME,
+    .flags = BL_ENGINE_NO_IO | BL_ENGINE_SERVICE_TIME | BL_ENGINE_TRIM,
     .summary = "no I/O: the engine's own overhead, or a device of service_time latency",
     .run = null_run,
 };

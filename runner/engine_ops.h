@@ -21,6 +21,8 @@ enum {
     BL_ENGINE_SERVICE_TIME = 1u << 3,
     /* Accepts hipri (polled completions) and sqthread_poll (a kernel submission thread). */
     BL_ENGINE_POLLING = 1u << 4,
+    /* Runs rw=trim/randtrim: punches holes in a file (fallocate). */
+    BL_ENGINE_TRIM = 1u << 5,
 };
 
 typedef struct bl_engine_ops {

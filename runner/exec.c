@@ -1,6 +1,6 @@
 #include "exec.h"
+#include "sampler.h"
 #include "../core/strbuf.h"
-#include "progress.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -97,6 +97,20 @@ void bl_worker_start_measuring(bl_worker *w, uint64_t now)
     getrusage(RUSAGE_THREAD, &w->ru0);
 }
 
+void bl_sleep_until(const bl_worker *w, uint64_t t)
+{
+    if (t > w->deadline)
+        t = w->deadline;
+    for (;;) {
+        uint64_t now = bl_now_ns();
+        if (now >= t || atomic_load_explicit(w->stop, memory_order_relaxed))
+            return;
+        uint64_t step = t - now < 50000000 ? t - now : 50000000;
+        struct timespec ts = {(time_t)(step / 1000000000u), (long)(step % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 void bl_worker_fail(bl_worker *w, const char *what, int err)
 {
     w->err = err;
@@ -115,6 +129,8 @@ static bool sync_due(uint64_t *since, int every)
 int bl_maybe_fsync(bl_worker *w, bl_dir d)
 {
     (void)d;
+    if (w->job->is_trim) /* fio's fsync=N counts writes, not trims */
+        return 0;
     bool fs = sync_due(&w->writes_since_fsync, w->job->fsync_every);
     bool fds = sync_due(&w->writes_since_fdatasync, w->job->fdatasync_every);
     for (int k = 0; k < 2; k++) {
@@ -178,7 +194,7 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     w->job = j;
     w->fd = -1;
     w->id = ex->next_worker_id++;
-    w->stop = &ex->stop;
+    w->stop = &r->stop;
     bool direct = false;
     bool no_io = bl_engine_has(j->engine, BL_ENGINE_NO_IO);
     w->fd = no_io ? -2 : bl_target_open(&ex->targets, r->target, j->direct, &direct, err, errlen);
@@ -195,146 +211,37 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
         return -1;
     }
     w->to_issue = j->time_based ? UINT64_MAX : w->nblocks * (uint64_t)j->loops;
+    if (j->rate_iops)
+        w->rate_ns = 1e9 / j->rate_iops;
+    else if (j->rate_bps)
+        w->rate_ns = 1e9 * (double)j->bs / (double)j->rate_bps;
     w->planned = w->to_issue;
     size_t nbuf = (size_t)j->bs * (size_t)j->iodepth;
     if (posix_memalign((void **)&w->buf, 4096, nbuf) != 0)
         abort();
-    /* randrepeat: the same offsets on every run of the same job, different per clone. */
-    w->rng = 0x853c49e6748fea9bull ^ ((uint64_t)(clone + 1) * 0x9e3779b97f4a7c15ull);
+    /* randrepeat (fio's default): the same offsets on every run of the same job, different per
+     * clone; randseed picks another fixed sequence; randrepeat=0 a new one each run. */
+    uint64_t seed = 0x853c49e6748fea9bull;
+    if (j->randseed_set)
+        seed = j->randseed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
+    else if (!j->randrepeat && getentropy(&seed, sizeof seed) != 0)
+        seed ^= bl_now_ns();
+    w->rng = seed ^ ((uint64_t)(clone + 1) * 0x9e3779b97f4a7c15ull);
+    if (w->rng == 0) /* xorshift's one fixed point */
+        w->rng = 1;
     bl_fill_random(w->buf, nbuf, &w->rng);
+    if (j->dist)
+        bl_dist_init(&w->dist, j->dist, j->dist_param, w->nblocks, &w->rng);
     w->stamp = ((uint64_t)w->id << 48) ^ (bl_now_ns() << 8);
     w->st = bl_xcalloc(1, sizeof *w->st);
     w->logs.lat_on = j->lat_log != NULL;
     w->logs.avg_ms = (uint64_t)j->log_avg_msec;
+    w->logs.hist_on = j->hist_log != NULL;
+    w->logs.hist_ms = (uint64_t)j->log_hist_msec;
+    w->logs.hist_coarse = (unsigned)j->log_hist_coarseness;
     w->logs.rate_on = j->bw_log || j->iops_log;
     bl_worker_new_pass(w);
     return 0;
-}
-
-/* ---- the sampler: rates each interval, progress line, Ctrl-C ---- */
-
-typedef struct sampler {
-    bl_worker *w;
-    size_t nw;
-    bl_job_result *res;
-    size_t nres;
-    size_t *first;                   /* first worker of each result */
-    uint64_t *last_ios, *last_bytes; /* per worker x dir */
-    uint64_t last_t;
-} sampler;
-
-static void push_sample(bl_job_result *r, double t, const double bw[2], const double io[2])
-{
-    size_t n = r->n_samples + 1;
-    r->t = bl_xrealloc(r->t, n * sizeof *r->t);
-    for (int d = 0; d < 2; d++) {
-        r->bw[d] = bl_xrealloc(r->bw[d], n * sizeof *r->bw[d]);
-        r->iops[d] = bl_xrealloc(r->iops[d], n * sizeof *r->iops[d]);
-        r->bw[d][n - 1] = bw[d];
-        r->iops[d][n - 1] = io[d];
-    }
-    r->t[n - 1] = t;
-    r->n_samples = n;
-}
-
-static void take_sample(sampler *s, uint64_t now, uint64_t t0)
-{
-    double dt = (double)(now - s->last_t) / 1e9;
-    for (size_t k = 0; k < s->nres; k++) {
-        bl_job_result *r = &s->res[k];
-        double bw[2] = {0, 0}, io[2] = {0, 0};
-        bool any_measuring = false;
-        for (size_t i = s->first[k]; i < s->first[k] + (size_t)r->job.numjobs; i++) {
-            bl_worker *w = &s->w[i];
-            uint64_t tm = atomic_load_explicit(&w->live_t_measure, memory_order_acquire);
-            any_measuring |= tm != 0;
-            uint64_t live_ios[2], live_bytes[2];
-            bl_worker_live(w, live_ios, live_bytes);
-            for (int d = 0; d < 2; d++) {
-                uint64_t ios = live_ios[d], by = live_bytes[d];
-                double b = (double)(by - s->last_bytes[i * 2 + d]) / dt;
-                double o = (double)(ios - s->last_ios[i * 2 + d]) / dt;
-                s->last_ios[i * 2 + d] = ios;
-                s->last_bytes[i * 2 + d] = by;
-                bw[d] += b;
-                io[d] += o;
-                bool dir_used = d == BL_DIR_READ ? r->job.is_read : r->job.is_write;
-                if (w->logs.rate_on && tm && dir_used) {
-                    uint64_t t_ms = (now - tm) / 1000000;
-                    bl_log_push(&w->logs.bw, t_ms, (uint64_t)(b / 1024.0), (uint32_t)d, r->job.bs);
-                    bl_log_push(&w->logs.iops, t_ms, (uint64_t)(o * dt + 0.5), (uint32_t)d,
-                                r->job.bs);
-                }
-            }
-        }
-        if (any_measuring)
-            push_sample(r, (double)(now - t0) / 1e9 - r->job.ramp_time_s, bw, io);
-    }
-    s->last_t = now;
-}
-
-static void show_progress(bl_exec *ex, sampler *s, const char *title, uint64_t now, uint64_t t0)
-{
-    double frac = 0, bw = 0, iops = 0, left = 0;
-    for (size_t k = 0; k < s->nres; k++) {
-        bl_job_result *r = &s->res[k];
-        if (r->n_samples) {
-            for (int d = 0; d < 2; d++) {
-                bw += r->bw[d][r->n_samples - 1];
-                iops += r->iops[d][r->n_samples - 1];
-            }
-        }
-        double el = (double)(now - t0) / 1e9;
-        double tot = r->job.ramp_time_s + r->job.runtime_s;
-        double f = 0;
-        if (r->job.runtime_s > 0)
-            f = el / tot;
-        for (size_t i = s->first[k]; i < s->first[k] + (size_t)r->job.numjobs; i++) {
-            bl_worker *w = &s->w[i];
-            if (w->planned != UINT64_MAX && w->planned > 0) {
-                uint64_t done = atomic_load_explicit(&w->live_ios[0], memory_order_relaxed) +
-                                atomic_load_explicit(&w->live_ios[1], memory_order_relaxed);
-                double fi = (double)done / (double)w->planned;
-                f = fi > f ? fi : f;
-            }
-        }
-        f = f > 1 ? 1 : f;
-        if (f > frac) {
-            frac = f;
-            left = f > 0 ? el / f - el : 0;
-        }
-    }
-    bl_progress_show(stdout, title, frac * 100, bw, iops, left);
-    (void)ex;
-}
-
-static int run_sampler(bl_exec *ex, sampler *s, uint64_t t0, const char *title)
-{
-    bool progress = ex->o->progress && bl_progress_enabled(stdout);
-    uint64_t tick = ex->sample_ms * 1000000, next = t0 + tick;
-    s->last_t = t0;
-    for (;;) {
-        bool all = true;
-        for (size_t i = 0; i < s->nw; i++)
-            all &= atomic_load(&s->w[i].finished) != 0;
-        if (all)
-            break;
-        bl_exec_interrupted(ex);
-        struct timespec ts = {0, 20 * 1000000};
-        nanosleep(&ts, NULL);
-        uint64_t now = bl_now_ns();
-        if (now >= next) {
-            take_sample(s, now, t0);
-            next += tick;
-            if (next <= now)
-                next = now + tick;
-            if (progress)
-                show_progress(ex, s, title, now, t0);
-        }
-    }
-    if (progress)
-        bl_progress_clear(stdout);
-    return bl_exec_interrupted(ex) ? 1 : 0;
 }
 
 /* ---- one phase ---- */
@@ -410,23 +317,8 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
     return 0;
 }
 
-/* The tail since the last full interval is kept when it is at least half of one, or when it
- * is all there is (a job shorter than an interval still gets its one sample). Its rate runs
- * up to the last completion, not up to the joins. */
-static void tail_sample(bl_exec *ex, sampler *s, uint64_t t0)
-{
-    uint64_t now = s->last_t + 1;
-    for (size_t i = 0; i < s->nw; i++)
-        now = s->w[i].t_end > now ? s->w[i].t_end : now;
-    bool none = true;
-    for (size_t k = 0; k < s->nres; k++)
-        none &= s->res[k].n_samples == 0;
-    if (none || now - s->last_t >= ex->sample_ms * 500000)
-        take_sample(s, now, t0);
-}
-
 /* Starts the workers together, samples until they end; 0 or 1 (interrupted). */
-static int run_workers(bl_exec *ex, sampler *s, const char *title)
+static int run_workers(bl_exec *ex, bl_sampler *s, const char *title)
 {
     pthread_barrier_t barrier;
     pthread_barrier_init(&barrier, NULL, (unsigned)s->nw + 1);
@@ -441,11 +333,11 @@ static int run_workers(bl_exec *ex, sampler *s, const char *title)
     uint64_t t0 = bl_now_ns();
     s->last_ios = bl_xcalloc(s->nw * 2, sizeof *s->last_ios);
     s->last_bytes = bl_xcalloc(s->nw * 2, sizeof *s->last_bytes);
-    int rc = run_sampler(ex, s, t0, title);
+    int rc = bl_sampler_run(ex, s, t0, title);
     for (size_t i = 0; i < s->nw; i++)
         pthread_join(th[i], NULL);
     if (rc == 0)
-        tail_sample(ex, s, t0);
+        bl_sampler_tail(ex, s, t0);
     pthread_barrier_destroy(&barrier);
     free(s->last_ios);
     free(s->last_bytes);
@@ -463,14 +355,19 @@ static int collect(bl_worker *w, size_t nw, bl_job_result *res, size_t n, const 
             snprintf(err, errlen, "job '%s': %s", w[i].job->name, w[i].errmsg);
             return -1;
         }
+    for (size_t k = 0; k < n; k++)
+        if (res[k].min_rate_err[0]) {
+            snprintf(err, errlen, "job '%s': %s", res[k].job.name, res[k].min_rate_err);
+            return -1;
+        }
     for (size_t k = 0; k < n; k++) {
         merge_results(&res[k], &w[first[k]]);
         res[k].done = true;
     }
     for (size_t i = 0; i < nw; i++) {
         const bl_job *j = w[i].job;
-        if (bl_iolog_write(&w[i].logs, j->lat_log, j->bw_log, j->iops_log, w[i].id, err, errlen) !=
-            0)
+        if (bl_iolog_write(&w[i].logs, j->lat_log, j->bw_log, j->iops_log, j->hist_log, w[i].id,
+                           err, errlen) != 0)
             return -1;
     }
     return 0;
@@ -509,6 +406,14 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
         fprintf(stderr, "benchlog run: %s\n", err);
         return -1;
     }
+    /* fio discards a device's range (BLKDISCARD); a punched hole there would zero it
+     * instead, another operation: refused rather than run differently. */
+    for (size_t k = 0; k < n; k++)
+        if (res[k].job.is_trim && res[k].target->blockdev) {
+            fprintf(stderr, "benchlog run: job '%s': trims on a block device are not supported\n",
+                    res[k].job.name);
+            return -1;
+        }
     bl_worker *w = bl_xcalloc(nw, sizeof *w);
     size_t *first = bl_xcalloc(n, sizeof *first);
     int rc = 0;
@@ -519,7 +424,7 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
             rc = setup_worker(ex, &res[k], &w[made], c, err, sizeof err);
     }
     if (rc == 0) {
-        sampler s = {.w = w, .nw = nw, .res = res, .nres = n, .first = first};
+        bl_sampler s = {.w = w, .nw = nw, .res = res, .nres = n, .first = first};
         rc = run_workers(ex, &s, title);
         if (rc == 0)
             rc = collect(w, nw, res, n, first, err, sizeof err);
@@ -545,6 +450,7 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
 
 void bl_job_result_free(bl_job_result *r)
 {
+    bl_ss_free(&r->ss);
     bl_job_free(&r->job);
     free(r->st);
     free(r->t);

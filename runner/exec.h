@@ -17,6 +17,10 @@ typedef struct bl_job_result {
     size_t n_samples;    /* bw/IOPS each interval, both directions */
     double *t, *bw[2], *iops[2];
     uint64_t verified; /* blocks read back and found good (verify=) */
+    atomic_int stop;   /* this job's workers stop: steady state reached, or the run stopped */
+    bl_ss ss;          /* steady state window and verdict (job.ss.on) */
+    uint64_t ss_next, ss_prev_t, ss_prev_ios, ss_prev_bytes;
+    char min_rate_err[160]; /* set by the sampler when a thread fell below rate_min */
     bool done;
 } bl_job_result;
 

@@ -1,5 +1,6 @@
 #include "iolog.h"
 #include "../core/atomic.h"
+#include "../core/latency.h"
 #include "../core/strbuf.h"
 #include <errno.h>
 #include <stdio.h>
@@ -52,6 +53,82 @@ void bl_iolog_lat_slow(bl_iolog_set *s, uint64_t t_ns, int dir, uint64_t bs, uin
     s->win_lat[dir] += lat;
 }
 
+static unsigned hist_width(const bl_iolog_set *s)
+{
+    return BL_PLAT_NR >> s->hist_coarse;
+}
+
+/* The direction's counts since its last line become a line; the window starts again. */
+static void hist_emit(bl_iolog_set *s, int d)
+{
+    unsigned w = hist_width(s), stride = 1u << s->hist_coarse;
+    if (s->hist_rows == s->hist_cap) {
+        s->hist_cap = s->hist_cap ? s->hist_cap * 2 : 64;
+        s->hist_v = bl_xrealloc(s->hist_v, s->hist_cap * (3 + w) * sizeof *s->hist_v);
+    }
+    uint64_t *row = s->hist_v + s->hist_rows++ * (3 + w);
+    row[0] = s->hist_t_ms[d];
+    row[1] = (uint64_t)d;
+    row[2] = s->hist_bs[d];
+    for (unsigned i = 0; i < w; i++) {
+        uint64_t sum = 0;
+        for (unsigned k = 0; k < stride; k++)
+            sum += s->hist_win[d][i * stride + k];
+        row[3 + i] = sum;
+    }
+    memset(s->hist_win[d], 0, BL_PLAT_NR * sizeof *s->hist_win[d]);
+    s->hist_last_ms[d] = s->hist_t_ms[d];
+}
+
+void bl_iolog_hist(bl_iolog_set *s, uint64_t t_ns, int dir, uint64_t bs, uint64_t clat_ns)
+{
+    if (!s->hist_win[dir])
+        s->hist_win[dir] = bl_xcalloc(BL_PLAT_NR, sizeof *s->hist_win[dir]);
+    uint64_t t_ms = t_ns / 1000000;
+    s->hist_win[dir][bl_plat_val_to_idx(clat_ns)]++;
+    s->hist_t_ms[dir] = t_ms;
+    s->hist_bs[dir] = bs;
+    if (t_ms - s->hist_last_ms[dir] >= s->hist_ms)
+        hist_emit(s, dir);
+}
+
+static int write_hist(bl_iolog_set *s, const char *prefix, int id, char *err, size_t errlen)
+{
+    for (int d = 0; d < 2; d++) /* the last partial window: the lines add up to the run */
+        if (s->hist_win[d]) {
+            uint64_t n = 0;
+            for (unsigned i = 0; i < BL_PLAT_NR; i++)
+                n += s->hist_win[d][i];
+            if (n)
+                hist_emit(s, d);
+        }
+    if (!prefix || s->hist_rows == 0)
+        return 0;
+    bl_strbuf p;
+    bl_strbuf_init(&p);
+    bl_strbuf_printf(&p, "%s_clat_hist.%d.log", prefix, id);
+    FILE *f = fopen(p.s, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", p.s, strerror(errno));
+        bl_strbuf_free(&p);
+        return -1;
+    }
+    unsigned w = hist_width(s);
+    for (size_t r = 0; r < s->hist_rows; r++) {
+        const uint64_t *row = s->hist_v + r * (3 + w);
+        fprintf(f, "%llu, %u, %llu", (unsigned long long)row[0], (unsigned)row[1],
+                (unsigned long long)row[2]);
+        for (unsigned i = 0; i < w; i++)
+            fprintf(f, ", %llu", (unsigned long long)row[3 + i]);
+        fputc('\n', f);
+    }
+    int rc = fclose(f) == 0 ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "%s: %s", p.s, strerror(errno));
+    bl_strbuf_free(&p);
+    return rc;
+}
+
 static int write_one(const bl_log *l, const char *prefix, const char *kind, int id, char *err,
                      size_t errlen)
 {
@@ -74,7 +151,8 @@ static int write_one(const bl_log *l, const char *prefix, const char *kind, int 
 }
 
 int bl_iolog_write(bl_iolog_set *s, const char *lat_prefix, const char *bw_prefix,
-                   const char *iops_prefix, int id, char *err, size_t errlen)
+                   const char *iops_prefix, const char *hist_prefix, int id, char *err,
+                   size_t errlen)
 {
     if (s->lat_on && s->avg_ms)
         flush_window(s, s->clat.n ? s->clat.v[0].bs : 0);
@@ -84,6 +162,8 @@ int bl_iolog_write(bl_iolog_set *s, const char *lat_prefix, const char *bw_prefi
     rc |= write_one(&s->lat, lat_prefix, "lat", id, err, errlen);
     rc |= write_one(&s->bw, bw_prefix, "bw", id, err, errlen);
     rc |= write_one(&s->iops, iops_prefix, "iops", id, err, errlen);
+    if (s->hist_on)
+        rc |= write_hist(s, hist_prefix, id, err, errlen);
     return rc ? -1 : 0;
 }
 
@@ -94,5 +174,8 @@ void bl_iolog_free(bl_iolog_set *s)
     free(s->lat.v);
     free(s->bw.v);
     free(s->iops.v);
+    free(s->hist_win[0]);
+    free(s->hist_win[1]);
+    free(s->hist_v);
     memset(s, 0, sizeof *s);
 }

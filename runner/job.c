@@ -21,6 +21,7 @@ void bl_job_defaults(bl_job *j)
     j->engine = bl_engine_find("sync");
     j->fixedbufs = j->registerfiles = true;
     j->do_verify = true;
+    j->randrepeat = true;
 }
 
 static char *dup0(const char *s)
@@ -37,6 +38,7 @@ void bl_job_copy(bl_job *dst, const bl_job *src)
     dst->bw_log = dup0(src->bw_log);
     dst->iops_log = dup0(src->iops_log);
     dst->lat_log = dup0(src->lat_log);
+    dst->hist_log = dup0(src->hist_log);
     dst->description = dup0(src->description);
     dst->cdm_test = dup0(src->cdm_test);
 }
@@ -49,6 +51,7 @@ void bl_job_free(bl_job *j)
     free(j->bw_log);
     free(j->iops_log);
     free(j->lat_log);
+    free(j->hist_log);
     free(j->description);
     free(j->cdm_test);
     memset(j, 0, sizeof *j);
@@ -168,15 +171,16 @@ static int set_rw(bl_job *j, const char *v)
 {
     static const struct {
         const char *name;
-        bool r, w, rnd;
-    } modes[] = {{"read", 1, 0, 0},      {"write", 0, 1, 0}, {"randread", 1, 0, 1},
-                 {"randwrite", 0, 1, 1}, {"rw", 1, 1, 0},    {"readwrite", 1, 1, 0},
-                 {"randrw", 1, 1, 1}};
+        bool r, w, rnd, trim;
+    } modes[] = {{"read", 1, 0, 0, 0},      {"write", 0, 1, 0, 0}, {"randread", 1, 0, 1, 0},
+                 {"randwrite", 0, 1, 1, 0}, {"rw", 1, 1, 0, 0},    {"readwrite", 1, 1, 0, 0},
+                 {"randrw", 1, 1, 1, 0},    {"trim", 0, 1, 0, 1},  {"randtrim", 0, 1, 1, 1}};
     for (size_t i = 0; v && i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(v, modes[i].name) == 0) {
             j->is_read = modes[i].r;
             j->is_write = modes[i].w;
             j->random = modes[i].rnd;
+            j->is_trim = modes[i].trim;
             return 0;
         }
     return -1;
@@ -283,12 +287,6 @@ static bool harmless(const char *key)
     return strcmp(key, "thread") == 0;
 }
 
-/* Limits: sizes and offsets are file offsets (off_t); times up to 100 days keep every
- * nanosecond count far inside 64 bits. */
-#define BL_MAX_OFF INT64_MAX
-#define BL_MAX_BS (256ull << 20)
-#define BL_MAX_TIME_S (100.0 * 86400)
-
 int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen)
 {
     int rc = 0;
@@ -365,7 +363,74 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_bool(v, &j->fixedbufs);
     else if (strcmp(k, "registerfiles") == 0)
         rc = set_bool(v, &j->registerfiles);
-    else if (strcmp(k, "verify") == 0) {
+    else if (strcmp(k, "rate") == 0) {
+        if (v && strchr(v, ',')) {
+            snprintf(err, errlen,
+                     "option 'rate': a rate for each direction ('%s') is not "
+                     "supported by benchlog's runner",
+                     v);
+            return -1;
+        }
+        rc = set_size(v, &j->rate_bps, 1, 1ull << 40, "1 TiB/s", range, rn);
+    } else if (strcmp(k, "rate_min") == 0 || strcmp(k, "ratemin") == 0) {
+        if (v && strchr(v, ',')) {
+            snprintf(err, errlen,
+                     "option '%s': a rate for each direction ('%s') is not "
+                     "supported by benchlog's runner",
+                     k, v);
+            return -1;
+        }
+        rc = set_size(v, &j->rate_min_bps, 1, 1ull << 40, "1 TiB/s", range, rn);
+    } else if (strcmp(k, "rate_iops_min") == 0) {
+        if (v && strchr(v, ',')) {
+            snprintf(err, errlen,
+                     "option 'rate_iops_min': a rate for each direction ('%s') "
+                     "is not supported by benchlog's runner",
+                     v);
+            return -1;
+        }
+        rc = set_int(v, 1, 100000000, &j->rate_iops_min, range, rn);
+    } else if (strcmp(k, "rate_iops") == 0) {
+        if (v && strchr(v, ',')) {
+            snprintf(err, errlen,
+                     "option 'rate_iops': a rate for each direction ('%s') is not "
+                     "supported by benchlog's runner",
+                     v);
+            return -1;
+        }
+        rc = set_int(v, 1, 100000000, &j->rate_iops, range, rn);
+    } else if (strcmp(k, "random_distribution") == 0) {
+        char why[160];
+        if (bl_dist_parse(v, &j->dist, &j->dist_param, why, sizeof why) != 0) {
+            snprintf(err, errlen, "option 'random_distribution': %s", why);
+            return -1;
+        }
+    } else if (strcmp(k, "ss") == 0 || strcmp(k, "steadystate") == 0) {
+        char why[160];
+        if (bl_ss_parse(v, &j->ss, why, sizeof why) != 0) {
+            snprintf(err, errlen, "option '%s': %s", k, why);
+            return -1;
+        }
+    } else if (strcmp(k, "ss_dur") == 0 || strcmp(k, "steadystate_duration") == 0) {
+        double t = 0;
+        if ((rc = set_time(v, &t, 86400, "1 day", range, rn)) == 0)
+            j->ss.dur_s = (int)t; /* whole seconds, as fio keeps it */
+    } else if (strcmp(k, "ss_ramp") == 0 || strcmp(k, "steadystate_ramp_time") == 0)
+        rc = set_time(v, &j->ss.ramp_s, BL_MAX_TIME_S, "100 days", range, rn);
+    else if (strcmp(k, "randrepeat") == 0)
+        rc = set_bool(v, &j->randrepeat);
+    else if (strcmp(k, "randseed") == 0) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long x = v && isdigit((unsigned char)*v) ? strtoull(v, &end, 0) : 0;
+        if (!end || *end || errno) {
+            snprintf(err, errlen, "option 'randseed': bad value '%s' (a number up to 2^64-1)",
+                     v ? v : "");
+            return -1;
+        }
+        j->randseed = x;
+        j->randseed_set = true;
+    } else if (strcmp(k, "verify") == 0) {
         if (bl_verify_parse(v, &j->verify) != 0) {
             snprintf(err, errlen,
                      "option 'verify': '%s' is not supported by benchlog's runner (crc32c, md5, "
@@ -393,6 +458,12 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         set_str(&j->iops_log, v && *v ? v : j->name ? j->name : "job");
     else if (strcmp(k, "write_lat_log") == 0)
         set_str(&j->lat_log, v && *v ? v : j->name ? j->name : "job");
+    else if (strcmp(k, "write_hist_log") == 0)
+        set_str(&j->hist_log, v && *v ? v : j->name ? j->name : "job");
+    else if (strcmp(k, "log_hist_msec") == 0)
+        rc = set_int(v, 0, 1 << 30, &j->log_hist_msec, range, rn);
+    else if (strcmp(k, "log_hist_coarseness") == 0)
+        rc = set_int(v, 0, 6, &j->log_hist_coarseness, range, rn);
     else if (strcmp(k, "log_avg_msec") == 0)
         rc = set_int(v, 0, 1 << 30, &j->log_avg_msec, range, rn);
     else {
@@ -404,58 +475,6 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
     else if (rc != 0)
         snprintf(err, errlen, "option '%s': bad value '%s'", k, v ? v : "");
     return rc ? -1 : 0;
-}
-
-int bl_job_check(const bl_job *j, char *err, size_t errlen)
-{
-    if (j->size > BL_MAX_OFF - j->offset) {
-        snprintf(err, errlen,
-                 "job '%s': offset %llu + size %llu passes the largest file offset (2^63-1)",
-                 j->name ? j->name : "", (unsigned long long)j->offset,
-                 (unsigned long long)j->size);
-        return -1;
-    }
-    if (j->bs * (uint64_t)j->iodepth > (1ull << 30)) {
-        snprintf(err, errlen, "job '%s': bs x iodepth = %llu bytes of buffers, more than 1 GiB",
-                 j->name ? j->name : "", (unsigned long long)(j->bs * (uint64_t)j->iodepth));
-        return -1;
-    }
-    if ((j->hipri || j->sqthread_poll) && !bl_engine_has(j->engine, BL_ENGINE_POLLING)) {
-        snprintf(err, errlen, "job '%s': hipri and sqthread_poll are for ioengine=io_uring, not %s",
-                 j->name ? j->name : "", j->engine->name);
-        return -1;
-    }
-    if (j->verify || j->verify_only) {
-        const char *why = NULL;
-        if (!j->verify)
-            why = "verify_only needs verify=crc32c|md5|sha256|xxhash";
-        else if (bl_engine_has(j->engine, BL_ENGINE_NO_IO))
-            why = "the engine does no I/O";
-        else if (!j->is_write || j->is_read)
-            why = "only a job that only writes (rw=write or randwrite) is verified";
-        else if (j->time_based || j->norandommap || j->numjobs > 1)
-            why = "every block must be written by one thread and covered by the passes "
-                  "(time_based, norandommap and numjobs > 1 are not)";
-        else if (j->bs < BL_VERIFY_MIN_BS)
-            why = "bs must be at least 64 bytes";
-        if (why) {
-            snprintf(err, errlen, "job '%s': verify: %s", j->name ? j->name : "", why);
-            return -1;
-        }
-    }
-    if (j->runtime_s > BL_MAX_TIME_S || j->ramp_time_s > BL_MAX_TIME_S) {
-        snprintf(err, errlen, "job '%s': runtime and ramp_time go up to 100 days",
-                 j->name ? j->name : "");
-        return -1;
-    }
-    return 0;
-}
-
-const char *bl_job_test_name(const bl_job *j, bl_dir d)
-{
-    if (j->random)
-        return d == BL_DIR_READ ? "rand-read" : "rand-write";
-    return d == BL_DIR_READ ? "seq-read" : "seq-write";
 }
 
 static char *trim(char *s)

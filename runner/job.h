@@ -12,7 +12,9 @@
 
 #include "../core/diag.h"
 #include "../core/text.h"
+#include "dist.h"
 #include "engine_ops.h"
+#include "steady.h"
 #include "verify.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,6 +27,7 @@ typedef struct bl_job {
     char *filename, *directory;
     bool is_write, is_read; /* rw=rw/randrw: both */
     bool random;
+    bool is_trim;         /* rw=trim/randtrim: the write slot carries trims (punched holes) */
     int rwmixread;        /* percent of reads in a mixed job */
     uint64_t bs;          /* bytes */
     uint64_t size;        /* bytes of the file region a pass covers; 0 = the file's size */
@@ -49,15 +52,36 @@ typedef struct bl_job {
     bool hipri, sqthread_poll, fixedbufs, registerfiles;
     /* fio's verify: digest in every written block, read back after the writes (do_verify),
      * or only read back (verify_only); verify_fatal stops at the first bad block. */
+    /* rate (bytes/s) or rate_iops per thread, fio's rate_process=linear; 0 = unlimited. */
+    /* random_distribution: zipf/pareto draw blocks without the random map (as fio). */
+    bl_dist_kind dist;
+    double dist_param;
+    bl_ss_opts ss;                   /* steady state: ss=, ss_dur=, ss_ramp= */
+    uint64_t rate_bps, rate_min_bps; /* rate_min: a thread below it for a second fails */
+    int rate_iops_min;
+    /* Offsets and data: the same on every run (randrepeat, fio's default), or from randseed,
+     * or new each run (randrepeat=0). */
+    bool randrepeat, randseed_set;
+    uint64_t randseed;
+    int rate_iops;
     bl_verify_kind verify;
     bool do_verify, verify_fatal, verify_only;
     const bl_engine_ops *engine; /* from the table in engines.c; never NULL */
     bool stonewall, new_group, group_reporting;
     char *bw_log, *iops_log, *lat_log; /* fio log prefixes, NULL = none */
     int log_avg_msec;
+    char *hist_log;          /* write_hist_log prefix, NULL = none */
+    int log_hist_msec;       /* a histogram line per this many ms (needed by write_hist_log) */
+    int log_hist_coarseness; /* 0-6: 2^N fio buckets a number */
     char *description;
     char *cdm_test; /* CrystalDiskMark test name of suite jobs ("SEQ1M Q8T1") */
 } bl_job;
+
+/* Limits: sizes and offsets are file offsets (off_t); times up to 100 days keep every
+ * nanosecond count far inside 64 bits. */
+#define BL_MAX_OFF INT64_MAX
+#define BL_MAX_BS (256ull << 20)
+#define BL_MAX_TIME_S (100.0 * 86400)
 
 typedef struct bl_jobs {
     size_t n;

@@ -91,6 +91,24 @@ static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec
     bl_record_set_label(rec, "date", ex->date);
     if (r->job.direct && !r->direct)
         bl_record_set_label(rec, "direct_fallback", "O_DIRECT refused: buffered I/O");
+    if (r->job.ss.on) {
+        char b[64];
+        bl_record_set_label(rec, "ss", bl_ss_name(&r->job.ss, b, sizeof b));
+        bl_record_set_label(rec, "ss_attained", r->ss.attained ? "yes" : "no");
+        if (r->ss.attained) {
+            snprintf(b, sizeof b, "%.1f", r->ss.at_s);
+            bl_record_set_label(rec, "ss_time_s", b);
+        }
+        if (r->ss.n == r->job.ss.dur_s) {
+            snprintf(b, sizeof b, "%.4g", r->ss.criterion);
+            bl_record_set_label(rec, "ss_criterion", b);
+        }
+    }
+    if (r->job.dist) {
+        char dn[48];
+        bl_record_set_label(rec, "random_distribution",
+                            bl_dist_name(r->job.dist, r->job.dist_param, dn, sizeof dn));
+    }
     for (size_t i = 0; i < o->n_labels; i++)
         bl_record_set_label(rec, o->labels[i].key, o->labels[i].value);
 }
@@ -132,7 +150,7 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
     bl_record_set_str(&rec->tool_version, BENCHLOG_VERSION);
     add_labels(ex, r, rec);
     bl_record_set_str(&rec->test, bl_job_test_name(j, (bl_dir)d));
-    bl_record_set_str(&rec->op, d == BL_DIR_READ ? "read" : "write");
+    bl_record_set_str(&rec->op, d == BL_DIR_READ ? "read" : j->is_trim ? "trim" : "write");
     bl_record_set_str(&rec->pattern, j->random ? "rand" : "seq");
     rec->bs = (int64_t)j->bs;
     rec->iodepth = j->iodepth;

@@ -88,10 +88,14 @@ void bl_verify_seal(bl_verify_kind k, unsigned char *blk, uint64_t len, uint64_t
     digest(k, blk, len, blk + offsetof(hdr, digest));
 }
 
-static void hex(char *dst, const unsigned char *d, unsigned n)
+/* The first 8 bytes of a digest in hex ("..." after when it is longer): enough to tell
+ * two apart in a message. */
+static void hex(char dst[20], const unsigned char *d, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++)
-        sprintf(dst + 2 * i, "%02x", d[i]);
+    unsigned k = n < 8 ? n : 8;
+    for (unsigned i = 0; i < k; i++)
+        snprintf(dst + 2 * i, 3, "%02x", d[i]);
+    snprintf(dst + 2 * k, 4, "%s", n > k ? "..." : "");
 }
 
 int bl_verify_check(bl_verify_kind k, unsigned char *blk, uint64_t len, uint64_t off, char *msg,
@@ -113,7 +117,7 @@ int bl_verify_check(bl_verify_kind k, unsigned char *blk, uint64_t len, uint64_t
     unsigned dl = digest(k, blk, len, got);
     memcpy(blk + offsetof(hdr, digest), want, sizeof want);
     if (dl != h.dlen || memcmp(want, got, dl) != 0) {
-        char a[65], b[65];
+        char a[20], b[20];
         hex(a, want, dl);
         hex(b, got, dl);
         snprintf(msg, n, "%s mismatch (wanted %s, got %s)", bl_verify_name(k), a, b);
@@ -145,7 +149,7 @@ int bl_worker_verify(bl_worker *w)
         (void)posix_fadvise(w->fd, 0, 0, POSIX_FADV_DONTNEED);
     }
     uint64_t bad = 0, first = 0, b = 0;
-    char why[160] = "";
+    char why[112] = "";
     for (; b < w->nblocks; b++) {
         if (atomic_load_explicit(w->stop, memory_order_relaxed))
             return 0; /* interrupted: no verdict */
@@ -155,7 +159,7 @@ int bl_worker_verify(bl_worker *w)
             bl_worker_fail(w, "verify read", -rc);
             return -1;
         }
-        char msg[160];
+        char msg[112];
         if (bl_verify_check(j->verify, w->buf, j->bs, off, msg, sizeof msg) != 0) {
             if (bad++ == 0) {
                 first = off;

@@ -154,7 +154,7 @@ static void test_io_uring_on_tmpfs(void **state)
         bl_skip_because("no writable /dev/shm (tmpfs)");
     char dir[] = "/dev/shm/benchlog-little-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    check_law("ioengine=io_uring\ndirect=0\nbs=256k\nsize=16m\n", dir);
+    check_law("ioengine=io_uring\ndirect=0\nsize=16m\n", true, dir);
     assert_int_equal(rmdir(dir), 0);
 }
 
@@ -163,7 +163,7 @@ static void test_io_uring_on_a_real_file(void **state)
     (void)state;
     skip_without_uring();
     char *dir = bl_test_tmpdir();
-    check_law("ioengine=io_uring\ndirect=1\nbs=4k\nsize=16m\n", dir);
+    check_law("ioengine=io_uring\ndirect=1\nbs=4k\nsize=16m\n", false, dir);
     assert_int_equal(rmdir(dir), 0);
     free(dir);
 }
