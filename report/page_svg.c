@@ -104,7 +104,7 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
     bl_strbuf_free(&tip);
     bl_strbuf_printf(out, "</title><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", NAME_W,
                      y + BAR_H - 4);
-    put_cut(out, t->cols[j].title, 46);
+    put_cut(out, t->cols[j].label, 46);
     bl_strbuf_printf(out,
                      "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                      "fill=\"#%06X\"/>",
