@@ -116,7 +116,7 @@ static const char *page_lang(const bl_table *t, const bl_records *recs, const ch
     const char *lang = lang_of(title, &kana, &han, &hangul);
     for (size_t j = 0; j < t->ncols; j++)
         lang = lang_of(t->cols[j].title, &kana, &han, &hangul);
-    for (size_t i = 0; i < recs->n; i++)
+    for (size_t i = 0; recs && i < recs->n; i++)
         for (size_t k = 0; k < recs->v[i]->n_labels; k++)
             lang = lang_of(recs->v[i]->labels[k].value, &kana, &han, &hangul);
     return lang;
@@ -411,7 +411,8 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, 
     bl_strbuf_puts(out, "</p></footer>\n");
     if (charts)
         put_charts(out, t, ms, nm);
-    put_sources(out, recs);
+    if (recs)
+        put_sources(out, recs);
     bl_strbuf_printf(out,
                      "<footer><p>Made by benchlog. This page fetches nothing: its style, "
                      "script and charts are inside it.</p></footer>\n<script>\n%s</script>\n"
