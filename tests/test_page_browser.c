@@ -320,6 +320,46 @@ static void test_controls_work(void **state)
     bl_records_free(&rs);
 }
 
+/* Scrolled down and right inside its container, the table keeps its header row at the top and
+ * its test column at the left (sticky), measured by the browser's layout. */
+static void test_header_and_test_column_stay(void **state)
+{
+    (void)state;
+    if (!chromium())
+        bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
+    char path[700];
+    snprintf(path, sizeof path, "%s/page.html", dir);
+    char *html = slurp(path);
+    bl_strbuf page;
+    bl_strbuf_init(&page);
+    bl_strbuf_putn(&page, html, (size_t)(strstr(html, "</body>") - html));
+    bl_strbuf_puts(
+        &page,
+        "<script>window.onload=function(){var sc=document.querySelector('.scroll'),"
+        "t=document.getElementById('cmp');sc.scrollTop=300;sc.scrollLeft=400;"
+        "var r=sc.getBoundingClientRect(),h=t.tHead.rows[0].cells[3].getBoundingClientRect(),"
+        "f=t.tBodies[0].rows[12].cells[0].getBoundingClientRect(),p=document.createElement("
+        "'pre');p.id='sticky';p.textContent='STICKY '+sc.scrollTop+' '+sc.scrollLeft+' '+"
+        "Math.round(h.top-r.top)+' '+Math.round(f.left-r.left)+' END';"
+        "document.body.appendChild(p)};</script></body></html>\n");
+    free(html);
+    snprintf(path, sizeof path, "%s/sticky.html", dir);
+    spit(path, page.s);
+    bl_strbuf_free(&page);
+    char *dom = browse(path, "--window-size=900,700 --dump-dom");
+    const char *st = strstr(dom, "<pre id=\"sticky\">STICKY ");
+    if (!st)
+        fail_msg("the measuring script did not finish");
+    int top, left, dy, dx;
+    assert_int_equal(
+        sscanf(st + strlen("<pre id=\"sticky\">STICKY "), "%d %d %d %d", &top, &left, &dy, &dx), 4);
+    assert_true(top > 0); /* the container did scroll both ways */
+    assert_true(left > 0);
+    assert_true(dy >= -1 && dy <= 2); /* the header row at the container's top */
+    assert_true(dx >= -1 && dx <= 2); /* the test column at its left edge */
+    free(dom);
+}
+
 /* The screenshot is the page, not a blank window: text and the set-up colours show. */
 static void test_screenshot_not_blank(void **state)
 {
@@ -358,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_page_fetches_nothing),
         cmocka_unit_test(test_dom_matches_the_model),
         cmocka_unit_test(test_controls_work),
+        cmocka_unit_test(test_header_and_test_column_stay),
         cmocka_unit_test(test_screenshot_not_blank),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
