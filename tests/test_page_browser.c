@@ -55,6 +55,20 @@ static size_t count(const char *s, const char *what)
     return n;
 }
 
+static char *run(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    pclose(p);
+    return bl_strbuf_take(&sb);
+}
+
 static const char *chromium(void)
 {
     static const char *const names[] = {"chromium", "chromium-browser", "google-chrome"};
@@ -360,6 +374,58 @@ static void test_header_and_test_column_stay(void **state)
     free(dom);
 }
 
+/* Printed (chromium's print to PDF, read with pdftotext): no controls on paper, and the blog
+ * posts' table runs over pages with its header row on each, up to the charts. */
+static void test_print_stylesheet(void **state)
+{
+    (void)state;
+    if (!chromium())
+        bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
+    if (system("command -v pdftotext >/dev/null && command -v pdfinfo >/dev/null") != 0)
+        bl_skip_because("pdftotext missing (poppler-utils: sh scripts/deps.sh test)");
+    static const char *const posts[] = {
+        "blog/000_bed2622bff3958ce.txt", "blog/001_8562a4b6946fb1ec.txt",
+        "blog/003_c0a3f5a42cdf17b6.txt", "blog/004_8160137f383e9f6d.txt"};
+    char args[1500], page[700], pdf[700];
+    for (size_t i = 0; i < 4; i++) {
+        char *p = bl_test_corpus(posts[i]);
+        if (!p)
+            bl_skip_because("BENCHLOG_CORPUS absent: the blog posts' print is not checked");
+        snprintf(args, sizeof args, "import --db %s/blog.db %s", dir, p);
+        free(p);
+        assert_true(bl_test_benchlog(args, NULL, NULL) <= 1); /* 1: refused text, said */
+    }
+    snprintf(page, sizeof page, "%s/blog.html", dir);
+    snprintf(args, sizeof args, "report --db %s/blog.db --html -o %s", dir, page);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(pdf, sizeof pdf, "%s/print.pdf", dir);
+    snprintf(args, sizeof args, "--no-pdf-header-footer --print-to-pdf=%s", pdf);
+    free(browse(page, args));
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "pdfinfo '%s' | sed -n 's/^Pages: *//p'", pdf);
+    char *n = run(cmd);
+    int pages = atoi(n);
+    free(n);
+    assert_true(pages > 5);
+    int table_pages = 0, charts_seen = 0, table_done = 0;
+    for (int p = 1; p <= pages; p++) {
+        snprintf(cmd, sizeof cmd, "pdftotext -layout -f %d -l %d '%s' -", p, p, pdf);
+        char *t = run(cmd);
+        assert_null(strstr(t, "Set-ups shown"));  /* the controls */
+        assert_null(strstr(t, "Click a column")); /* screen-only hint */
+        charts_seen |= strstr(t, "MB/s (throughput) of") != NULL;
+        if (!table_done) { /* up to the table's footnote: the header row on every sheet */
+            if (!strstr(t, "p99 latency"))
+                fail_msg("printed page %d of the table lacks its header row", p);
+            table_pages++;
+        }
+        table_done |= strstr(t, "MB/s = 10^6 bytes/s") != NULL;
+        free(t);
+    }
+    assert_true(charts_seen);
+    assert_true(table_pages >= 3);
+}
+
 /* The screenshot is the page, not a blank window: text and the set-up colours show. */
 static void test_screenshot_not_blank(void **state)
 {
@@ -399,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_dom_matches_the_model),
         cmocka_unit_test(test_controls_work),
         cmocka_unit_test(test_header_and_test_column_stay),
+        cmocka_unit_test(test_print_stylesheet),
         cmocka_unit_test(test_screenshot_not_blank),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
