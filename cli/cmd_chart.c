@@ -20,23 +20,24 @@ static void print_help(void)
           stdout);
     for (int k = 0; k < BL_CHART_N_KINDS; k++)
         printf("  %-12s %s\n", bl_chart_kind_name(k), bl_chart_kind_help(k));
-    fputs("\n  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
-          "  --kind KIND    chart kind (default bar)\n"
-          "  --by LABEL     bar: columns by this label; others: name curves by it\n"
-          "  --series NAME  timeline: bw, iops, lat, clat or slat (default: the first found)\n"
-          "  --title TEXT   title (default: kind and the labels the records share)\n"
-          "  --log          bar: logarithmic axis, for figures that span decades\n"
-          "  --width N      image width in pixels (default 1600; PDF: half a point each)\n"
-          "  --height N     image height in pixels (default 900)\n"
-          "  --metric NAME  bar: chart this figure: bw, iops, lat, p50, p99, p99.9, value\n"
-          "                 (repeatable: one chart each, FILE-NAME.png)\n"
-          "  --repeats HOW  bar: combine repeats by mean (default), median, best or all (mean)\n"
-          "  -o FILE        the chart to write: FILE.png, FILE.svg or FILE.pdf (required)\n\n"
-          "A bar chart draws every set-up: past 10 set-ups it writes pages FILE-1.png,\n"
-          "FILE-2.png, ... of 10 each, and says so. Legends name set-ups by their labels.\n"
-          "Percentiles, timeline and histogram draw at most 10 curves; narrow with FILTER.\n"
-          "Example: benchlog chart --kind percentiles -o lat.svg tool=fio test=rand-read\n",
-          stdout);
+    fputs(
+        "\n  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
+        "  --kind KIND    chart kind (default bar)\n"
+        "  --by LABEL     bar: columns by this label; others: name curves by it\n"
+        "  --series NAME  timeline: bw, iops, lat, clat or slat (default: the first found)\n"
+        "  --title TEXT   title (default: kind and the labels the records share)\n"
+        "  --log          bar: logarithmic axis, for figures that span decades\n"
+        "  --width N      image width in pixels (default 1600; PDF: half a point each)\n"
+        "  --height N     image height in pixels (default 900)\n"
+        "  --metric NAME  bar: chart this figure: bw, iops, lat, p50, p99, p99.9, value\n"
+        "                 (repeatable: one chart each, FILE-NAME.png)\n"
+        "  --repeats HOW  bar: combine repeats by mean (default), median, best or all (mean)\n"
+        "  -o FILE        the chart to write: FILE.png, FILE.svg or FILE.pdf (required)\n\n"
+        "A bar or iops-lat chart draws every set-up: past 10 set-ups it writes pages FILE-1.png,\n"
+        "FILE-2.png, ... of 10 each, and says so. Legends name set-ups by their labels.\n"
+        "Percentiles, timeline and histogram draw at most 10 curves; narrow with FILTER.\n"
+        "Example: benchlog chart --kind percentiles -o lat.svg tool=fio test=rand-read\n",
+        stdout);
 }
 
 static int size_arg(const char *s, int *out)
@@ -47,6 +48,17 @@ static int size_arg(const char *s, int *out)
         return -1;
     *out = (int)v;
     return 0;
+}
+
+/* Says on stderr which set-ups lack the --by label (each drawn on its own). */
+static void warn_unlabelled(const bl_records *recs, const char *by, const char *cmd)
+{
+    char err[256];
+    bl_table_opts to = {.by = by};
+    bl_table *t = bl_table_build(recs, &to, err, sizeof err);
+    if (t)
+        bl_cmp_warn_unlabelled(t, cmd);
+    bl_table_free(t);
 }
 
 /* "x.png" and metric p99 -> "x-p99.png". */
@@ -164,6 +176,8 @@ int cmd_chart(int argc, char **argv)
     char err[512];
     int rc = bl_report_load(db, argc - optind, argv + optind, &recs, err, sizeof err);
     co.repeats = cmp.repeats;
+    if (rc == 0 && co.by && (co.kind == BL_CHART_BAR || co.kind == BL_CHART_IOPS_LAT))
+        warn_unlabelled(&recs, co.by, "chart");
     if (rc == 0) {
         rc = draw(out, &recs, &co, &cmp, err, sizeof err);
         bl_chart_cleanup();
