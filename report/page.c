@@ -181,9 +181,17 @@ static void put_fig(bl_strbuf *out, const bl_table *t, size_t i, size_t j, bl_me
     bl_strbuf_init(&fig);
     bl_page_fig(&fig, m, s->fig, c->unit);
     bl_page_esc(out, fig.s);
+    if (s->n > 1) { /* visible too: touch screens and paper have no hover */
+        bl_strbuf_printf(out, "<sub>n=%zu", s->n);
+        if (bl_present(s->ci)) {
+            bl_strbuf_reset(&fig);
+            bl_page_fig(&fig, m, s->ci, c->unit);
+            bl_strbuf_puts(out, ", CI ±");
+            bl_page_esc(out, fig.s);
+        }
+        bl_strbuf_puts(out, "</sub>");
+    }
     bl_strbuf_free(&fig);
-    if (s->n > 1)
-        bl_strbuf_printf(out, "<sub>n=%zu</sub>", s->n);
     if (bl_present(c->flag) && m == bl_row_main(&t->rows[i]))
         bl_strbuf_puts(out, " <b class=\"flag\">!</b>");
     bl_strbuf_puts(out, "</span>");
