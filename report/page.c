@@ -60,7 +60,7 @@ static const char css[] =
     "svg.bars{width:100%;max-width:960px;height:auto;font-size:12px}\n"
     "svg .test{font-weight:600;font-size:13px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
     "fill:none}\n"
-    "svg text{fill:#1d2330}svg text.v{fill:#5b6475}\n"
+    "svg text{fill:#1d2330}svg text.v{fill:#5b6475}svg text.v.flag{fill:#c0392b}\n"
     "table.src td{text-align:left;white-space:normal}\n"
     "@media (max-width:640px){body{margin:.6rem}.scroll{max-height:65vh}"
     "thead th{min-width:5.5rem}section.chart{overflow-x:auto}svg.bars{min-width:600px}"
@@ -91,7 +91,16 @@ static const char js[] =
     "document.getElementById('metric').onchange=function(){b.dataset.metric=this.value};\n"
     "[].forEach.call(document.querySelectorAll('input[data-col]'),function(cb){"
     "cb.onchange=function(){[].forEach.call(document.querySelectorAll('[data-col=\"'+"
-    "cb.dataset.col+'\"]:not(input)'),function(e){e.classList.toggle('off',!cb.checked)})}});\n"
+    "cb.dataset.col+'\"]:not(input)'),function(e){e.classList.toggle('off',!cb.checked)});"
+    "pack()}});\n"
+    /* The bars of hidden set-ups leave no gaps: what follows moves up, the chart shrinks. */
+    "function pack(){[].forEach.call(document.querySelectorAll('svg.bars'),function(s){"
+    "var up=0,bh=+s.dataset.bar;[].forEach.call(s.children,function(e){var r=e.dataset.row;"
+    "if(e.classList.contains('test'))e.classList.toggle('off',!s.querySelector("
+    "'g[data-row=\"'+r+'\"]:not(.off)'));if(e.classList.contains('off'))up+=r&&!e.dataset."
+    "col?+s.dataset.group:bh;else e.setAttribute('transform','translate(0,'+(-up)+')')});var "
+    "h=+s.dataset.h-up;s.setAttribute('viewBox','0 0 '+s.viewBox.baseVal."
+    "width+' '+h);s.setAttribute('height',h)})}\n"
     "window.addEventListener('beforeprint',function(){[].forEach.call("
     "document.querySelectorAll('details'),function(d){d.open=true})})})();\n";
 

@@ -336,8 +336,35 @@ static void test_controls_work(void **state)
     const char *hd = strstr(dom, want);
     assert_non_null(hd);
     assert_true(hd < th && !memchr(hd, '>', (size_t)(th - hd)));
-    snprintf(want, sizeof want, "<g data-col=\"%zu\" class=\"off\"", best);
-    assert_true(count(dom, want) > 0);
+    snprintf(want, sizeof want, "<g data-col=\"%zu\" ", best);
+    size_t bars_off = 0, bars = 0;
+    for (const char *g = strstr(dom, want); g; g = strstr(g + 1, want)) {
+        const char *end = strchr(g, '>'), *off = strstr(g, "class=\"off\"");
+        bars++;
+        bars_off += off && off < end;
+    }
+    assert_true(bars > 0);
+    assert_int_equal(bars_off, bars);
+    /* The MB/s chart closes up: 16 px less per hidden bar, 36 more for a test left empty. */
+    size_t hidden = 0, emptied = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        size_t others = 0;
+        for (size_t j = 0; j < t->ncols; j++)
+            others += j != best && bl_table_cell(t, i, j)->m[BL_M_BW].n > 0;
+        int mine = bl_table_cell(t, i, best)->m[BL_M_BW].n > 0;
+        hidden += mine;
+        emptied += mine && !others;
+    }
+    const char *svg = strstr(dom, "data-metric=\"bw\"");
+    assert_non_null(svg);
+    while (svg > dom && strncmp(svg, "<svg", 4) != 0)
+        svg--;
+    const char *hh = strstr(svg, " height=\""), *dh = strstr(svg, "data-h=\"");
+    assert_non_null(hh);
+    assert_non_null(dh);
+    assert_true(hh < strchr(svg, '>') && dh < strchr(svg, '>'));
+    assert_true(hidden > 0);
+    assert_int_equal(atol(dh + 8) - atol(hh + 9), (long)(16 * hidden + 36 * emptied));
     free(dom);
     bl_table_free(t);
     bl_records_free(&rs);
