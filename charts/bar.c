@@ -65,19 +65,19 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
             size_t j = cols[b];
             const bl_stat *st = bl_cell_main(row, bl_table_cell(t, rows[k], j));
             double y = top + bar * (double)b;
-            double x1 = fmax(bl_axis_pos(ax, st->mean, c->px0, c->px1), c->px0 + 1);
+            double x1 = fmax(bl_axis_pos(ax, st->fig, c->px0, c->px1), c->px0 + 1);
             bl_canvas_color(c, j, 1);
             cairo_rectangle(c->cr, c->px0, y + bar * 0.06, x1 - c->px0, bar * 0.88);
             cairo_fill(c->cr);
             double end = x1;
             if (st->n > 1 && bl_present(st->sd)) {
-                end = bl_axis_pos(ax, st->mean + st->sd, c->px0, c->px1);
+                end = bl_axis_pos(ax, st->fig + st->sd, c->px0, c->px1);
                 whisker(c, x1, end, y + bar / 2, bar * 0.25);
             }
             if (label_size < 8)
                 continue;
             bl_strbuf_reset(&sb);
-            bl_fmt_fig(&sb, st->mean);
+            bl_fmt_fig(&sb, st->fig);
             double lw;
             bl_canvas_measure(c, sb.s, label_size, 0, &lw, NULL);
             if (end + 8 * s + lw < c->w - 10 * s)
@@ -117,10 +117,10 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     for (size_t k = 0; k < nr; k++)
         for (size_t j = 0; j < ns; j++) {
             const bl_stat *st = bl_cell_main(&t->rows[rows[k]], bl_table_cell(t, rows[k], j));
-            double v = st->n ? st->mean + (st->n > 1 && bl_present(st->sd) ? st->sd : 0) : 0;
+            double v = st->n ? st->fig + (st->n > 1 && bl_present(st->sd) ? st->sd : 0) : 0;
             hi = v > hi ? v : hi;
-            if (st->n && st->mean > 0 && st->mean < lo)
-                lo = st->mean;
+            if (st->n && st->fig > 0 && st->fig < lo)
+                lo = st->fig;
         }
     bl_axis ax;
     /* Figures spanning decades (page-cache reads beside disk writes) want a log axis;

@@ -76,7 +76,7 @@ static void write_stat(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const bl_sta
                        lxw_format *f)
 {
     if (s->n)
-        worksheet_write_number(ws, r, c, s->mean * scale, f);
+        worksheet_write_number(ws, r, c, s->fig * scale, f);
 }
 
 typedef struct sum_layout {
@@ -140,13 +140,13 @@ static void summary_row(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const 
         const bl_stat *m = bl_cell_main(row, c);
         lxw_col_t col = (lxw_col_t)(L->first + j * L->per);
         if (m->n)
-            worksheet_write_number(ws, r, col, m->mean, mf);
+            worksheet_write_number(ws, r, col, m->fig, mf);
         else if (c->note)
             worksheet_write_string(ws, r, col, c->note, NULL);
         col++;
         if (L->iops) {
             if (row->small_block && row->has_bw)
-                write_stat(ws, r, col, &c->iops, 1, bl_xfmt_unit(x, "IOPS", 0));
+                write_stat(ws, r, col, &c->m[BL_M_IOPS], 1, bl_xfmt_unit(x, "IOPS", 0));
             col++;
         }
         if (L->sd) {
@@ -157,8 +157,8 @@ static void summary_row(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const 
             col += 2;
         }
         if (L->lat) {
-            write_stat(ws, r, col++, &c->lat_ns, 1e-3, us);
-            write_stat(ws, r, col++, &c->p99_ns, 1e-3, us);
+            write_stat(ws, r, col++, &c->m[BL_M_LAT], 1e-3, us);
+            write_stat(ws, r, col++, &c->m[BL_M_P99], 1e-3, us);
         }
         if (L->ratio) {
             double q = bl_table_ratio(t, i, j);
@@ -195,7 +195,7 @@ static void summary_chart(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, const
         for (size_t j = 0; j < ns; j++) {
             const bl_stat *s = bl_cell_main(&t->rows[rows[k]], bl_table_cell(t, rows[k], j));
             if (s->n)
-                worksheet_write_number(ws, r, (lxw_col_t)(j + 1), s->mean, f);
+                worksheet_write_number(ws, r, (lxw_col_t)(j + 1), s->fig, f);
         }
     }
     lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);

@@ -69,8 +69,8 @@ static void test_rows_in_crystaldiskmark_order(void **state)
     assert_string_equal(t->cols[3].title, "cdm.txt · 1 GbE");
     assert_string_equal(t->cols[5].title, "nas.txt · シーケンシャル");
     /* dd's two commands share their column: 64 MiB in 0.281737 s and in 0.0146754 s. */
-    assert_double_equal(bl_table_cell(t, 1, 2)->mbps.mean, 67.108864 / 0.281737, 1e-9);
-    assert_double_equal(bl_table_cell(t, 2, 2)->mbps.mean, 67.108864 / 0.0146754, 1e-9);
+    assert_double_equal(bl_table_cell(t, 1, 2)->m[BL_M_BW].mean, 67.108864 / 0.281737, 1e-9);
+    assert_double_equal(bl_table_cell(t, 2, 2)->m[BL_M_BW].mean, 67.108864 / 0.0146754, 1e-9);
     bl_table_free(t);
     bl_records_free(&rs);
 }
@@ -86,15 +86,18 @@ static void test_repeated_runs_mean_stdev(void **state)
     assert_int_equal(t->nrows, 3);
     const bl_cell *c = bl_table_cell(t, 0, 0); /* seq-write-block: 100, 110, 120 MB/s */
     assert_int_equal(c->n_recs, 3);
-    assert_double_equal(c->mbps.mean, 110, 1e-9);
-    assert_double_equal(c->mbps.sd, 10, 1e-9);
-    assert_double_equal(c->cpu_pct.mean, 14, 1e-9);
+    assert_double_equal(c->m[BL_M_BW].mean, 110, 1e-9);
+    assert_double_equal(c->m[BL_M_BW].sd, 10, 1e-9);
+    assert_double_equal(c->m[BL_M_CPU].mean, 14, 1e-9);
     c = bl_table_cell(t, 1, 0); /* seeks 200, 210, 220 */
-    assert_double_equal(c->value.mean, 210, 1e-9);
-    assert_double_equal(c->value.sd, 10, 1e-9);
+    assert_double_equal(c->m[BL_M_VALUE].mean, 210, 1e-9);
+    assert_double_equal(c->m[BL_M_VALUE].sd, 10, 1e-9);
     char *txt = render(t, BL_REPORT_TEXT, 0);
-    assert_non_null(strstr(txt, "110.0 ± 10.00 MB/s (n=3)"));
-    assert_non_null(strstr(txt, "210.0 ± 10.00 ops/s (n=3)"));
+    /* 95% CI half-width: t(0.975, 2) = 4.3027 × 10 / sqrt(3) = 24.84 */
+    assert_double_equal(c->m[BL_M_VALUE].ci, 4.3027 * 10 / sqrt(3), 1e-9);
+    assert_non_null(strstr(txt, "110.0 ± 10.00 MB/s (n=3, CI ±24.84)"));
+    assert_non_null(strstr(txt, "210.0 ± 10.00 ops/s (n=3, CI ±24.84)"));
+    assert_non_null(strstr(txt, "--repeats mean"));
     /* bonnie++ could not time file creation: the mark stays, no made-up figure. */
     assert_non_null(strstr(txt, "+++++ (n=3)"));
     assert_null(strstr(txt, "too fast"));
@@ -104,7 +107,7 @@ static void test_repeated_runs_mean_stdev(void **state)
     t = build(&rs, "run", NULL);
     assert_int_equal(t->ncols, 3);
     assert_string_equal(t->cols[2].title, "bonnie.txt #3");
-    assert_double_equal(bl_table_cell(t, 0, 2)->mbps.mean, 120, 1e-9);
+    assert_double_equal(bl_table_cell(t, 0, 2)->m[BL_M_BW].mean, 120, 1e-9);
     bl_table_free(t);
     bl_records_free(&rs);
 }
@@ -119,7 +122,10 @@ static void test_baseline_ratio_and_iops(void **state)
     bl_table *t = build(&rs, "column", "1 GbE");
     assert_int_equal(t->baseline, col_of(t, "1 GbE"));
     long ten = col_of(t, "10 GbE");
-    col_of(t, "(no column)"); /* dd's records have no such label: shown, not dropped */
+    /* dd's records have no such label: shown, not dropped, and not pooled with anything. */
+    long dd = col_of(t, "dd.txt");
+    assert_true(t->cols[dd].unlabelled);
+    assert_int_equal(t->n_unlabelled, 1);
     assert_double_equal(bl_table_ratio(t, 0, (size_t)ten), 1121.4 / 117.6, 1e-9);
     char *txt = render(t, BL_REPORT_TEXT, 0);
     assert_non_null(strstr(txt, "vs 1 GbE"));
@@ -232,8 +238,8 @@ static void test_markdown_and_html(void **state)
                         "| test | fio | bonnie++ | dd | cdm | benchlog |\n"
                         "| :--- | ---: | ---: | ---: | ---: | ---: |\n",
                         strlen("| test | fio | bonnie++ | dd | cdm | benchlog |\n") + 40) == 0);
-    assert_non_null(
-        strstr(md, "| seq-read 1MiB Q8T1 | 376.5 MB/s |  |  | 619.5 ± 709.8 MB/s (n=2) |  |"));
+    assert_non_null(strstr(
+        md, "| seq-read 1MiB Q8T1 | 376.5 MB/s |  |  | 619.5 ± 709.8 MB/s (n=2, CI ±6377.2) |  |"));
     /* (117.6 + 1121.4) / 2 and sqrt(1003.8^2 / 2); IOPS beside for 4KiB only. */
     assert_non_null(strstr(md, "| rand-read 4KiB Q32T1 | 53.87 MB/s  13152 IOPS |"));
     free(md);
@@ -245,9 +251,12 @@ static void test_markdown_and_html(void **state)
     assert_non_null(strstr(html, "<meta charset=\"utf-8\">"));
     assert_null(strstr(html, "<script"));
     assert_null(strstr(html, "http")); /* self-contained: nothing fetched */
-    /* Bars against the row's best: 376.54 / 619.5 of CDM's mean. */
-    assert_non_null(strstr(html, "style=\"--w:60.8%\">376.5 MB/s</td>"));
-    assert_non_null(strstr(html, "style=\"--w:100.0%\">619.5 ± 709.8 MB/s (n=2)</td>"));
+    /* CDM's records have no section: its two columns stay apart (never pooled into a
+     * "(no section)" mean of 1 GbE and 10 GbE). Bars against the row's best: 376.54 / 1121.4. */
+    assert_non_null(strstr(html, "style=\"--w:33.6%\">376.5 MB/s</td>"));
+    assert_non_null(strstr(html, "style=\"--w:100.0%\">1121.4 MB/s</td>"));
+    assert_null(strstr(html, "619.5"));
+    assert_int_equal(t->n_unlabelled, 4); /* cdm 1 GbE and 10 GbE, dd, the runner */
     assert_non_null(strstr(html, "</html>\n"));
     free(html);
     bl_table_free(t);
