@@ -20,6 +20,7 @@ static const command commands[] = {
     {"report", cmd_report, "comparison table (text, Markdown, CSV, HTML)"},
     {"chart", cmd_chart, "PNG chart: bar, percentiles, timeline, histogram"},
     {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
+    {"compare", cmd_compare, "two set-ups test by test: change in %, outside the 95% CI?"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -269,11 +269,13 @@ void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
                          "half-width of the 95%% confidence interval of the mean (Student's t).\n",
                          bl_repeats_name(t->repeats), how[t->repeats]);
     }
-    if (t->lat_total || t->lat_clat)
+    if (t->lat_from[0] || t->lat_from[1] || t->pct_from[0] || t->pct_from[1])
         bl_strbuf_printf(out,
-                         "Latency: total (lat) for %zu record%s, completion (clat, no total "
-                         "reported) for %zu.\n",
-                         t->lat_total, t->lat_total == 1 ? "" : "s", t->lat_clat);
+                         "Latency: mean of total latency (lat) for %zu record%s, of completion "
+                         "latency (clat; no lat) for %zu; percentiles of lat for %zu, of clat "
+                         "for %zu.\n",
+                         t->lat_from[0], t->lat_from[0] == 1 ? "" : "s", t->lat_from[1],
+                         t->pct_from[0], t->pct_from[1]);
     if (t->n_flagged)
         bl_strbuf_printf(out,
                          "! = implausible: %zu figure%s 100× or more off the same test's median on "

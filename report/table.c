@@ -55,16 +55,19 @@ static void cell_add(bl_cell *c, const bl_record *r)
     bl_stat_add(&c->m[BL_M_BW], bl_present(r->bw_bytes_s) ? r->bw_bytes_s / 1e6 : BL_ABSENT);
     bl_stat_add(&c->m[BL_M_IOPS], r->iops);
     bl_stat_add(&c->m[BL_M_VALUE], r->value);
-    const bl_lat *l = r->lat_ns.present ? &r->lat_ns : &r->clat_ns;
-    if (l->present) {
-        if (l == &r->lat_ns)
-            c->lat_total++;
-        else
-            c->lat_clat++;
+    /* fio prints percentiles of clat by default and of lat only with lat_percentiles=1: each
+     * figure comes from the total latency where the record has it, else from clat. */
+    const bl_lat *l = r->lat_ns.present && bl_present(r->lat_ns.mean) ? &r->lat_ns : &r->clat_ns;
+    if (l->present && bl_present(l->mean)) {
+        c->lat_from[l == &r->clat_ns]++;
         bl_stat_add(&c->m[BL_M_LAT], l->mean);
-        bl_stat_add(&c->m[BL_M_P50], pct_of(l, 50));
-        bl_stat_add(&c->m[BL_M_P99], pct_of(l, 99));
-        bl_stat_add(&c->m[BL_M_P999], pct_of(l, 99.9));
+    }
+    const bl_lat *p = r->lat_ns.present && r->lat_ns.n_pct ? &r->lat_ns : &r->clat_ns;
+    if (p->present && p->n_pct) {
+        c->pct_from[p == &r->clat_ns]++;
+        bl_stat_add(&c->m[BL_M_P50], pct_of(p, 50));
+        bl_stat_add(&c->m[BL_M_P99], pct_of(p, 99));
+        bl_stat_add(&c->m[BL_M_P999], pct_of(p, 99.9));
     }
     bl_stat_add(&c->m[BL_M_CPU], r->cpu_pct);
     if (r->unit && !c->unit)
@@ -410,10 +413,12 @@ static void finish(bl_table *t)
             if (c->unit && !row->unit)
                 row->unit = c->unit;
             t->any_repeat |= c->n_recs > 1;
-            t->any_lat |= c->m[BL_M_LAT].n > 0;
+            t->any_lat |= c->m[BL_M_LAT].n > 0 || c->m[BL_M_P99].n > 0;
             t->any_cpu |= c->m[BL_M_CPU].n > 0;
-            t->lat_total += c->lat_total;
-            t->lat_clat += c->lat_clat;
+            for (int k = 0; k < 2; k++) {
+                t->lat_from[k] += c->lat_from[k];
+                t->pct_from[k] += c->pct_from[k];
+            }
         }
         /* A test that reports IOPS without bandwidth is compared by IOPS, whatever its bs. */
         if (row->has_iops && !row->has_bw)

@@ -5,12 +5,12 @@
  * then bonnie++'s tests in bonnie++'s order, then anything else by name.
  * Columns are set-ups: the values of `by` (a record key or label; "run" = each source's run),
  * or by default the runs grouped by source, heading ("section"), table row ("row", when it
- * is one for the whole run), table column ("column") and machine ("host"), so that the dd commands of one file form
- * one column and ten bonnie++ rows under one heading are one column of repeats. Records lacking the
- * `by` label are never pooled: each source's set-up (as the default grouping sees it) stands as its
- * own column, marked unlabelled. A cell holds the repeats of one test on one set-up, summarised per
- * metric (stats.h), and is flagged when its main figure is far (100×) from the row's median over >=
- * 3 set-ups. */
+ * is one for the whole run), table column ("column") and machine ("host"), so that the dd commands
+ * of one file form one column and ten bonnie++ rows under one heading are one column of repeats.
+ * Records lacking the `by` label are never pooled: each source's set-up (as the default grouping
+ * sees it) stands as its own column, marked unlabelled. A cell holds the repeats of one test on one
+ * set-up, summarised per metric (stats.h), and is flagged when its main figure is far (100×) from
+ * the row's median over >= 3 set-ups. */
 #ifndef BL_REPORT_TABLE_H
 #define BL_REPORT_TABLE_H
 
@@ -20,7 +20,9 @@
 #include <stdint.h>
 
 /* The figures a cell summarises. Latency is the total latency (lat) where the tool reports
- * it, else the completion latency (clat); the table counts which (lat_from). */
+ * it, else the completion latency (clat), for the mean and for the percentiles apart (fio
+ * gives percentiles of clat unless lat_percentiles=1); the table counts which (lat_from,
+ * pct_from). */
 typedef enum {
     BL_M_BW,   /* MB/s, 10^6 bytes/s */
     BL_M_IOPS, /* IO/s */
@@ -45,13 +47,14 @@ int bl_metric_lower_better(bl_metric m);
 
 typedef struct bl_cell {
     size_t n_recs;
-    size_t n_notes;             /* records with a note and no figure ("+++++") */
-    bl_stat m[BL_M_COUNT];      /* one summary of the repeats per metric */
-    const char *unit;           /* of BL_M_VALUE, borrowed from a record */
-    const char *note;           /* borrowed: "+++++" when the tool could not measure */
-    size_t lat_total, lat_clat; /* records whose latency came from lat, from clat */
-    double flag;                /* main figure over the row's median elsewhere when implausible
-                                   (>= 100 or <= 1/100), else BL_ABSENT */
+    size_t n_notes;        /* records with a note and no figure ("+++++") */
+    bl_stat m[BL_M_COUNT]; /* one summary of the repeats per metric */
+    const char *unit;      /* of BL_M_VALUE, borrowed from a record */
+    const char *note;      /* borrowed: "+++++" when the tool could not measure */
+    size_t lat_from[2],
+        pct_from[2]; /* records whose mean, percentiles came from [0] lat, [1] clat */
+    double flag;     /* main figure over the row's median elsewhere when implausible
+                        (>= 100 or <= 1/100), else BL_ABSENT */
 } bl_cell;
 
 typedef struct bl_row {
@@ -79,10 +82,11 @@ typedef struct bl_table {
     size_t n_records;  /* in the table */
     size_t n_left_out; /* without a test name: nothing to compare (bare fio logs) */
     int any_small, any_value, any_repeat, any_lat, any_cpu;
-    bl_repeats repeats;         /* how repeats combine into the figure shown */
-    size_t lat_total, lat_clat; /* records whose latency came from lat, from clat */
-    size_t n_unlabelled;        /* columns of records lacking --by */
-    size_t n_flagged;           /* cells flagged implausible */
+    bl_repeats repeats;              /* how repeats combine into the figure shown */
+    size_t lat_from[2], pct_from[2]; /* records whose latency mean, percentiles came from [0]
+                                        total latency (lat), [1] completion latency (clat) */
+    size_t n_unlabelled;             /* columns of records lacking --by */
+    size_t n_flagged;                /* cells flagged implausible */
 } bl_table;
 
 typedef struct bl_table_opts {

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "../core/strbuf.h"
+#include "../report/diff.h"
 #include "../report/render.h"
 #include "../report/table.h"
 #include "support/support.h"
@@ -202,12 +203,109 @@ static void test_implausible_flagged(void **state)
     bl_records_free(&rs);
 }
 
+static void add(bl_records *rs, const char *side, long run, double mbps)
+{
+    bl_record *r = bl_record_new();
+    bl_record_set_str(&r->source, side);
+    r->run = run;
+    bl_record_set_str(&r->test, "seq-read");
+    r->bs = 1048576;
+    r->iodepth = 1;
+    r->numjobs = 1;
+    r->bw_bytes_s = mbps * 1e6;
+    bl_record_set_label(r, "side", side);
+    bl_records_push(rs, r);
+}
+
+/* A: 100, 102, 98 (mean 100, sd 2, CI 4.3027 × 2 / sqrt(3) = 4.968); B: 120, 121, 119 (mean
+ * 120, sd 1, CI 2.484): the intervals do not overlap. C: 103 alone lies inside A's. */
+static void test_diff_outside_ci(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add(&rs, "A", 1, 100);
+    add(&rs, "A", 2, 102);
+    add(&rs, "A", 3, 98);
+    add(&rs, "B", 1, 120);
+    add(&rs, "B", 2, 121);
+    add(&rs, "B", 3, 119);
+    add(&rs, "C", 1, 103);
+    bl_table *t = build(&rs, "side", BL_REP_MEAN);
+    bl_diff_line l[2];
+    assert_int_equal(bl_diff(t, 0, 1, NULL, 0, l), 1);
+    assert_double_equal(l[0].a->ci, 4.3027 * 2 / sqrt(3), 1e-9);
+    assert_double_equal(l[0].change_pct, 20, 1e-9);
+    assert_int_equal(l[0].ci, BL_DIFF_OUTSIDE);
+    assert_int_equal(bl_diff(t, 0, 2, NULL, 0, l), 1);
+    assert_double_equal(l[0].change_pct, 3, 1e-9);
+    assert_int_equal(l[0].ci, BL_DIFF_INSIDE);
+    bl_metric lat = BL_M_LAT; /* no latency on either side: no line */
+    assert_int_equal(bl_diff(t, 0, 1, &lat, 1, l), 0);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_diff_render(t, 0, 1, l, bl_diff(t, 0, 1, NULL, 0, l), 0, &sb);
+    assert_non_null(strstr(sb.s, "100.0 MB/s (n=3, CI ±4.97)"));
+    assert_non_null(strstr(sb.s, "120.0 MB/s (n=3, CI ±2.48)"));
+    assert_non_null(strstr(sb.s, "+20.0%  yes"));
+    bl_strbuf_free(&sb);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+/* The command over an imported blog 004: bonnie++ without and with mkfs options, 11 and 10
+ * runs. Block writes by hand (K/sec × 1024 / 10^6): 659.0974 (CI ±4.2112) and 660.7378
+ * (CI ±4.3987), +0.2489%, intervals overlap; the post says "あんまり変わらない". */
+static void test_compare_command(void **state)
+{
+    (void)state;
+    char *path = bl_test_corpus(posts[3]);
+    if (!path)
+        skip();
+    char *dir = bl_test_tmpdir(), args[1024];
+    snprintf(args, sizeof args, "import --db %s/s.db %s", dir, path);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    char *out = NULL, *err = NULL;
+    snprintf(args, sizeof args,
+             "compare --db %s/s.db --csv section=指定しない場合 section=指定した場合", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, &err), 0);
+    const char *l = strstr(out, "\"seq-write-block T1\",bw,\"MB/s\",");
+    assert_non_null(l);
+    double a, aci, b, bci, pct;
+    int an, bn;
+    assert_int_equal(sscanf(l + strlen("\"seq-write-block T1\",bw,\"MB/s\","),
+                            "%lf,%d,%lf,%lf,%d,%lf,%lf", &a, &an, &aci, &b, &bn, &bci, &pct),
+                     7);
+    assert_double_equal(a, 659.0974138, 1e-6);
+    assert_int_equal(an, 11);
+    assert_double_equal(aci, 4.2111776, 1e-4);
+    assert_double_equal(b, 660.7378432, 1e-6);
+    assert_int_equal(bn, 10);
+    assert_double_equal(bci, 4.3986709, 1e-4);
+    assert_double_equal(pct, 0.2488903, 1e-5);
+    assert_non_null(strstr(l, ",no\n"));
+    free(out);
+    free(err);
+    /* report --by host: every set-up lacks the label; stderr names them. */
+    snprintf(args, sizeof args, "report --db %s/s.db --by host", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, &err), 0);
+    assert_non_null(strstr(err, "lack the label 'host'; not pooled"));
+    assert_non_null(strstr(err, "004_8160137f383e9f6d.txt · 指定した場合\n"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unlabelled_never_pooled), cmocka_unit_test(test_zfs_settings_apart),
         cmocka_unit_test(test_repeats_by_hand),         cmocka_unit_test(test_t_quantiles),
-        cmocka_unit_test(test_implausible_flagged),
+        cmocka_unit_test(test_implausible_flagged),     cmocka_unit_test(test_diff_outside_ci),
+        cmocka_unit_test(test_compare_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
