@@ -228,23 +228,6 @@ void bl_grid_free(bl_grid *g)
     memset(g, 0, sizeof *g);
 }
 
-static void pad(bl_strbuf *out, size_t n, char c)
-{
-    for (size_t i = 0; i < n; i++)
-        bl_strbuf_putc(out, c);
-}
-
-static void put_aligned(bl_strbuf *out, const char *s, size_t width, int right)
-{
-    size_t w = bl_display_width(s);
-    size_t fill = width > w ? width - w : 0;
-    if (right)
-        pad(out, fill, ' ');
-    bl_strbuf_puts(out, s);
-    if (!right)
-        pad(out, fill, ' ');
-}
-
 void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
 {
     bl_strbuf_printf(out, "%sMB/s = 10^6 bytes/s. %zu record%s, %zu test%s, %zu column%s", prefix,
@@ -281,78 +264,6 @@ void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
                          "! = implausible: %zu figure%s 100× or more off the same test's median on "
                          "the other set-ups; check the source.\n",
                          t->n_flagged, t->n_flagged == 1 ? "" : "s");
-}
-
-static void head_line(const bl_grid *g, const size_t *w, const size_t *ks, size_t nk,
-                      bl_strbuf *out)
-{
-    for (size_t q = 0; q < nk; q++) {
-        size_t k = ks[q];
-        if (q)
-            bl_strbuf_puts(out, "  ");
-        put_aligned(out, g->head[k], q + 1 == nk && !g->numeric[k] ? 0 : w[k], g->numeric[k]);
-    }
-    bl_strbuf_putc(out, '\n');
-    for (size_t q = 0; q < nk; q++) {
-        if (q)
-            bl_strbuf_puts(out, "  ");
-        pad(out, w[ks[q]], '-');
-    }
-    bl_strbuf_putc(out, '\n');
-}
-
-static void block(const bl_grid *g, const size_t *w, const size_t *ks, size_t nk, bl_strbuf *out)
-{
-    head_line(g, w, ks, nk, out);
-    for (size_t i = 0; i < g->nrows; i++) {
-        for (size_t q = 0; q < nk; q++) {
-            if (q)
-                bl_strbuf_puts(out, "  ");
-            put_aligned(out, g->cell[i * g->ncols + ks[q]], w[ks[q]], g->numeric[ks[q]]);
-        }
-        while (out->len && out->s[out->len - 1] == ' ') /* empty last cells: no trailing blanks */
-            out->s[--out->len] = 0;
-        bl_strbuf_putc(out, '\n');
-    }
-}
-
-/* Past `width` terminal columns the table is cut into blocks of columns, each repeating the
- * test column, so that nothing wraps and nothing is dropped. */
-static void render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o,
-                        bl_strbuf *out)
-{
-    if (o->title)
-        bl_strbuf_printf(out, "%s\n\n", o->title);
-    size_t *w = bl_xcalloc(g->ncols, sizeof *w);
-    for (size_t k = 0; k < g->ncols; k++) {
-        w[k] = bl_display_width(g->head[k]);
-        for (size_t i = 0; i < g->nrows; i++) {
-            size_t cw = bl_display_width(g->cell[i * g->ncols + k]);
-            w[k] = cw > w[k] ? cw : w[k];
-        }
-    }
-    size_t *ks = bl_xcalloc(g->ncols + 1, sizeof *ks);
-    size_t k = 1, nblocks = 0;
-    do {
-        size_t nk = 1, used = w[0];
-        ks[0] = 0;
-        /* A block takes at least one column, however wide. */
-        while (k < g->ncols && (nk == 1 || o->width <= 0 || used + 2 + w[k] <= (size_t)o->width)) {
-            used += 2 + w[k];
-            ks[nk++] = k++;
-        }
-        if (nblocks++)
-            bl_strbuf_putc(out, '\n');
-        block(g, w, ks, nk, out);
-    } while (k < g->ncols);
-    if (nblocks > 1)
-        bl_strbuf_printf(out,
-                         "\n(%zu blocks of columns to fit %d terminal columns; --wide for one "
-                         "table)\n",
-                         nblocks, o->width);
-    bl_report_footnote(t, out, "\n");
-    free(ks);
-    free(w);
 }
 
 static void md_text(bl_strbuf *out, const char *s)
@@ -404,6 +315,6 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
     else if (o->format == BL_REPORT_HTML)
         bl_render_html(t, &g, o, out);
     else
-        render_text(t, &g, o, out);
+        bl_render_text(t, &g, o, out);
     bl_grid_free(&g);
 }

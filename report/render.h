@@ -40,6 +40,9 @@ void bl_metric_text(const bl_table *t, size_t row, size_t col, bl_metric m, bl_s
 /* The footnote: units, counts, how repeats combine, where latency came from, flags. */
 void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix);
 
+/* The aligned terminal table: past o->width columns, blocks of set-ups that each repeat the
+ * test column, headers wrapped at " · " and rows empty in a block left out of it. */
+void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
 void bl_render_csv(const bl_table *t, int lat, bl_strbuf *out);
 void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
 

@@ -9,6 +9,7 @@
 
 #include "../core/strbuf.h"
 #include "../report/diff.h"
+#include "../report/fmt.h"
 #include "../report/render.h"
 #include "../report/table.h"
 #include "support/support.h"
@@ -203,6 +204,61 @@ static void test_implausible_flagged(void **state)
     bl_records_free(&rs);
 }
 
+/* The blog store is 34 set-ups: past 120 columns the text comes in blocks that each repeat
+ * the test column; no table line is wider, and no set-up or figure is left out. */
+static void test_text_fits(void **state)
+{
+    (void)state;
+    bl_records rs;
+    if (!load(&rs, 0, 4)) {
+        bl_records_free(&rs);
+        skip();
+    }
+    bl_table *t = build(&rs, NULL, BL_REP_MEAN);
+    assert_true(t->ncols > 30);
+    bl_report_opts o = {.format = BL_REPORT_TEXT, .width = 120};
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_report_render(t, &o, &sb);
+    size_t tests = 0;
+    for (char *line = sb.s; line && *line;) {
+        char *nl = strchr(line, '\n');
+        char *l = bl_xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+        int prose = strstr(l, "MB/s = ") == l || strstr(l, "Repeats") == l ||
+                    strstr(l, "Latency") == l || strstr(l, "! = ") == l ||
+                    strstr(l, "blocks of columns") != NULL;
+        if (!prose)
+            assert_true(bl_display_width(l) <= 120);
+        tests += strncmp(l, "test ", 5) == 0 || strcmp(l, "test") == 0;
+        free(l);
+        line = nl ? nl + 1 : NULL;
+    }
+    assert_true(tests > 1); /* several blocks, each with the test column */
+    for (size_t j = 0; j < t->ncols; j++) {
+        const char *last = strrchr(t->cols[j].title, ' ');
+        assert_non_null(strstr(sb.s, last ? last + 1 : t->cols[j].title));
+    }
+    /* Every MB/s cell of the model is printed once. */
+    size_t want = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        for (size_t j = 0; j < t->ncols; j++)
+            want += bl_table_cell(t, i, j)->m[BL_M_BW].n > 0;
+    size_t got = 0;
+    for (const char *p = sb.s; (p = strstr(p, " MB/s")); p++)
+        got++;
+    assert_int_equal(got, want);
+    bl_strbuf_free(&sb);
+    /* --wide: one table, one heading line. */
+    o.width = 0;
+    bl_strbuf_init(&sb);
+    bl_report_render(t, &o, &sb);
+    assert_true(strncmp(sb.s, "test ", 5) == 0);
+    assert_null(strstr(sb.s, "\ntest "));
+    bl_strbuf_free(&sb);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
 static void add(bl_records *rs, const char *side, long run, double mbps)
 {
     bl_record *r = bl_record_new();
@@ -305,7 +361,7 @@ int main(void)
         cmocka_unit_test(test_unlabelled_never_pooled), cmocka_unit_test(test_zfs_settings_apart),
         cmocka_unit_test(test_repeats_by_hand),         cmocka_unit_test(test_t_quantiles),
         cmocka_unit_test(test_implausible_flagged),     cmocka_unit_test(test_diff_outside_ci),
-        cmocka_unit_test(test_compare_command),
+        cmocka_unit_test(test_compare_command),         cmocka_unit_test(test_text_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
