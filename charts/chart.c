@@ -123,6 +123,51 @@ int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *
     return chart_to(path, NULL, recs, o, err, errlen);
 }
 
+char *bl_chart_page_path(const char *path, size_t page)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        dot = path + strlen(path);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_putn(&sb, path, (size_t)(dot - path));
+    bl_strbuf_printf(&sb, "-%zu%s", page, dot);
+    return bl_strbuf_take(&sb);
+}
+
+int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_opts *o,
+                       size_t *pages, char *err, size_t errlen)
+{
+    bl_chart_opts po = *o;
+    size_t n = 0;
+    po.page = 0;
+    po.pages = &n;
+    *pages = 0;
+    if (o->kind != BL_CHART_BAR) {
+        int rc = chart_to(path, NULL, recs, o, err, errlen);
+        *pages = rc == 0;
+        return rc;
+    }
+    /* Page one is drawn in memory first: only then is it known whether there are more. */
+    bl_strbuf first;
+    bl_strbuf_init(&first);
+    po.drawn = NULL;
+    int rc = chart_to(NULL, &first, recs, &po, err, errlen);
+    po.drawn = o->drawn;
+    if (rc == 0 && n <= 1)
+        rc = chart_to(path, NULL, recs, &po, err, errlen);
+    for (size_t p = 0; rc == 0 && n > 1 && p < n; p++) {
+        char *pp = bl_chart_page_path(path, p + 1);
+        po.page = p;
+        rc = chart_to(pp, NULL, recs, &po, err, errlen);
+        free(pp);
+    }
+    bl_strbuf_free(&first);
+    if (rc == 0)
+        *pages = n ? n : 1;
+    return rc;
+}
+
 int bl_chart_png_mem(bl_strbuf *png, const bl_records *recs, const bl_chart_opts *o, char *err,
                      size_t errlen)
 {

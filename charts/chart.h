@@ -12,6 +12,7 @@
 
 #include "../core/record.h"
 #include "../core/strbuf.h"
+#include "../report/stats.h"
 #include <stddef.h>
 
 typedef enum {
@@ -28,12 +29,27 @@ typedef struct bl_chart_opts {
     const char *title;  /* NULL: from the records' common labels */
     const char *series; /* timeline: series name (bw, iops, lat, clat); NULL: first found */
     int log;            /* bar: 1 log scale, 0 linear, -1 log when figures span 3 decades */
+    /* bar: the figure (metric when has_metric, else MB/s, else IOPS, else the test's own
+     * figure), how repeats combine, and the page: BL_CHART_MAX_CURVES set-ups a page, *pages
+     * (when not NULL) set to how many pages hold every set-up. */
+    int has_metric;
+    int metric; /* a bl_metric */
+    bl_repeats repeats;
+    size_t page;
+    size_t *pages;
+    size_t *drawn; /* bar, when not NULL: increased by the set-ups (legend entries) drawn */
 } bl_chart_opts;
 
 /* Returns 0; 1 when no record has what the kind draws or the file cannot be written;
  * 2 for bad options. err says why. */
 int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
                  size_t errlen);
+/* A bar chart of every set-up: one file when they fit a page, else path's pages x-1.png,
+ * x-2.png, ... (o->page ignored); *pages says how many were written. */
+int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_opts *o,
+                       size_t *pages, char *err, size_t errlen);
+/* "x.png", 2 -> "x-2.png"; caller frees. */
+char *bl_chart_page_path(const char *path, size_t page);
 /* Drops the default pango font map and with it the fonts and caches it holds, so that leak
  * checkers see a clean exit. Call once, when no more charts will be drawn. (FcFini and
  * cairo_debug_reset_static_data would free more but abort while pango 1.50's font-sorting

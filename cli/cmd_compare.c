@@ -170,8 +170,9 @@ int cmd_compare(int argc, char **argv)
     bl_strbuf_init(&sb);
     if (n) {
         bl_diff_render(t, 0, 1, lines, n, a.csv, &sb);
+        bl_report_opts ro = {.metrics = a.cmp.metrics, .n_metrics = a.cmp.n_metrics};
         if (!a.csv)
-            bl_report_footnote(t, &sb, "");
+            bl_report_footnote(t, &ro, &sb, "");
         rc = write_out(a.out, &sb);
     } else {
         rc = 1;

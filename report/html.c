@@ -116,7 +116,7 @@ void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o
     bl_strbuf_puts(out, "<footer>");
     bl_strbuf note;
     bl_strbuf_init(&note);
-    bl_report_footnote(t, &note, "");
+    bl_report_footnote(t, o, &note, "");
     esc(out, note.s);
     bl_strbuf_free(&note);
     bl_strbuf_puts(out, " Made by benchlog.</footer>\n</body>\n</html>\n");

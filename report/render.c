@@ -228,7 +228,16 @@ void bl_grid_free(bl_grid *g)
     memset(g, 0, sizeof *g);
 }
 
-void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
+static int shows_latency(const bl_report_opts *o)
+{
+    int lat = o->lat;
+    for (size_t q = 0; q < o->n_metrics; q++)
+        lat |= bl_metric_unit(o->metrics[q]) && strcmp(bl_metric_unit(o->metrics[q]), "ns") == 0;
+    return lat;
+}
+
+void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *out,
+                        const char *prefix)
 {
     bl_strbuf_printf(out, "%sMB/s = 10^6 bytes/s. %zu record%s, %zu test%s, %zu column%s", prefix,
                      t->n_records, t->n_records == 1 ? "" : "s", t->nrows, t->nrows == 1 ? "" : "s",
@@ -252,7 +261,7 @@ void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix)
                          "half-width of the 95%% confidence interval of the mean (Student's t).\n",
                          bl_repeats_name(t->repeats), how[t->repeats]);
     }
-    if (t->lat_from[0] || t->lat_from[1] || t->pct_from[0] || t->pct_from[1])
+    if (shows_latency(o) && (t->lat_from[0] || t->lat_from[1] || t->pct_from[0] || t->pct_from[1]))
         bl_strbuf_printf(out,
                          "Latency: mean of total latency (lat) for %zu record%s, of completion "
                          "latency (clat; no lat) for %zu; percentiles of lat for %zu, of clat "
@@ -275,11 +284,11 @@ static void md_text(bl_strbuf *out, const char *s)
     }
 }
 
-static void render_md(const bl_table *t, const bl_grid *g, const char *title, bl_strbuf *out)
+static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
 {
-    if (title) {
+    if (o->title) {
         bl_strbuf_puts(out, "## ");
-        md_text(out, title);
+        md_text(out, o->title);
         bl_strbuf_puts(out, "\n\n");
     }
     for (size_t k = 0; k < g->ncols; k++) {
@@ -299,7 +308,7 @@ static void render_md(const bl_table *t, const bl_grid *g, const char *title, bl
         }
         bl_strbuf_puts(out, "|\n");
     }
-    bl_report_footnote(t, out, "\n");
+    bl_report_footnote(t, o, out, "\n");
 }
 
 void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out)
@@ -311,7 +320,7 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
     bl_grid g;
     bl_grid_build(t, o, &g);
     if (o->format == BL_REPORT_MD)
-        render_md(t, &g, o->title, out);
+        render_md(t, &g, o, out);
     else if (o->format == BL_REPORT_HTML)
         bl_render_html(t, &g, o, out);
     else

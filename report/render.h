@@ -37,8 +37,10 @@ void bl_grid_free(bl_grid *g);
 void bl_cell_text(const bl_table *t, size_t row, size_t col, bl_strbuf *sb);
 /* One metric of a cell the same way ("812 µs ± 20 µs (n=3, CI ±50 µs)"); empty when absent. */
 void bl_metric_text(const bl_table *t, size_t row, size_t col, bl_metric m, bl_strbuf *sb);
-/* The footnote: units, counts, how repeats combine, where latency came from, flags. */
-void bl_report_footnote(const bl_table *t, bl_strbuf *out, const char *prefix);
+/* The footnote: units, counts, how repeats combine, where latency came from (when o shows
+ * latency), flags. */
+void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *out,
+                        const char *prefix);
 
 /* The aligned terminal table: past o->width columns, blocks of set-ups that each repeat the
  * test column, headers wrapped at " · " and rows empty in a block left out of it. */

@@ -294,6 +294,32 @@ static char *setup_title(const char *key, int show_src, int show_sec)
     return bl_strbuf_take(&sb);
 }
 
+/* Short names for legends and sheet names: a set-up's labels without its file (file names
+ * are often hashes), unless two set-ups would then share a name or it would be empty. */
+static void name_labels(bl_table *t, int by_run)
+{
+    for (size_t i = 0; i < t->ncols; i++) {
+        bl_col *c = &t->cols[i];
+        int setup = !by_run && (!t->by || c->unlabelled);
+        c->label = setup ? setup_title(setup_of(c), 0, 1) : bl_xstrdup(c->title);
+    }
+    for (size_t i = 0; i < t->ncols; i++) {
+        bl_col *c = &t->cols[i];
+        int dup = !*c->label;
+        for (size_t k = 0; k < t->ncols && !dup; k++)
+            dup = k != i && strcmp(t->cols[k].label, c->label) == 0;
+        if (dup)
+            c->title_as_label = 1;
+    }
+    for (size_t i = 0; i < t->ncols; i++) {
+        bl_col *c = &t->cols[i];
+        if (c->title_as_label) {
+            free(c->label);
+            c->label = bl_xstrdup(c->title);
+        }
+    }
+}
+
 static void name_columns(bl_table *t)
 {
     int by_run = t->by && strcmp(t->by, "run") == 0;
@@ -322,6 +348,7 @@ static void name_columns(bl_table *t)
             bl_strbuf_free(&sb);
         }
     }
+    name_labels(t, by_run);
 }
 
 static int row_idx_cmp(const void *a, const void *b, void *rows)
@@ -354,7 +381,7 @@ static size_t intern_col(bl_table *t, bl_smap *m, size_t *cap, const char *key)
     if (i >= 0)
         return (size_t)i;
     bl_grow((void **)&t->cols, cap, t->ncols + 1, sizeof *t->cols);
-    t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL, 0};
+    t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL, NULL, 0, 0};
     bl_smap_put(m, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
 }
@@ -527,6 +554,7 @@ void bl_table_free(bl_table *t)
     for (size_t j = 0; j < t->ncols; j++) {
         free(t->cols[j].key);
         free(t->cols[j].title);
+        free(t->cols[j].label);
     }
     for (size_t i = 0; i < t->nrows * t->ncols; i++)
         for (int k = 0; k < BL_M_COUNT; k++)

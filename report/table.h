@@ -68,8 +68,10 @@ typedef struct bl_row {
 
 typedef struct bl_col {
     char *key;
-    char *title;
+    char *title;    /* for tables: names the file when several files are compared */
+    char *label;    /* for legends and sheets: the set-up's labels alone when that is unique */
     int unlabelled; /* --by LABEL given and this source/run lacks it: a column of its own */
+    int title_as_label;
 } bl_col;
 
 typedef struct bl_table {

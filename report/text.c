@@ -185,7 +185,7 @@ void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o
                          "table)%s.\n",
                          nblocks, o->width,
                          skipped ? "; rows with no figure in a block are left out of it" : "");
-    bl_report_footnote(t, out, "\n");
+    bl_report_footnote(t, o, out, "\n");
     free(ks);
     free(w);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "../charts/chart.h"
 #include "../core/strbuf.h"
 #include "../report/diff.h"
 #include "../report/fmt.h"
@@ -259,6 +260,60 @@ static void test_text_fits(void **state)
     bl_records_free(&rs);
 }
 
+/* The bar chart of the blog store draws all 34 set-ups, ten a page, by the chart's own
+ * count of legend entries; legends name set-ups by their labels. */
+static void test_chart_every_setup(void **state)
+{
+    (void)state;
+    bl_records rs;
+    if (!load(&rs, 0, 4)) {
+        bl_records_free(&rs);
+        skip();
+    }
+    bl_table *t = build(&rs, NULL, BL_REP_MEAN);
+    size_t with_bw = 0;
+    for (size_t j = 0; j < t->ncols; j++) {
+        int any = 0;
+        for (size_t i = 0; i < t->nrows; i++)
+            any |= bl_table_cell(t, i, j)->m[BL_M_BW].n > 0;
+        with_bw += any;
+    }
+    assert_int_equal(with_bw, 34);
+    /* 001's set-ups are named by heading and table column, not by the file. */
+    for (size_t j = 0; j < t->ncols; j++)
+        if (strstr(t->cols[j].title, "001_"))
+            assert_null(strstr(t->cols[j].label, "001_"));
+    bl_table_free(t);
+    char *dir = bl_test_tmpdir(), path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/bars.png", dir);
+    size_t pages = 0, drawn = 0;
+    bl_chart_opts o = {.kind = BL_CHART_BAR, .log = -1, .drawn = &drawn};
+    assert_int_equal(bl_chart_png_pages(path, &rs, &o, &pages, err, sizeof err), 0);
+    assert_int_equal(pages, 4);
+    assert_int_equal(drawn, 34);
+    for (size_t p = 1; p <= 5; p++) {
+        char *pp = bl_chart_page_path(path, p);
+        FILE *f = fopen(pp, "rb");
+        if (p <= 4)
+            assert_non_null(f);
+        else
+            assert_null(f);
+        if (f)
+            fclose(f);
+        free(pp);
+    }
+    /* --metric iops: the set-ups with IOPS only. */
+    drawn = 0;
+    o.has_metric = 1;
+    o.metric = BL_M_IOPS;
+    assert_int_equal(bl_chart_png_pages(path, &rs, &o, &pages, err, sizeof err), 0);
+    assert_true(drawn > 0 && drawn < 34);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    assert_int_equal(system(path), 0);
+    free(dir);
+    bl_records_free(&rs);
+}
+
 static void add(bl_records *rs, const char *side, long run, double mbps)
 {
     bl_record *r = bl_record_new();
@@ -362,6 +417,9 @@ int main(void)
         cmocka_unit_test(test_repeats_by_hand),         cmocka_unit_test(test_t_quantiles),
         cmocka_unit_test(test_implausible_flagged),     cmocka_unit_test(test_diff_outside_ci),
         cmocka_unit_test(test_compare_command),         cmocka_unit_test(test_text_fits),
+        cmocka_unit_test(test_chart_every_setup),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    bl_chart_cleanup();
+    return rc;
 }

@@ -61,13 +61,14 @@ static void test_rows_in_crystaldiskmark_order(void **state)
     assert_int_equal(t->nrows, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < t->nrows; i++)
         assert_string_equal(t->rows[i].title, want[i]);
-    /* Columns: one per source and heading, CDM's table columns apart, titled by what differs. */
+    /* Columns: one per source and heading, CDM's table columns apart, titled by what differs
+     * and by the machine where a record names it. */
     assert_int_equal(t->ncols, 6);
-    assert_string_equal(t->cols[0].title, "run:quick");
-    assert_string_equal(t->cols[1].title, "bonnie.txt · ext4 on md0");
+    assert_string_equal(t->cols[0].title, "run:quick · ssd1");
+    assert_string_equal(t->cols[1].title, "bonnie.txt · ext4 on md0 · nas1");
     assert_string_equal(t->cols[2].title, "dd.txt");
     assert_string_equal(t->cols[3].title, "cdm.txt · 1 GbE");
-    assert_string_equal(t->cols[5].title, "nas.txt · シーケンシャル");
+    assert_string_equal(t->cols[5].title, "nas.txt · シーケンシャル · nas1");
     /* dd's two commands share their column: 64 MiB in 0.281737 s and in 0.0146754 s. */
     assert_double_equal(bl_table_cell(t, 1, 2)->m[BL_M_BW].mean, 67.108864 / 0.281737, 1e-9);
     assert_double_equal(bl_table_cell(t, 2, 2)->m[BL_M_BW].mean, 67.108864 / 0.0146754, 1e-9);
@@ -176,20 +177,20 @@ static void test_text_aligned_with_cjk(void **state)
     bl_records_init(&rs);
     add_fio(&rs);
     add_dd(&rs);
-    bl_table *t = build(&rs, NULL, NULL); /* columns "nas.txt · シーケンシャル", "dd.txt" */
+    bl_table *t = build(&rs, NULL, NULL); /* "nas.txt · シーケンシャル · nas1", "dd.txt" */
     char *txt = render(t, BL_REPORT_TEXT, 0);
     char *lines[8];
     size_t n = 0;
     for (char *l = strtok(txt, "\n"); l && n < 8; l = strtok(NULL, "\n"))
         lines[n++] = l;
     assert_true(n >= 6);
-    char *title = strstr(lines[0], "シーケンシャル");
+    char *title = strstr(lines[0], "シーケンシャル · nas1");
     assert_non_null(title);
-    size_t fio_end = bl_display_width(lines[0]) - bl_display_width(title) + 14;
+    size_t fio_end = bl_display_width(lines[0]) - bl_display_width(title) + 14 + 7;
     assert_true(strncmp(lines[2], "seq-read 1MiB Q8T1 ", 19) == 0);
     assert_true(strncmp(lines[5], "rand-read 4KiB Q32T1 ", 21) == 0);
     /* fio's rows end with its column (dd's cell empty, no trailing blanks): 376.5 MB/s and
-     * "53.87 MB/s  13152 IOPS" end under the last character of the Japanese title. */
+     * "53.87 MB/s  13152 IOPS" end under the last character of the title. */
     assert_true(strstr(lines[2], "376.5 MB/s") && strstr(lines[5], "13152 IOPS"));
     assert_int_equal(bl_display_width(lines[2]), fio_end);
     assert_int_equal(bl_display_width(lines[5]), fio_end);
