@@ -2,6 +2,7 @@
 #include "../report/load.h"
 #include "../report/xlsx.h"
 #include "args.h"
+#include "cmp_args.h"
 #include "commands.h"
 #include <getopt.h>
 #include <stdio.h>
@@ -10,11 +11,13 @@
 
 static const char help[] =
     "Usage: benchlog xlsx [--db FILE] -o FILE.xlsx [--by LABEL] [--baseline VALUE]\n"
-    "                     [--title TEXT] [FILTER...]\n\n"
+    "                     [--title TEXT] [--metric NAME]... [--repeats HOW] [FILTER...]\n\n"
     "Writes an Excel workbook of the stored records matching FILTER:\n"
-    "  Summary   the comparison table of 'benchlog report' (same --by and --baseline),\n"
-    "            figures with their units, frozen header, autofilter, and a native\n"
-    "            clustered-bar chart of the main figures\n"
+    "  Summary   the comparison of 'benchlog report' (same --by and --baseline) in long\n"
+    "            form: one row per test and set-up with MB/s, IOPS, latency mean and\n"
+    "            percentiles, n, stdev, 95% CI and the implausibility check\n"
+    "  one pivot sheet per metric (tests x set-ups) with native bar charts, ten set-ups\n"
+    "            a chart, that together hold every set-up\n"
     "  one sheet per run with every record and metric (past 200 runs: one Records sheet)\n"
     "  Latency   mean and percentiles in microseconds, where records have them\n"
     "  Disks     fio's device figures (ios, ticks, util %) of the runs that have them\n"
@@ -23,20 +26,23 @@ static const char help[] =
     "  -o FILE.xlsx      the workbook to write (required)\n"
     "  --by LABEL        summary columns: this label's values (default: the runs)\n"
     "  --baseline VALUE  add each column's ratio to column VALUE\n"
-    "  --title TEXT      chart title (default \"Throughput by test\")\n\n"
+    "  --title TEXT      title in the print header and the document properties\n"
+    "  --metric NAME     pivot sheets of these figures: bw, iops, lat, p50, p99, p99.9,\n"
+    "                    value (repeatable; default every one the records have)\n"
+    "  --repeats HOW     combine repeats by mean (default), median, best or all (mean)\n\n"
+    "Sheets are named by their runs' labels and print on A4 landscape, fit to width.\n"
     "Example: benchlog xlsx -o nas.xlsx --by host tool=fio\n";
 
 int cmd_xlsx(int argc, char **argv)
 {
-    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"by", required_argument, 0, 'b'},
-                                         {"baseline", required_argument, 0, 'B'},
-                                         {"title", required_argument, 0, 'T'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {
+        {"db", required_argument, 0, 'd'},    {"output", required_argument, 0, 'o'},
+        {"by", required_argument, 0, 'b'},    {"baseline", required_argument, 0, 'B'},
+        {"title", required_argument, 0, 'T'}, BL_CMP_OPTIONS,
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     const char *db = NULL, *out = NULL;
     bl_xlsx_opts xo = {0};
+    bl_cmp_args cmp = {0};
     optind = 0;
     opterr = 0;
     int c;
@@ -57,6 +63,12 @@ int cmd_xlsx(int argc, char **argv)
         case 'T':
             xo.title = optarg;
             break;
+        case BL_CMP_METRIC:
+        case BL_CMP_REPEATS:
+        case BL_CMP_WIDE:
+            if (bl_cmp_option(&cmp, c, optarg, "xlsx") != 0)
+                return 2;
+            break;
         case 'h':
             fputs(help, stdout);
             return 0;
@@ -71,6 +83,9 @@ int cmd_xlsx(int argc, char **argv)
     bl_records_init(&recs);
     char err[512];
     int rc = bl_report_load(db, argc - optind, argv + optind, &recs, err, sizeof err);
+    xo.metrics = cmp.metrics;
+    xo.n_metrics = cmp.n_metrics;
+    xo.repeats = cmp.repeats;
     if (rc == 0)
         rc = bl_xlsx_write(out, &recs, &xo, err, sizeof err);
     if (rc == 2)
