@@ -14,8 +14,8 @@ void bl_chart_cleanup(void)
 
 int bl_chart_kind_from_name(const char *name)
 {
-    static const char *const names[] = {"bar", "percentiles", "timeline", "histogram"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"bar", "percentiles", "timeline", "histogram", "iops-lat"};
+    for (int i = 0; i < 5; i++)
         if (strcmp(name, names[i]) == 0)
             return i;
     return -1;
@@ -95,6 +95,7 @@ static int chart_to(const char *path, bl_strbuf *mem, const bl_records *recs,
     int rc;
     switch (o->kind) {
     case BL_CHART_BAR:
+    case BL_CHART_IOPS_LAT:
         rc = bl_chart_bar(&c, recs, o, err, errlen);
         break;
     case BL_CHART_PERCENTILES:
@@ -143,7 +144,7 @@ int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_
     po.page = 0;
     po.pages = &n;
     *pages = 0;
-    if (o->kind != BL_CHART_BAR) {
+    if (o->kind != BL_CHART_BAR && o->kind != BL_CHART_IOPS_LAT) {
         int rc = chart_to(path, NULL, recs, o, err, errlen);
         *pages = rc == 0;
         return rc;

@@ -6,6 +6,8 @@
  *                from fio's percentiles or from latency bins
  *   timeline     a series over time (bandwidth, IOPS, latency) from fio logs or the runner
  *   histogram    the latency distribution from bins, share of I/Os per bin
+ *   iops-lat     as fio-plot draws it: IOPS bars per test and set-up, and beside them the
+ *                mean latency bars with a tick at p99
  * Titles default to what the charted records have in common (heading, host, suite). */
 #ifndef BL_CHARTS_CHART_H
 #define BL_CHARTS_CHART_H
@@ -19,7 +21,8 @@ typedef enum {
     BL_CHART_BAR,
     BL_CHART_PERCENTILES,
     BL_CHART_TIMELINE,
-    BL_CHART_HISTOGRAM
+    BL_CHART_HISTOGRAM,
+    BL_CHART_IOPS_LAT /* bars of IOPS, and beside them mean latency with a p99 tick */
 } bl_chart_kind;
 
 typedef struct bl_chart_opts {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char help[] =
-    "Usage: benchlog chart [--db FILE] [--kind bar|percentiles|timeline|histogram]\n"
+    "Usage: benchlog chart [--db FILE] [--kind bar|percentiles|timeline|histogram|iops-lat]\n"
     "                      [--by LABEL] [--series NAME] [--title TEXT] [--log]\n"
     "                      [--metric NAME]... [--repeats HOW] [--width N] [--height N]\n"
     "                      -o FILE.png [FILTER...]\n\n"
@@ -20,7 +20,9 @@ static const char help[] =
     "  percentiles  latency percentile curves on log scales, from fio's percentiles or\n"
     "               from latency histograms\n"
     "  timeline     a series over time: bandwidth, IOPS or latency (fio logs, benchlog run)\n"
-    "  histogram    the latency distribution: share of I/Os per latency bin\n\n"
+    "  histogram    the latency distribution: share of I/Os per latency bin\n"
+    "  iops-lat     IOPS bars and beside them mean latency with a p99 tick, per test\n"
+    "               and set-up (as fio-plot draws them)\n\n"
     "  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
     "  --kind KIND    chart kind (default bar)\n"
     "  --by LABEL     bar: columns by this label; others: name curves by it\n"
