@@ -314,7 +314,7 @@ static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts 
 void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out)
 {
     if (o->format == BL_REPORT_CSV) {
-        bl_render_csv(t, o->lat, out);
+        bl_render_csv(t, o, out);
         return;
     }
     bl_grid g;

@@ -45,7 +45,7 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
 /* The aligned terminal table: past o->width columns, blocks of set-ups that each repeat the
  * test column, headers wrapped at " · " and rows empty in a block left out of it. */
 void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
-void bl_render_csv(const bl_table *t, int lat, bl_strbuf *out);
+void bl_render_csv(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
 void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
 
 #endif
