@@ -50,6 +50,17 @@ static int size_arg(const char *s, int *out)
     return 0;
 }
 
+/* Says on stderr which set-ups lack the --by label (each drawn on its own). */
+static void warn_unlabelled(const bl_records *recs, const char *by, const char *cmd)
+{
+    char err[256];
+    bl_table_opts to = {.by = by};
+    bl_table *t = bl_table_build(recs, &to, err, sizeof err);
+    if (t)
+        bl_cmp_warn_unlabelled(t, cmd);
+    bl_table_free(t);
+}
+
 /* "x.png" and metric p99 -> "x-p99.png". */
 static char *metric_path(const char *path, bl_metric m)
 {
@@ -165,6 +176,8 @@ int cmd_chart(int argc, char **argv)
     char err[512];
     int rc = bl_report_load(db, argc - optind, argv + optind, &recs, err, sizeof err);
     co.repeats = cmp.repeats;
+    if (rc == 0 && co.by && (co.kind == BL_CHART_BAR || co.kind == BL_CHART_IOPS_LAT))
+        warn_unlabelled(&recs, co.by, "chart");
     if (rc == 0) {
         rc = draw(out, &recs, &co, &cmp, err, sizeof err);
         bl_chart_cleanup();

@@ -86,6 +86,13 @@ int cmd_xlsx(int argc, char **argv)
     xo.metrics = cmp.metrics;
     xo.n_metrics = cmp.n_metrics;
     xo.repeats = cmp.repeats;
+    if (rc == 0 && xo.by) { /* say which set-ups lack the label, as report does */
+        bl_table_opts to = {.by = xo.by};
+        bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
+        if (t)
+            bl_cmp_warn_unlabelled(t, "xlsx");
+        bl_table_free(t);
+    }
     if (rc == 0)
         rc = bl_xlsx_write(out, &recs, &xo, err, sizeof err);
     if (rc == 2)
