@@ -43,8 +43,21 @@ static size_t present(const bl_table *t, size_t row, const size_t *page, size_t 
     return n;
 }
 
+/* A p99 tick across a latency bar (the fio-plot way of showing the tail). */
+static void p99_tick(bl_canvas *c, const bl_stat *p99, const bl_axis *ax, double y, double h)
+{
+    if (!p99->n)
+        return;
+    double x = bl_axis_pos(ax, p99->fig, c->px0, c->px1);
+    cairo_set_line_width(c->cr, 3 * c->s);
+    bl_canvas_rgb(c, INK, 1);
+    cairo_move_to(c->cr, x, y);
+    cairo_line_to(c->cr, x, y + h);
+    cairo_stroke(c->cr);
+}
+
 static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_t nr,
-                      const size_t *page, size_t ns, int metric, const bl_axis *ax)
+                      const size_t *page, size_t ns, int metric, int titles, const bl_axis *ax)
 {
     size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), most = 1;
     int ns_axis = metric >= 0 && strcmp(bl_metric_unit((bl_metric)metric), "ns") == 0;
@@ -61,8 +74,9 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
         const bl_row *row = &t->rows[rows[k]];
         size_t n = present(t, rows[k], page, ns, metric, cols);
         double gy = c->py0 + group * (double)k, top = gy + (group - bar * (double)n) / 2;
-        bl_canvas_text(c, c->px0 - 14 * s, gy + group / 2, row->title, 17, 0, 1, 0.5, INK,
-                       c->px0 - 50 * s);
+        if (titles)
+            bl_canvas_text(c, c->px0 - 14 * s, gy + group / 2, row->title, 17, 0, 1, 0.5, INK,
+                           c->px0 - 50 * s);
         if (k) { /* a tick between groups */
             bl_canvas_rgb(c, 0xC9CED8, 1);
             cairo_set_line_width(c->cr, 1);
@@ -78,6 +92,9 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
             bl_canvas_color(c, j, 1);
             cairo_rectangle(c->cr, c->px0, y + bar * 0.06, x1 - c->px0, bar * 0.88);
             cairo_fill(c->cr);
+            if (metric == BL_M_LAT)
+                p99_tick(c, &bl_table_cell(t, rows[k], page[j])->m[BL_M_P99], ax, y + bar * 0.06,
+                         bar * 0.88);
             double end = x1;
             if (st->n > 1 && bl_present(st->sd)) {
                 end = bl_axis_pos(ax, st->fig + st->sd, c->px0, c->px1);
@@ -101,6 +118,44 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
     }
     bl_strbuf_free(&sb);
     free(cols);
+}
+
+/* fio-plot's layout: IOPS on the left 58% of the plot, mean latency (with p99 ticks) on the
+ * rest, the same bars in the same places so a set-up reads across. */
+static void latency_panel(bl_canvas *c, const bl_table *t, const size_t *rows, size_t nr,
+                          const size_t *page, size_t ns, const bl_axis *iops_ax)
+{
+    double s = c->s, x0 = c->px0, x1 = c->px1, mid = x0 + (x1 - x0) * 0.58;
+    c->px1 = mid - 24 * s;
+    bl_canvas_xaxis(c, iops_ax, bl_tick_plain, "IOPS");
+    draw_bars(c, t, rows, nr, page, ns, BL_M_IOPS, 1, iops_ax);
+    double hi = 0, lo = INFINITY;
+    for (size_t k = 0; k < nr; k++)
+        for (size_t b = 0; b < ns; b++) {
+            const bl_cell *cell = bl_table_cell(t, rows[k], page[b]);
+            const bl_stat *ms[] = {&cell->m[BL_M_LAT], &cell->m[BL_M_P99]};
+            for (int q = 0; q < 2; q++)
+                if (ms[q]->n && ms[q]->fig > 0) {
+                    hi = ms[q]->fig > hi ? ms[q]->fig : hi;
+                    lo = ms[q]->fig < lo ? ms[q]->fig : lo;
+                }
+        }
+    c->px0 = mid + 40 * s;
+    c->px1 = x1;
+    if (hi > 0) {
+        bl_axis ax;
+        if (hi / lo > 100)
+            bl_axis_log(&ax, lo, hi * 1.5);
+        else
+            bl_axis_linear(&ax, 0, hi);
+        bl_canvas_xaxis(c, &ax, bl_tick_ns, "latency");
+        draw_bars(c, t, rows, nr, page, ns, BL_M_LAT, 0, &ax);
+    } else {
+        bl_canvas_text(c, (c->px0 + c->px1) / 2, (c->py0 + c->py1) / 2,
+                       "no latency in these records", 18, 0, 0.5, 0.5, MUTED, 0);
+    }
+    c->px0 = x0;
+    c->px1 = x1;
 }
 
 /* The columns with a figure in any of the rows: the ones the pages share out. */
@@ -161,7 +216,8 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
 {
     bl_table_opts to = {.by = o->by, .repeats = o->repeats};
     bl_table *t = bl_table_build(recs, &to, err, errlen);
-    int metric = o->has_metric ? o->metric : -1;
+    int iops_lat = o->kind == BL_CHART_IOPS_LAT;
+    int metric = iops_lat ? BL_M_IOPS : o->has_metric ? o->metric : -1;
     size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows);
     size_t *all = bl_xmalloc((t->ncols + 1) * sizeof *all);
     const char *unit = "";
@@ -216,21 +272,28 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     for (size_t b = 0; b < ns; b++)
         names[b] = t->cols[page[b]].label;
     const bl_record **rv = (const bl_record **)recs->v;
-    char *title = bl_chart_title(chart_name(metric), rv, recs->n, o);
+    char *title =
+        bl_chart_title(iops_lat ? "IOPS and latency by test" : chart_name(metric), rv, recs->n, o);
     int ns_axis = strcmp(unit ? unit : "", "ns") == 0;
     bl_strbuf sub;
     bl_strbuf_init(&sub);
     bl_strbuf_printf(&sub, "%s%s%s · %zu records", ns_axis ? "latency, lower is better" : unit,
                      strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", log ? ", log scale" : "",
                      t->n_records);
+    if (iops_lat)
+        bl_strbuf_puts(&sub, " · right: mean latency, tick = p99 (lat, else clat)");
     if (t->any_repeat)
         bl_strbuf_printf(&sub, " · repeats: %s, whisker = +1 stdev", bl_repeats_name(t->repeats));
     if (pages > 1)
         bl_strbuf_printf(&sub, " · page %zu of %zu: set-ups %zu–%zu of %zu", o->page + 1, pages,
                          first + 1, first + ns, nall);
     bl_canvas_frame(c, title, sub.s, names, ns, left, 70 * s, 90 * s);
-    bl_canvas_xaxis(c, &ax, ns_axis ? bl_tick_ns : bl_tick_plain, ns_axis ? "" : unit);
-    draw_bars(c, t, rows, nr, page, ns, metric, &ax);
+    if (iops_lat) {
+        latency_panel(c, t, rows, nr, page, ns, &ax);
+    } else {
+        bl_canvas_xaxis(c, &ax, ns_axis ? bl_tick_ns : bl_tick_plain, ns_axis ? "" : unit);
+        draw_bars(c, t, rows, nr, page, ns, metric, 1, &ax);
+    }
     if (o->drawn)
         *o->drawn += ns;
     bl_strbuf_free(&sub);

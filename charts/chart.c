@@ -18,7 +18,7 @@ static const struct {
     const char *name, *help;
     draw_fn draw;
 } kinds[] = {
-#define KIND(e, n, h) {#n, h, bl_chart_##n},
+#define KIND(e, n, f, h) {n, h, f},
     BL_CHART_KINDS(KIND)
 #undef KIND
 };
@@ -165,7 +165,7 @@ int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_
     po.page = 0;
     po.pages = &n;
     *pages = 0;
-    if (o->kind != BL_CHART_BAR) {
+    if (o->kind != BL_CHART_BAR && o->kind != BL_CHART_IOPS_LAT) {
         int rc = chart_to(path, NULL, bl_canvas_fmt_of(path), recs, o, err, errlen);
         *pages = rc == 0;
         return rc;

@@ -10,20 +10,24 @@
 #include "../report/stats.h"
 #include <stddef.h>
 
-/* The chart kinds: X(ENUM, name, help line). The kind `name` is drawn by bl_chart_name(). */
+/* The chart kinds: X(ENUM, "name", draw function, help line). */
 #define BL_CHART_KINDS(X)                                                                          \
-    X(BAR, bar, "grouped bars, tests x set-ups (as report --by), MB/s else IOPS, value labels")    \
-    X(PERCENTILES, percentiles,                                                                    \
+    X(BAR, "bar", bl_chart_bar,                                                                    \
+      "grouped bars, tests x set-ups (as report --by), MB/s else IOPS, value labels")              \
+    X(PERCENTILES, "percentiles", bl_chart_percentiles,                                            \
       "latency percentile curves on log scales, from fio's percentiles or latency histograms")     \
-    X(TIMELINE, timeline,                                                                          \
+    X(TIMELINE, "timeline", bl_chart_timeline,                                                     \
       "a series over time: bandwidth, IOPS or latency (fio logs, benchlog run)")                   \
-    X(HISTOGRAM, histogram, "the latency distribution: share of I/Os per latency bin")
+    X(HISTOGRAM, "histogram", bl_chart_histogram,                                                  \
+      "the latency distribution: share of I/Os per latency bin")                                   \
+    X(IOPS_LAT, "iops-lat", bl_chart_bar,                                                          \
+      "as fio-plot: IOPS bars per test and set-up, mean latency bars beside with a p99 tick")
 
-#define BL_CHART_ENUM_(e, n, h) BL_CHART_##e,
+#define BL_CHART_ENUM_(e, n, f, h) BL_CHART_##e,
 typedef enum { BL_CHART_KINDS(BL_CHART_ENUM_) BL_CHART_N_KINDS } bl_chart_kind;
 #undef BL_CHART_ENUM_
-/* " bar percentiles timeline histogram": the names as one string, for summaries. */
-#define BL_CHART_NAME_(e, n, h) " " #n
+/* " bar percentiles timeline histogram iops-lat": the names as one string, for summaries. */
+#define BL_CHART_NAME_(e, n, f, h) " " n
 #define BL_CHART_KIND_NAMES BL_CHART_KINDS(BL_CHART_NAME_)
 
 typedef struct bl_chart_opts {

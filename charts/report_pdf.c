@@ -84,7 +84,7 @@ static void new_page(doc *d)
 
 static const char *setup_name(const bl_table *t, size_t j)
 {
-    return t->cols[j].title;
+    return t->cols[j].label; /* the labels where they tell set-ups apart */
 }
 
 /* Title page: what the reader needs before the figures. */
@@ -143,7 +143,7 @@ static void title_page(doc *d, const bl_table *t, const bl_records *recs)
         rgb(d, bl_canvas_palette(j));
         cairo_rectangle(d->cr, M, y + 3, 8, 8);
         cairo_fill(d->cr);
-        y += text(d, M + 14, y, PW - 2 * M - 14, setup_name(t, j), 9.5, 0, 0, 1, INK) + 1.5;
+        y += text(d, M + 14, y, PW - 2 * M - 14, t->cols[j].title, 9.5, 0, 0, 1, INK) + 1.5;
     }
     bl_strbuf_free(&sb);
 }

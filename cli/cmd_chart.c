@@ -23,7 +23,7 @@ static void kinds_help(FILE *f)
 }
 
 static const char after[] =
-    "\nA bar chart draws every set-up: past 10 set-ups it writes pages FILE-1.png,\n"
+    "\nA bar or iops-lat chart draws every set-up: past 10 set-ups it writes pages FILE-1.png,\n"
     "FILE-2.png, ... of 10 each, and says so. Legends name set-ups by their labels.\n"
     "Percentiles, timeline and histogram draw at most 10 curves; narrow with FILTER.\n"
     "Options may stand before, between or after the filters.\n"
@@ -50,6 +50,17 @@ static int kind_arg(void *value, const char *s, char *err, size_t errlen)
     }
     *(bl_chart_kind *)value = (bl_chart_kind)k;
     return 0;
+}
+
+/* Says on stderr which set-ups lack the --by label (each drawn on its own). */
+static void warn_unlabelled(const bl_records *recs, const char *by, const char *cmd)
+{
+    char err[256];
+    bl_table_opts to = {.by = by};
+    bl_table *t = bl_table_build(recs, &to, err, sizeof err);
+    if (t)
+        bl_cmp_warn_unlabelled(t, cmd);
+    bl_table_free(t);
 }
 
 /* "x.png" and metric p99 -> "x-p99.png". */
@@ -140,6 +151,8 @@ int cmd_chart(int argc, char **argv)
     char err[512];
     rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
     co.repeats = cmp.repeats;
+    if (rc == 0 && co.by && (co.kind == BL_CHART_BAR || co.kind == BL_CHART_IOPS_LAT))
+        warn_unlabelled(&recs, co.by, "chart");
     if (rc == 0) {
         rc = draw(out, &recs, &co, &cmp, err, sizeof err);
         bl_chart_cleanup();

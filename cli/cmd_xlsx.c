@@ -2,6 +2,7 @@
 #include "../report/load.h"
 #include "../report/xlsx.h"
 #include "args.h"
+#include "cmp_args.h"
 #include "commands.h"
 #include "options.h"
 #include <stdio.h>
@@ -11,21 +12,25 @@
 static const char usage[] =
     "Usage: benchlog xlsx [OPTIONS] -o FILE.xlsx [FILTER...]\n\n"
     "Writes an Excel workbook of the stored records matching FILTER:\n"
-    "  Summary   the comparison table of 'benchlog report' (same --by and --baseline),\n"
-    "            figures with their units, frozen header, autofilter, and a native\n"
-    "            clustered-bar chart of the main figures\n"
+    "  Summary   the comparison of 'benchlog report' (same --by and --baseline) in long\n"
+    "            form: one row per test and set-up with MB/s, IOPS, latency mean and\n"
+    "            percentiles, n, stdev, 95% CI and the implausibility check\n"
+    "  one pivot sheet per metric (tests x set-ups) with native bar charts, ten set-ups\n"
+    "            a chart, that together hold every set-up\n"
     "  one sheet per run with every record and metric (past 200 runs: one Records sheet)\n"
     "  Latency   mean and percentiles in microseconds, where records have them\n"
     "  Disks     fio's device figures (ios, ticks, util %) of the runs that have them\n"
     "  Sources   where each run came from: file, line, tool, version, labels\n";
 
-static const char after[] = "Options may stand before, between or after the filters.\n"
+static const char after[] = "Sheets are named by their runs' labels and print on A4 landscape, fit to width.\n"
+                            "Options may stand before, between or after the filters.\n"
                             "Example: benchlog xlsx -o nas.xlsx --by host tool=fio\n";
 
 int cmd_xlsx(int argc, char **argv)
 {
     const char *db = NULL, *out = NULL;
     bl_xlsx_opts xo = {0};
+    bl_cmp_args cmp = {0};
     const bl_option opts[] = {
         BL_OPT_DB(&db),
         BL_OPT_STRING('o', "output", &out, "FILE.xlsx", "the workbook to write (required)"),
@@ -34,7 +39,14 @@ int cmd_xlsx(int argc, char **argv)
         BL_OPT_STRING(0, "baseline", &xo.baseline, "VALUE",
                       "add each column's ratio to column VALUE"),
         BL_OPT_STRING(0, "title", &xo.title, "TEXT",
-                      "chart title (default \"Throughput by test\")"),
+                      "title in the print header and the document properties"),
+        BL_OPT_FN(0, "metric", &cmp, "NAME",
+                  "pivot sheets of these figures: bw, iops, lat, p50, p99, p99.9,\n"
+                  "value (repeatable; default every one the records have)",
+                  bl_cmp_opt_metric),
+        BL_OPT_FN(0, "repeats", &cmp, "HOW",
+                  "combine repeats by mean (default), median, best or all (mean)",
+                  bl_cmp_opt_repeats),
         BL_OPT_END(),
     };
     static const bl_command_help h = {"xlsx", usage, after, NULL, 0};
@@ -47,6 +59,16 @@ int cmd_xlsx(int argc, char **argv)
     bl_records_init(&recs);
     char err[512];
     rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
+    xo.metrics = cmp.metrics;
+    xo.n_metrics = cmp.n_metrics;
+    xo.repeats = cmp.repeats;
+    if (rc == 0 && xo.by) { /* say which set-ups lack the label, as report does */
+        bl_table_opts to = {.by = xo.by};
+        bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
+        if (t)
+            bl_cmp_warn_unlabelled(t, "xlsx");
+        bl_table_free(t);
+    }
     if (rc == 0)
         rc = bl_xlsx_write(out, &recs, &xo, err, sizeof err);
     if (rc == 2)

@@ -56,17 +56,22 @@ static const char css[] =
     "td{text-align:right;font-variant-numeric:tabular-nums}\n"
     "td sub{color:#5b6475;font-size:.72em;margin-left:.2em}\n"
     "td .flag,text.flag{color:#c0392b;fill:#c0392b;font-weight:600}\n"
-    ".m{display:none}.chart{display:none}.off{display:none}\n"
+    ".m{display:none}.chart{display:none}.off{display:none}table.long{display:none}\n"
     "svg.bars{width:100%;max-width:960px;height:auto;font-size:12px}\n"
     "svg .test{font-weight:600;font-size:13px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
     "fill:none}\n"
-    "svg text{fill:#1d2330}svg text.v{fill:#5b6475}\n"
+    "svg text{fill:#1d2330}svg text.v{fill:#5b6475}svg text.v.flag{fill:#c0392b}\n"
     "table.src td{text-align:left;white-space:normal}\n"
     "@media (max-width:640px){body{margin:.6rem}.scroll{max-height:65vh}"
-    "thead th{min-width:5.5rem}th:first-child{white-space:normal;min-width:6rem;max-width:7rem;"
+    "thead th{min-width:5.5rem}section.chart{overflow-x:auto}svg.bars{min-width:600px}"
+    "th:first-child{white-space:normal;min-width:6rem;max-width:7rem;"
     "font-size:.8rem}}\n"
-    "@media print{.controls,.noprint{display:none}.scroll{overflow:visible;max-height:none;"
-    "border:0}thead{display:table-header-group}tr,g{break-inside:avoid}"
+    "@media print{.controls,.noprint,.scroll{display:none}table.long{display:table;"
+    "font-size:8pt;width:100%}table.long td{white-space:normal;text-align:right}"
+    "table.long td:nth-child(2){text-align:left;width:40%}table.long thead "
+    "th{min-width:0;white-space:nowrap;"
+    "max-width:none;text-align:left}tr.first>*{border-top:1px solid #888}"
+    "thead{display:table-header-group}tr,g{break-inside:avoid}"
     "thead th,th:first-child{position:static}body{margin:0}.chart{break-before:page}"
     "details>*{display:block}}\n";
 
@@ -86,7 +91,16 @@ static const char js[] =
     "document.getElementById('metric').onchange=function(){b.dataset.metric=this.value};\n"
     "[].forEach.call(document.querySelectorAll('input[data-col]'),function(cb){"
     "cb.onchange=function(){[].forEach.call(document.querySelectorAll('[data-col=\"'+"
-    "cb.dataset.col+'\"]:not(input)'),function(e){e.classList.toggle('off',!cb.checked)})}});\n"
+    "cb.dataset.col+'\"]:not(input)'),function(e){e.classList.toggle('off',!cb.checked)});"
+    "pack()}});\n"
+    /* The bars of hidden set-ups leave no gaps: what follows moves up, the chart shrinks. */
+    "function pack(){[].forEach.call(document.querySelectorAll('svg.bars'),function(s){"
+    "var up=0,bh=+s.dataset.bar;[].forEach.call(s.children,function(e){var r=e.dataset.row;"
+    "if(e.classList.contains('test'))e.classList.toggle('off',!s.querySelector("
+    "'g[data-row=\"'+r+'\"]:not(.off)'));if(e.classList.contains('off'))up+=r&&!e.dataset."
+    "col?+s.dataset.group:bh;else e.setAttribute('transform','translate(0,'+(-up)+')')});var "
+    "h=+s.dataset.h-up;s.setAttribute('viewBox','0 0 '+s.viewBox.baseVal."
+    "width+' '+h);s.setAttribute('height',h)})}\n"
     "window.addEventListener('beforeprint',function(){[].forEach.call("
     "document.querySelectorAll('details'),function(d){d.open=true})})})();\n";
 
@@ -112,7 +126,7 @@ static const char *page_lang(const bl_table *t, const bl_records *recs, const ch
     const char *lang = lang_of(title, &kana, &han, &hangul);
     for (size_t j = 0; j < t->ncols; j++)
         lang = lang_of(t->cols[j].title, &kana, &han, &hangul);
-    for (size_t i = 0; i < recs->n; i++)
+    for (size_t i = 0; recs && i < recs->n; i++)
         for (size_t k = 0; k < recs->v[i]->n_labels; k++)
             lang = lang_of(recs->v[i]->labels[k].value, &kana, &han, &hangul);
     return lang;
@@ -176,9 +190,17 @@ static void put_fig(bl_strbuf *out, const bl_table *t, size_t i, size_t j, bl_me
     bl_strbuf_init(&fig);
     bl_page_fig(&fig, m, s->fig, c->unit);
     bl_page_esc(out, fig.s);
+    if (s->n > 1) { /* visible too: touch screens and paper have no hover */
+        bl_strbuf_printf(out, "<sub>n=%zu", s->n);
+        if (bl_present(s->ci)) {
+            bl_strbuf_reset(&fig);
+            bl_page_fig(&fig, m, s->ci, c->unit);
+            bl_strbuf_puts(out, ", CI ±");
+            bl_page_esc(out, fig.s);
+        }
+        bl_strbuf_puts(out, "</sub>");
+    }
     bl_strbuf_free(&fig);
-    if (s->n > 1)
-        bl_strbuf_printf(out, "<sub>n=%zu</sub>", s->n);
     if (bl_present(c->flag) && m == bl_row_main(&t->rows[i]))
         bl_strbuf_puts(out, " <b class=\"flag\">!</b>");
     bl_strbuf_puts(out, "</span>");
@@ -189,11 +211,14 @@ static void put_table(bl_strbuf *out, const bl_table *t, const bl_metric *ms, si
     bl_strbuf_puts(out, "<div class=\"scroll\"><table id=\"cmp\">\n<thead><tr><th "
                         "scope=\"col\"><button type=\"button\">Test</button></th>");
     for (size_t j = 0; j < t->ncols; j++) {
-        bl_strbuf_printf(out,
-                         "<th scope=\"col\" data-col=\"%zu\"><button type=\"button\"><span "
-                         "class=\"sw\" style=\"background:#%06X\"></span>",
-                         j, bl_canvas_palette(j));
+        /* The set-up's labels where they tell it apart; its full name (source) on hover. */
+        bl_strbuf_printf(out, "<th scope=\"col\" data-col=\"%zu\" title=\"", j);
         bl_page_esc(out, t->cols[j].title);
+        bl_strbuf_printf(out,
+                         "\"><button type=\"button\"><span class=\"sw\" "
+                         "style=\"background:#%06X\"></span>",
+                         bl_canvas_palette(j));
+        bl_page_esc(out, t->cols[j].label);
         bl_strbuf_puts(out, "</button></th>");
     }
     bl_strbuf_puts(out, "</tr></thead>\n<tbody>\n");
@@ -223,6 +248,46 @@ static void put_table(bl_strbuf *out, const bl_table *t, const bl_metric *ms, si
     bl_strbuf_puts(out, "</tbody>\n</table></div>\n");
 }
 
+/* For paper: a set-up per line under each test (as the PDF report), since a page cannot hold
+ * the screen table's columns; thead repeats on every printed page. */
+static void put_print_table(bl_strbuf *out, const bl_table *t)
+{
+    static const bl_metric shown[] = {BL_M_BW, BL_M_IOPS, BL_M_LAT, BL_M_P99};
+    bl_strbuf_puts(out, "<table class=\"long\"><thead><tr><th>Test</th><th>Set-up</th><th>MB/s"
+                        "</th><th>IOPS</th><th>Mean latency</th><th>p99 latency</th><th>n</th>"
+                        "</tr></thead><tbody>\n");
+    bl_strbuf fig;
+    bl_strbuf_init(&fig);
+    for (size_t i = 0; i < t->nrows; i++) {
+        int first = 1;
+        for (size_t j = 0; j < t->ncols; j++) {
+            const bl_cell *c = bl_table_cell(t, i, j);
+            if (!c->n_recs)
+                continue;
+            bl_strbuf_puts(out, first ? "<tr class=\"first\"><th>" : "<tr><th>");
+            if (first)
+                bl_page_esc(out, t->rows[i].title);
+            bl_strbuf_puts(out, "</th><td>");
+            bl_page_esc(out, t->cols[j].label);
+            bl_strbuf_puts(out, "</td>");
+            for (size_t k = 0; k < 4; k++) {
+                bl_strbuf_reset(&fig);
+                if (c->m[shown[k]].n)
+                    bl_metric_text(t, i, j, shown[k], &fig);
+                else if (k == 0 && c->m[BL_M_VALUE].n)
+                    bl_metric_text(t, i, j, BL_M_VALUE, &fig);
+                bl_strbuf_puts(out, "<td>");
+                bl_page_esc(out, fig.s ? fig.s : "");
+                bl_strbuf_puts(out, "</td>");
+            }
+            bl_strbuf_printf(out, "<td>%zu</td></tr>\n", c->n_recs);
+            first = 0;
+        }
+    }
+    bl_strbuf_free(&fig);
+    bl_strbuf_puts(out, "</tbody></table>\n");
+}
+
 static void put_controls(bl_strbuf *out, const bl_table *t, const bl_metric *ms, size_t nm)
 {
     bl_strbuf_puts(out, "<div class=\"controls\"><label>Metric <select id=\"metric\">"
@@ -239,7 +304,7 @@ static void put_controls(bl_strbuf *out, const bl_table *t, const bl_metric *ms,
                          "<label><input type=\"checkbox\" checked data-col=\"%zu\"><span "
                          "class=\"sw\" style=\"background:#%06X\"></span>",
                          j, bl_canvas_palette(j));
-        bl_page_esc(out, t->cols[j].title);
+        bl_page_esc(out, t->cols[j].label);
         bl_strbuf_puts(out, "</label>");
     }
     bl_strbuf_puts(out, "</div></details></div>\n");
@@ -353,6 +418,7 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, 
     bl_strbuf_puts(out, "<p class=\"what noprint\">Click a column's name to sort by it; hover a "
                         "figure for its repeats (n, stdev, 95% confidence interval).</p>\n");
     put_table(out, t, ms, nm);
+    put_print_table(out, t);
     bl_strbuf_puts(out, "<footer><p>");
     bl_strbuf note;
     bl_strbuf_init(&note);
@@ -363,7 +429,8 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, 
     bl_strbuf_puts(out, "</p></footer>\n");
     if (charts)
         put_charts(out, t, ms, nm);
-    put_sources(out, recs);
+    if (recs)
+        put_sources(out, recs);
     bl_strbuf_printf(out,
                      "<footer><p>Made by benchlog. This page fetches nothing: its style, "
                      "script and charts are inside it.</p></footer>\n<script>\n%s</script>\n"

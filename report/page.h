@@ -15,7 +15,8 @@
 #include "../core/strbuf.h"
 #include "table.h"
 
-/* recs are the records the table was built from (for the sources); title NULL: a default;
+/* recs are the records the table was built from (for the sources; NULL: none listed); title
+ * NULL: a default;
  * charts 0 leaves the charts out. */
 void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, int charts,
                   bl_strbuf *out);

@@ -94,7 +94,7 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
     const bl_cell *c = bl_table_cell(t, i, j);
     const bl_stat *s = &c->m[m];
     double x0 = NAME_W + 6, len = s->fig > 0 ? s->fig * scale : 0;
-    bl_strbuf_printf(out, "<g data-col=\"%zu\"><title>", j);
+    bl_strbuf_printf(out, "<g data-col=\"%zu\" data-row=\"%zu\"><title>", j, i);
     bl_page_esc(out, t->cols[j].title);
     bl_strbuf_puts(out, ": ");
     bl_strbuf tip;
@@ -104,7 +104,7 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
     bl_strbuf_free(&tip);
     bl_strbuf_printf(out, "</title><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", NAME_W,
                      y + BAR_H - 4);
-    put_cut(out, t->cols[j].title, 46);
+    put_cut(out, t->cols[j].label, 46);
     bl_strbuf_printf(out,
                      "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                      "fill=\"#%06X\"/>",
@@ -150,8 +150,9 @@ size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
     bl_strbuf_printf(out,
                      "<svg viewBox=\"0 0 %.0f %.0f\" "
                      "width=\"%.0f\" height=\"%.0f\" role=\"img\" class=\"bars\" "
-                     "data-metric=\"%s\"><title>",
-                     W, h, W, h, bl_metric_name(m));
+                     "data-metric=\"%s\" data-h=\"%.0f\" data-bar=\"%.0f\" "
+                     "data-group=\"%.0f\"><title>",
+                     W, h, W, h, bl_metric_name(m), h, BAR_H, HEAD_H + GROUP_GAP);
     bl_page_esc(out, bl_page_metric_label(m));
     bl_strbuf_puts(out, " by test and set-up</title>\n");
     double y = 8;
@@ -167,7 +168,8 @@ size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
         }
         if (!n)
             continue;
-        bl_strbuf_printf(out, "<text x=\"0\" y=\"%.1f\" class=\"test\">", y + HEAD_H - 6);
+        bl_strbuf_printf(out, "<text x=\"0\" y=\"%.1f\" class=\"test\" data-row=\"%zu\">",
+                         y + HEAD_H - 6, i);
         bl_page_esc(out, t->rows[i].title);
         bl_strbuf_puts(out, "</text>\n");
         y += HEAD_H;

@@ -1,4 +1,5 @@
 #include "render.h"
+#include "page.h"
 #include "fmt.h"
 #include <stdlib.h>
 #include <string.h>
@@ -314,15 +315,17 @@ static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts 
 void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out)
 {
     if (o->format == BL_REPORT_CSV) {
-        bl_render_csv(t, o->lat, out);
+        bl_render_csv(t, o, out);
+        return;
+    }
+    if (o->format == BL_REPORT_HTML) { /* the page (page.h), without the sources */
+        bl_page_html(t, NULL, o->title, 1, out);
         return;
     }
     bl_grid g;
     bl_grid_build(t, o, &g);
     if (o->format == BL_REPORT_MD)
         render_md(t, &g, o, out);
-    else if (o->format == BL_REPORT_HTML)
-        bl_render_html(t, &g, o, out);
     else
         bl_render_text(t, &g, o, out);
     bl_grid_free(&g);

@@ -1,5 +1,5 @@
 /* Renderers of the comparison model (table.h): an aligned terminal table, Markdown, CSV with
- * plain numbers for spreadsheets, and a self-contained HTML page (inline CSS, no scripts). */
+ * plain numbers for spreadsheets, and the HTML page (page.h, without the sources list). */
 #ifndef BL_REPORT_RENDER_H
 #define BL_REPORT_RENDER_H
 
@@ -12,8 +12,6 @@ typedef struct bl_report_opts {
     bl_report_format format;
     int lat;           /* add latency columns (mean and p99) */
     const char *title; /* heading (HTML default "Storage benchmark comparison"; text, md: none) */
-    const char *png;   /* HTML: a chart embedded below the table (PNG bytes), or NULL */
-    size_t png_len;
     const bl_metric *metrics; /* --metric: these figures per set-up; none: the main figure */
     size_t n_metrics;
     int width; /* text: split into blocks past this many columns (0: one table) */
@@ -45,7 +43,6 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
 /* The aligned terminal table: past o->width columns, blocks of set-ups that each repeat the
  * test column, headers wrapped at " · " and rows empty in a block left out of it. */
 void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
-void bl_render_csv(const bl_table *t, int lat, bl_strbuf *out);
-void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
+void bl_render_csv(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
 
 #endif

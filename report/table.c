@@ -1,4 +1,5 @@
 #include "table.h"
+#include "setups.h"
 #include "../core/filter.h"
 #include "../core/strbuf.h"
 #include "fmt.h"
@@ -76,79 +77,6 @@ static void cell_add(bl_cell *c, const bl_record *r)
         c->note = r->note;
     if (r->note && !bl_present(r->bw_bytes_s) && !bl_present(r->iops) && !bl_present(r->value))
         c->n_notes++;
-}
-
-/* The set-up a record belongs to when nothing names it: its source, heading, table row,
- * table column and machine. A table row names a set-up only when it is the same over the
- * run's records (blog 003: one row a ZFS setting); a row that changes within the run names
- * tests (blog 000: "seq read", "rand write 4k" under set-up columns). One bonnie++ CSV file
- * may hold lines of seven machines: their host label keeps them apart. */
-static const char *setup_key(const bl_record *r, int row_names_setup, char *buf, size_t n)
-{
-    const char *sec = bl_record_label(r, "section");
-    const char *row = row_names_setup ? bl_record_label(r, "row") : NULL;
-    const char *col = bl_record_label(r, "column");
-    const char *host = bl_record_label(r, "host");
-    snprintf(buf, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s", r->source ? r->source : "", sec ? sec : "",
-             row ? row : "", col ? col : "", host ? host : "");
-    return buf;
-}
-
-static const char *col_key(const bl_record *r, const char *by, int row_setup, char *buf, size_t n)
-{
-    if (by && strcmp(by, "run") == 0) {
-        snprintf(buf, n, "%s\x1f%lld", r->source ? r->source : "", (long long)r->run);
-        return buf;
-    }
-    if (by) {
-        const char *v = bl_record_field_text(r, by, buf + 1, n - 1);
-        if (v && *v)
-            return v;
-        /* Lacking the label: its own set-up, marked by a leading \x1e. */
-        buf[0] = '\x1e';
-        setup_key(r, row_setup, buf + 1, n - 1);
-        return buf;
-    }
-    return setup_key(r, row_setup, buf, n);
-}
-
-static void run_key(const bl_record *r, bl_strbuf *k)
-{
-    bl_strbuf_reset(k);
-    bl_strbuf_printf(k, "%s\x1f%lld", r->source ? r->source : "", (long long)r->run);
-}
-
-/* For each record, whether its "row" label is the same over its run (see setup_key). */
-static int *rows_naming_setups(const bl_records *recs)
-{
-    int *out = bl_xcalloc(recs->n + 1, sizeof *out);
-    size_t *first_of = bl_xcalloc(recs->n + 1, sizeof *first_of);
-    bl_smap first = {0};
-    bl_strbuf k;
-    bl_strbuf_init(&k);
-    for (size_t i = 0; i < recs->n; i++) {
-        const char *row = bl_record_label(recs->v[i], "row");
-        if (!row)
-            continue;
-        run_key(recs->v[i], &k);
-        long at = bl_smap_get(&first, k.s);
-        if (at < 0) {
-            bl_smap_put(&first, bl_xstrdup(k.s), i);
-            at = (long)i;
-            out[i] = 1;
-        }
-        first_of[i] = (size_t)at;
-        out[at] &= strcmp(bl_record_label(recs->v[at], "row"), row) == 0;
-    }
-    for (size_t i = 0; i < recs->n; i++)
-        if (bl_record_label(recs->v[i], "row"))
-            out[i] = out[first_of[i]];
-    for (size_t i = 0; i < first.cap; i++)
-        free((char *)first.k[i]);
-    bl_smap_free(&first);
-    bl_strbuf_free(&k);
-    free(first_of);
-    return out;
 }
 
 /* A tool that does not say how many jobs ran ran one (dd, bonnie++ 1.03): the same test
@@ -233,122 +161,6 @@ static int row_cmp(const void *pa, const void *pb)
         (c = cmp_desc(a->numjobs, b->numjobs)))
         return c;
     return ca == 0 ? ta % 3 - tb % 3 : 0;
-}
-
-static char *part(const char *key, int which)
-{
-    const char *p = key;
-    for (int i = 0; i < which && p; i++)
-        if ((p = strchr(p, '\x1f')))
-            p++;
-    if (!p)
-        return bl_xstrdup("");
-    const char *e = strchr(p, '\x1f');
-    return e ? bl_xstrndup(p, (size_t)(e - p)) : bl_xstrdup(p);
-}
-
-/* The key of a set-up column without the unlabelled mark. */
-static const char *setup_of(const bl_col *c)
-{
-    return c->key[0] == '\x1e' ? c->key + 1 : c->key;
-}
-
-static int part_varies(const bl_table *t, int which)
-{
-    char *first = NULL;
-    int varies = 0;
-    for (size_t i = 0; i < t->ncols && !varies; i++) {
-        if (t->by && !t->cols[i].unlabelled)
-            continue;
-        char *p = part(setup_of(&t->cols[i]), which);
-        if (!first)
-            first = p;
-        else {
-            varies = strcmp(p, first) != 0;
-            free(p);
-        }
-    }
-    free(first);
-    return varies;
-}
-
-/* A set-up's title names only what tells it apart: the file when several files are
- * compared (always for a column lacking --by), the heading when it varies, the table row,
- * column and host when there are any. */
-static char *setup_title(const char *key, int show_src, int show_sec)
-{
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    char *p[5];
-    for (int i = 0; i < 5; i++)
-        p[i] = part(key, i);
-    if (show_src || (!*p[1] && !*p[2] && !*p[3] && !*p[4]))
-        bl_strbuf_puts(&sb, bl_basename(p[0]));
-    if (show_sec && *p[1])
-        bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", p[1]);
-    for (int i = 2; i < 5; i++)
-        if (*p[i])
-            bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", p[i]);
-    for (int i = 0; i < 5; i++)
-        free(p[i]);
-    return bl_strbuf_take(&sb);
-}
-
-/* Short names for legends and sheet names: a set-up's labels without its file (file names
- * are often hashes), unless two set-ups would then share a name or it would be empty. */
-static void name_labels(bl_table *t, int by_run)
-{
-    for (size_t i = 0; i < t->ncols; i++) {
-        bl_col *c = &t->cols[i];
-        int setup = !by_run && (!t->by || c->unlabelled);
-        c->label = setup ? setup_title(setup_of(c), 0, 1) : bl_xstrdup(c->title);
-    }
-    for (size_t i = 0; i < t->ncols; i++) {
-        bl_col *c = &t->cols[i];
-        int dup = !*c->label;
-        for (size_t k = 0; k < t->ncols && !dup; k++)
-            dup = k != i && strcmp(t->cols[k].label, c->label) == 0;
-        if (dup)
-            c->title_as_label = 1;
-    }
-    for (size_t i = 0; i < t->ncols; i++) {
-        bl_col *c = &t->cols[i];
-        if (c->title_as_label) {
-            free(c->label);
-            c->label = bl_xstrdup(c->title);
-        }
-    }
-}
-
-static void name_columns(bl_table *t)
-{
-    int by_run = t->by && strcmp(t->by, "run") == 0;
-    for (size_t i = 0; i < t->ncols; i++)
-        t->cols[i].unlabelled = t->by && !by_run && t->cols[i].key[0] == '\x1e';
-    int src = part_varies(t, 0), sec = part_varies(t, 1);
-    for (size_t i = 0; i < t->ncols; i++) {
-        bl_col *c = &t->cols[i];
-        bl_strbuf sb;
-        bl_strbuf_init(&sb);
-        if (by_run) { /* "file.txt #3" */
-            char *s = part(c->key, 0), *r = part(c->key, 1);
-            bl_strbuf_printf(&sb, "%s #%s", bl_basename(s), r);
-            free(s);
-            free(r);
-            c->title = bl_strbuf_take(&sb);
-        } else if (t->by && !c->unlabelled) {
-            c->title = bl_xstrdup(c->key);
-            bl_strbuf_free(&sb);
-        } else if (c->unlabelled) {
-            c->title = setup_title(setup_of(c), 1, 1);
-            t->n_unlabelled++;
-            bl_strbuf_free(&sb);
-        } else {
-            c->title = setup_title(c->key, src, sec);
-            bl_strbuf_free(&sb);
-        }
-    }
-    name_labels(t, by_run);
 }
 
 static int row_idx_cmp(const void *a, const void *b, void *rows)
@@ -495,7 +307,7 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
     bl_strbuf key;
     bl_strbuf_init(&key);
     char buf[4096];
-    int *row_setup = rows_naming_setups(recs);
+    int *row_setup = bl_setup_rows_naming(recs);
     for (size_t i = 0; i < recs->n; i++) {
         const bl_record *r = recs->v[i];
         if (!comparable(r)) {
@@ -505,7 +317,8 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
         }
         t->n_records++;
         rix[i] = intern_row(t, &rows, &rcap, r, &key);
-        cix[i] = intern_col(t, &cols, &ccap, col_key(r, t->by, row_setup[i], buf, sizeof buf));
+        cix[i] =
+            intern_col(t, &cols, &ccap, bl_setup_col_key(r, t->by, row_setup[i], buf, sizeof buf));
     }
     /* Sort rows and map old indices to new ones. */
     size_t *perm = bl_xmalloc((t->nrows + 1) * sizeof *perm);
@@ -526,7 +339,7 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
         if (rix[i] != SIZE_MAX)
             cell_add(bl_table_cell(t, order[rix[i]], cix[i]), recs->v[i]);
     finish(t);
-    name_columns(t);
+    bl_setup_name_columns(t);
     for (size_t i = 0; i < rows.cap; i++)
         free((char *)rows.k[i]);
     bl_smap_free(&rows);

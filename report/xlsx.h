@@ -1,22 +1,29 @@
 /* `benchlog xlsx`: a workbook a vendor's engineer can work with.
  *
- * Sheets: Summary (the comparison of table.h with numbers carrying their units in the number
- * format, frozen header, autofilter, and a native clustered-bar chart of the main figures),
- * one sheet per run with every record and metric (past max_run_sheets runs, one "Records"
- * sheet instead, since a workbook of thousands of sheets helps nobody), Latency (mean and
- * percentiles in µs) when any record has latency, and Sources (file, line, tool, version,
- * labels of each run). Past 20,000 records it is written in libxlsxwriter's constant-memory
- * mode, so a 100,000-record store needs little memory. */
+ * Sheets: Summary (the comparison of table.h in long form: one row per test and set-up with
+ * MB/s, IOPS, latency mean and percentiles, n, stdev, 95% CI and the implausibility check,
+ * frozen header, autofilter), one pivot per metric (tests × set-ups) with native bar charts
+ * of ten set-ups each that together hold every set-up, one sheet per run with every record and
+ * metric (past max_run_sheets runs, one "Records" sheet instead, since a workbook of thousands of
+ * sheets helps nobody), Latency (mean and percentiles in µs) when any record has latency, and
+ * Sources (file, line, tool, version, labels of each run). Past 20,000 records it is written in
+ * libxlsxwriter's constant-memory mode, so a 100,000-record store needs little memory. Every sheet
+ * prints on A4 landscape, fit to the page width, with its header row repeated and a header and
+ * footer. */
 #ifndef BL_REPORT_XLSX_H
 #define BL_REPORT_XLSX_H
 
 #include "../core/record.h"
+#include "table.h"
 #include <stddef.h>
 
 typedef struct bl_xlsx_opts {
-    const char *by;              /* columns of the summary, as `report --by` */
-    const char *baseline;        /* ratio columns, as `report --baseline` */
-    const char *title;           /* chart title; NULL: "Throughput by test" */
+    const char *by;           /* columns of the summary, as `report --by` */
+    const char *baseline;     /* ratio columns, as `report --baseline` */
+    const char *title;        /* print header and document title; NULL: a default */
+    const bl_metric *metrics; /* pivot sheets; none: every metric the records have */
+    size_t n_metrics;
+    bl_repeats repeats;
     size_t max_run_sheets;       /* 0: 200 */
     size_t constant_memory_from; /* records from which to write in constant memory; 0: 20000 */
 } bl_xlsx_opts;

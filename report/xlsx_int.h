@@ -4,12 +4,14 @@
 #define BL_REPORT_XLSX_INT_H
 
 #include "../core/record.h"
+#include "table.h"
 #include <xlsxwriter.h>
 
 /* Formats are made once per number format text: a workbook holds a few dozen at most. */
 typedef struct bl_xfmt {
     lxw_workbook *wb;
-    lxw_format *head, *text, *wrap;
+    lxw_format *head, *text, *wrap, *warn;
+    const char *title; /* of the print headers */
     size_t n;
     char *code[64];
     lxw_format *f[64];
@@ -18,6 +20,16 @@ typedef struct bl_xfmt {
 lxw_format *bl_xfmt_num(bl_xfmt *x, const char *code);
 /* '#,##0.0 "MB/s"': a number format showing unit after the figure. */
 lxw_format *bl_xfmt_unit(bl_xfmt *x, const char *unit, int decimals);
+
+/* Print-ready: A4 landscape, fit to the page width when fit_width, title and sheet in the
+ * header, date and page in the footer, the first row repeated on each page when
+ * repeat_head. */
+void bl_xlsx_print_setup(lxw_worksheet *ws, const char *title, int repeat_head, int fit_width);
+/* Summary (long form) and one pivot sheet with native charts per metric (ms; none: every
+ * metric the records have). */
+void bl_xlsx_summary(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const char *title);
+void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_metric *ms, size_t nm,
+                    const char *title);
 
 /* The runs of the records, in first-seen order. */
 typedef struct bl_xrun {

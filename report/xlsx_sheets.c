@@ -26,28 +26,77 @@ static size_t put_chars(char *out, size_t *o, size_t n, const char *s, size_t ma
     return chars;
 }
 
-/* "12 blog-post.txt #3": unique by its number, at most 31 characters; a long file name is
- * shortened (ending in "~") so that the run number stays. */
-static void sheet_name(char *out, size_t n, size_t index, const bl_record *r)
+/* What names a run for a reader: its labels that tell set-ups and jobs apart, in this
+ * order; the file name (often a hash) and run number only when it has none. */
+static const char *const name_keys[] = {"host", "section", "row", "column", "job", "suite"};
+
+/* A label the run's records share (a table row that changes within the run names tests, not
+ * the run). */
+static const char *run_value(const bl_records *recs, const bl_xrun *run, const char *key)
 {
-    char pre[32], post[32];
-    snprintf(pre, sizeof pre, "%zu ", index + 1);
-    snprintf(post, sizeof post, " #%lld", (long long)r->run);
-    const char *base = r->source ? r->source : "run";
-    if (strrchr(base, '/') && strrchr(base, '/')[1])
-        base = strrchr(base, '/') + 1;
-    size_t o = 0, budget = 31 - strlen(pre) - strlen(post);
-    put_chars(out, &o, n, pre, 31);
-    size_t len = 0;
-    for (const unsigned char *p = (const unsigned char *)base; *p; p++)
-        len += (*p & 0xC0) != 0x80;
-    if (len > budget) {
-        put_chars(out, &o, n, base, budget - 1);
-        put_chars(out, &o, n, "~", 1);
-    } else {
-        put_chars(out, &o, n, base, budget);
+    const char *v = bl_record_label(recs->v[run->idx[0]], key);
+    for (size_t i = 1; i < run->n && v; i++) {
+        const char *w = bl_record_label(recs->v[run->idx[i]], key);
+        if (!w || strcmp(v, w) != 0)
+            return NULL;
     }
-    put_chars(out, &o, n, post, 31);
+    return v;
+}
+
+static void run_label(const bl_records *recs, const bl_xrun *run, bl_strbuf *sb)
+{
+    for (size_t k = 0; k < sizeof name_keys / sizeof name_keys[0]; k++) {
+        const char *v = run_value(recs, run, name_keys[k]);
+        if (v && *v)
+            bl_strbuf_printf(sb, "%s%s", sb->len ? " " : "", v);
+    }
+    if (sb->len)
+        return;
+    const bl_record *r = run->first;
+    bl_strbuf_printf(sb, "%s #%lld", r->tool ? r->tool : "run", (long long)r->run);
+}
+
+static size_t utf8_chars(const char *s)
+{
+    size_t len = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        len += (*p & 0xC0) != 0x80;
+    return len;
+}
+
+/* The last max characters of s. */
+static const char *utf8_tail(const char *s, size_t max)
+{
+    size_t len = utf8_chars(s);
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t skip = len > max ? len - max : 0; skip; p++)
+        if ((p[1] & 0xC0) != 0x80)
+            skip--;
+    return (const char *)p;
+}
+
+/* "12 CIFS SSDキャッシュ無し 1 GbE": the run's number (unique whatever the labels) and its
+ * labels, at most 31 characters; a long name keeps its start and end ("...~ 10 GbE"), where
+ * runs of one heading differ. */
+static void sheet_name(char *out, size_t n, size_t index, const bl_records *recs,
+                       const bl_xrun *run)
+{
+    char pre[32];
+    snprintf(pre, sizeof pre, "%zu ", index + 1);
+    bl_strbuf label;
+    bl_strbuf_init(&label);
+    run_label(recs, run, &label);
+    size_t o = 0, budget = 31 - strlen(pre);
+    put_chars(out, &o, n, pre, 31);
+    if (utf8_chars(label.s) > budget) {
+        size_t head = (budget - 1) / 2, tail = budget - 1 - head;
+        put_chars(out, &o, n, label.s, head);
+        put_chars(out, &o, n, "~", 1);
+        put_chars(out, &o, n, utf8_tail(label.s, tail), tail);
+    } else {
+        put_chars(out, &o, n, label.s, budget);
+    }
+    bl_strbuf_free(&label);
 }
 
 void bl_xruns_build(const bl_records *recs, bl_xruns *runs)
@@ -70,7 +119,6 @@ void bl_xruns_build(const bl_records *recs, bl_xruns *runs)
             runs->v = p;
             keys[runs->n] = bl_xstrdup(sb.s);
             runs->v[runs->n] = (bl_xrun){.first = r};
-            sheet_name(runs->v[runs->n].sheet, sizeof runs->v[runs->n].sheet, runs->n, r);
             bl_smap_put(&m, keys[runs->n], runs->n);
             k = (long)runs->n++;
         }
@@ -86,6 +134,8 @@ void bl_xruns_build(const bl_records *recs, bl_xruns *runs)
         bl_xrun *run = &runs->v[run_of[i]];
         run->idx[run->n++] = i;
     }
+    for (size_t k = 0; k < runs->n; k++)
+        sheet_name(runs->v[k].sheet, sizeof runs->v[k].sheet, k, recs, &runs->v[k]);
     free(keys);
     free(run_of);
     bl_strbuf_free(&sb);
@@ -212,6 +262,7 @@ static lxw_worksheet *table_sheet(lxw_workbook *wb, bl_xfmt *x, const char *name
                                   const char *const *head, size_t n, lxw_col_t first)
 {
     lxw_worksheet *ws = workbook_add_worksheet(wb, name);
+    bl_xlsx_print_setup(ws, x->title ? x->title : "benchlog", 1, 1);
     for (size_t k = 0; k < n; k++)
         worksheet_write_string(ws, 0, (lxw_col_t)(first + k), head[k], x->head);
     worksheet_set_row(ws, 0, 30, NULL);

@@ -33,15 +33,21 @@ echo "== runs in $DB: $("$BIN" list | wc -l) (benchlog list)"
 echo
 echo "== comparison: benchlog's quick suite beside the CrystalDiskMark and KDiskMark exports"
 "$BIN" report --text --by tool 'cdm_test~Q'
-echo "(every stored run, with latency: $OUT/report/summary.md and report.html)"
+echo "(every stored run: $OUT/report/summary.md, report.html, report.pdf, SVG charts)"
 
-# --- report folder: summary.md, report.html, charts (PNG), report.xlsx (report stage) -----
+# --- report folder: summary.md, report.html (one self-contained page), report.pdf (for
+# vendors), charts (PNG and SVG), report.xlsx ---------------------------------------------
 R="$OUT/report"
 mkdir -p "$R"
 echo
 echo "== report folder: $R/"
 "$BIN" report --md --lat --title "benchlog demo: every stored run" >"$R/summary.md"
-"$BIN" report --html --lat --title "benchlog demo: every stored run" -o "$R/report.html"
+"$BIN" report --html --title "benchlog demo: every stored run" -o "$R/report.html"
+"$BIN" report --pdf --title "benchlog demo: every stored run" -o "$R/report.pdf"
+# Vector charts: the same drawing as the PNGs, text kept as text.
+"$BIN" chart --kind bar --metric iops -o "$R/iops.svg" tool=fio
+"$BIN" chart --kind percentiles -o "$R/percentiles.svg" tool=fio
+"$BIN" chart --kind bar --by tool -o "$R/cdm-tests-by-tool.svg" 'cdm_test~Q'
 "$BIN" chart --kind bar --log -o "$R/throughput.png"
 "$BIN" chart --kind bar --by tool -o "$R/cdm-tests-by-tool.png" 'cdm_test~Q'
 # One bar chart per tool: their tests differ, and one axis for all would hide the small.

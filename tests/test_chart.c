@@ -104,6 +104,62 @@ static void test_bar_lengths_follow_figures(void **state)
     free(dir);
 }
 
+/* fio-plot's layout: the runner's rand-write (7446 IOPS, lat mean 130 µs, p99 410 µs) as an
+ * IOPS bar on the left and, in the same row, a shorter latency bar on the right with an ink
+ * tick at p99 beyond it. */
+static void test_iops_lat(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    add_runner(&rs);
+    size_t drawn = 0;
+    bl_chart_opts o = {.kind = BL_CHART_IOPS_LAT, .drawn = &drawn};
+    img im;
+    load(&im, draw(dir, "il.png", &rs, &o));
+    assert_int_equal(drawn, 1);
+    int longest;
+    unsigned c0 = bl_canvas_palette(0);
+    assert_true(count(&im, c0, &longest) > 1000);
+    /* The row through the middle of the bars: two runs of the colour, IOPS then latency. */
+    int best_y = -1;
+    for (int y = 0; y < im.h && best_y < 0; y++) {
+        int run = 0;
+        for (int x = 0; x < im.w; x++) {
+            run = px(&im, x, y) == c0 ? run + 1 : 0;
+            if (run == longest)
+                best_y = y;
+        }
+    }
+    int runs = 0, len[4] = {0}, end[4] = {0};
+    for (int x = 0, in = 0; x < im.w; x++) {
+        int on = px(&im, x, best_y) == c0;
+        if (on && !in && runs < 4)
+            runs++;
+        if (on) {
+            len[runs - 1]++;
+            end[runs - 1] = x;
+        }
+        in = on;
+    }
+    assert_int_equal(runs, 2);
+    assert_true(len[1] < len[0]);
+    /* Linear axes: IOPS 0..8000 (7446 fills 93% of the left panel), latency 0..500 µs (130
+     * µs fills 26% of the right); the left panel is the wider (58%). */
+    assert_true(len[1] * 2 < len[0]);
+    int ink = 0;
+    for (int x = end[1] + 1; x < im.w; x++)
+        ink += px(&im, x, best_y) == 0x1D2330;
+    assert_true(ink > 0); /* the p99 tick (and the value label) */
+    cairo_surface_destroy(im.s);
+    bl_records_free(&rs);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 static void test_every_kind_and_size(void **state)
 {
     (void)state;
@@ -260,6 +316,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bar_lengths_follow_figures),
         cmocka_unit_test(test_every_kind_and_size),
+        cmocka_unit_test(test_iops_lat),
         cmocka_unit_test(test_japanese_glyphs),
         cmocka_unit_test(test_percentiles_from_bins),
         cmocka_unit_test(test_command_line),

@@ -133,9 +133,9 @@ static void test_repeats_by_hand(void **state)
         bl_records_free(&rs);
         skip();
     }
-    static const bl_repeats modes[] = {BL_REP_MEAN, BL_REP_MEDIAN, BL_REP_BEST};
-    static const double want[] = {424.8355, 422.357, 434.267};
-    for (size_t k = 0; k < 3; k++) {
+    static const bl_repeats modes[] = {BL_REP_MEAN, BL_REP_MEDIAN, BL_REP_BEST, BL_REP_ALL};
+    static const double want[] = {424.8355, 422.357, 434.267, 424.8355};
+    for (size_t k = 0; k < 4; k++) {
         bl_table *t = build(&rs, "tool", modes[k]);
         const bl_stat *s =
             &bl_table_cell(t, row_of(t, "seq-read 1MiB Q1T1"), col_of(t, "fio-cdm"))->m[BL_M_BW];
@@ -159,6 +159,11 @@ static void test_repeats_by_hand(void **state)
             assert_non_null(strstr(sb.s, "424.8 ± 6.41 MB/s (n=4, CI ±10.19)"));
         if (modes[k] == BL_REP_BEST)
             assert_non_null(strstr(sb.s, "434.3 MB/s (n=4, sd 6.41, CI ±10.19)"));
+        if (modes[k] == BL_REP_MEDIAN)
+            assert_non_null(strstr(sb.s, "422.4 MB/s (n=4, sd 6.41, CI ±10.19)"));
+        if (modes[k] == BL_REP_ALL) /* every run, in the post's order */
+            assert_non_null(strstr(sb.s, "420.4, 423.3, 421.4, 434.3 MB/s (n=4, mean 424.8, "
+                                         "CI ±10.19)"));
         bl_strbuf_free(&sb);
         bl_table_free(t);
     }

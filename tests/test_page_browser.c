@@ -55,6 +55,20 @@ static size_t count(const char *s, const char *what)
     return n;
 }
 
+static char *run(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    pclose(p);
+    return bl_strbuf_take(&sb);
+}
+
 static const char *chromium(void)
 {
     static const char *const names[] = {"chromium", "chromium-browser", "google-chrome"};
@@ -153,18 +167,27 @@ static void test_page_fetches_nothing(void **state)
     free(html);
     /* The blog posts are Japanese: the page says so. */
     char *blog = bl_test_corpus("blog/001_8562a4b6946fb1ec.txt");
-    if (!blog)
+    char *b004 = bl_test_corpus("blog/004_8160137f383e9f6d.txt");
+    if (!blog || !b004) {
+        free(blog);
+        free(b004);
         bl_skip_because("BENCHLOG_CORPUS absent: the Japanese page is not checked");
+    }
     char args[1500], *out = NULL;
-    snprintf(args, sizeof args, "import --db %s/ja.db %s", dir, blog);
-    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "import --db %s/ja.db %s %s", dir, blog, b004);
+    assert_true(bl_test_benchlog(args, NULL, NULL) <= 1); /* 1: refused text, said */
     snprintf(args, sizeof args, "report --db %s/ja.db --html", dir);
     assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
     assert_non_null(strstr(out, "<html lang=\"ja\">"));
     assert_non_null(strstr(out, "SSDキャッシュ"));
+    /* Blog 004's four fio-cdm sequential reads: mean 424.8, stdev 6.41, n 4; t(3) = 3.182 gives
+     * the CI half-width 6.41 × 3.182 / 2 = 10.19, shown in the cell and on hover. */
+    assert_non_null(strstr(out, ">424.8 MB/s<sub>n=4, CI ±10.19 MB/s</sub>"));
+    assert_non_null(strstr(out, "95% CI of the mean: 414.6 MB/s – 435.0 MB/s"));
     assert_null(strstr(out, "http"));
     free(out);
     free(blog);
+    free(b004);
 }
 
 /* The DOM after loading: every test a row, every set-up a column, a checkbox and bars. */
@@ -212,6 +235,19 @@ static void test_dom_matches_the_model(void **state)
     /* dd's figure, as the model has it, in the table and at its bar. */
     assert_non_null(strstr(dom, ">4572.9 MB/s</span>"));
     assert_non_null(strstr(dom, "class=\"v\">4572.9 MB/s</text>"));
+    /* The paper table: a line per test × set-up with records, the test named on its first. */
+    size_t lines = 0, tests = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        size_t n = 0;
+        for (size_t j = 0; j < t->ncols; j++)
+            n += bl_table_cell(t, i, j)->n_recs > 0;
+        lines += n;
+        tests += n > 0;
+    }
+    const char *paper = strstr(dom, "<table class=\"long\">");
+    assert_non_null(paper);
+    assert_int_equal(count(paper, "<tr class=\"first\">"), tests);
+    assert_int_equal(count(paper, "<tr class=\"first\">") + count(paper, "<tr><th></th>"), lines);
     assert_non_null(strstr(dom, "<details class=\"sources\">"));
     assert_non_null(strstr(dom, "gnu-dd-9.1_c_write_read.txt</th>"));
     free(dom);
@@ -292,14 +328,138 @@ static void test_controls_work(void **state)
     char want[64];
     snprintf(want, sizeof want, "<td data-col=\"%zu\" class=\"off\"", best);
     assert_int_equal(count(dom, want), t->nrows);
-    snprintf(want, sizeof want,
-             "<th scope=\"col\" data-col=\"%zu\" aria-sort=\"descending\" class=\"off\"", best);
-    assert_int_equal(count(dom, want), 1);
-    snprintf(want, sizeof want, "<g data-col=\"%zu\" class=\"off\"", best);
-    assert_true(count(dom, want) > 0);
+    /* The sorted column's header: marked descending, and hidden with its set-up. */
+    const char *th = strstr(dom, "aria-sort=\"descending\" class=\"off\"");
+    assert_non_null(th);
+    assert_null(strstr(th + 1, "aria-sort="));
+    snprintf(want, sizeof want, "data-col=\"%zu\" title=", best);
+    const char *hd = strstr(dom, want);
+    assert_non_null(hd);
+    assert_true(hd < th && !memchr(hd, '>', (size_t)(th - hd)));
+    snprintf(want, sizeof want, "<g data-col=\"%zu\" ", best);
+    size_t bars_off = 0, bars = 0;
+    for (const char *g = strstr(dom, want); g; g = strstr(g + 1, want)) {
+        const char *end = strchr(g, '>'), *off = strstr(g, "class=\"off\"");
+        bars++;
+        bars_off += off && off < end;
+    }
+    assert_true(bars > 0);
+    assert_int_equal(bars_off, bars);
+    /* The MB/s chart closes up: 16 px less per hidden bar, 36 more for a test left empty. */
+    size_t hidden = 0, emptied = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        size_t others = 0;
+        for (size_t j = 0; j < t->ncols; j++)
+            others += j != best && bl_table_cell(t, i, j)->m[BL_M_BW].n > 0;
+        int mine = bl_table_cell(t, i, best)->m[BL_M_BW].n > 0;
+        hidden += mine;
+        emptied += mine && !others;
+    }
+    const char *svg = strstr(dom, "data-metric=\"bw\"");
+    assert_non_null(svg);
+    while (svg > dom && strncmp(svg, "<svg", 4) != 0)
+        svg--;
+    const char *hh = strstr(svg, " height=\""), *dh = strstr(svg, "data-h=\"");
+    assert_non_null(hh);
+    assert_non_null(dh);
+    assert_true(hh < strchr(svg, '>') && dh < strchr(svg, '>'));
+    assert_true(hidden > 0);
+    assert_int_equal(atol(dh + 8) - atol(hh + 9), (long)(16 * hidden + 36 * emptied));
     free(dom);
     bl_table_free(t);
     bl_records_free(&rs);
+}
+
+/* Scrolled down and right inside its container, the table keeps its header row at the top and
+ * its test column at the left (sticky), measured by the browser's layout. */
+static void test_header_and_test_column_stay(void **state)
+{
+    (void)state;
+    if (!chromium())
+        bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
+    char path[700];
+    snprintf(path, sizeof path, "%s/page.html", dir);
+    char *html = slurp(path);
+    bl_strbuf page;
+    bl_strbuf_init(&page);
+    bl_strbuf_putn(&page, html, (size_t)(strstr(html, "</body>") - html));
+    bl_strbuf_puts(
+        &page,
+        "<script>window.onload=function(){var sc=document.querySelector('.scroll'),"
+        "t=document.getElementById('cmp');sc.scrollTop=300;sc.scrollLeft=400;"
+        "var r=sc.getBoundingClientRect(),h=t.tHead.rows[0].cells[3].getBoundingClientRect(),"
+        "f=t.tBodies[0].rows[12].cells[0].getBoundingClientRect(),p=document.createElement("
+        "'pre');p.id='sticky';p.textContent='STICKY '+sc.scrollTop+' '+sc.scrollLeft+' '+"
+        "Math.round(h.top-r.top)+' '+Math.round(f.left-r.left)+' END';"
+        "document.body.appendChild(p)};</script></body></html>\n");
+    free(html);
+    snprintf(path, sizeof path, "%s/sticky.html", dir);
+    spit(path, page.s);
+    bl_strbuf_free(&page);
+    char *dom = browse(path, "--window-size=900,700 --dump-dom");
+    const char *st = strstr(dom, "<pre id=\"sticky\">STICKY ");
+    if (!st)
+        fail_msg("the measuring script did not finish");
+    int top, left, dy, dx;
+    assert_int_equal(
+        sscanf(st + strlen("<pre id=\"sticky\">STICKY "), "%d %d %d %d", &top, &left, &dy, &dx), 4);
+    assert_true(top > 0); /* the container did scroll both ways */
+    assert_true(left > 0);
+    assert_true(dy >= -1 && dy <= 2); /* the header row at the container's top */
+    assert_true(dx >= -1 && dx <= 2); /* the test column at its left edge */
+    free(dom);
+}
+
+/* Printed (chromium's print to PDF, read with pdftotext): no controls on paper, and the blog
+ * posts' table runs over pages with its header row on each, up to the charts. */
+static void test_print_stylesheet(void **state)
+{
+    (void)state;
+    if (!chromium())
+        bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
+    if (system("command -v pdftotext >/dev/null && command -v pdfinfo >/dev/null") != 0)
+        bl_skip_because("pdftotext missing (poppler-utils: sh scripts/deps.sh test)");
+    static const char *const posts[] = {
+        "blog/000_bed2622bff3958ce.txt", "blog/001_8562a4b6946fb1ec.txt",
+        "blog/003_c0a3f5a42cdf17b6.txt", "blog/004_8160137f383e9f6d.txt"};
+    char args[1500], page[700], pdf[700];
+    for (size_t i = 0; i < 4; i++) {
+        char *p = bl_test_corpus(posts[i]);
+        if (!p)
+            bl_skip_because("BENCHLOG_CORPUS absent: the blog posts' print is not checked");
+        snprintf(args, sizeof args, "import --db %s/blog.db %s", dir, p);
+        free(p);
+        assert_true(bl_test_benchlog(args, NULL, NULL) <= 1); /* 1: refused text, said */
+    }
+    snprintf(page, sizeof page, "%s/blog.html", dir);
+    snprintf(args, sizeof args, "report --db %s/blog.db --html -o %s", dir, page);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(pdf, sizeof pdf, "%s/print.pdf", dir);
+    snprintf(args, sizeof args, "--no-pdf-header-footer --print-to-pdf=%s", pdf);
+    free(browse(page, args));
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "pdfinfo '%s' | sed -n 's/^Pages: *//p'", pdf);
+    char *n = run(cmd);
+    int pages = atoi(n);
+    free(n);
+    assert_true(pages > 5);
+    int table_pages = 0, charts_seen = 0, table_done = 0;
+    for (int p = 1; p <= pages; p++) {
+        snprintf(cmd, sizeof cmd, "pdftotext -layout -f %d -l %d '%s' -", p, p, pdf);
+        char *t = run(cmd);
+        assert_null(strstr(t, "Set-ups shown"));  /* the controls */
+        assert_null(strstr(t, "Click a column")); /* screen-only hint */
+        charts_seen |= strstr(t, "MB/s (throughput) of") != NULL;
+        if (!table_done) { /* up to the table's footnote: the header row on every sheet */
+            if (!strstr(t, "p99 latency"))
+                fail_msg("printed page %d of the table lacks its header row", p);
+            table_pages++;
+        }
+        table_done |= strstr(t, "MB/s = 10^6 bytes/s") != NULL;
+        free(t);
+    }
+    assert_true(charts_seen);
+    assert_true(table_pages >= 3);
 }
 
 /* The screenshot is the page, not a blank window: text and the set-up colours show. */
@@ -340,6 +500,8 @@ int main(void)
         cmocka_unit_test(test_page_fetches_nothing),
         cmocka_unit_test(test_dom_matches_the_model),
         cmocka_unit_test(test_controls_work),
+        cmocka_unit_test(test_header_and_test_column_stay),
+        cmocka_unit_test(test_print_stylesheet),
         cmocka_unit_test(test_screenshot_not_blank),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -148,6 +148,12 @@ static void test_blog_report_japanese(void **state)
     assert_non_null(strstr(all, "シーケンシャルリード"));
     /* Blog 001's CIFS 10 GbE sequential write, as the post prints it. */
     assert_non_null(strstr(all, "615.4"));
+    /* Blog 004's four fio-cdm sequential reads: 424.8 MB/s, n=4, 95% CI half-width 10.19. */
+    free(all);
+    snprintf(cmd, sizeof cmd, "pdftotext -layout '%s' - | grep -m1 ' 424.8 '", pdf);
+    all = run(cmd);
+    assert_non_null(strstr(all, "10.19")); /* on the same summary line */
+    assert_non_null(strstr(all, " 4 "));
     free(all);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);
