@@ -16,12 +16,19 @@ int bl_looks_binary(const char *bytes, size_t len)
         return 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)bytes[i];
-        if (c == 0)
-            return 1;
         if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != 0x1b)
             ctrl++;
     }
     return n && ctrl * 10 > n;
+}
+
+static void add_note(bl_text_note **v, size_t *n, long line, const char *msg)
+{
+    size_t cap = *n;
+    void *p = *v;
+    bl_grow(&p, &cap, *n + 1, sizeof **v);
+    *v = p;
+    (*v)[(*n)++] = (bl_text_note){line, bl_xstrdup(msg)};
 }
 
 static void split_lines(bl_text *t)
@@ -32,14 +39,17 @@ static void split_lines(bl_text *t)
     char *p = t->buf, *end = t->buf + t->len;
     while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
-        char *e = nl ? nl : end;
-        if (e > p && e[-1] == '\r')
-            e[-1] = '\0';
-        *e = '\0';
+        char *e = nl ? nl : end, *le = e > p && e[-1] == '\r' ? e - 1 : e;
+        *le = *e = '\0';
         void *v = t->line;
         bl_grow(&v, &cap, t->nlines + 1, sizeof *t->line);
         t->line = v;
         t->line[t->nlines++] = p;
+        if (memchr(p, '\0', (size_t)(le - p))) {
+            memset(p, ' ', (size_t)(le - p)); /* blank, so no reader sees half of it */
+            add_note(&t->notes, &t->n_notes, (long)t->nlines,
+                     "NUL byte in the line: the line is ignored");
+        }
         p = e + 1;
     }
 }
@@ -58,12 +68,32 @@ int bl_text_from_bytes(bl_text *t, const char *name, const char *bytes, size_t l
     return 0;
 }
 
-static int read_all(FILE *f, bl_strbuf *sb)
+/* Reads f into sb, bounded (see text.h); stopping adds a note at the line it stopped at. */
+static int read_all(FILE *f, int bounded_total, bl_strbuf *sb, bl_text_note **notes,
+                    size_t *n_notes)
 {
     char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    size_t n, line_start = 0;
+    long lines = 0;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        size_t base = sb->len;
         bl_strbuf_putn(sb, buf, n);
+        for (char *p = sb->s + base, *end = sb->s + sb->len;
+             (p = memchr(p, '\n', (size_t)(end - p))); p++, lines++)
+            line_start = (size_t)(p - sb->s) + 1;
+        const char *why = NULL;
+        if (sb->len - line_start > BL_TEXT_LINE_MAX)
+            why = "line longer than 8 MiB: not a benchmark's output; reading stopped here";
+        else if (bounded_total && sb->len > BL_TEXT_STREAM_MAX)
+            why = "more than 32 MiB from a pipe or device: reading stopped here (give the "
+                  "output as a file to read it whole)";
+        if (why) {
+            sb->len = line_start;
+            sb->s[sb->len] = '\0';
+            add_note(notes, n_notes, lines + 1, why);
+            return 0;
+        }
+    }
     return ferror(f) ? -1 : 0;
 }
 
@@ -84,7 +114,11 @@ int bl_text_load(bl_text *t, const char *path, char *err, size_t errlen)
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_putn(&sb, "", 0);
-    int rc = read_all(f, &sb);
+    struct stat fst;
+    int regular = fstat(fileno(f), &fst) == 0 && S_ISREG(fst.st_mode);
+    bl_text_note *notes = NULL;
+    size_t n_notes = 0;
+    int rc = read_all(f, !regular, &sb, &notes, &n_notes);
     int saved = errno;
     if (!is_stdin)
         fclose(f);
@@ -95,6 +129,12 @@ int bl_text_load(bl_text *t, const char *path, char *err, size_t errlen)
     }
     rc = bl_text_from_bytes(t, is_stdin ? "<stdin>" : path, sb.s, sb.len, err, errlen);
     bl_strbuf_free(&sb);
+    for (size_t i = 0; i < n_notes; i++) {
+        if (rc == 0)
+            add_note(&t->notes, &t->n_notes, notes[i].line, notes[i].msg);
+        free(notes[i].msg);
+    }
+    free(notes);
     return rc;
 }
 
@@ -104,5 +144,8 @@ void bl_text_free(bl_text *t)
     free(t->buf);
     free(t->line);
     free(t->encoding);
+    for (size_t i = 0; i < t->n_notes; i++)
+        free(t->notes[i].msg);
+    free(t->notes);
     memset(t, 0, sizeof *t);
 }

@@ -16,7 +16,13 @@
 
 typedef struct dd_line {
     double bytes, seconds, rate;
+    int negative;       /* a figure of the line carries a minus sign */
+    int whole_seconds;  /* seconds printed without decimals, as status=progress does */
+    double paren_bytes; /* the "(1.1 GB, ...)" figure, or 0 */
 } dd_line;
+
+/* What each line of the text is to dd. */
+enum { DD_OTHER, DD_SUMMARY, DD_PROGRESS, DD_RECORDS, DD_BLANK };
 
 static const char *next_digit(const char *p)
 {
@@ -40,6 +46,30 @@ static int seconds_word(const char *p)
     return 0;
 }
 
+/* "1.1 GB" or "2,1 GB" or "8.0MB" in the parentheses, in bytes; 0 when the unit is not one
+ * of these (a translated unit is then simply not checked). */
+static double paren_size(const char *p)
+{
+    const char *e;
+    double x;
+    int flags = 0;
+    const char *q = p + strspn(p, "0123456789");
+    if (*q == ',' && isdigit((unsigned char)q[1]))
+        flags = BL_DECIMAL_COMMA;
+    if (!bl_parse_number(p, flags, &x, &e))
+        return 0;
+    e += strspn(e, " ");
+    static const char prefixes[] = "kKMGTPE";
+    const char *k = *e ? strchr(prefixes, *e) : NULL;
+    int power = !k ? 0 : k - prefixes < 2 ? 1 : (int)(k - prefixes);
+    e += power > 0;
+    double base = *e == 'i' ? 1024 : 1000, mult = 1;
+    e += *e == 'i';
+    for (int i = 0; i < power; i++)
+        mult *= base;
+    return *e == 'B' ? x * mult : 0;
+}
+
 /* The summary line in any locale and dialect: bytes first (after the translated "copied"
  * in Ukrainian), then an optional "(1.1 GB, 1.0 GiB)", then the seconds and the rate:
  *   1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s        GNU, C locale
@@ -57,8 +87,8 @@ static int dd_summary(const char *s, dd_line *d)
         const char *q = p;
         while (isdigit((unsigned char)*q))
             q++;
-        if ((p == s || p[-1] == ' ') && *q == ' ' && q[1] && !isdigit((unsigned char)q[1]) &&
-            q[1] != '+') {
+        if ((p == s || p[-1] == ' ' || p[-1] == '-') && *q == ' ' && q[1] &&
+            !isdigit((unsigned char)q[1]) && q[1] != '+') {
             b = p;
             break;
         }
@@ -66,15 +96,20 @@ static int dd_summary(const char *s, dd_line *d)
     }
     if (!b)
         return 0;
+    if (strncmp(b + strspn(b, "0123456789"), " MB in ", 7) == 0)
+        return 0; /* hdparm's "440 MB in 3.01 seconds = 146.42 MB/sec" */
     const char *e;
     if (!bl_parse_number(b, 0, &d->bytes, &e))
         return 0;
+    d->negative = b > s && b[-1] == '-';
     const char *t = next_digit(e);
     const char *open = memchr(e, '(', (size_t)(t - e));
+    d->paren_bytes = 0;
     if (open && *t) {
         const char *close = strchr(t, ')');
         if (!close)
             return 0;
+        d->paren_bytes = paren_size(t);
         t = next_digit(close);
     }
     if (!*t)
@@ -85,9 +120,12 @@ static int dd_summary(const char *s, dd_line *d)
     int flags = (*te == ',' && isdigit((unsigned char)te[1])) ? BL_DECIMAL_COMMA : 0;
     if (!bl_parse_number(t, flags, &d->seconds, &e) || !seconds_word(e))
         return 0;
+    d->whole_seconds = e == te;
+    d->negative |= t[-1] == '-';
     const char *r = next_digit(e);
     if (!*r)
         return 0;
+    d->negative |= r[-1] == '-';
     return bl_parse_bandwidth(r, BL_SI | flags, &d->rate, NULL);
 }
 
@@ -105,17 +143,22 @@ static char *arg_copy(const char *v)
     return v ? bl_xstrndup(v, strcspn(v, " \t")) : NULL;
 }
 
-/* The dd command line in the few lines above the summary, if any. */
-static const char *dd_command_above(const bl_text *t, size_t i)
+/* The dd command line above the summary, if any: up to 6 lines of other text, any number of
+ * its own progress and "records in/out" lines. */
+static const char *dd_command_above(const bl_text *t, const unsigned char *kind, size_t i)
 {
-    for (size_t k = i; k > 0 && i - k < 6; k--) {
+    size_t other = 0;
+    for (size_t k = i; k > 0 && other < 6; k--) {
+        if (kind[k - 1] == DD_SUMMARY)
+            return NULL; /* the previous run's output: its command is not ours */
+        if (kind[k - 1] != DD_OTHER)
+            continue;
+        other++;
         const char *s = t->line[k - 1];
         const char *dd = strstr(s, "dd ");
         if (dd && (dd == s || !isalnum((unsigned char)dd[-1])) &&
             (strstr(dd, "if=") || strstr(dd, "of=")))
             return dd;
-        if (dd_summary(s, &(dd_line){0}))
-            return NULL; /* the previous run's output: its command is not ours */
     }
     return NULL;
 }
@@ -200,6 +243,81 @@ static void label_time(bl_record *r, const bl_text *t, size_t i)
     }
 }
 
+/* "1500+0 records in": full and partial records, then words (any locale). The line may
+ * start with data dd copied to the same terminal ("abcd0+2 records in"). */
+static int records_line(const char *s)
+{
+    const char *p = next_digit(s);
+    if (!*p)
+        return 0;
+    p += strspn(p, "0123456789");
+    if (*p++ != '+' || !isdigit((unsigned char)*p))
+        return 0;
+    p += strspn(p, "0123456789");
+    return *p == ' ' && p[1] && !isdigit((unsigned char)p[1]);
+}
+
+static size_t next_nonblank(const unsigned char *kind, size_t n, size_t i)
+{
+    while (i < n && kind[i] == DD_BLANK)
+        i++;
+    return i;
+}
+
+/* status=progress lines pasted one a line (the carriage returns became newlines): a summary
+ * with whole seconds that the same transfer's next summary or its "records in" line follows,
+ * not one that a "records out" line announces. Each becomes DD_PROGRESS. */
+static void mark_progress(unsigned char *kind, const dd_line *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (kind[i] != DD_SUMMARY || !d[i].whole_seconds)
+            continue;
+        size_t above = i;
+        while (above > 0 && kind[above - 1] == DD_BLANK)
+            above--;
+        if (above > 0 && kind[above - 1] == DD_RECORDS)
+            continue;
+        size_t j = next_nonblank(kind, n, i + 1);
+        if (j < n && (kind[j] == DD_RECORDS || (kind[j] == DD_SUMMARY && d[j].bytes >= d[i].bytes &&
+                                                d[j].seconds >= d[i].seconds)))
+            kind[i] = DD_PROGRESS;
+    }
+}
+
+/* Each line's kind and, for summaries, its figures. The caller frees both arrays. */
+static unsigned char *classify(const bl_text *t, dd_line **figures)
+{
+    unsigned char *kind = bl_xmalloc(t->nlines + 1);
+    dd_line *d = bl_xcalloc(t->nlines + 1, sizeof *d);
+    for (size_t i = 0; i < t->nlines; i++) {
+        const char *s = t->line[i];
+        if (dd_summary(s, &d[i]))
+            kind[i] = DD_SUMMARY;
+        else if (records_line(s))
+            kind[i] = DD_RECORDS;
+        else
+            kind[i] = s[strspn(s, " \t")] ? DD_OTHER : DD_BLANK;
+    }
+    mark_progress(kind, d, t->nlines);
+    *figures = d;
+    return kind;
+}
+
+/* Why the figures of one summary cannot all be true, or NULL. dd derives the human size and
+ * the "(1.1 GB, 1.0 GiB)" from the same exact count, so they agree far better than by a factor 2.
+ */
+static const char *impossible(const dd_line *d)
+{
+    int64_t bytes;
+    if (d->negative)
+        return "a negative figure";
+    if (!bl_to_count(d->bytes, &bytes) || !(d->seconds >= 0) || isinf(d->seconds))
+        return "a byte count or time out of range";
+    if (d->paren_bytes > 0 && (d->paren_bytes > 2 * d->bytes || 2 * d->paren_bytes < d->bytes))
+        return "a byte count its own size in parentheses contradicts";
+    return NULL;
+}
+
 static int dd_probe(const bl_text *t)
 {
     dd_line d;
@@ -209,36 +327,47 @@ static int dd_probe(const bl_text *t)
     return 0;
 }
 
+static void dd_record(const bl_text *t, const unsigned char *kind, const dd_line *d, size_t i,
+                      int64_t run, bl_parse_out *out)
+{
+    bl_record *r = bl_out_record(out, (long)i + 1);
+    r->run = run;
+    bl_record_set_str(&r->tool, "dd");
+    bl_record_set_str(&r->pattern, "seq");
+    r->io_bytes = (int64_t)d->bytes;
+    r->runtime_s = d->seconds;
+    r->bw_bytes_s = d->seconds > 0 ? d->bytes / d->seconds : d->rate;
+    r->iodepth = 1;
+    r->numjobs = 1;
+    const char *cmd = dd_command_above(t, kind, i);
+    if (cmd)
+        label_from_command(r, cmd);
+    else
+        bl_record_set_str(&r->test, "seq-copy");
+    label_time(r, t, i);
+    if (i > 0 && kind[i - 1] == DD_PROGRESS)
+        bl_record_set_str(&r->note, "dd's last status=progress line: the final summary is "
+                                    "not in the text (time in whole seconds)");
+    if (d->seconds <= 0)
+        bl_out_error(out, (long)i + 1, "dd reports a time of 0 s; the rate is dd's own");
+}
+
 static void dd_parse(const bl_text *t, bl_parse_out *out)
 {
+    dd_line *d;
+    unsigned char *kind = classify(t, &d);
     int64_t run = 0;
     for (size_t i = 0; i < t->nlines; i++) {
-        dd_line d;
-        if (!dd_summary(t->line[i], &d))
+        if (kind[i] != DD_SUMMARY)
             continue;
-        int64_t bytes;
-        if (!bl_to_count(d.bytes, &bytes) || !(d.seconds >= 0) || isinf(d.seconds)) {
-            bl_out_error(out, (long)i + 1, "dd summary with a byte count or time out of range");
-            continue;
-        }
-        bl_record *r = bl_out_record(out, (long)i + 1);
-        r->run = ++run;
-        bl_record_set_str(&r->tool, "dd");
-        bl_record_set_str(&r->pattern, "seq");
-        r->io_bytes = bytes;
-        r->runtime_s = d.seconds;
-        r->bw_bytes_s = d.seconds > 0 ? d.bytes / d.seconds : d.rate;
-        r->iodepth = 1;
-        r->numjobs = 1;
-        const char *cmd = dd_command_above(t, i);
-        if (cmd)
-            label_from_command(r, cmd);
+        const char *why = impossible(&d[i]);
+        if (why)
+            bl_out_error(out, (long)i + 1, "dd summary with %s; not a record", why);
         else
-            bl_record_set_str(&r->test, "seq-copy");
-        label_time(r, t, i);
-        if (d.seconds <= 0)
-            bl_out_error(out, (long)i + 1, "dd reports a time of 0 s; the rate is dd's own");
+            dd_record(t, kind, &d[i], i, ++run, out);
     }
+    free(kind);
+    free(d);
 }
 
 const bl_format bl_format_dd = {

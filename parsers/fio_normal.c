@@ -6,8 +6,14 @@
  * opens one record that the following slat/clat/lat, percentile, bw and iops lines fill;
  * the cpu line applies to every record of the block. A run ends where a new job header or
  * version line follows results. The devices of the "Disk stats" block go to every record
- * of the run (extension disk_util). Progress lines and group summaries are ignored:
- * records are per job. */
+ * of the run (extension disk_util). Progress lines are ignored; records are per job. In fio
+ * --client output a "<hostname>" line stands right above the job block of that server (label
+ * host); a block without one gets a note, and fio's "All clients" block is host "all clients"
+ * with the test of its group's jobs.
+ *
+ * Fragments are read for what they hold: a result block pasted without its job header gives
+ * its records (note says so), and the "Run status group" lines of a group none of whose jobs
+ * is in the text give group-total records (label scope=group total). */
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include "fio_common.h"
@@ -38,22 +44,33 @@ typedef struct nstate {
     long status_group; /* group of the "Run status group N" block being read, or -1 */
     size_t run_first;  /* index in out->recs of the current run's first record */
     int in_disks;      /* reading the "Disk stats" block */
+    char *host_line;   /* "<vm>" just above: the server of the next job block */
+    char *host;        /* server of the open job block */
+    int client_text;   /* the text is fio --client output */
+    int headless;      /* the open block's job header was not in the text */
+    bl_records totals; /* "Run status group" lines of the run, as group-total records */
 } nstate;
 
 static void close_job(nstate *s)
 {
+    free(s->host);
+    s->host = NULL;
     free(s->job);
     free(s->group);
     free(s->date);
     s->job = s->group = s->date = NULL;
+    s->headless = 0;
     s->nrecs = 0;
     s->cur = NULL;
     s->pct = NULL;
 }
 
+static void flush_totals(nstate *s);
+
 static void new_run(nstate *s)
 {
     close_job(s);
+    flush_totals(s);
     bl_fio_jobdefs_clear(&s->defs);
     s->run++;
     s->run_has_results = 0;
@@ -93,8 +110,62 @@ static void group_io(nstate *s, int ddir, double io)
                                    "from the group summary");
 }
 
+/* The group's own figures from its status line, kept as a group-total record; it is given
+ * only when the text holds no job of the group (flush_totals):
+ *   2.x  `READ: io=5120.0MB, aggrb=367715KB/s, minb=..., maxb=..., mint=14258msec, maxt=...`
+ *   3.x  `READ: bw=70.2MiB/s (73.6MB/s), 70.2MiB/s-70.2MiB/s (...), io=140MiB (147MB),
+ *         run=2001-2001msec` */
+static void group_total(nstate *s, int ddir, const char *p, long lineno)
+{
+    const char *bw = bl_fio_after(p, "aggrb="), *run = bl_fio_after(p, "maxt=");
+    if (!bw)
+        bw = bl_fio_after(p, "bw=");
+    if (!run && (run = bl_fio_after(p, "run=")))
+        run = strchr(run, '-') ? strchr(run, '-') + 1 : run;
+    double x;
+    if (!bw || !bl_parse_bandwidth(bw, BL_BINARY, &x, NULL))
+        return;
+    bl_record *r = bl_record_new();
+    r->source = bl_xstrdup(s->out->source ? s->out->source : "");
+    r->line = lineno;
+    r->run = s->run;
+    bl_fio_fill(r, ddir, NULL, NULL, s->version);
+    r->bw_bytes_s = x;
+    const char *io = bl_fio_after(p, "io=");
+    if (io && bl_parse_size(io, BL_BINARY, &x, NULL))
+        r->io_bytes = bl_count_or(x, -1);
+    if (run && bl_parse_duration_ns(run, 1e6, &x, NULL))
+        r->runtime_s = x / 1e9;
+    char g[32];
+    snprintf(g, sizeof g, "%ld", s->status_group);
+    bl_record_set_label(r, "group", g);
+    bl_record_set_label(r, "scope", "group total");
+    bl_record_set_str(&r->note, "group total from fio's \"Run status group\" line (aggregate "
+                                "bandwidth of its jobs); the job blocks are not in the text");
+    bl_records_push(&s->totals, r);
+}
+
+/* At a run's end: the group totals of groups that no job record of the run belongs to. */
+static void flush_totals(nstate *s)
+{
+    for (size_t i = 0; i < s->totals.n; i++) {
+        bl_record *t = s->totals.v[i];
+        const char *g = bl_record_label(t, "group");
+        int has_jobs = 0;
+        for (size_t k = s->run_first; k < s->out->recs.n && !has_jobs; k++) {
+            const char *rg = bl_record_label(s->out->recs.v[k], "group");
+            has_jobs = !bl_record_label(s->out->recs.v[k], "scope") && (!rg || strcmp(rg, g) == 0);
+        }
+        if (has_jobs)
+            bl_record_free(t);
+        else
+            bl_records_push(&s->out->recs, t);
+    }
+    s->totals.n = 0;
+}
+
 /* `   READ: io=5120.0MB, aggrb=...` (2.x) or `   READ: bw=..., io=140MiB (147MB), ...` */
-static void status_line(nstate *s, const char *p)
+static void status_line(nstate *s, const char *p, long lineno)
 {
     size_t k = strcspn(p, ":");
     int ddir = bl_fio_ddir_from(p, k);
@@ -102,6 +173,8 @@ static void status_line(nstate *s, const char *p)
     double io;
     if (ddir >= 0 && v && bl_parse_size(v, BL_BINARY, &io, NULL))
         group_io(s, ddir, io);
+    if (ddir >= 0 && p[k] == ':')
+        group_total(s, ddir, p + k + 1, lineno);
 }
 
 /* Word before ":" at the start of the trimmed line, e.g. "read" of "read : io=". */
@@ -122,6 +195,8 @@ static void open_job(nstate *s, const char *line, const char *g, long lineno)
     start = bl_fio_skip(start);
     s->job = bl_xstrndup(start, (size_t)(g - start));
     s->job_line = lineno;
+    s->host = s->host_line;
+    s->host_line = NULL;
     const char *v = g + strlen(": (groupid=");
     s->group = bl_xstrndup(v, strspn(v, "0123456789"));
     const char *j = bl_fio_after(g, "jobs=");
@@ -173,13 +248,48 @@ static void parse_new_summary(const char *p, bl_record *r)
     }
 }
 
+/* fio's "All clients" block sums its group's jobs of every server: their definition when
+ * they all share one rw and block sizes, else none. */
+static const bl_fio_jobdef *group_def(const nstate *s)
+{
+    const bl_fio_jobdef *one = NULL;
+    long g = s->group ? strtol(s->group, NULL, 10) : -1;
+    for (size_t i = 0; i < s->defs.n; i++) {
+        const bl_fio_jobdef *d = &s->defs.v[i];
+        if (d->group != g)
+            continue;
+        if (one && (!one->rw || !d->rw || strcmp(one->rw, d->rw) != 0 ||
+                    memcmp(one->bs, d->bs, sizeof one->bs) != 0))
+            return NULL;
+        one = d;
+    }
+    return one;
+}
+
 static void open_direction(nstate *s, int ddir, const char *p, long lineno)
 {
     if (s->nrecs == sizeof s->recs / sizeof s->recs[0])
         return;
-    bl_record *r = bl_out_record(s->out, s->job_line > 0 ? s->job_line : lineno);
+    bl_record *r = bl_out_record(s->out, s->job_line > 0 && !s->headless ? s->job_line : lineno);
     r->run = s->run;
-    bl_fio_fill(r, ddir, s->job, bl_fio_jobdef_find(&s->defs, s->job), s->version);
+    int all_clients = s->client_text && s->job && strcmp(s->job, "All clients") == 0;
+    const bl_fio_jobdef *def =
+        s->headless && s->defs.n == 1 ? &s->defs.v[0] : bl_fio_jobdef_find(&s->defs, s->job);
+    bl_fio_fill(r, ddir, s->job, def ? def : all_clients ? group_def(s) : NULL, s->version);
+    if (s->host)
+        bl_record_set_label(r, "host", s->host);
+    else if (all_clients)
+        bl_record_set_label(r, "host", "all clients");
+    else if (s->client_text)
+        bl_record_set_str(&r->note, "fio --client: no <host> line above this job block, so "
+                                    "its server is not known");
+    if (s->headless)
+        bl_record_set_str(&r->note, s->defs.n == 1
+                                        ? "fio job header missing from the text: job name, "
+                                          "group and error status unknown; options from the "
+                                          "one job definition above"
+                                        : "fio job header missing from the text: job name, "
+                                          "group, options and error status unknown");
     if (s->group)
         bl_record_set_label(r, "group", s->group);
     if (s->date)
@@ -199,7 +309,7 @@ static void open_direction(nstate *s, int ddir, const char *p, long lineno)
         parse_old_summary(p, r);
     if (!bl_present(r->bw_bytes_s) || !bl_present(r->iops))
         bl_out_error(s->out, lineno, "fio %s line of job '%s': bandwidth or IOPS unreadable",
-                     ddir >= 0 ? bl_fio_ddir_name(ddir) : "mixed", s->job);
+                     ddir >= 0 ? bl_fio_ddir_name(ddir) : "mixed", s->job ? s->job : "?");
     s->recs[s->nrecs++] = r;
     s->cur = r;
     s->pct = NULL;
@@ -433,10 +543,23 @@ static void parse_line(nstate *s, const char *line, long lineno)
             return;
         s->in_disks = 0;
     }
+    if (*p == '<') {
+        size_t n = strcspn(p, ">");
+        if (p[n] == '>' && n > 1 && !*bl_fio_skip(p + n + 1)) {
+            free(s->host_line);
+            s->host_line = bl_xstrndup(p + 1, n - 1);
+            s->client_text = 1;
+            return;
+        }
+    }
     const char *g = strstr(p, ": (groupid=");
     if (g) {
         open_job(s, p, g, lineno);
         return;
+    }
+    if (*p) { /* a "<host>" line names the server of the block right below it only */
+        free(s->host_line);
+        s->host_line = NULL;
     }
     if (bl_fio_parse_layout_line(p, &s->defs))
         return;
@@ -457,27 +580,62 @@ static void parse_line(nstate *s, const char *line, long lineno)
         s->in_disks = 1;
         return;
     }
-    if (s->status_group >= 0 && !s->job) {
-        status_line(s, p);
+    if (s->status_group >= 0 && !s->job && !s->headless) {
+        status_line(s, p, lineno);
         return;
     }
-    if (s->job)
+    if (s->job || s->headless)
         job_line(s, p, lineno);
+}
+
+/* A direction line (`write: IOPS=139k, BW=541MiB/s ...`, `read : io=..., bw=...`) whose
+ * next line is one of its block's (latency, bandwidth samples, cpu): a result block pasted
+ * without its `name: (groupid=...)` header. */
+static int headless_block(const bl_text *t, size_t i)
+{
+    const char *p = bl_fio_skip(t->line[i]);
+    size_t k = strcspn(p, " :");
+    const char *colon = strchr(p, ':');
+    if ((bl_fio_ddir_from(p, k) < 0 && !line_key(p, "mixed")) || !colon)
+        return 0;
+    if (!(bl_fio_after(colon, "IOPS=") && bl_fio_after(colon, "BW=")) &&
+        !(bl_fio_after(colon, "io=") && bl_fio_after(colon, "bw=")))
+        return 0;
+    if (i + 1 >= t->nlines)
+        return 0;
+    const char *n = bl_fio_skip(t->line[i + 1]);
+    static const char *const keys[] = {"slat", "clat", "lat", "bw", "iops", "cpu"};
+    for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
+        if (line_key(n, keys[j]) && strchr(n, '='))
+            return 1;
+    return 0;
 }
 
 static void fio_parse(const bl_text *t, bl_parse_out *out)
 {
     nstate s = {.out = out, .run = 1, .status_group = -1};
-    for (size_t i = 0; i < t->nlines; i++)
+    bl_records_init(&s.totals);
+    for (size_t i = 0; i < t->nlines; i++) {
+        if (!s.job && !s.headless && headless_block(t, i)) {
+            close_job(&s);
+            s.headless = 1;
+            s.job_line = (long)i + 1;
+            s.status_group = -1;
+            s.run_has_results = 1;
+        }
         parse_line(&s, t->line[i], (long)i + 1);
+    }
     close_job(&s);
+    flush_totals(&s);
+    bl_records_free(&s.totals);
     bl_fio_jobdefs_free(&s.defs);
     free(s.version);
+    free(s.host_line);
 }
 
 static int fio_probe(const bl_text *t)
 {
-    int heads = 0, dirs = 0;
+    int heads = 0, dirs = 0, fragments = 0;
     for (size_t i = 0; i < t->nlines; i++) {
         const char *l = t->line[i];
         if (strstr(l, ": (groupid=") && strstr(l, "jobs="))
@@ -487,8 +645,13 @@ static int fio_probe(const bl_text *t)
         if ((bl_fio_ddir_from(p, k) >= 0 || line_key(p, "mixed")) &&
             (strstr(p, ": io=") || strstr(p, ": IOPS=")))
             dirs++;
+        if (headless_block(t, i) ||
+            (strncmp(p, "Run status group", 16) == 0 && i + 1 < t->nlines &&
+             bl_fio_ddir_from(bl_fio_skip(t->line[i + 1]),
+                              strcspn(bl_fio_skip(t->line[i + 1]), ":")) >= 0))
+            fragments++;
     }
-    return heads && dirs ? 90 : 0;
+    return heads && dirs ? 90 : fragments ? 60 : 0;
 }
 
 const bl_format bl_format_fio = {

@@ -1,4 +1,5 @@
 #include "verify.h"
+#include "../core/strbuf.h"
 #include "engine.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -174,11 +175,19 @@ int bl_worker_verify(bl_worker *w)
     if (bad == 0)
         return 0;
     w->err = EILSEQ;
-    snprintf(w->errmsg, sizeof w->errmsg,
-             "verify=%s: %llu of %llu blocks bad%s; first at offset %llu (0x%llx), length %llu: "
-             "%s",
-             bl_verify_name(j->verify), (unsigned long long)bad, (unsigned long long)b,
-             j->verify_fatal ? " (verify_fatal: stopped there)" : "", (unsigned long long)first,
-             (unsigned long long)first, (unsigned long long)j->bs, why);
+    /* Built whole, then cut to errmsg: a long reason loses its tail, never the figures. */
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb,
+                     "verify=%s: %llu of %llu blocks bad%s; first at offset %llu (0x%llx), length "
+                     "%llu: %s",
+                     bl_verify_name(j->verify), (unsigned long long)bad, (unsigned long long)b,
+                     j->verify_fatal ? " (verify_fatal: stopped there)" : "",
+                     (unsigned long long)first, (unsigned long long)first,
+                     (unsigned long long)j->bs, why);
+    size_t n = sb.len < sizeof w->errmsg ? sb.len : sizeof w->errmsg - 1;
+    memcpy(w->errmsg, sb.s, n);
+    w->errmsg[n] = 0;
+    bl_strbuf_free(&sb);
     return -1;
 }

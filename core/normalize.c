@@ -1,0 +1,425 @@
+#include "normalize.h"
+#include "strbuf.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* One line on its way out: its text (into the input, or owned when rewritten), the input
+ * line it came from and that line's width in columns (for the wrapping rule). */
+typedef struct nline {
+    const char *s;
+    char *owned;
+    long orig;
+    size_t width;
+    int piece; /* a later piece of an input line that <br> split */
+} nline;
+
+typedef struct nlines {
+    nline *v;
+    size_t n, cap;
+} nlines;
+
+static nline *push(nlines *l, const char *s, long orig, size_t width)
+{
+    void *p = l->v;
+    bl_grow(&p, &l->cap, l->n + 1, sizeof *l->v);
+    l->v = p;
+    l->v[l->n] = (nline){s, NULL, orig, width, 0};
+    return &l->v[l->n++];
+}
+
+static void free_lines(nlines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i].owned);
+    free(l->v);
+}
+
+static size_t columns(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+/* `>`, `> `, `>> `, `> > `, `>>>` ... at the start of a mail or Markdown quote; not the `>`
+ * of fio's `>=64=0.0%` that a wrapped line may start with. */
+static size_t quote_prefix(const char *s)
+{
+    size_t i = 0;
+    if (strncmp(s, ">||", 3) == 0 || strncmp(s, ">|", 2) == 0)
+        return 0; /* Hatena's code block, not a quote */
+    while (s[i] == '>' && (s[i + 1] == '>' || s[i + 1] == ' ' || !s[i + 1])) {
+        i++;
+        if (s[i] == ' ' && s[i + 1] == '>')
+            i++;
+    }
+    return i && s[i] == ' ' ? i + 1 : i;
+}
+
+static int blank(const char *s)
+{
+    return s[strspn(s, " \t")] == '\0';
+}
+
+static int ends_with_pipe(const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    return n > 1 && s[n - 1] == '|';
+}
+
+/* A forum's quote bar: two or more lines in a row starting with `|`, some with text after
+ * "| ", none ending with `|` as a table's rows do. The bar goes, with the space after it. */
+static void strip_bars(nlines *l)
+{
+    for (size_t i = 0; i < l->n;) {
+        if (l->v[i].s[0] != '|') {
+            i++;
+            continue;
+        }
+        size_t j = i, piped = 0, text = 0;
+        for (; j < l->n && l->v[j].s[0] == '|'; j++) {
+            piped += ends_with_pipe(l->v[j].s);
+            text += l->v[j].s[1] == ' ' && !blank(l->v[j].s + 1);
+        }
+        for (size_t k = i; k < j && j - i >= 2 && text && !piped; k++)
+            l->v[k].s += 1 + (l->v[k].s[1] == ' ');
+        i = j;
+    }
+}
+
+/* Tags a page or forum wraps pasted output in; removed wherever they stand. */
+static const char *const bbcode[] = {"code", "quote", "pre",  "b",       "i",       "u",    "tt",
+                                     "font", "color", "size", "spoiler", "noparse", "samp", "kbd"};
+static const char *const html[] = {"pre",    "code", "p",    "div",  "span", "b",
+                                   "i",      "u",    "tt",   "kbd",  "samp", "blockquote",
+                                   "strong", "em",   "font", "small"};
+
+/* Length of a tag `[name]`, `[/name]`, `[name=...]` (open = '[') or the HTML equivalents
+ * with attributes (open = '<') at s, or 0. */
+static size_t tag_len(const char *s, char open, const char *const *names, size_t nnames)
+{
+    char close = open == '[' ? ']' : '>';
+    if (*s != open)
+        return 0;
+    const char *p = s + 1 + (s[1] == '/');
+    for (size_t k = 0; k < nnames; k++) {
+        size_t n = strlen(names[k]);
+        if (strncasecmp(p, names[k], n) != 0)
+            continue;
+        char c = p[n];
+        if (c == close)
+            return (size_t)(p + n + 1 - s);
+        if ((open == '[' && c == '=') || (open == '<' && c == ' ' && s[1] != '/')) {
+            const char *e = strchr(p + n, close);
+            return e && e - s < 200 ? (size_t)(e + 1 - s) : 0;
+        }
+    }
+    return 0;
+}
+
+/* `<br>`, `<br/>`, `<br />`: the end of a line on a page. */
+static size_t br_len(const char *s)
+{
+    if (strncasecmp(s, "<br", 3) != 0)
+        return 0;
+    const char *p = s + 3;
+    p += strspn(p, " ");
+    if (*p == '/')
+        p++;
+    return *p == '>' ? (size_t)(p + 1 - s) : 0;
+}
+
+/* `&gt;` and the few entities that pasted output holds; decoded into c. */
+static size_t entity(const char *s, char *c)
+{
+    static const struct {
+        const char *name;
+        char c;
+    } e[] = {{"&gt;", '>'},    {"&lt;", '<'},   {"&amp;", '&'}, {"&quot;", '"'},
+             {"&apos;", '\''}, {"&nbsp;", ' '}, {"&#160;", ' '}};
+    for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) {
+        size_t n = strlen(e[k].name);
+        if (strncmp(s, e[k].name, n) == 0) {
+            *c = e[k].c;
+            return n;
+        }
+    }
+    if (s[1] == '#' && isdigit((unsigned char)s[2])) {
+        char *end;
+        long v = strtol(s + 2, &end, 10);
+        if (*end == ';' && v >= 32 && v < 127) {
+            *c = (char)v;
+            return (size_t)(end + 1 - s);
+        }
+    }
+    return 0;
+}
+
+/* `**88826**`: Markdown bold around a word, not a Hatena heading's leading `**`. */
+static size_t bold_len(const char *s)
+{
+    const char *b = s + 2;
+    if (*b == ' ' || *b == '*' || !*b)
+        return 0;
+    const char *e = strstr(b, "**");
+    if (!e || e[-1] == ' ')
+        return 0;
+    return (size_t)(e + 2 - s);
+}
+
+static int is_fence(const char *s)
+{
+    s += strspn(s, " \t");
+    return strncmp(s, "```", 3) == 0 || strncmp(s, "~~~", 3) == 0;
+}
+
+/* The line without markup into sb, '\n' where a <br> ended a line; 0 when s has none. */
+static int strip_markup(const char *s, bl_strbuf *sb)
+{
+    if (is_fence(s)) {
+        bl_strbuf_putn(sb, "", 0);
+        return 1;
+    }
+    if (!strpbrk(s, "&<[*"))
+        return 0;
+    int changed = 0;
+    for (const char *p = s; *p;) {
+        size_t n = 0;
+        char c;
+        if (*p == '*' && p[1] == '*' && (n = bold_len(p))) {
+            bl_strbuf_putn(sb, p + 2, n - 4);
+            p += n, changed = 1;
+            continue;
+        } else if (*p == '[') {
+            n = tag_len(p, '[', bbcode, sizeof bbcode / sizeof bbcode[0]);
+        } else if (*p == '<') {
+            if ((n = br_len(p))) { /* ends the line; one at the end adds none */
+                p += n, changed = 1;
+                if (p[strspn(p, " \t")])
+                    bl_strbuf_putc(sb, '\n');
+                continue;
+            }
+            n = tag_len(p, '<', html, sizeof html / sizeof html[0]);
+        } else if (*p == '&' && (n = entity(p, &c))) {
+            bl_strbuf_putc(sb, c);
+            p += n, changed = 1;
+            continue;
+        }
+        if (n) {
+            p += n, changed = 1;
+            continue;
+        }
+        bl_strbuf_putc(sb, *p++);
+    }
+    if (!changed)
+        bl_strbuf_reset(sb);
+    return changed;
+}
+
+/* Adds the line (after its quote prefix) to l, cleaned of markup, split at <br>s. */
+static void add_line(nlines *l, const char *content, long orig, size_t width, bl_strbuf *sb)
+{
+    bl_strbuf_reset(sb);
+    if (!strip_markup(content, sb)) {
+        push(l, content, orig, width);
+        return;
+    }
+    char *all = bl_strbuf_take(sb);
+    int piece = 0;
+    for (char *p = all;;) {
+        char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        nline *x = push(l, NULL, orig, width);
+        x->owned = bl_xstrndup(p, n);
+        x->s = x->owned;
+        x->piece = piece++;
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    free(all);
+}
+
+static int indented(const char *s)
+{
+    return *s == ' ' || *s == '\t';
+}
+
+/* A block of indented lines standing between blank lines (a code block, a quoted paste)
+ * loses the indentation all its lines share. One between text lines keeps it: it is part of
+ * what the tool printed (the second header line of a bonnie++ table). */
+static void dedent(nlines *l)
+{
+    for (size_t i = 0; i < l->n;) {
+        if (!indented(l->v[i].s) && !blank(l->v[i].s)) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < l->n && (indented(l->v[j].s) || blank(l->v[j].s)))
+            j++;
+        int open_top = i == 0 || blank(l->v[i].s), open_end = j == l->n || blank(l->v[j - 1].s);
+        const char *ref = NULL;
+        size_t common = 0;
+        for (size_t k = i; k < j && open_top && open_end; k++) {
+            const char *s = l->v[k].s;
+            if (blank(s))
+                continue;
+            size_t w = strspn(s, " \t");
+            if (!ref) {
+                ref = s, common = w;
+                continue;
+            }
+            size_t m = 0;
+            while (m < common && m < w && s[m] == ref[m])
+                m++;
+            common = m;
+        }
+        for (size_t k = i; k < j && common; k++)
+            if (!blank(l->v[k].s))
+                l->v[k].s += common;
+        i = j;
+    }
+}
+
+/* Bytes of the first word of s. */
+static size_t first_word(const char *s)
+{
+    return strcspn(s, " \t");
+}
+
+/* Columns of the first word of s. */
+static size_t first_word_cols(const char *s)
+{
+    size_t n = 0;
+    for (size_t i = 0, len = first_word(s); i < len; i++)
+        n += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return n;
+}
+
+/* A line that opens with its own label ("RUN_randread: (groupid=0...", "Jobs: 8"): tools
+ * start lines so, while the rest of a wrapped line ("4096B-4096B, ioengine=...") does not. */
+static int labelled(const char *s)
+{
+    size_t n = first_word(s);
+    return n > 1 && s[n - 1] == ':';
+}
+
+/* A line a mail client could have wrapped: a space after its first word. */
+static int breakable(const char *s)
+{
+    s += strspn(s, " \t");
+    return strchr(s, ' ') != NULL;
+}
+
+/* A mail client wrapped the text at its longest line's width when that is 60..80 columns:
+ * a line is joined to the next when the next one's first word would not have fitted. Lines
+ * without a space to break at are not counted: the client had to leave them long; nor is a
+ * word longer than the width, which stands alone however the text was written. */
+static size_t join_wrapped(nlines *l)
+{
+    size_t width = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].width > width && breakable(l->v[i].s))
+            width = l->v[i].width;
+    if (width < 60 || width > 80)
+        return 0;
+    size_t joins = 0, out = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        nline cur = l->v[i];
+        while (i + 1 < l->n && !l->v[i + 1].piece && l->v[i + 1].orig == l->v[i].orig + 1 &&
+               !blank(cur.s) && !blank(l->v[i + 1].s) && !indented(l->v[i + 1].s) &&
+               l->v[i].width <= width && first_word_cols(l->v[i + 1].s) < width &&
+               !labelled(l->v[i + 1].s) &&
+               l->v[i].width + 1 + first_word_cols(l->v[i + 1].s) > width) {
+            bl_strbuf sb;
+            bl_strbuf_init(&sb);
+            bl_strbuf_printf(&sb, "%s %s", cur.s, l->v[i + 1].s);
+            free(cur.owned);
+            free(l->v[i + 1].owned);
+            cur.owned = bl_strbuf_take(&sb);
+            cur.s = cur.owned;
+            i++, joins++;
+        }
+        l->v[out++] = cur;
+    }
+    l->n = out;
+    return joins;
+}
+
+/* Blank lines before the text (where a fence or [code] stood) are no part of it: a format
+ * may read its first line as the header. */
+static void drop_leading_blanks(nlines *l)
+{
+    size_t k = 0;
+    while (k < l->n && blank(l->v[k].s))
+        free(l->v[k++].owned);
+    if (k) {
+        memmove(l->v, l->v + k, (l->n - k) * sizeof *l->v);
+        l->n -= k;
+    }
+}
+
+static int same_as_input(const nlines *l, const bl_text *in)
+{
+    if (l->n != in->nlines)
+        return 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].s != in->line[i])
+            return 0;
+    return 1;
+}
+
+static void build(const nlines *l, const bl_text *in, bl_text *out, long **orig)
+{
+    memset(out, 0, sizeof *out);
+    size_t len = 0;
+    for (size_t i = 0; i < l->n; i++)
+        len += strlen(l->v[i].s) + 1;
+    out->name = bl_xstrdup(in->name ? in->name : "");
+    out->encoding = bl_xstrdup(in->encoding ? in->encoding : "UTF-8");
+    out->buf = bl_xmalloc(len + 1);
+    out->line = bl_xmalloc((l->n + 1) * sizeof *out->line);
+    *orig = bl_xmalloc((l->n + 1) * sizeof **orig);
+    char *p = out->buf;
+    for (size_t i = 0; i < l->n; i++) {
+        size_t n = strlen(l->v[i].s);
+        memcpy(p, l->v[i].s, n + 1);
+        out->line[i] = p;
+        (*orig)[i] = l->v[i].orig;
+        p += n + 1;
+    }
+    out->nlines = l->n;
+    out->len = len ? len - 1 : 0;
+    out->buf[out->len] = '\0';
+}
+
+int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins)
+{
+    if (joins)
+        *joins = 0;
+    nlines l = {0};
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < in->nlines; i++) {
+        const char *s = in->line[i];
+        add_line(&l, s + quote_prefix(s), (long)i + 1, columns(s), &sb);
+    }
+    bl_strbuf_free(&sb);
+    strip_bars(&l);
+    drop_leading_blanks(&l);
+    dedent(&l);
+    size_t j = flags & BL_NORM_JOIN ? join_wrapped(&l) : 0;
+    if (joins)
+        *joins = j;
+    int changed = !same_as_input(&l, in);
+    if (changed)
+        build(&l, in, out, orig);
+    free_lines(&l);
+    return changed;
+}

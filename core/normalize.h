@@ -1,0 +1,29 @@
+/* Pasted text back to what the tool printed, before any format looks at it.
+ *
+ * Removes what mail, forums and web pages put around a tool's output: quote prefixes at the
+ * start of a line (`> `, `>> `, `> > `, and a forum's `| ` when a whole block carries it and
+ * it is not a table), the common indentation of an indented block standing between blank
+ * lines, Markdown fences and `**bold**`, BBCode tags (`[code]`, `[quote]`, `[b]` ...), HTML
+ * tags of the kind a page wraps text in (`<pre>`, `<br>` which also ends the line, ...) and
+ * entities (`&gt;`, `&nbsp;`, `&#39;`). With BL_NORM_JOIN it also re-joins lines that a mail
+ * client wrapped: in a text whose longest line is 60..80 columns, a line that the next
+ * line's first word would have made longer than that, followed by a line that does not start
+ * with a space, is joined to it with the space the wrapping took.
+ *
+ * Knows no format: whether joining was right is for the caller to judge (the driver keeps
+ * the reading that gives more records). The output text is a text like any other; orig[i] is
+ * the line number (1-based) in the input of output line i, so that records and messages
+ * still point at the line of the original file. */
+#ifndef BL_NORMALIZE_H
+#define BL_NORMALIZE_H
+
+#include "text.h"
+
+enum { BL_NORM_JOIN = 1 };
+
+/* Returns 0 when nothing would change (out and *orig untouched), 1 when *out is a new text
+ * (free with bl_text_free) and *orig its line map (caller frees). *joins (when not NULL)
+ * receives the number of wrapped lines joined. */
+int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins);
+
+#endif
