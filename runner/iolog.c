@@ -107,24 +107,21 @@ static int write_hist(bl_iolog_set *s, const char *prefix, int id, char *err, si
     bl_strbuf p;
     bl_strbuf_init(&p);
     bl_strbuf_printf(&p, "%s_clat_hist.%d.log", prefix, id);
-    FILE *f = fopen(p.s, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", p.s, strerror(errno));
+    bl_atomic a;
+    if (bl_atomic_open(&a, p.s, err, errlen) != 0) {
         bl_strbuf_free(&p);
         return -1;
     }
     unsigned w = hist_width(s);
     for (size_t r = 0; r < s->hist_rows; r++) {
         const uint64_t *row = s->hist_v + r * (3 + w);
-        fprintf(f, "%llu, %u, %llu", (unsigned long long)row[0], (unsigned)row[1],
+        fprintf(a.f, "%llu, %u, %llu", (unsigned long long)row[0], (unsigned)row[1],
                 (unsigned long long)row[2]);
         for (unsigned i = 0; i < w; i++)
-            fprintf(f, ", %llu", (unsigned long long)row[3 + i]);
-        fputc('\n', f);
+            fprintf(a.f, ", %llu", (unsigned long long)row[3 + i]);
+        fputc('\n', a.f);
     }
-    int rc = fclose(f) == 0 ? 0 : -1;
-    if (rc)
-        snprintf(err, errlen, "%s: %s", p.s, strerror(errno));
+    int rc = bl_atomic_commit(&a, err, errlen);
     bl_strbuf_free(&p);
     return rc;
 }

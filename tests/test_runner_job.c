@@ -198,8 +198,9 @@ static void test_errors_name_option_and_line(void **state)
     bl_jobs_free(&jobs);
     bl_diags_free(&out);
 
-    /* Values out of range and unknown modes are errors too, never ignored. */
-    assert_int_equal(parse_text("[a]\nrw=trim\niodepth=100000\nrwmixread=150\n", &jobs, &out), 3);
+    /* Values out of range and unknown modes (trimwrite: not run) are errors too, never ignored. */
+    assert_int_equal(parse_text("[a]\nrw=trimwrite\niodepth=100000\nrwmixread=150\n", &jobs, &out),
+                     3);
     assert_int_equal(out.v[0].line, 2);
     assert_int_equal(out.v[1].line, 3);
     assert_int_equal(out.v[2].line, 4);
