@@ -24,23 +24,32 @@ static void whisker(bl_canvas *c, double x0, double x1, double y, double half)
     cairo_stroke(c->cr);
 }
 
-/* Bars of the columns a test has, centred in its group: stores compared across sources
- * rarely hold every test, and empty slots would only thin the bars. */
-static size_t present(const bl_table *t, size_t row, size_t ns, size_t *cols)
+/* The figure a bar shows: the chosen metric, else the row's main figure. */
+static const bl_stat *bar_stat(const bl_table *t, size_t row, size_t col, int metric)
+{
+    const bl_cell *c = bl_table_cell(t, row, col);
+    return metric >= 0 ? &c->m[metric] : bl_cell_main(&t->rows[row], c);
+}
+
+/* Bars of the page's columns a test has (indices into page), centred in its group: stores
+ * compared across sources rarely hold every test, and empty slots would only thin the bars. */
+static size_t present(const bl_table *t, size_t row, const size_t *page, size_t ns, int metric,
+                      size_t *cols)
 {
     size_t n = 0;
-    for (size_t j = 0; j < ns; j++)
-        if (bl_cell_main(&t->rows[row], bl_table_cell(t, row, j))->n)
-            cols[n++] = j;
+    for (size_t b = 0; b < ns; b++)
+        if (bar_stat(t, row, page[b], metric)->n)
+            cols[n++] = b;
     return n;
 }
 
-static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_t nr, size_t ns,
-                      const bl_axis *ax)
+static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_t nr,
+                      const size_t *page, size_t ns, int metric, const bl_axis *ax)
 {
     size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), most = 1;
+    int ns_axis = metric >= 0 && strcmp(bl_metric_unit((bl_metric)metric), "ns") == 0;
     for (size_t k = 0; k < nr; k++) {
-        size_t n = present(t, rows[k], ns, cols);
+        size_t n = present(t, rows[k], page, ns, metric, cols);
         most = n > most ? n : most;
     }
     double s = c->s, group = (c->py1 - c->py0) / (double)nr;
@@ -50,7 +59,7 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
     bl_strbuf_init(&sb);
     for (size_t k = 0; k < nr; k++) {
         const bl_row *row = &t->rows[rows[k]];
-        size_t n = present(t, rows[k], ns, cols);
+        size_t n = present(t, rows[k], page, ns, metric, cols);
         double gy = c->py0 + group * (double)k, top = gy + (group - bar * (double)n) / 2;
         bl_canvas_text(c, c->px0 - 14 * s, gy + group / 2, row->title, 17, 0, 1, 0.5, INK,
                        c->px0 - 50 * s);
@@ -62,22 +71,25 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
             cairo_stroke(c->cr);
         }
         for (size_t b = 0; b < n; b++) {
-            size_t j = cols[b];
-            const bl_stat *st = bl_cell_main(row, bl_table_cell(t, rows[k], j));
+            size_t j = cols[b]; /* the colour: place on the page */
+            const bl_stat *st = bar_stat(t, rows[k], page[j], metric);
             double y = top + bar * (double)b;
-            double x1 = fmax(bl_axis_pos(ax, st->mean, c->px0, c->px1), c->px0 + 1);
+            double x1 = fmax(bl_axis_pos(ax, st->fig, c->px0, c->px1), c->px0 + 1);
             bl_canvas_color(c, j, 1);
             cairo_rectangle(c->cr, c->px0, y + bar * 0.06, x1 - c->px0, bar * 0.88);
             cairo_fill(c->cr);
             double end = x1;
             if (st->n > 1 && bl_present(st->sd)) {
-                end = bl_axis_pos(ax, st->mean + st->sd, c->px0, c->px1);
+                end = bl_axis_pos(ax, st->fig + st->sd, c->px0, c->px1);
                 whisker(c, x1, end, y + bar / 2, bar * 0.25);
             }
             if (label_size < 8)
                 continue;
             bl_strbuf_reset(&sb);
-            bl_fmt_fig(&sb, st->mean);
+            if (ns_axis)
+                bl_fmt_ns(&sb, st->fig);
+            else
+                bl_fmt_fig(&sb, st->fig);
             double lw;
             bl_canvas_measure(c, sb.s, label_size, 0, &lw, NULL);
             if (end + 8 * s + lw < c->w - 10 * s)
@@ -91,36 +103,99 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
     free(cols);
 }
 
+/* The columns with a figure in any of the rows: the ones the pages share out. */
+static size_t drawn_cols(const bl_table *t, const size_t *rows, size_t nr, int metric, size_t *out)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < t->ncols; j++) {
+        int any = 0;
+        for (size_t k = 0; k < nr && !any; k++)
+            any = bar_stat(t, rows[k], j, metric)->n > 0;
+        if (any)
+            out[n++] = j;
+    }
+    return n;
+}
+
+static size_t metric_rows(const bl_table *t, int metric, size_t *rows, const char **unit)
+{
+    if (metric < 0)
+        return bl_table_chart_rows(t, rows, unit);
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (bl_row_has(t, i, (bl_metric)metric))
+            rows[n++] = i;
+    *unit = metric == BL_M_VALUE ? (n ? t->rows[rows[0]].unit : "") : bl_metric_unit(metric);
+    if (metric == BL_M_VALUE) { /* bars of one unit only */
+        size_t kept = 0;
+        for (size_t k = 0; k < n; k++)
+            if (t->rows[rows[k]].unit && *unit && strcmp(t->rows[rows[k]].unit, *unit) == 0)
+                rows[kept++] = rows[k];
+        n = kept;
+    }
+    return n;
+}
+
+static const char *chart_name(int metric)
+{
+    switch (metric) {
+    case BL_M_IOPS:
+        return "IOPS by test";
+    case BL_M_LAT:
+        return "Mean latency by test";
+    case BL_M_P50:
+        return "Median latency (p50) by test";
+    case BL_M_P99:
+        return "p99 latency by test";
+    case BL_M_P999:
+        return "p99.9 latency by test";
+    case BL_M_VALUE:
+        return "Figure by test";
+    default:
+        return "Throughput by test";
+    }
+}
+
 int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                  size_t errlen)
 {
-    bl_table_opts to = {.by = o->by};
+    bl_table_opts to = {.by = o->by, .repeats = o->repeats};
     bl_table *t = bl_table_build(recs, &to, err, errlen);
+    int metric = o->has_metric ? o->metric : -1;
     size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows);
+    size_t *all = bl_xmalloc((t->ncols + 1) * sizeof *all);
     const char *unit = "";
-    size_t nr = bl_table_chart_rows(t, rows, &unit);
-    size_t ns = t->ncols < BL_CHART_MAX_CURVES ? t->ncols : BL_CHART_MAX_CURVES;
-    /* Tests none of the drawn columns has would be empty groups. */
+    size_t nr = metric_rows(t, metric, rows, &unit);
+    size_t nall = drawn_cols(t, rows, nr, metric, all);
+    size_t per = BL_CHART_MAX_CURVES, pages = (nall + per - 1) / per;
+    size_t first = o->page * per;
+    size_t ns = first < nall ? (nall - first < per ? nall - first : per) : 0;
+    const size_t *page = all + first;
+    /* Tests none of the page's columns has would be empty groups. */
     size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), kept = 0;
     for (size_t k = 0; k < nr; k++)
-        if (present(t, rows[k], ns, cols))
+        if (present(t, rows[k], page, ns, metric, cols))
             rows[kept++] = rows[k];
     free(cols);
     nr = kept;
+    if (o->pages)
+        *o->pages = pages;
     if (nr == 0 || ns == 0) {
-        snprintf(err, errlen, "no record has a figure to draw as bars");
+        snprintf(err, errlen, "no record has a%s figure to draw as bars",
+                 metric >= 0 ? "n --metric" : "");
         free(rows);
+        free(all);
         bl_table_free(t);
         return 1;
     }
     double hi = 0, lo = INFINITY, s = c->s;
     for (size_t k = 0; k < nr; k++)
-        for (size_t j = 0; j < ns; j++) {
-            const bl_stat *st = bl_cell_main(&t->rows[rows[k]], bl_table_cell(t, rows[k], j));
-            double v = st->n ? st->mean + (st->n > 1 && bl_present(st->sd) ? st->sd : 0) : 0;
+        for (size_t b = 0; b < ns; b++) {
+            const bl_stat *st = bar_stat(t, rows[k], page[b], metric);
+            double v = st->n ? st->fig + (st->n > 1 && bl_present(st->sd) ? st->sd : 0) : 0;
             hi = v > hi ? v : hi;
-            if (st->n && st->mean > 0 && st->mean < lo)
-                lo = st->mean;
+            if (st->n && st->fig > 0 && st->fig < lo)
+                lo = st->fig;
         }
     bl_axis ax;
     /* Figures spanning decades (page-cache reads beside disk writes) want a log axis;
@@ -138,28 +213,31 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     }
     left = fmin(left + 64 * s, c->w * 0.4);
     const char **names = bl_xcalloc(ns, sizeof *names);
-    for (size_t j = 0; j < ns; j++)
-        names[j] = t->cols[j].title;
+    for (size_t b = 0; b < ns; b++)
+        names[b] = t->cols[page[b]].label;
     const bl_record **rv = (const bl_record **)recs->v;
-    char *title = bl_chart_title("Throughput by test", rv, recs->n, o);
+    char *title = bl_chart_title(chart_name(metric), rv, recs->n, o);
+    int ns_axis = strcmp(unit ? unit : "", "ns") == 0;
     bl_strbuf sub;
     bl_strbuf_init(&sub);
-    bl_strbuf_printf(&sub, "%s%s%s · %zu records", unit,
+    bl_strbuf_printf(&sub, "%s%s%s · %zu records", ns_axis ? "latency, lower is better" : unit,
                      strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", log ? ", log scale" : "",
                      t->n_records);
     if (t->any_repeat)
-        bl_strbuf_puts(&sub, " · repeated runs: mean, whisker = +1 stdev");
-    if (ns < t->ncols)
-        bl_strbuf_printf(&sub, " · first %zu of %zu columns", ns, t->ncols);
+        bl_strbuf_printf(&sub, " · repeats: %s, whisker = +1 stdev", bl_repeats_name(t->repeats));
+    if (pages > 1)
+        bl_strbuf_printf(&sub, " · page %zu of %zu: set-ups %zu–%zu of %zu", o->page + 1, pages,
+                         first + 1, first + ns, nall);
     bl_canvas_frame(c, title, sub.s, names, ns, left, 70 * s, 90 * s);
-    char axname[64];
-    snprintf(axname, sizeof axname, "%s", unit);
-    bl_canvas_xaxis(c, &ax, bl_tick_plain, axname);
-    draw_bars(c, t, rows, nr, ns, &ax);
+    bl_canvas_xaxis(c, &ax, ns_axis ? bl_tick_ns : bl_tick_plain, ns_axis ? "" : unit);
+    draw_bars(c, t, rows, nr, page, ns, metric, &ax);
+    if (o->drawn)
+        *o->drawn += ns;
     bl_strbuf_free(&sub);
     free(title);
     free(names);
     free(rows);
+    free(all);
     bl_table_free(t);
     return 0;
 }

@@ -1,8 +1,13 @@
 #include "canvas.h"
+#include "../core/atomic.h"
 #include "../core/strbuf.h"
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Tableau 10: distinct for the colour-blind in its first six, prints well in grey. */
 static const unsigned palette[] = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F,
@@ -12,51 +17,14 @@ static const unsigned palette[] = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A
 #define MUTED 0x5B6475
 #define GRID 0xE3E6EC
 
-int bl_canvas_init(bl_canvas *c, int width, int height)
+bl_canvas_fmt bl_canvas_fmt_of(const char *path)
 {
-    memset(c, 0, sizeof *c);
-    c->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
-    if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(c->surf);
-        c->surf = NULL;
-        return -1;
-    }
-    c->cr = cairo_create(c->surf);
-    c->layout = pango_cairo_create_layout(c->cr);
-    c->w = width;
-    c->h = height;
-    c->s = fmin(width / 1600.0, height / 900.0);
-    if (c->s < 0.35)
-        c->s = 0.35; /* below this text would be unreadable anyway */
-    c->ts = c->s < 1 ? sqrt(c->s) : c->s;
-    cairo_set_source_rgb(c->cr, 1, 1, 1);
-    cairo_paint(c->cr);
-    /* Pango loads fontconfig in a thread of its own; laying out one glyph waits for it, so
-     * that bl_chart_cleanup's FcFini never runs while that thread still holds caches. */
-    bl_canvas_measure(c, "0", 10, 0, NULL, NULL);
-    return 0;
-}
-
-void bl_canvas_free(bl_canvas *c)
-{
-    if (c->layout)
-        g_object_unref(c->layout);
-    if (c->cr)
-        cairo_destroy(c->cr);
-    if (c->surf)
-        cairo_surface_destroy(c->surf);
-    memset(c, 0, sizeof *c);
-}
-
-int bl_canvas_save(bl_canvas *c, const char *path, char *err, size_t errlen)
-{
-    cairo_surface_flush(c->surf);
-    cairo_status_t st = cairo_surface_write_to_png(c->surf, path);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        snprintf(err, errlen, "cannot write %s: %s", path, cairo_status_to_string(st));
-        return -1;
-    }
-    return 0;
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (dot && strcasecmp(dot, ".svg") == 0)
+        return BL_CANVAS_SVG;
+    if (dot && strcasecmp(dot, ".pdf") == 0)
+        return BL_CANVAS_PDF;
+    return BL_CANVAS_PNG;
 }
 
 static cairo_status_t to_strbuf(void *closure, const unsigned char *data, unsigned int len)
@@ -65,10 +33,146 @@ static cairo_status_t to_strbuf(void *closure, const unsigned char *data, unsign
     return CAIRO_STATUS_SUCCESS;
 }
 
-int bl_canvas_save_mem(bl_canvas *c, bl_strbuf *png)
+/* Scale and text sizes from the canvas size, the white background, and pango's fontconfig
+ * thread started (laying out one glyph waits for it, so that bl_chart_cleanup never runs while
+ * that thread still holds caches). */
+static void setup(bl_canvas *c, int width, int height)
 {
+    c->layout = pango_cairo_create_layout(c->cr);
+    c->w = width;
+    c->h = height;
+    c->s = fmin(width / 1600.0, height / 900.0);
+    if (c->s < 0.35)
+        c->s = 0.35; /* below this text would be unreadable anyway */
+    c->ts = c->s < 1 ? sqrt(c->s) : c->s;
+    cairo_set_source_rgb(c->cr, 1, 1, 1);
+    cairo_rectangle(c->cr, 0, 0, width, height);
+    cairo_fill(c->cr);
+    bl_canvas_measure(c, "0", 10, 0, NULL, NULL);
+}
+
+int bl_canvas_init_fmt(bl_canvas *c, int width, int height, bl_canvas_fmt fmt)
+{
+    memset(c, 0, sizeof *c);
+    c->fmt = fmt;
+    bl_strbuf_init(&c->vec);
+    bl_strbuf_init(&c->texts);
+    if (fmt == BL_CANVAS_SVG) {
+        c->surf = cairo_svg_surface_create_for_stream(to_strbuf, &c->vec, width, height);
+        /* cairo's default is pt, which a browser shows 4/3 larger than the text measured. */
+        cairo_svg_surface_set_document_unit(c->surf, CAIRO_SVG_UNIT_PX);
+    } else if (fmt == BL_CANVAS_PDF) /* half a point a unit: 1600×900 is an 800×450 pt page */
+        c->surf =
+            cairo_pdf_surface_create_for_stream(to_strbuf, &c->vec, width * 0.5, height * 0.5);
+    else
+        c->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(c->surf);
+        c->surf = NULL;
+        bl_strbuf_free(&c->vec);
+        bl_strbuf_free(&c->texts);
+        return -1;
+    }
+    c->cr = cairo_create(c->surf);
+    if (fmt == BL_CANVAS_PDF)
+        cairo_scale(c->cr, 0.5, 0.5);
+    setup(c, width, height);
+    return 0;
+}
+
+int bl_canvas_init(bl_canvas *c, int width, int height)
+{
+    return bl_canvas_init_fmt(c, width, height, BL_CANVAS_PNG);
+}
+
+void bl_canvas_init_on(bl_canvas *c, cairo_t *cr, int width, int height)
+{
+    memset(c, 0, sizeof *c);
+    c->fmt = BL_CANVAS_PDF;
+    c->borrowed = 1;
+    bl_strbuf_init(&c->vec);
+    bl_strbuf_init(&c->texts);
+    c->cr = cr;
+    setup(c, width, height);
+}
+
+void bl_canvas_free(bl_canvas *c)
+{
+    if (c->layout)
+        g_object_unref(c->layout);
+    if (c->cr && !c->borrowed)
+        cairo_destroy(c->cr);
+    if (c->surf)
+        cairo_surface_destroy(c->surf);
+    bl_strbuf_free(&c->vec);
+    bl_strbuf_free(&c->texts);
+    memset(c, 0, sizeof *c);
+}
+
+static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
+{
+    return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Ends the vector document: cairo writes its last bytes on finish; the SVG's text goes in
+ * last, above the shapes, as the chart kinds draw labels after what they label. */
+static int finish_vector(bl_canvas *c)
+{
+    cairo_surface_finish(c->surf);
+    if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS)
+        return -1;
+    if (c->fmt == BL_CANVAS_SVG) {
+        char *end = c->vec.len ? strstr(c->vec.s, "</svg>") : NULL;
+        if (!end)
+            return -1;
+        size_t at = (size_t)(end - c->vec.s);
+        bl_strbuf tail;
+        bl_strbuf_init(&tail);
+        bl_strbuf_puts(&tail, c->vec.s + at);
+        c->vec.len = at;
+        c->vec.s[at] = 0;
+        bl_strbuf_putn(&c->vec, c->texts.s ? c->texts.s : "", c->texts.len);
+        bl_strbuf_putn(&c->vec, tail.s, tail.len);
+        bl_strbuf_free(&tail);
+    }
+    return 0;
+}
+
+int bl_canvas_save(bl_canvas *c, const char *path, char *err, size_t errlen)
+{
+    if (c->fmt != BL_CANVAS_PNG) {
+        if (finish_vector(c) != 0) {
+            snprintf(err, errlen, "cannot write %s: cairo could not finish the document", path);
+            return -1;
+        }
+        /* Whole or not at all, as the PNG below. */
+        return bl_write_file(path, c->vec.s ? c->vec.s : "", c->vec.len, err, errlen);
+    }
     cairo_surface_flush(c->surf);
-    return cairo_surface_write_to_png_stream(c->surf, to_strbuf, png) == CAIRO_STATUS_SUCCESS ? 0
+    /* Whole or not at all: a full disk leaves the old image, not half of a new one. */
+    bl_atomic a;
+    if (bl_atomic_open(&a, path, err, errlen) != 0)
+        return -1;
+    cairo_status_t st = cairo_surface_write_to_png_stream(c->surf, to_file, a.f);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, errlen, "cannot write %s: %s (the old file, if any, is unchanged)", path,
+                 cairo_status_to_string(st));
+        bl_atomic_abort(&a);
+        return -1;
+    }
+    return bl_atomic_commit(&a, err, errlen);
+}
+
+int bl_canvas_save_mem(bl_canvas *c, bl_strbuf *out)
+{
+    if (c->fmt != BL_CANVAS_PNG) {
+        if (finish_vector(c) != 0)
+            return -1;
+        bl_strbuf_putn(out, c->vec.s, c->vec.len);
+        return 0;
+    }
+    cairo_surface_flush(c->surf);
+    return cairo_surface_write_to_png_stream(c->surf, to_strbuf, out) == CAIRO_STATUS_SUCCESS ? 0
                                                                                               : -1;
 }
 
@@ -118,24 +222,94 @@ void bl_canvas_measure(bl_canvas *c, const char *s, double size, int bold, doubl
         *h = ih;
 }
 
+static void xml_esc(bl_strbuf *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '&')
+            bl_strbuf_puts(out, "&amp;");
+        else if (*s == '<')
+            bl_strbuf_puts(out, "&lt;");
+        else if (*s == '>')
+            bl_strbuf_puts(out, "&gt;");
+        else if (*s == '"')
+            bl_strbuf_puts(out, "&quot;");
+        else
+            bl_strbuf_putc(out, *s);
+    }
+}
+
+/* s cut to fit max_w with "…" (pango's ellipsis, done by hand so that the SVG text holds
+ * what the image shows). Caller frees. */
+static char *fit_text(bl_canvas *c, const char *s, double size, int bold, double max_w)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    size_t n = strlen(s);
+    for (;;) {
+        while (n && (s[n] & 0xC0) == 0x80) /* back to a character's first byte */
+            n--;
+        bl_strbuf_reset(&sb);
+        bl_strbuf_putn(&sb, s, n);
+        if (n < strlen(s))
+            bl_strbuf_puts(&sb, "…");
+        double w;
+        bl_canvas_measure(c, sb.s, size, bold, &w, NULL);
+        if (w <= max_w || n == 0)
+            return bl_strbuf_take(&sb);
+        n--;
+    }
+}
+
+/* The SVG form of a text: a <text> anchored as asked, the baseline where pango puts it, in
+ * the current transformation (rotated axis names). */
+static void svg_text(bl_canvas *c, double x, double top, double baseline, const char *s,
+                     double size, int bold, double ax, unsigned rgb)
+{
+    cairo_matrix_t m;
+    cairo_get_matrix(c->cr, &m);
+    bl_strbuf *o = &c->texts;
+    bl_strbuf_puts(o, "<text");
+    if (m.xx != 1 || m.yx != 0 || m.xy != 0 || m.yy != 1 || m.x0 != 0 || m.y0 != 0)
+        bl_strbuf_printf(o, " transform=\"matrix(%g %g %g %g %g %g)\"", m.xx, m.yx, m.xy, m.yy,
+                         m.x0, m.y0);
+    bl_strbuf_printf(o,
+                     " x=\"%.2f\" y=\"%.2f\" font-family=\"Noto Sans CJK JP, DejaVu Sans, "
+                     "sans-serif\" font-size=\"%.2f\"%s text-anchor=\"%s\" fill=\"#%06X\">",
+                     x, top + baseline, size * c->ts, bold ? " font-weight=\"bold\"" : "",
+                     ax < 0.25   ? "start"
+                     : ax > 0.75 ? "end"
+                                 : "middle",
+                     rgb & 0xFFFFFF);
+    xml_esc(o, s);
+    bl_strbuf_puts(o, "</text>\n");
+}
+
 double bl_canvas_text(bl_canvas *c, double x, double y, const char *s, double size, int bold,
                       double ax, double ay, unsigned rgb, double max_w)
 {
-    set_font(c, size, bold);
-    pango_layout_set_text(c->layout, s, -1);
+    char *fit = NULL;
     if (max_w > 0) {
-        pango_layout_set_width(c->layout, (int)(max_w * PANGO_SCALE));
-        pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_END);
-    } else {
-        pango_layout_set_width(c->layout, -1);
-        pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_NONE);
+        double w0;
+        bl_canvas_measure(c, s, size, bold, &w0, NULL);
+        if (w0 > max_w)
+            s = fit = fit_text(c, s, size, bold, max_w);
     }
+    set_font(c, size, bold);
+    pango_layout_set_width(c->layout, -1);
+    pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_text(c->layout, s, -1);
     PangoRectangle ink, log;
     pango_layout_get_pixel_extents(c->layout, &ink, &log);
     double w = log.width, h = log.height;
-    bl_canvas_rgb(c, rgb, 1);
-    cairo_move_to(c->cr, x - ax * w - log.x, y - ay * h);
-    pango_cairo_show_layout(c->cr, c->layout);
+    if (c->fmt == BL_CANVAS_SVG) {
+        svg_text(c, x, y - ay * h, pango_layout_get_baseline(c->layout) / (double)PANGO_SCALE, s,
+                 size, bold, ax, rgb);
+    } else {
+        bl_canvas_rgb(c, rgb, 1);
+        cairo_move_to(c->cr, x - ax * w - log.x, y - ay * h);
+        pango_cairo_show_layout(c->cr, c->layout);
+    }
+    free(fit);
     return w;
 }
 

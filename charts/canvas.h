@@ -1,7 +1,9 @@
-/* Drawing shared by the chart kinds: a white 1600×900 (or --width×--height) cairo image with
+/* Drawing shared by the chart kinds: a white 1600×900 (or --width×--height) cairo surface with
  * pango text in Noto Sans CJK JP (so Japanese labels render), one palette, a title block, a
  * legend row and axes with "nice" ticks on linear or log scales. Sizes are given for the
- * 1600×900 default and scaled with the image. */
+ * 1600×900 default and scaled with the image. The surface is a PNG image, an SVG or a PDF
+ * page (one unit a pixel; a PDF page is 0.5 pt a unit); in SVG, text is written as <text>
+ * elements rather than glyph outlines, so that it stays searchable and selectable. */
 #ifndef BL_CHARTS_CANVAS_H
 #define BL_CHARTS_CANVAS_H
 
@@ -12,7 +14,16 @@
 
 #define BL_CHART_FONT "Noto Sans CJK JP, DejaVu Sans"
 
+typedef enum { BL_CANVAS_PNG, BL_CANVAS_SVG, BL_CANVAS_PDF } bl_canvas_fmt;
+
+/* The format a file name asks for: ".svg", ".pdf" (any case), else PNG. */
+bl_canvas_fmt bl_canvas_fmt_of(const char *path);
+
 typedef struct bl_canvas {
+    bl_canvas_fmt fmt;
+    int borrowed;    /* drawing on a caller's cairo context (bl_canvas_init_on) */
+    bl_strbuf vec;   /* SVG/PDF bytes as cairo writes them */
+    bl_strbuf texts; /* SVG: the <text> elements, added before </svg> */
     cairo_surface_t *surf;
     cairo_t *cr;
     PangoLayout *layout;
@@ -23,10 +34,15 @@ typedef struct bl_canvas {
 
 /* Returns -1 when cairo cannot make the image (size too big). */
 int bl_canvas_init(bl_canvas *c, int width, int height);
+int bl_canvas_init_fmt(bl_canvas *c, int width, int height, bl_canvas_fmt fmt);
+/* A canvas of width×height units drawing on cr (a page of the caller's document, already
+ * translated and scaled); bl_canvas_free leaves cr alone. */
+void bl_canvas_init_on(bl_canvas *c, cairo_t *cr, int width, int height);
 void bl_canvas_free(bl_canvas *c);
+/* Finishes the drawing and writes the PNG, SVG or PDF file. */
 int bl_canvas_save(bl_canvas *c, const char *path, char *err, size_t errlen);
-/* The PNG bytes appended to png (binary: use png->len). */
-int bl_canvas_save_mem(bl_canvas *c, bl_strbuf *png);
+/* The file's bytes appended to out (binary: use out->len). */
+int bl_canvas_save_mem(bl_canvas *c, bl_strbuf *out);
 
 /* Glyphs the chart font lacks for s (0 when every character renders, e.g. Japanese). */
 int bl_canvas_unknown_glyphs(bl_canvas *c, const char *s, double size);

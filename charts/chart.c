@@ -12,13 +12,43 @@ void bl_chart_cleanup(void)
     pango_cairo_font_map_set_default(NULL);
 }
 
+typedef int (*draw_fn)(bl_canvas *, const bl_records *, const bl_chart_opts *, char *, size_t);
+
+static const struct {
+    const char *name, *help;
+    draw_fn draw;
+} kinds[] = {
+#define KIND(e, n, h) {#n, h, bl_chart_##n},
+    BL_CHART_KINDS(KIND)
+#undef KIND
+};
+
 int bl_chart_kind_from_name(const char *name)
 {
-    static const char *const names[] = {"bar", "percentiles", "timeline", "histogram"};
-    for (int i = 0; i < 4; i++)
-        if (strcmp(name, names[i]) == 0)
+    for (int i = 0; i < BL_CHART_N_KINDS; i++)
+        if (strcmp(name, kinds[i].name) == 0)
             return i;
     return -1;
+}
+
+const char *bl_chart_kind_name(bl_chart_kind k)
+{
+    return (unsigned)k < BL_CHART_N_KINDS ? kinds[k].name : NULL;
+}
+
+const char *bl_chart_kind_help(bl_chart_kind k)
+{
+    return (unsigned)k < BL_CHART_N_KINDS ? kinds[k].help : NULL;
+}
+
+int bl_chart_draw(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
+                  size_t errlen)
+{
+    if ((unsigned)o->kind >= BL_CHART_N_KINDS) {
+        snprintf(err, errlen, "no chart kind %d", (int)o->kind);
+        return 2;
+    }
+    return kinds[o->kind].draw(c, recs, o, err, errlen);
 }
 
 char *bl_chart_name(const bl_record *r, const char *by)
@@ -79,7 +109,7 @@ char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
 }
 
 /* Draws the chart and writes it to path, or appends it to mem when path is NULL. */
-static int chart_to(const char *path, bl_strbuf *mem, const bl_records *recs,
+static int chart_to(const char *path, bl_strbuf *mem, bl_canvas_fmt fmt, const bl_records *recs,
                     const bl_chart_opts *o, char *err, size_t errlen)
 {
     int w = o->width ? o->width : 1600, h = o->height ? o->height : 900;
@@ -88,43 +118,86 @@ static int chart_to(const char *path, bl_strbuf *mem, const bl_records *recs,
         return 2;
     }
     bl_canvas c;
-    if (bl_canvas_init(&c, w, h) != 0) {
+    if (bl_canvas_init_fmt(&c, w, h, fmt) != 0) {
         snprintf(err, errlen, "cannot make a %dx%d image", w, h);
         return 1;
     }
-    int rc;
-    switch (o->kind) {
-    case BL_CHART_BAR:
-        rc = bl_chart_bar(&c, recs, o, err, errlen);
-        break;
-    case BL_CHART_PERCENTILES:
-        rc = bl_chart_percentiles(&c, recs, o, err, errlen);
-        break;
-    case BL_CHART_TIMELINE:
-        rc = bl_chart_timeline(&c, recs, o, err, errlen);
-        break;
-    default:
-        rc = bl_chart_histogram(&c, recs, o, err, errlen);
-        break;
-    }
+    int rc = bl_chart_draw(&c, recs, o, err, errlen);
     if (rc == 0 && path && bl_canvas_save(&c, path, err, errlen) != 0)
         rc = 1;
     if (rc == 0 && !path && bl_canvas_save_mem(&c, mem) != 0) {
-        snprintf(err, errlen, "cannot encode the PNG");
+        snprintf(err, errlen, "cannot encode the chart");
         rc = 1;
     }
     bl_canvas_free(&c);
     return rc;
 }
 
+int bl_chart_file(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
+                  size_t errlen)
+{
+    return chart_to(path, NULL, bl_canvas_fmt_of(path), recs, o, err, errlen);
+}
+
 int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
                  size_t errlen)
 {
-    return chart_to(path, NULL, recs, o, err, errlen);
+    return bl_chart_file(path, recs, o, err, errlen);
+}
+
+char *bl_chart_page_path(const char *path, size_t page)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        dot = path + strlen(path);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_putn(&sb, path, (size_t)(dot - path));
+    bl_strbuf_printf(&sb, "-%zu%s", page, dot);
+    return bl_strbuf_take(&sb);
+}
+
+int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_opts *o,
+                       size_t *pages, char *err, size_t errlen)
+{
+    bl_chart_opts po = *o;
+    size_t n = 0;
+    po.page = 0;
+    po.pages = &n;
+    *pages = 0;
+    if (o->kind != BL_CHART_BAR) {
+        int rc = chart_to(path, NULL, bl_canvas_fmt_of(path), recs, o, err, errlen);
+        *pages = rc == 0;
+        return rc;
+    }
+    /* Page one is drawn in memory first: only then is it known whether there are more. */
+    bl_strbuf first;
+    bl_strbuf_init(&first);
+    po.drawn = NULL;
+    int rc = chart_to(NULL, &first, bl_canvas_fmt_of(path), recs, &po, err, errlen);
+    po.drawn = o->drawn;
+    if (rc == 0 && n <= 1)
+        rc = chart_to(path, NULL, bl_canvas_fmt_of(path), recs, &po, err, errlen);
+    for (size_t p = 0; rc == 0 && n > 1 && p < n; p++) {
+        char *pp = bl_chart_page_path(path, p + 1);
+        po.page = p;
+        rc = chart_to(pp, NULL, bl_canvas_fmt_of(pp), recs, &po, err, errlen);
+        free(pp);
+    }
+    bl_strbuf_free(&first);
+    if (rc == 0)
+        *pages = n ? n : 1;
+    return rc;
 }
 
 int bl_chart_png_mem(bl_strbuf *png, const bl_records *recs, const bl_chart_opts *o, char *err,
                      size_t errlen)
 {
-    return chart_to(NULL, png, recs, o, err, errlen);
+    return chart_to(NULL, png, BL_CANVAS_PNG, recs, o, err, errlen);
+}
+
+int bl_chart_vector_mem(bl_strbuf *out, int pdf, const bl_records *recs, const bl_chart_opts *o,
+                        char *err, size_t errlen)
+{
+    return chart_to(NULL, out, pdf ? BL_CANVAS_PDF : BL_CANVAS_SVG, recs, o, err, errlen);
 }

@@ -1,25 +1,30 @@
-/* `benchlog chart`: PNG charts of stored records.
- *
- *   bar          grouped horizontal bars: tests × compared columns (as `report --by`), value
- *                labels, units on the axis, legend
- *   percentiles  latency percentile curves, log latency against a "nines" percentile axis,
- *                from fio's percentiles or from latency bins
- *   timeline     a series over time (bandwidth, IOPS, latency) from fio logs or the runner
- *   histogram    the latency distribution from bins, share of I/Os per bin
- * Titles default to what the charted records have in common (heading, host, suite). */
+/* `benchlog chart`: PNG, SVG or PDF charts of stored records, one kind a line of
+ * BL_CHART_KINDS below (the command's help, `benchlog --help` and a test of the man page read
+ * that list). Titles default to what the charted records have in common (heading, host,
+ * suite). */
 #ifndef BL_CHARTS_CHART_H
 #define BL_CHARTS_CHART_H
 
 #include "../core/record.h"
 #include "../core/strbuf.h"
+#include "../report/stats.h"
 #include <stddef.h>
 
-typedef enum {
-    BL_CHART_BAR,
-    BL_CHART_PERCENTILES,
-    BL_CHART_TIMELINE,
-    BL_CHART_HISTOGRAM
-} bl_chart_kind;
+/* The chart kinds: X(ENUM, name, help line). The kind `name` is drawn by bl_chart_name(). */
+#define BL_CHART_KINDS(X)                                                                          \
+    X(BAR, bar, "grouped bars, tests x set-ups (as report --by), MB/s else IOPS, value labels")    \
+    X(PERCENTILES, percentiles,                                                                    \
+      "latency percentile curves on log scales, from fio's percentiles or latency histograms")     \
+    X(TIMELINE, timeline,                                                                          \
+      "a series over time: bandwidth, IOPS or latency (fio logs, benchlog run)")                   \
+    X(HISTOGRAM, histogram, "the latency distribution: share of I/Os per latency bin")
+
+#define BL_CHART_ENUM_(e, n, h) BL_CHART_##e,
+typedef enum { BL_CHART_KINDS(BL_CHART_ENUM_) BL_CHART_N_KINDS } bl_chart_kind;
+#undef BL_CHART_ENUM_
+/* " bar percentiles timeline histogram": the names as one string, for summaries. */
+#define BL_CHART_NAME_(e, n, h) " " #n
+#define BL_CHART_KIND_NAMES BL_CHART_KINDS(BL_CHART_NAME_)
 
 typedef struct bl_chart_opts {
     bl_chart_kind kind;
@@ -28,12 +33,30 @@ typedef struct bl_chart_opts {
     const char *title;  /* NULL: from the records' common labels */
     const char *series; /* timeline: series name (bw, iops, lat, clat); NULL: first found */
     int log;            /* bar: 1 log scale, 0 linear, -1 log when figures span 3 decades */
+    /* bar: the figure (metric when has_metric, else MB/s, else IOPS, else the test's own
+     * figure), how repeats combine, and the page: BL_CHART_MAX_CURVES set-ups a page, *pages
+     * (when not NULL) set to how many pages hold every set-up. */
+    int has_metric;
+    int metric; /* a bl_metric */
+    bl_repeats repeats;
+    size_t page;
+    size_t *pages;
+    size_t *drawn; /* bar, when not NULL: increased by the set-ups (legend entries) drawn */
 } bl_chart_opts;
 
 /* Returns 0; 1 when no record has what the kind draws or the file cannot be written;
- * 2 for bad options. err says why. */
+ * 2 for bad options. err says why. The file's format follows its name: .svg, .pdf, else PNG. */
+int bl_chart_file(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
+                  size_t errlen);
+/* The same (kept for its callers: it writes SVG and PDF too). */
 int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
                  size_t errlen);
+/* A bar chart of every set-up: one file when they fit a page, else path's pages x-1.png,
+ * x-2.png, ... (o->page ignored); *pages says how many were written. */
+int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_opts *o,
+                       size_t *pages, char *err, size_t errlen);
+/* "x.png", 2 -> "x-2.png"; caller frees. */
+char *bl_chart_page_path(const char *path, size_t page);
 /* Drops the default pango font map and with it the fonts and caches it holds, so that leak
  * checkers see a clean exit. Call once, when no more charts will be drawn. (FcFini and
  * cairo_debug_reset_static_data would free more but abort while pango 1.50's font-sorting
@@ -43,8 +66,17 @@ void bl_chart_cleanup(void);
 /* The same, the PNG's bytes appended to png (binary: png->len) instead of a file. */
 int bl_chart_png_mem(bl_strbuf *png, const bl_records *recs, const bl_chart_opts *o, char *err,
                      size_t errlen);
+/* The same as SVG bytes (text as <text> elements), or as a PDF when pdf. */
+int bl_chart_vector_mem(bl_strbuf *out, int pdf, const bl_records *recs, const bl_chart_opts *o,
+                        char *err, size_t errlen);
 /* "bar" -> BL_CHART_BAR...; -1 when unknown. */
 int bl_chart_kind_from_name(const char *name);
+const char *bl_chart_kind_name(bl_chart_kind k);
+const char *bl_chart_kind_help(bl_chart_kind k);
+struct bl_canvas;
+/* Draws kind o->kind on a canvas the caller made (a page of a PDF report). */
+int bl_chart_draw(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
+                  size_t errlen);
 
 /* Internals shared by the kinds (chart.c). */
 struct bl_canvas;

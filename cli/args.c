@@ -50,6 +50,15 @@ bl_store *bl_open_store(const char *db, int create)
     return s;
 }
 
+bl_store *bl_open_store_rw(const char *db)
+{
+    char err[512];
+    bl_store *s = bl_store_open_existing_rw(db, err, sizeof err);
+    if (!s)
+        fprintf(stderr, "benchlog: %s\n", err);
+    return s;
+}
+
 int bl_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -21,6 +21,8 @@ int bl_filter_from_args(bl_filter *f, int argc, char **argv);
 /* Opens --db or the default store; prints the error and returns NULL on failure. A store
  * that does not exist is created only when `create` is set (commands that write). */
 bl_store *bl_open_store(const char *db, int create);
+/* Opens an existing store to change it (relabel, delete): checked sound before any write. */
+bl_store *bl_open_store_rw(const char *db);
 
 /* For a usage error: prints "benchlog CMD: MESSAGE" and a hint to stderr, returns 2. */
 int bl_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,111 +1,147 @@
-/* benchlog chart: a PNG chart of the stored records matching FILTER. */
+/* benchlog chart: a PNG, SVG or PDF chart of the stored records matching FILTER. */
 #include "../charts/chart.h"
 #include "../report/load.h"
 #include "args.h"
+#include "cmp_args.h"
 #include "commands.h"
-#include <getopt.h>
+#include "options.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char help[] =
-    "Usage: benchlog chart [--db FILE] [--kind bar|percentiles|timeline|histogram]\n"
-    "                      [--by LABEL] [--series NAME] [--title TEXT] [--log]\n"
-    "                      [--width N] [--height N] -o FILE.png [FILTER...]\n\n"
-    "Draws a PNG chart of the stored records matching FILTER:\n"
-    "  bar          grouped bars, tests x compared columns (as 'benchlog report --by'),\n"
-    "               MB/s (else IOPS, else the test's own unit), value labels, legend\n"
-    "  percentiles  latency percentile curves on log scales, from fio's percentiles or\n"
-    "               from latency histograms\n"
-    "  timeline     a series over time: bandwidth, IOPS or latency (fio logs, benchlog run)\n"
-    "  histogram    the latency distribution: share of I/Os per latency bin\n\n"
-    "  --db FILE      store (default $BENCHLOG_DB or ./benchlog.db)\n"
-    "  --kind KIND    chart kind (default bar)\n"
-    "  --by LABEL     bar: columns by this label; others: name curves by it\n"
-    "  --series NAME  timeline: bw, iops, lat, clat or slat (default: the first found)\n"
-    "  --title TEXT   title (default: kind and the labels the records share)\n"
-    "  --log          bar: logarithmic axis, for figures that span decades\n"
-    "  --width N      image width in pixels (default 1600)\n"
-    "  --height N     image height in pixels (default 900)\n"
-    "  -o FILE.png    the image to write (required)\n\n"
-    "At most 10 curves or bar colours are drawn; narrow with FILTER.\n"
-    "Example: benchlog chart --kind percentiles -o lat.png tool=fio test=rand-read\n";
+static const char usage[] =
+    "Usage: benchlog chart [OPTIONS] -o FILE.png|FILE.svg|FILE.pdf [FILTER...]\n\n"
+    "Draws a chart of the stored records matching FILTER, as PNG, or as SVG or PDF\n"
+    "(vector, text kept as text) by the extension of -o.\n";
 
-static int size_arg(const char *s, int *out)
+/* The kinds come from the chart kinds table. */
+static void kinds_help(FILE *f)
+{
+    fprintf(f, "\nKIND is one of:\n");
+    for (int k = 0; k < BL_CHART_N_KINDS; k++)
+        fprintf(f, "  %-12s %s\n", bl_chart_kind_name(k), bl_chart_kind_help(k));
+}
+
+static const char after[] =
+    "\nA bar chart draws every set-up: past 10 set-ups it writes pages FILE-1.png,\n"
+    "FILE-2.png, ... of 10 each, and says so. Legends name set-ups by their labels.\n"
+    "Percentiles, timeline and histogram draw at most 10 curves; narrow with FILTER.\n"
+    "Options may stand before, between or after the filters.\n"
+    "Example: benchlog chart --kind percentiles -o lat.svg tool=fio test=rand-read\n";
+
+static int size_arg(void *value, const char *s, char *err, size_t errlen)
 {
     char *end;
     long v = strtol(s, &end, 10);
-    if (*s == 0 || *end || v <= 0 || v > 100000)
+    if (*s == 0 || *end || v <= 0 || v > 100000) {
+        snprintf(err, errlen, "--width and --height want a number of pixels, not '%s'", s);
         return -1;
-    *out = (int)v;
+    }
+    *(int *)value = (int)v;
+    return 0;
+}
+
+static int kind_arg(void *value, const char *s, char *err, size_t errlen)
+{
+    int k = bl_chart_kind_from_name(s);
+    if (k < 0) {
+        snprintf(err, errlen, "unknown kind '%s' (benchlog chart --help lists them)", s);
+        return -1;
+    }
+    *(bl_chart_kind *)value = (bl_chart_kind)k;
+    return 0;
+}
+
+/* "x.png" and metric p99 -> "x-p99.png". */
+static char *metric_path(const char *path, bl_metric m)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        dot = path + strlen(path);
+    size_t n = strlen(path) + 16;
+    char *s = bl_xmalloc(n);
+    snprintf(s, n, "%.*s-%s%s", (int)(dot - path), path, bl_metric_name(m), dot);
+    return s;
+}
+
+static void say_pages(const char *path, size_t pages)
+{
+    if (pages <= 1)
+        return;
+    char *a = bl_chart_page_path(path, 1), *b = bl_chart_page_path(path, pages);
+    fprintf(stderr, "benchlog chart: every set-up drawn over %zu pages of %d: %s .. %s\n", pages,
+            BL_CHART_MAX_CURVES, a, b);
+    free(a);
+    free(b);
+}
+
+/* One chart (in pages) per --metric, or one of the main figure. */
+static int draw(const char *out, const bl_records *recs, bl_chart_opts *co, const bl_cmp_args *cmp,
+                char *err, size_t errlen)
+{
+    size_t pages;
+    if (cmp->n_metrics == 0 || co->kind != BL_CHART_BAR) {
+        int rc = bl_chart_png_pages(out, recs, co, &pages, err, errlen);
+        if (rc == 0)
+            say_pages(out, pages);
+        return rc;
+    }
+    co->has_metric = 1;
+    for (size_t q = 0; q < cmp->n_metrics; q++) {
+        co->metric = (int)cmp->metrics[q];
+        char *path = cmp->n_metrics > 1 ? metric_path(out, cmp->metrics[q]) : bl_xstrdup(out);
+        int rc = bl_chart_png_pages(path, recs, co, &pages, err, errlen);
+        if (rc == 0)
+            say_pages(path, pages);
+        free(path);
+        if (rc)
+            return rc;
+    }
     return 0;
 }
 
 int cmd_chart(int argc, char **argv)
 {
-    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
-                                         {"kind", required_argument, 0, 'k'},
-                                         {"by", required_argument, 0, 'b'},
-                                         {"series", required_argument, 0, 's'},
-                                         {"title", required_argument, 0, 'T'},
-                                         {"width", required_argument, 0, 'W'},
-                                         {"height", required_argument, 0, 'H'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"log", no_argument, 0, 'L'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
     const char *db = NULL, *out = NULL;
     bl_chart_opts co = {0};
-    optind = 0;
-    opterr = 0;
-    int c, k;
-    while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            db = optarg;
-            break;
-        case 'k':
-            if ((k = bl_chart_kind_from_name(optarg)) < 0)
-                return bl_usage_error("chart", "unknown kind '%s'", optarg);
-            co.kind = (bl_chart_kind)k;
-            break;
-        case 'b':
-            co.by = optarg;
-            break;
-        case 's':
-            co.series = optarg;
-            break;
-        case 'T':
-            co.title = optarg;
-            break;
-        case 'W':
-        case 'H':
-            if (size_arg(optarg, c == 'W' ? &co.width : &co.height) != 0)
-                return bl_usage_error("chart", "%s wants a number of pixels, not '%s'",
-                                      c == 'W' ? "--width" : "--height", optarg);
-            break;
-        case 'o':
-            out = optarg;
-            break;
-        case 'L':
-            co.log = 1;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return 0;
-        default:
-            return bl_usage_error("chart", "unknown option or missing value: '%s'",
-                                  argv[optind - 1]);
-        }
-    }
+    bl_cmp_args cmp = {0};
+    const bl_option opts[] = {
+        BL_OPT_DB(&db),
+        BL_OPT_FN(0, "kind", &co.kind, "KIND", "chart kind (default bar), see below", kind_arg),
+        BL_OPT_STRING(0, "by", &co.by, "LABEL",
+                      "bar: columns by this label; others: name curves by it"),
+        BL_OPT_STRING(0, "series", &co.series, "NAME",
+                      "timeline: bw, iops, lat, clat or slat (default: the first found)"),
+        BL_OPT_STRING(0, "title", &co.title, "TEXT",
+                      "title (default: kind and the labels the records share)"),
+        BL_OPT_BOOL(0, "log", &co.log, "bar: logarithmic axis, for figures that span decades"),
+        BL_OPT_FN(0, "width", &co.width, "N",
+                  "image width in pixels (default 1600; PDF: half a point each)", size_arg),
+        BL_OPT_FN(0, "height", &co.height, "N", "image height in pixels (default 900)", size_arg),
+        BL_OPT_FN(0, "metric", &cmp, "NAME",
+                  "bar: chart this figure: bw, iops, lat, p50, p99, p99.9, value\n"
+                  "(repeatable: one chart each, FILE-NAME.png)",
+                  bl_cmp_opt_metric),
+        BL_OPT_FN(0, "repeats", &cmp, "HOW",
+                  "bar: combine repeats by mean (default), median, best or all (mean)",
+                  bl_cmp_opt_repeats),
+        BL_OPT_STRING('o', "output", &out, "FILE",
+                      "the chart to write: FILE.png, FILE.svg or FILE.pdf (required)"),
+        BL_OPT_END(),
+    };
+    static const bl_command_help h = {"chart", usage, after, kinds_help, 0};
+    int rc, n = bl_options(&h, opts, argc, argv, &rc);
+    if (n < 0)
+        return rc;
     if (!out)
-        return bl_usage_error("chart", "-o FILE.png is required");
+        return bl_usage_error("chart", "-o FILE.png is required (or FILE.svg, FILE.pdf)");
     bl_records recs;
     bl_records_init(&recs);
     char err[512];
-    int rc = bl_report_load(db, argc - optind, argv + optind, &recs, err, sizeof err);
+    rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
+    co.repeats = cmp.repeats;
     if (rc == 0) {
-        rc = bl_chart_png(out, &recs, &co, err, sizeof err);
+        rc = draw(out, &recs, &co, &cmp, err, sizeof err);
         bl_chart_cleanup();
     }
     if (rc == 2)

@@ -5,9 +5,10 @@
 #include "../runner/job.h"
 #include "../runner/runner.h"
 #include "../runner/suites.h"
+#include "../runner/target.h"
 #include "args.h"
 #include "commands.h"
-#include <getopt.h>
+#include "options.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,117 +23,119 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-static int help(void)
+static const char usage[] =
+    "Usage: benchlog run [OPTIONS] [JOBFILE]\n\n"
+    "Measures storage with benchlog's own I/O engine (not fio) and stores the results\n"
+    "as records like imported ones (tool=benchlog), so a run compares with old outputs.\n"
+    "JOBFILE is a fio job file ([global] and job sections; an option benchlog does not\n"
+    "support is an error naming it and its line); without it, --suite (default quick).\n";
+
+static void suites_help(FILE *f)
 {
-    printf("Usage: benchlog run [--db FILE] [--suite NAME | JOBFILE] [--target PATH] [--size N]\n"
-           "                    [--runtime S] [--label K=V]... [--engine E] [--allow-overwrite]\n\n"
-           "Measures storage with benchlog's own I/O engine (not fio) and stores the results\n"
-           "as records like imported ones (tool=benchlog), so a run compares with old outputs.\n\n"
-           "  --suite NAME       a built-in suite (default quick), see below\n"
-           "  JOBFILE            a fio job file ([global] and job sections; an option benchlog\n"
-           "                     does not support is an error naming it and its line)\n"
-           "  --target PATH      a folder: a scratch file is made there and deleted afterwards\n"
-           "                     (default: the current folder); a file or block device is\n"
-           "                     refused unless --allow-overwrite\n"
-           "  --size N           test file size, fio syntax (512m, 4g); overrides the suite/job\n"
-           "  --runtime S        length of each run, fio syntax (10, 1500ms, 2m); in a suite\n"
-           "                     each of its runs and the warm-up (the pauses stay 5 s)\n"
-           "  --engine E         libaio, sync or null (no I/O: the engine's own overhead)\n"
-           "  --allow-overwrite  use an existing file or block device: its data is overwritten\n"
-           "  --label K=V        add a label to every record (repeatable)\n"
-           "  --hosts FILE       run JOBFILE on many hosts through fio's client/server mode:\n"
-           "                     FILE lists the hosts running 'fio --server', one a line as\n"
-           "                     fio --client takes them; one run per host plus 'all clients'\n"
-           "  --db FILE          store (default $BENCHLOG_DB or ./benchlog.db)\n\nSuites:\n");
+    fprintf(f, "\nSuites:\n");
     for (size_t i = 0; i < bl_suite_count(); i++)
-        printf("  %-13s %s\n", bl_suite_at(i)->name, bl_suite_at(i)->summary);
-    printf(
-        "\nAs CrystalDiskMark does, the cdm suites run each test once to warm up (not counted),\n"
-        "then 5 times, and keep the highest MB/s and IOPS and the lowest mean latency.\n"
-        "\nA progress line is shown when stdout is a terminal. Ctrl-C stops the test under\n"
-        "way: finished tests are stored, the scratch file is removed, exit status 130.\n"
-        "Without O_DIRECT support (some tmpfs, network filesystems) the run says so and\n"
-        "uses buffered I/O; its records then have direct=false.\n\n"
-        "Example: benchlog run --suite cdm8 --target /mnt/ssd --label disk=ssd1\n");
-    return 0;
+        fprintf(f, "  %-13s %s\n", bl_suite_at(i)->name, bl_suite_at(i)->summary);
+    fprintf(f, "\nEngines (ioengine= in a job file, or --engine):\n");
+    for (size_t i = 0; i < bl_engine_count(); i++)
+        fprintf(f, "  %-13s %s\n", bl_engine_at(i)->name, bl_engine_at(i)->summary);
 }
 
+static const char after[] =
+    "As CrystalDiskMark does, the cdm suites run each test once to warm up (not counted),\n"
+    "then 5 times, and keep the highest MB/s and IOPS and the lowest mean latency.\n"
+    "\nA progress line is shown when stdout is a terminal. Ctrl-C stops the test under\n"
+    "way: finished tests are stored, the scratch file is removed, exit status 130.\n"
+    "Without O_DIRECT support (some tmpfs, network filesystems) the run says so and\n"
+    "uses buffered I/O; its records then have direct=false.\n"
+    "A run killed with SIGKILL (or a crash, a power cut) cannot remove its scratch file\n"
+    ".benchlog-PID-NAME.tmp; 'benchlog run --clean DIR' removes those whose run is gone.\n\n"
+    "Example: benchlog run --suite cdm8 --target /mnt/ssd --label disk=ssd1\n";
+
 typedef struct run_args {
-    const char *db, *suite, *jobfile, *hosts;
+    const char *db, *suite, *jobfile, *hosts, *clean;
+    int allow_overwrite;
     bl_run_opts o;
     bl_labels labels;
 } run_args;
 
-static int read_args(int argc, char **argv, run_args *a)
+static int size_arg(void *value, const char *arg, char *err, size_t errlen)
 {
-    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
-                                         {"suite", required_argument, 0, 's'},
-                                         {"target", required_argument, 0, 't'},
-                                         {"size", required_argument, 0, 'z'},
-                                         {"runtime", required_argument, 0, 'r'},
-                                         {"label", required_argument, 0, 'l'},
-                                         {"engine", required_argument, 0, 'e'},
-                                         {"allow-overwrite", no_argument, 0, 'A'},
-                                         {"hosts", required_argument, 0, 'H'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            a->db = optarg;
-            break;
-        case 's':
-            a->suite = optarg;
-            break;
-        case 't':
-            a->o.target = optarg;
-            break;
-        case 'z':
-            if (!bl_fio_size(optarg, &a->o.size) || a->o.size == 0)
-                return bl_usage_error("run", "--size wants a size like 512m or 4g, not '%s'",
-                                      optarg);
-            break;
-        case 'r':
-            if (!bl_fio_time_s(optarg, &a->o.runtime_s) || a->o.runtime_s <= 0)
-                return bl_usage_error("run", "--runtime wants a time like 10 or 1500ms, not '%s'",
-                                      optarg);
-            break;
-        case 'l':
-            if (bl_labels_add(&a->labels, optarg) != 0)
-                return 2;
-            break;
-        case 'e':
-            if (strcmp(optarg, "libaio") && strcmp(optarg, "sync") && strcmp(optarg, "null"))
-                return bl_usage_error("run", "--engine is libaio, sync or null, not '%s'", optarg);
-            a->o.engine = optarg;
-            break;
-        case 'A':
-            a->o.allow_overwrite = true;
-            break;
-        case 'H':
-            a->hosts = optarg;
-            break;
-        case 'h':
-            return -1;
-        default:
-            return bl_usage_error("run", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        a->jobfile = argv[optind++];
-    if (optind < argc)
-        return bl_usage_error("run", "one JOBFILE at most, '%s' is extra", argv[optind]);
+    if (bl_fio_size(arg, value) && *(uint64_t *)value != 0)
+        return 0;
+    snprintf(err, errlen, "--size wants a size like 512m or 4g, not '%s'", arg);
+    return -1;
+}
+
+static int runtime_arg(void *value, const char *arg, char *err, size_t errlen)
+{
+    if (bl_fio_time_s(arg, value) && *(double *)value > 0)
+        return 0;
+    snprintf(err, errlen, "--runtime wants a time like 10 or 1500ms, not '%s'", arg);
+    return -1;
+}
+
+static int engine_arg(void *value, const char *arg, char *err, size_t errlen)
+{
+    if ((*(const bl_engine_ops **)value = bl_engine_find(arg)))
+        return 0;
+    snprintf(err, errlen,
+             "--engine '%s' is not one of benchlog's engines (benchlog run --help lists them)",
+             arg);
+    return -1;
+}
+
+/* Returns 0, or -1 with *status the exit status. */
+static int read_args(int argc, char **argv, run_args *a, int *status)
+{
+    const bl_option opts[] = {
+        BL_OPT_STRING(0, "suite", &a->suite, "NAME", "a built-in suite (default quick), see below"),
+        BL_OPT_STRING(0, "target", &a->o.target, "PATH",
+                      "a folder: a scratch file is made there and deleted afterwards\n"
+                      "(default: the current folder); a file or block device is\n"
+                      "refused unless --allow-overwrite"),
+        BL_OPT_FN(0, "size", &a->o.size, "N",
+                  "test file size, fio syntax (512m, 4g); overrides the suite/job", size_arg),
+        BL_OPT_FN(0, "runtime", &a->o.runtime_s, "S",
+                  "length of each run, fio syntax (10, 1500ms, 2m); in a suite\n"
+                  "each of its runs and the warm-up (the pauses stay 5 s)",
+                  runtime_arg),
+        BL_OPT_FN(0, "engine", &a->o.engine, "E",
+                  "run every job with engine E (see Engines below)", engine_arg),
+        BL_OPT_BOOL(0, "allow-overwrite", &a->allow_overwrite,
+                    "use an existing file or block device: its data is overwritten"),
+        BL_OPT_LABEL(&a->labels),
+        BL_OPT_STRING(0, "hosts", &a->hosts, "FILE",
+                      "run JOBFILE on many hosts through fio's client/server mode:\n"
+                      "FILE lists the hosts running 'fio --server', one a line as\n"
+                      "fio --client takes them; one run per host plus 'all clients'"),
+        BL_OPT_DB(&a->db),
+        BL_OPT_STRING(0, "clean", &a->clean, "DIR",
+                      "only remove the scratch files in DIR left by killed runs"),
+        BL_OPT_END(),
+    };
+    static const bl_command_help h = {"run", usage, after, suites_help, 0};
+    int n = bl_options(&h, opts, argc, argv, status);
+    if (n < 0)
+        return -1;
+    a->o.allow_overwrite = a->allow_overwrite != 0;
+    *status = 2;
+    if (n > 1)
+        return bl_usage_error("run", "one JOBFILE at most, '%s' is extra", argv[1]), -1;
+    if (n == 1)
+        a->jobfile = argv[0];
     if (a->suite && a->jobfile)
-        return bl_usage_error("run", "--suite and JOBFILE exclude each other");
+        return bl_usage_error("run", "--suite and JOBFILE exclude each other"), -1;
+    if (a->clean) {
+        if (!a->jobfile && !a->suite && !a->hosts)
+            return 0;
+        return bl_usage_error("run", "--clean DIR runs nothing: no JOBFILE, --suite, --hosts"), -1;
+    }
     if (a->hosts && !a->jobfile)
-        return bl_usage_error("run", "--hosts needs a JOBFILE for fio to run on the hosts");
+        return bl_usage_error("run", "--hosts needs a JOBFILE for fio to run on the hosts"), -1;
     if (!a->jobfile && !a->suite)
         a->suite = "quick";
     if (a->suite && !bl_suite_find(a->suite))
-        return bl_usage_error("run", "no suite '%s' (see benchlog run --help)", a->suite);
+        return bl_usage_error("run", "no suite '%s' (see benchlog run --help)", a->suite), -1;
     return 0;
 }
 
@@ -144,11 +147,11 @@ static int load_jobfile(const char *path, bl_jobs *jobs)
         fprintf(stderr, "benchlog run: %s: %s\n", path, err);
         return 1;
     }
-    bl_parse_out out;
-    bl_out_init(&out, path);
+    bl_diags out;
+    bl_diags_init(&out, path);
     int errors = bl_jobfile_parse(&t, jobs, &out);
-    bl_print_diags(&out);
-    bl_out_free(&out);
+    bl_diags_print(stderr, &out);
+    bl_diags_free(&out);
     bl_text_free(&t);
     return errors ? 1 : 0;
 }
@@ -161,14 +164,16 @@ static int store_records(const char *db, const char *source, const bl_records *r
     if (!s)
         return 1;
     char err[512];
-    int rc = bl_store_import(s, source, NULL, "run", recs, err, sizeof err);
+    bl_strbuf ids;
+    bl_strbuf_init(&ids);
+    int rc = bl_store_import(s, source, NULL, "run", recs, &ids, err, sizeof err);
     bl_store_close(s);
-    if (rc == BL_IMPORT_FAILED) {
+    if (rc == BL_IMPORT_FAILED)
         fprintf(stderr, "benchlog run: storing the results failed, store unchanged: %s\n", err);
-        return 1;
-    }
-    fprintf(stderr, "benchlog run: stored %zu records\n", recs->n);
-    return 0;
+    else
+        fprintf(stderr, "benchlog run: stored %zu records: run %s\n", recs->n, ids.s ? ids.s : "");
+    bl_strbuf_free(&ids);
+    return rc == BL_IMPORT_FAILED ? 1 : 0;
 }
 
 /* Many hosts go through fio's client/server mode: fio reads the job file itself. */
@@ -186,8 +191,22 @@ static int run_hosts(run_args *a)
     return hr ? hr : st;
 }
 
+static int clean(const char *dir)
+{
+    char err[512];
+    int n = bl_scratch_clean(dir, stderr, err, sizeof err);
+    if (n < 0)
+        fprintf(stderr, "benchlog run: %s\n", err);
+    else
+        fprintf(stderr, "benchlog run: %d stale scratch file%s removed from %s\n", n,
+                n == 1 ? "" : "s", dir);
+    return n < 0 ? 1 : 0;
+}
+
 static int run(run_args *a)
 {
+    if (a->clean)
+        return clean(a->clean);
     if (a->hosts)
         return run_hosts(a);
     bl_jobs jobs = {0};
@@ -246,11 +265,9 @@ int cmd_run(int argc, char **argv)
 {
     run_args a;
     memset(&a, 0, sizeof a);
-    int rc = read_args(argc, argv, &a);
-    if (rc == 0)
+    int rc;
+    if (read_args(argc, argv, &a, &rc) == 0)
         rc = run(&a);
-    else if (rc < 0)
-        rc = help();
     bl_labels_free(&a.labels);
     return rc;
 }

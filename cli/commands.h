@@ -12,6 +12,10 @@ int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_chart(int argc, char **argv);
 int cmd_xlsx(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_relabel(int argc, char **argv);
+int cmd_delete(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* For a stage that is not built yet: one clear line, exit 2. */
 int cmd_not_built(const char *command, const char *what);

@@ -1,4 +1,5 @@
 /* benchlog: dispatch to the commands of SPEC.md, global --help and --version. */
+#include "../charts/chart.h"
 #include "../core/version.h"
 #include "commands.h"
 #include <locale.h>
@@ -15,11 +16,15 @@ static const command commands[] = {
     {"parse", cmd_parse, "print the records of benchmark outputs as JSON Lines"},
     {"import", cmd_import, "parse benchmark outputs into the store"},
     {"run", cmd_run, "run a benchmark with benchlog's own engine and store it"},
-    {"list", cmd_list, "list the runs in the store"},
+    {"list", cmd_list, "list the runs in the store, their IDs first"},
+    {"show", cmd_show, "one run: source, labels, every record with all its figures"},
+    {"relabel", cmd_relabel, "set or remove labels of stored runs (one transaction)"},
+    {"delete", cmd_delete, "remove runs from the store (asks on a terminal)"},
     {"export", cmd_export, "write stored records as JSON Lines or CSV"},
     {"report", cmd_report, "comparison table (text, Markdown, CSV, HTML)"},
-    {"chart", cmd_chart, "PNG chart: bar, percentiles, timeline, histogram"},
+    {"chart", cmd_chart, "chart as PNG, SVG or PDF; kinds:" BL_CHART_KIND_NAMES},
     {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
+    {"compare", cmd_compare, "two set-ups test by test: change in %, outside the 95% CI?"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,15 +1,28 @@
 #include "filter.h"
+#include "fields.h"
 #include "strbuf.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+bool bl_is_run_id(const char *text)
+{
+    size_t n = strspn(text, "0123456789abcdef");
+    return n == BL_RUN_ID_LEN && text[n] == 0;
+}
+
 int bl_filter_add(bl_filter *f, const char *text, char *err, size_t errlen)
 {
+    if (bl_is_run_id(text)) {
+        f->t = bl_xrealloc(f->t, (f->n + 1) * sizeof *f->t);
+        f->t[f->n++] = (bl_filter_term){bl_xstrdup("run"), '=', bl_xstrdup(text)};
+        return 0;
+    }
     const char *op = strpbrk(text, "=~");
     if (!op || op == text || (op == text + 1 && text[0] == '!')) {
-        snprintf(err, errlen, "filter '%s' is not KEY=VALUE, KEY!=VALUE or KEY~TEXT", text);
+        snprintf(err, errlen, "filter '%s' is not KEY=VALUE, KEY!=VALUE, KEY~TEXT or a run ID",
+                 text);
         return -1;
     }
     size_t klen = (size_t)(op - text);
@@ -34,85 +47,16 @@ void bl_filter_free(bl_filter *f)
     f->n = 0;
 }
 
-static const char *int_text(int64_t v, char *buf, size_t n)
-{
-    if (v < 0)
-        return NULL;
-    snprintf(buf, n, "%lld", (long long)v);
-    return buf;
-}
-
-static const char *num_text(double v, char *buf, size_t n)
-{
-    if (!bl_present(v))
-        return NULL;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_put_double(&sb, v);
-    snprintf(buf, n, "%s", sb.s);
-    bl_strbuf_free(&sb);
-    return buf;
-}
-
 const char *bl_record_field_text(const bl_record *r, const char *key, char *buf, size_t n)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } strs[] = {
-        {"source", offsetof(bl_record, source)},
-        {"tool", offsetof(bl_record, tool)},
-        {"tool_version", offsetof(bl_record, tool_version)},
-        {"test", offsetof(bl_record, test)},
-        {"op", offsetof(bl_record, op)},
-        {"pattern", offsetof(bl_record, pattern)},
-        {"ioengine", offsetof(bl_record, ioengine)},
-        {"metric", offsetof(bl_record, metric)},
-        {"unit", offsetof(bl_record, unit)},
-        {"note", offsetof(bl_record, note)},
-    };
-    static const struct {
-        const char *name;
-        size_t off;
-    } ints[] = {
-        {"line", offsetof(bl_record, line)},
-        {"run", offsetof(bl_record, run)},
-        {"bs", offsetof(bl_record, bs)},
-        {"iodepth", offsetof(bl_record, iodepth)},
-        {"numjobs", offsetof(bl_record, numjobs)},
-        {"size_bytes", offsetof(bl_record, size_bytes)},
-        {"io_bytes", offsetof(bl_record, io_bytes)},
-    };
-    static const struct {
-        const char *name;
-        size_t off;
-    } nums[] = {
-        {"runtime_s", offsetof(bl_record, runtime_s)},
-        {"bw_bytes_s", offsetof(bl_record, bw_bytes_s)},
-        {"iops", offsetof(bl_record, iops)},
-        {"value", offsetof(bl_record, value)},
-        {"cpu_usr_pct", offsetof(bl_record, cpu_usr_pct)},
-        {"cpu_sys_pct", offsetof(bl_record, cpu_sys_pct)},
-    };
-    const char *base = (const char *)r;
-    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
-        if (strcmp(key, strs[i].name) == 0)
-            return *(char *const *)(base + strs[i].off);
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if (strcmp(key, ints[i].name) == 0)
-            return int_text(*(const int64_t *)(base + ints[i].off), buf, n);
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        if (strcmp(key, nums[i].name) == 0)
-            return num_text(*(const double *)(base + nums[i].off), buf, n);
-    if (strcmp(key, "direct") == 0)
-        return r->direct == BL_TRI_ABSENT ? NULL : r->direct ? "true" : "false";
+    const bl_field *f = bl_field_find(key);
+    if (f && bl_field_is_scalar(f))
+        return bl_field_text(f, r, buf, n);
     return bl_record_label(r, key);
 }
 
-static bool term_match(const bl_filter_term *t, const bl_record *r)
+static bool value_match(const bl_filter_term *t, const char *v)
 {
-    char buf[64];
-    const char *v = bl_record_field_text(r, t->key, buf, sizeof buf);
     switch (t->op) {
     case '=':
         return v && strcmp(v, t->value) == 0;
@@ -123,12 +67,35 @@ static bool term_match(const bl_filter_term *t, const bl_record *r)
     }
 }
 
-bool bl_filter_match(const bl_filter *f, const bl_record *r)
+static bool term_match(const bl_filter_term *t, const bl_record *r)
+{
+    char buf[64];
+    if (strncmp(t->key, "label.", 6) == 0)
+        return value_match(t, bl_record_label(r, t->key + 6));
+    return value_match(t, bl_record_field_text(r, t->key, buf, sizeof buf));
+}
+
+bool bl_filter_match_run(const bl_filter *f, const bl_record *r, const char *run_id)
 {
     if (!f)
         return true;
-    for (size_t i = 0; i < f->n; i++)
-        if (!term_match(&f->t[i], r))
+    int run_terms = 0, run_hit = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const bl_filter_term *t = &f->t[i];
+        if (run_id && strcmp(t->key, "run") == 0 && t->op == '=') {
+            run_terms++;
+            run_hit |= strcmp(run_id, t->value) == 0;
+        } else if (run_id && strcmp(t->key, "run") == 0) {
+            if (!value_match(t, run_id))
+                return false;
+        } else if (!term_match(t, r)) {
             return false;
-    return true;
+        }
+    }
+    return !run_terms || run_hit;
+}
+
+bool bl_filter_match(const bl_filter *f, const bl_record *r)
+{
+    return bl_filter_match_run(f, r, NULL);
 }

@@ -1,11 +1,16 @@
 /* FILTER of SPEC.md: KEY=VALUE, KEY!=VALUE, KEY~TEXT (substring, case-insensitive) on record
- * keys (tool, test, op, bs, ...) or labels (job, section, ...). All terms must match. */
+ * keys (tool, test, op, bs, ...) or labels (job, section, ...). All terms must match, but
+ * several run=ID terms select any of those runs. label.K looks at the label K only, even
+ * when K is also a record key. A bare run ID (8 hex digits) is the term run=ID. */
 #ifndef BL_FILTER_H
 #define BL_FILTER_H
 
 #include "record.h"
 #include <stdbool.h>
 #include <stddef.h>
+
+/* Length of a run ID, the store's short name of a run (see store.h). */
+#define BL_RUN_ID_LEN 8
 
 typedef struct bl_filter_term {
     char *key;
@@ -22,10 +27,15 @@ typedef struct bl_filter {
 int bl_filter_add(bl_filter *f, const char *text, char *err, size_t errlen);
 void bl_filter_free(bl_filter *f);
 bool bl_filter_match(const bl_filter *f, const bl_record *r);
+/* The same for a record of the run run_id: terms on `run` compare that ID (NULL: the
+ * record's run number, as outside a store). */
+bool bl_filter_match_run(const bl_filter *f, const bl_record *r, const char *run_id);
+/* Whether text is a run ID's shape (BL_RUN_ID_LEN lowercase hex digits). */
+bool bl_is_run_id(const char *text);
 
-/* The value of a record key or, failing that, of a label, as text in buf; NULL if absent.
- * Keys: source line run tool tool_version test op pattern bs iodepth numjobs ioengine direct
- * size_bytes io_bytes runtime_s bw_bytes_s iops metric unit, else a label name. */
+/* The value of a record key (a scalar of fields.h: source, line, run, tool, test, op, bs,
+ * bw_bytes_s, ...) or, failing that, of a label, as text in buf; NULL if absent. In a
+ * FILTER, label.NAME is the label NAME only. */
 const char *bl_record_field_text(const bl_record *r, const char *key, char *buf, size_t n);
 
 #endif

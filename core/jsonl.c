@@ -1,4 +1,5 @@
 #include "jsonl.h"
+#include "fields.h"
 #include "units.h"
 #include <jansson.h>
 #include <stdio.h>
@@ -140,11 +141,11 @@ static void put_dist(writer *w, const char *k, const bl_dist *d)
     bl_strbuf_putc(w->sb, '}');
 }
 
-static void put_disks(writer *w, const bl_record *r)
+static void put_disks(writer *w, const char *k, const bl_record *r)
 {
     if (!r->n_disks)
         return;
-    key(w, "disk_util");
+    key(w, k);
     bl_strbuf_putc(w->sb, '[');
     for (size_t i = 0; i < r->n_disks; i++) {
         const bl_disk *d = &r->disks[i];
@@ -164,11 +165,11 @@ static void put_disks(writer *w, const bl_record *r)
     bl_strbuf_putc(w->sb, ']');
 }
 
-static void put_series(writer *w, const bl_record *r)
+static void put_series(writer *w, const char *k, const bl_record *r)
 {
     if (!r->n_series)
         return;
-    key(w, "series");
+    key(w, k);
     bl_strbuf_putc(w->sb, '[');
     for (size_t i = 0; i < r->n_series; i++) {
         const bl_series *s = &r->series[i];
@@ -185,56 +186,63 @@ static void put_series(writer *w, const bl_record *r)
     bl_strbuf_putc(w->sb, ']');
 }
 
+static void put_labels(writer *w, const bl_record *r)
+{
+    if (!r->n_labels)
+        return;
+    key(w, "labels");
+    writer in = {w->sb, 1};
+    bl_strbuf_putc(w->sb, '{');
+    for (size_t i = 0; i < r->n_labels; i++)
+        put_str(&in, r->labels[i].key, r->labels[i].value);
+    bl_strbuf_putc(w->sb, '}');
+}
+
+static void put_field(writer *w, const bl_field *f, const bl_record *r)
+{
+    switch (f->kind) {
+    case BL_FK_STR:
+        put_str(w, f->name, *BL_CFIELD(r, f, char *));
+        break;
+    case BL_FK_INT:
+        put_int(w, f->name, *BL_CFIELD(r, f, int64_t));
+        break;
+    case BL_FK_NUM:
+        put_num(w, f->name, *BL_CFIELD(r, f, double));
+        break;
+    case BL_FK_TRI:
+        if (*BL_CFIELD(r, f, int) != BL_TRI_ABSENT) {
+            key(w, f->name);
+            bl_strbuf_puts(w->sb, *BL_CFIELD(r, f, int) ? "true" : "false");
+        }
+        break;
+    case BL_FK_LABELS:
+        put_labels(w, r);
+        break;
+    case BL_FK_LAT:
+        put_lat(w, f->name, BL_CFIELD(r, f, bl_lat));
+        break;
+    case BL_FK_SAMPLES:
+        put_samples(w, f->name, BL_CFIELD(r, f, bl_samples));
+        break;
+    case BL_FK_DIST:
+        put_dist(w, f->name, BL_CFIELD(r, f, bl_dist));
+        break;
+    case BL_FK_DISKS:
+        put_disks(w, f->name, r);
+        break;
+    case BL_FK_SERIES:
+        put_series(w, f->name, r);
+        break;
+    }
+}
+
 void bl_record_to_json(const bl_record *r, bl_strbuf *sb)
 {
     writer w = {sb, 1};
     bl_strbuf_putc(sb, '{');
-    put_str(&w, "source", r->source);
-    put_int(&w, "line", r->line);
-    put_int(&w, "run", r->run);
-    put_str(&w, "tool", r->tool);
-    put_str(&w, "tool_version", r->tool_version);
-    if (r->n_labels) {
-        key(&w, "labels");
-        writer in = {sb, 1};
-        bl_strbuf_putc(sb, '{');
-        for (size_t i = 0; i < r->n_labels; i++)
-            put_str(&in, r->labels[i].key, r->labels[i].value);
-        bl_strbuf_putc(sb, '}');
-    }
-    put_str(&w, "test", r->test);
-    put_str(&w, "op", r->op);
-    put_str(&w, "pattern", r->pattern);
-    put_int(&w, "bs", r->bs);
-    put_int(&w, "iodepth", r->iodepth);
-    put_int(&w, "numjobs", r->numjobs);
-    put_str(&w, "ioengine", r->ioengine);
-    if (r->direct != BL_TRI_ABSENT) {
-        key(&w, "direct");
-        bl_strbuf_puts(sb, r->direct ? "true" : "false");
-    }
-    put_int(&w, "size_bytes", r->size_bytes);
-    put_int(&w, "io_bytes", r->io_bytes);
-    put_num(&w, "runtime_s", r->runtime_s);
-    put_num(&w, "bw_bytes_s", r->bw_bytes_s);
-    put_num(&w, "iops", r->iops);
-    put_lat(&w, "clat_ns", &r->clat_ns);
-    put_lat(&w, "slat_ns", &r->slat_ns);
-    put_lat(&w, "lat_ns", &r->lat_ns);
-    put_num(&w, "cpu_usr_pct", r->cpu_usr_pct);
-    put_num(&w, "cpu_sys_pct", r->cpu_sys_pct);
-    put_str(&w, "metric", r->metric);
-    put_num(&w, "value", r->value);
-    put_str(&w, "unit", r->unit);
-    put_num(&w, "cpu_pct", r->cpu_pct);
-    put_str(&w, "note", r->note);
-    put_samples(&w, "bw_samples", &r->bw_samples);
-    put_samples(&w, "iops_samples", &r->iops_samples);
-    put_lat(&w, "sync_ns", &r->sync_ns);
-    put_dist(&w, "lat_dist", &r->lat_dist);
-    put_dist(&w, "iodepth_dist", &r->iodepth_dist);
-    put_disks(&w, r);
-    put_series(&w, r);
+    for (size_t i = 0; i < bl_n_fields; i++)
+        put_field(&w, &bl_fields[i], r);
     bl_strbuf_putc(sb, '}');
 }
 
@@ -330,11 +338,11 @@ static void get_dist(json_t *o, const char *k, bl_dist *d)
     }
 }
 
-static void get_disks(json_t *o, bl_record *r)
+static void get_disks(json_t *o, const char *k, bl_record *r)
 {
     size_t i;
     json_t *d;
-    json_array_foreach(json_object_get(o, "disk_util"), i, d)
+    json_array_foreach(json_object_get(o, k), i, d)
     {
         json_t *name = json_object_get(d, "name");
         bl_disk *k = bl_record_add_disk(r, json_is_string(name) ? json_string_value(name) : "");
@@ -349,9 +357,9 @@ static void get_disks(json_t *o, bl_record *r)
     }
 }
 
-static void get_series(json_t *o, bl_record *r)
+static void get_series(json_t *o, const char *k, bl_record *r)
 {
-    json_t *arr = json_object_get(o, "series");
+    json_t *arr = json_object_get(o, k);
     size_t i;
     json_t *s;
     json_array_foreach(arr, i, s)
@@ -369,6 +377,56 @@ static void get_series(json_t *o, bl_record *r)
     }
 }
 
+static void get_labels(json_t *o, bl_record *r)
+{
+    const char *lk;
+    json_t *lv;
+    json_object_foreach(json_object_get(o, "labels"), lk, lv)
+    {
+        if (json_is_string(lv))
+            bl_record_set_label(r, lk, json_string_value(lv));
+    }
+}
+
+static void get_field(json_t *o, const bl_field *f, bl_record *r)
+{
+    json_t *d;
+    switch (f->kind) {
+    case BL_FK_STR:
+        get_str(o, f->name, BL_FIELD(r, f, char *));
+        break;
+    case BL_FK_INT:
+        get_int(o, f->name, BL_FIELD(r, f, int64_t));
+        break;
+    case BL_FK_NUM:
+        get_num(o, f->name, BL_FIELD(r, f, double));
+        break;
+    case BL_FK_TRI:
+        d = json_object_get(o, f->name);
+        if (json_is_boolean(d))
+            *BL_FIELD(r, f, int) = json_is_true(d) ? BL_TRUE : BL_FALSE;
+        break;
+    case BL_FK_LABELS:
+        get_labels(o, r);
+        break;
+    case BL_FK_LAT:
+        get_lat(o, f->name, BL_FIELD(r, f, bl_lat));
+        break;
+    case BL_FK_SAMPLES:
+        get_samples(o, f->name, BL_FIELD(r, f, bl_samples));
+        break;
+    case BL_FK_DIST:
+        get_dist(o, f->name, BL_FIELD(r, f, bl_dist));
+        break;
+    case BL_FK_DISKS:
+        get_disks(o, f->name, r);
+        break;
+    case BL_FK_SERIES:
+        get_series(o, f->name, r);
+        break;
+    }
+}
+
 bl_record *bl_record_from_json(const char *text, size_t len, char *err, size_t errlen)
 {
     json_error_t je;
@@ -380,50 +438,8 @@ bl_record *bl_record_from_json(const char *text, size_t len, char *err, size_t e
         return NULL;
     }
     bl_record *r = bl_record_new();
-    get_str(o, "source", &r->source);
-    get_int(o, "line", &r->line);
-    get_int(o, "run", &r->run);
-    get_str(o, "tool", &r->tool);
-    get_str(o, "tool_version", &r->tool_version);
-    const char *lk;
-    json_t *lv;
-    json_object_foreach(json_object_get(o, "labels"), lk, lv)
-    {
-        if (json_is_string(lv))
-            bl_record_set_label(r, lk, json_string_value(lv));
-    }
-    get_str(o, "test", &r->test);
-    get_str(o, "op", &r->op);
-    get_str(o, "pattern", &r->pattern);
-    get_int(o, "bs", &r->bs);
-    get_int(o, "iodepth", &r->iodepth);
-    get_int(o, "numjobs", &r->numjobs);
-    get_str(o, "ioengine", &r->ioengine);
-    json_t *d = json_object_get(o, "direct");
-    if (json_is_boolean(d))
-        r->direct = json_is_true(d) ? BL_TRUE : BL_FALSE;
-    get_int(o, "size_bytes", &r->size_bytes);
-    get_int(o, "io_bytes", &r->io_bytes);
-    get_num(o, "runtime_s", &r->runtime_s);
-    get_num(o, "bw_bytes_s", &r->bw_bytes_s);
-    get_num(o, "iops", &r->iops);
-    get_lat(o, "clat_ns", &r->clat_ns);
-    get_lat(o, "slat_ns", &r->slat_ns);
-    get_lat(o, "lat_ns", &r->lat_ns);
-    get_num(o, "cpu_usr_pct", &r->cpu_usr_pct);
-    get_num(o, "cpu_sys_pct", &r->cpu_sys_pct);
-    get_str(o, "metric", &r->metric);
-    get_num(o, "value", &r->value);
-    get_str(o, "unit", &r->unit);
-    get_num(o, "cpu_pct", &r->cpu_pct);
-    get_str(o, "note", &r->note);
-    get_samples(o, "bw_samples", &r->bw_samples);
-    get_samples(o, "iops_samples", &r->iops_samples);
-    get_lat(o, "sync_ns", &r->sync_ns);
-    get_dist(o, "lat_dist", &r->lat_dist);
-    get_dist(o, "iodepth_dist", &r->iodepth_dist);
-    get_disks(o, r);
-    get_series(o, r);
+    for (size_t i = 0; i < bl_n_fields; i++)
+        get_field(o, &bl_fields[i], r);
     json_decref(o);
     return r;
 }

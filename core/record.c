@@ -24,6 +24,7 @@ bl_record *bl_record_new(void)
     r->direct = BL_TRI_ABSENT;
     r->size_bytes = r->io_bytes = -1;
     r->runtime_s = r->bw_bytes_s = r->iops = BL_ABSENT;
+    r->bw_prec = r->iops_prec = BL_ABSENT;
     lat_init(&r->clat_ns);
     lat_init(&r->slat_ns);
     lat_init(&r->lat_ns);
@@ -82,6 +83,23 @@ void bl_record_free(bl_record *r)
         series_free(&r->series[i]);
     free(r->series);
     free(r);
+}
+
+void bl_record_add_note(bl_record *r, const char *text)
+{
+    if (!text || !*text)
+        return;
+    if (!r->note) {
+        r->note = bl_xstrdup(text);
+        return;
+    }
+    if (strstr(r->note, text))
+        return;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s; %s", r->note, text);
+    free(r->note);
+    r->note = bl_strbuf_take(&sb);
 }
 
 static char *dup_or_null(const char *s)

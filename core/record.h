@@ -112,8 +112,12 @@ typedef struct bl_record {
     char *unit; /* "ops/s", "files/s" */
 
     /* Extensions to SPEC (README, "Extensions to the record"). */
-    double cpu_pct;        /* bonnie++'s %CP column */
-    char *note;            /* e.g. "+++++: too fast to measure" */
+    double cpu_pct; /* bonnie++'s %CP column */
+    char *note;     /* e.g. "+++++: too fast to measure" */
+    /* How far printing (rounding, truncation) may have moved bw_bytes_s and iops, as the
+     * parser read the digits; BL_ABSENT when it did not say (core/consistency.h assumes then).
+     * Parse time only: not in JSON or the store. */
+    double bw_prec, iops_prec;
     bl_samples bw_samples; /* bytes/s */
     bl_samples iops_samples;
     bl_lat sync_ns;       /* fsync/fdatasync calls of a write job (fio's "sync" block) */
@@ -139,6 +143,9 @@ bl_record *bl_record_clone(const bl_record *r);
 void bl_record_set_str(char **field, const char *value);
 void bl_record_set_label(bl_record *r, const char *key, const char *value);
 const char *bl_record_label(const bl_record *r, const char *key);
+/* Appends a sentence to the record's note ("first; second"); a sentence already there is not
+ * repeated. */
+void bl_record_add_note(bl_record *r, const char *text);
 
 void bl_lat_add_pct(bl_lat *l, double pct, double value_ns);
 void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count);

@@ -1,17 +1,12 @@
-#include "store.h"
 #include "jsonl.h"
-#include "strbuf.h"
+#include "store_int.h"
 #include "version.h"
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-struct bl_store {
-    sqlite3 *db;
-};
 
 static const char *const schema_v1 = "CREATE TABLE imports("
                                      "  id INTEGER PRIMARY KEY,"
@@ -34,13 +29,23 @@ static const char *const schema_v2 =
     "CREATE INDEX records_tool_test ON records(tool, test);"
     "PRAGMA user_version = 2;";
 
+/* v3: a stable short ID for every run (filled for older stores by add_run_ids). imports.hash
+ * holds SHA-256 keys from now on, beside the FNV keys of older imports. */
+static const char *const schema_v3 = "CREATE TABLE runs("
+                                     "  id INTEGER PRIMARY KEY,"
+                                     "  uid TEXT NOT NULL UNIQUE,"
+                                     "  import_id INTEGER NOT NULL REFERENCES imports(id),"
+                                     "  run INTEGER NOT NULL,"
+                                     "  UNIQUE(import_id, run));"
+                                     "PRAGMA user_version = 3;";
+
 const char *bl_store_default_path(void)
 {
     const char *env = getenv("BENCHLOG_DB");
     return env && *env ? env : "benchlog.db";
 }
 
-static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
     char *msg = NULL;
     if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
@@ -50,51 +55,206 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
     return -1;
 }
 
-static int user_version(sqlite3 *db, int *version, char *err, size_t errlen)
+/* The first column of the first row of sql, as an int (or text into buf); -1 on error. */
+static int query_int(sqlite3 *db, const char *sql, int *out, char *text, size_t textlen)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_step(st) != SQLITE_ROW) {
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        if (out)
+            *out = sqlite3_column_int(st, 0);
+        if (text)
+            snprintf(text, textlen, "%s", (const char *)sqlite3_column_text(st, 0));
+    } else if (text && textlen) {
+        text[0] = 0;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int run_known(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE import_id = ? AND run = ?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_int64(st, 1, import_id);
+    sqlite3_bind_int64(st, 2, run);
+    int known = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return known;
+}
+
+int bl_store_add_run(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run, const char *seed)
+{
+    sqlite3_stmt *st;
+    if (run_known(db, import_id, run))
+        return 0;
+    if (sqlite3_prepare_v2(db, "INSERT INTO runs(uid, import_id, run) VALUES (?, ?, ?)", -1, &st,
+                           NULL) != SQLITE_OK)
+        return -1;
+    /* The ID is a window of the seed's SHA-256: the same content gets the same IDs in any
+     * store; a window already taken here moves to the next one. */
+    char hex[65], uid[BL_RUN_ID_LEN + 1];
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    int rc = SQLITE_CONSTRAINT;
+    for (int round = 0; rc == SQLITE_CONSTRAINT && round < 64; round++) {
+        bl_strbuf_reset(&sb);
+        bl_strbuf_printf(&sb, "%s:%lld", seed, (long long)run);
+        if (round >= 8)
+            bl_strbuf_printf(&sb, ":%d", round);
+        bl_sha256_hex(sb.s, sb.len, hex);
+        memcpy(uid, hex + (round % 8) * BL_RUN_ID_LEN, BL_RUN_ID_LEN);
+        uid[BL_RUN_ID_LEN] = 0;
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, uid, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 2, import_id);
+        sqlite3_bind_int64(st, 3, run);
+        rc = sqlite3_step(st);
+    }
+    bl_strbuf_free(&sb);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Runs of a store made before v3 get their IDs from their import's key. */
+static int add_run_ids(sqlite3 *db, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT DISTINCT r.import_id, r.run, "
+                           "  coalesce(i.hash, 'import:' || i.id || ':' || i.imported_at) "
+                           "FROM records r JOIN imports i ON i.id = r.import_id "
+                           "ORDER BY r.import_id, r.run",
+                           -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-        sqlite3_finalize(st);
         return -1;
     }
-    *version = sqlite3_column_int(st, 0);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (bl_store_add_run(db, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                             (const char *)sqlite3_column_text(st, 2)) != 0)
+            break;
+    if (rc != SQLITE_DONE)
+        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
     sqlite3_finalize(st);
-    return 0;
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Brings the schema to BL_STORE_SCHEMA inside one transaction; refuses newer stores. */
-static int migrate(sqlite3 *db, const char *path, char *err, size_t errlen)
+static int migrate(sqlite3 *db, const char *path, int v, char *err, size_t errlen)
 {
-    if (exec(db, "BEGIN IMMEDIATE", err, errlen) != 0)
-        return -1;
-    int v;
-    if (user_version(db, &v, err, errlen) != 0)
-        goto fail;
+    if (v == BL_STORE_SCHEMA)
+        return 0;
     if (v > BL_STORE_SCHEMA) {
         snprintf(err, errlen,
                  "%s: store schema version %d is newer than this benchlog's (%d); "
                  "use a newer benchlog",
                  path, v, BL_STORE_SCHEMA);
-        goto fail;
+        return -1;
     }
+    if (bl_store_exec(db, "BEGIN IMMEDIATE", err, errlen) != 0)
+        return -1;
+    /* Another process may have upgraded it while we waited for the lock. */
+    if (query_int(db, "PRAGMA user_version", &v, NULL, 0) != 0)
+        goto fail;
     /* Each step upgrades one version, so a store of any older version is brought up in
      * place, in the same transaction. */
-    if (v < 1 && exec(db, schema_v1, err, errlen) != 0)
+    if (v < 1 && bl_store_exec(db, schema_v1, err, errlen) != 0)
         goto fail;
-    if (v < 2 && exec(db, schema_v2, err, errlen) != 0)
+    if (v < 2 && bl_store_exec(db, schema_v2, err, errlen) != 0)
         goto fail;
-    return exec(db, "COMMIT", err, errlen);
+    if (v < 3 && (bl_store_exec(db, schema_v3, err, errlen) != 0 || add_run_ids(db, err, errlen)))
+        goto fail;
+    return bl_store_exec(db, "COMMIT", err, errlen);
 fail:
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return -1;
 }
 
-bl_store *bl_store_open(const char *path, char *err, size_t errlen)
+/* Whether the file is an SQLite database: its first 16 bytes. An empty file is a new store. */
+static int looks_like_sqlite(const char *path, int *empty)
+{
+    FILE *f = fopen(path, "rb");
+    *empty = 1;
+    if (!f)
+        return 1; /* not there yet: SQLite creates it */
+    char head[16];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    *empty = n == 0;
+    return n == 0 || (n == 16 && memcmp(head, "SQLite format 3", 16) == 0);
+}
+
+/* Refuses a database that benchlog did not make: tables of another program in a file of
+ * user_version 0, or a version without benchlog's tables. */
+static int check_ours(sqlite3 *db, const char *path, int v, char *err, size_t errlen)
+{
+    char names[256];
+    int n_tables = 0, ours = 0;
+    if (query_int(db, "SELECT count(*) FROM sqlite_master", &n_tables, NULL, 0) != 0 ||
+        query_int(db,
+                  "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                  "name IN ('imports', 'records')",
+                  &ours, NULL, 0) != 0 ||
+        query_int(db,
+                  "SELECT group_concat(name, ', ') FROM (SELECT name FROM sqlite_master "
+                  "WHERE type = 'table' ORDER BY name LIMIT 6)",
+                  NULL, names, sizeof names) != 0) {
+        snprintf(err, errlen, "%s: cannot read the store: %s", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    if (v == 0 && n_tables == 0)
+        return 0; /* a new, empty database: ours to set up */
+    char made_by[128] = "";
+    if (v >= 2)
+        query_int(db, "SELECT value FROM meta WHERE key = 'created_by'", NULL, made_by,
+                  sizeof made_by);
+    if ((v == 0 || ours < 2 || (v >= 2 && strncmp(made_by, "benchlog", 8) != 0)) &&
+        v <= BL_STORE_SCHEMA) {
+        snprintf(err, errlen,
+                 "%s: an SQLite database of another program, not a benchlog store (tables: "
+                 "%s); left as it is",
+                 path, names);
+        return -1;
+    }
+    return 0;
+}
+
+/* PRAGMA quick_check: a damaged file is refused before anything is written to it. */
+static int check_sound(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    char verdict[384];
+    if (query_int(db, "PRAGMA quick_check(1)", NULL, verdict, sizeof verdict) != 0)
+        snprintf(verdict, sizeof verdict, "%s", sqlite3_errmsg(db));
+    if (strcmp(verdict, "ok") == 0)
+        return 0;
+    snprintf(err, errlen,
+             "%s: the store is damaged (PRAGMA quick_check: %s); nothing was written. Restore "
+             "it from a backup, or read what is left with sqlite3 .recover",
+             path, verdict);
+    return -1;
+}
+
+enum { OPEN_CREATE = 1, OPEN_WRITE = 2 };
+
+static bl_store *open_store(const char *path, int mode, char *err, size_t errlen)
 {
     if (!path)
         path = bl_store_default_path();
+    if (!(mode & OPEN_CREATE) && access(path, F_OK) != 0) {
+        snprintf(err, errlen, "%s: no store there (import or run something first, or --db)", path);
+        return NULL;
+    }
+    int empty;
+    if (!looks_like_sqlite(path, &empty)) {
+        snprintf(err, errlen, "%s: not a benchlog store (not an SQLite database); left as it is",
+                 path);
+        return NULL;
+    }
     sqlite3 *db = NULL;
     int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
@@ -105,29 +265,47 @@ bl_store *bl_store_open(const char *path, char *err, size_t errlen)
     }
     sqlite3_busy_timeout(db, 30000);
     char inner[512];
-    if (exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
-        migrate(db, path, inner, sizeof inner) != 0) {
+    int v = 0;
+    if (query_int(db, "PRAGMA user_version", &v, NULL, 0) != 0) {
+        snprintf(err, errlen, "%s: cannot read the store: %s", path, sqlite3_errmsg(db));
+        goto fail;
+    }
+    /* A write, including an upgrade, happens only to a sound file of ours. */
+    if (check_ours(db, path, v, err, errlen) != 0)
+        goto fail;
+    if (!empty && ((mode & OPEN_WRITE) || v < BL_STORE_SCHEMA) &&
+        check_sound(db, path, err, errlen) != 0)
+        goto fail;
+    if (bl_store_exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
+        migrate(db, path, v, inner, sizeof inner) != 0) {
         if (strncmp(inner, path, strlen(path)) == 0)
             snprintf(err, errlen, "%s", inner);
         else
-            snprintf(err, errlen, "%s: not a benchlog store: %s", path, inner);
-        sqlite3_close(db);
-        return NULL;
+            snprintf(err, errlen, "%s: cannot set up the store: %s", path, inner);
+        goto fail;
     }
     bl_store *s = bl_xcalloc(1, sizeof *s);
     s->db = db;
+    s->path = bl_xstrdup(path);
     return s;
+fail:
+    sqlite3_close(db);
+    return NULL;
+}
+
+bl_store *bl_store_open(const char *path, char *err, size_t errlen)
+{
+    return open_store(path, OPEN_CREATE | OPEN_WRITE, err, errlen);
 }
 
 bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen)
 {
-    if (!path)
-        path = bl_store_default_path();
-    if (access(path, F_OK) != 0) {
-        snprintf(err, errlen, "%s: no store there (import or run something first, or --db)", path);
-        return NULL;
-    }
-    return bl_store_open(path, err, errlen);
+    return open_store(path, 0, err, errlen);
+}
+
+bl_store *bl_store_open_existing_rw(const char *path, char *err, size_t errlen)
+{
+    return open_store(path, OPEN_WRITE, err, errlen);
 }
 
 void bl_store_close(bl_store *s)
@@ -135,7 +313,16 @@ void bl_store_close(bl_store *s)
     if (!s)
         return;
     sqlite3_close(s->db);
+    free(s->path);
     free(s);
+}
+
+int bl_store_has_legacy_keys(bl_store *s)
+{
+    int n = 0;
+    query_int(s->db, "SELECT count(*) FROM (SELECT 1 FROM imports WHERE length(hash) = 32 LIMIT 1)",
+              &n, NULL, 0);
+    return n > 0;
 }
 
 static void now_iso(char *buf, size_t n)
@@ -146,27 +333,29 @@ static void now_iso(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int already_imported(bl_store *s, const char *hash, int *found)
+/* The import already holding this content (by its SHA-256 or its legacy FNV key), or 0. */
+static int find_import(bl_store *s, const bl_content_key *key, sqlite3_int64 *id)
 {
     sqlite3_stmt *st;
-    *found = 0;
-    if (!hash)
+    *id = 0;
+    if (!key)
         return 0;
-    if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM imports WHERE hash = ?", -1, &st, NULL))
+    if (sqlite3_prepare_v2(s->db, "SELECT id FROM imports WHERE hash IN (?, ?) LIMIT 1", -1, &st,
+                           NULL))
         return -1;
-    sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 1, key->sha256, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, key->fnv[0] ? key->fnv : key->sha256, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
-    *found = rc == SQLITE_ROW;
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int insert_import(bl_store *s, const char *source, const char *hash, const char *format,
-                         sqlite3_int64 *id)
+                         const char *when, sqlite3_int64 *id)
 {
     sqlite3_stmt *st;
-    char when[32];
-    now_iso(when, sizeof when);
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO imports(source, hash, format, imported_at) "
                            "VALUES (?, ?, ?, ?)",
@@ -183,7 +372,8 @@ static int insert_import(bl_store *s, const char *source, const char *hash, cons
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records *recs)
+static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records *recs,
+                          const char *seed)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
@@ -196,6 +386,12 @@ static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records
     int rc = SQLITE_DONE;
     for (size_t i = 0; i < recs->n && rc == SQLITE_DONE; i++) {
         const bl_record *r = recs->v[i];
+        /* A run met again (formats merged out of order) keeps its first ID. */
+        if ((i == 0 || recs->v[i - 1]->run != r->run) &&
+            bl_store_add_run(s->db, import_id, r->run, seed) != 0) {
+            rc = SQLITE_ERROR;
+            break;
+        }
         bl_strbuf_reset(&sb);
         bl_record_to_json(r, &sb);
         sqlite3_reset(st);
@@ -212,22 +408,85 @@ static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int bl_store_import(bl_store *s, const char *source, const char *hash, const char *format,
-                    const bl_records *recs, char *err, size_t errlen)
+static void run_ids_of(bl_store *s, sqlite3_int64 import_id, bl_strbuf *out)
 {
-    if (exec(s->db, "BEGIN IMMEDIATE", err, errlen) != 0)
-        return BL_IMPORT_FAILED;
-    int found;
-    sqlite3_int64 id;
-    if (already_imported(s, hash, &found) != 0)
-        goto fail;
-    if (found) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        return BL_IMPORT_DUPLICATE;
+    sqlite3_stmt *st;
+    if (!out || sqlite3_prepare_v2(s->db, "SELECT uid FROM runs WHERE import_id = ? ORDER BY run",
+                                   -1, &st, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(st, 1, import_id);
+    for (int i = 0; sqlite3_step(st) == SQLITE_ROW; i++)
+        bl_strbuf_printf(out, "%s%s", i ? " " : "", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+}
+
+/* Whether stored carries every label of fresh with the same value. */
+static int has_labels(const bl_record *stored, const bl_record *fresh)
+{
+    for (size_t i = 0; i < fresh->n_labels; i++) {
+        const char *v = bl_record_label(stored, fresh->labels[i].key);
+        if (!v || strcmp(v, fresh->labels[i].value) != 0)
+            return 0;
     }
-    if (insert_import(s, source, hash, format, &id) != 0 || insert_records(s, id, recs) != 0)
+    return 1;
+}
+
+/* Whether the stored records of an import carry the labels recs carry, record by record
+ * (they may carry more: an import with fewer --label pairs asks for nothing new). */
+static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *recs)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT json FROM records WHERE import_id = ? ORDER BY id", -1,
+                           &st, NULL) != SQLITE_OK)
+        return 1;
+    sqlite3_bind_int64(st, 1, import_id);
+    size_t i = 0;
+    int same = 1;
+    while (same && sqlite3_step(st) == SQLITE_ROW) {
+        bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 0),
+                                           (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
+        same = r && i < recs->n && has_labels(r, recs->v[i]);
+        bl_record_free(r);
+        i++;
+    }
+    sqlite3_finalize(st);
+    return same && i == recs->n;
+}
+
+int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
+                    const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen)
+{
+    if (bl_store_exec(s->db, "BEGIN IMMEDIATE", err, errlen) != 0)
+        return BL_IMPORT_FAILED;
+    sqlite3_int64 id;
+    if (find_import(s, key, &id) != 0)
         goto fail;
-    if (exec(s->db, "COMMIT", err, errlen) != 0)
+    if (id) {
+        int same = labels_match(s, id, recs);
+        run_ids_of(s, id, run_ids);
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return same ? BL_IMPORT_DUPLICATE : BL_IMPORT_DUPLICATE_OTHER;
+    }
+    char when[32];
+    now_iso(when, sizeof when);
+    bl_strbuf seed;
+    bl_strbuf_init(&seed);
+    if (key)
+        bl_strbuf_puts(&seed, key->sha256);
+    else {
+        /* A measured run has no content to name it: its source, time and process. */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        bl_strbuf_printf(&seed, "measured:%s:%lld.%09ld:%d", source, (long long)ts.tv_sec,
+                         ts.tv_nsec, (int)getpid());
+    }
+    int bad = insert_import(s, source, key ? key->sha256 : NULL, format, when, &id) != 0 ||
+              insert_records(s, id, recs, seed.s) != 0;
+    bl_strbuf_free(&seed);
+    if (bad)
+        goto fail;
+    run_ids_of(s, id, run_ids);
+    if (bl_store_exec(s->db, "COMMIT", err, errlen) != 0)
         goto rollback;
     return BL_IMPORT_DONE;
 fail:
@@ -235,121 +494,4 @@ fail:
 rollback:
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return BL_IMPORT_FAILED;
-}
-
-/* Calls fn for every stored record matching f, in import order. */
-typedef int (*record_fn)(void *ctx, sqlite3_stmt *row, bl_record *r);
-
-static int each_record(bl_store *s, const bl_filter *f, record_fn fn, void *ctx, char *err,
-                       size_t errlen)
-{
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
-                           "SELECT r.json, r.import_id, i.imported_at FROM records r "
-                           "JOIN imports i ON i.id = r.import_id ORDER BY r.id",
-                           -1, &st, NULL)) {
-        snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
-        return -1;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *json = (const char *)sqlite3_column_text(st, 0);
-        bl_record *r = bl_record_from_json(json, (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
-        if (!r)
-            continue;
-        if (!bl_filter_match(f, r) || fn(ctx, st, r) != 0)
-            bl_record_free(r);
-    }
-    if (rc != SQLITE_DONE)
-        snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
-static int keep_record(void *ctx, sqlite3_stmt *row, bl_record *r)
-{
-    (void)row;
-    bl_records_push(ctx, r);
-    return 0;
-}
-
-int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, size_t errlen)
-{
-    return each_record(s, f, keep_record, out, err, errlen);
-}
-
-typedef struct runs_acc {
-    bl_run_info *v;
-    size_t n, cap;
-} runs_acc;
-
-static void labels_text(const bl_record *r, bl_strbuf *sb)
-{
-    for (size_t i = 0; i < r->n_labels; i++)
-        bl_strbuf_printf(sb, "%s%s=%s", i ? ", " : "", r->labels[i].key, r->labels[i].value);
-}
-
-static int add_to_runs(void *ctx, sqlite3_stmt *row, bl_record *r)
-{
-    runs_acc *acc = ctx;
-    int64_t import_id = sqlite3_column_int64(row, 1);
-    bl_run_info *last = acc->n ? &acc->v[acc->n - 1] : NULL;
-    if (last && last->import_id == import_id && last->run == r->run) {
-        last->n_records++;
-        if (r->line >= 0 && (last->first_line < 0 || r->line < last->first_line))
-            last->first_line = r->line;
-        return 1;
-    }
-    void *p = acc->v;
-    bl_grow(&p, &acc->cap, acc->n + 1, sizeof *acc->v);
-    acc->v = p;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    labels_text(r, &sb);
-    acc->v[acc->n++] = (bl_run_info){
-        .import_id = import_id,
-        .source = bl_xstrdup(r->source ? r->source : ""),
-        .run = r->run,
-        .first_line = r->line,
-        .tool = bl_xstrdup(r->tool ? r->tool : ""),
-        .tool_version = bl_xstrdup(r->tool_version ? r->tool_version : ""),
-        .imported_at = bl_xstrdup((const char *)sqlite3_column_text(row, 2)),
-        .n_records = 1,
-        .labels = bl_strbuf_take(&sb),
-    };
-    return 1;
-}
-
-int bl_store_runs(bl_store *s, const bl_filter *f, bl_run_info **runs, size_t *n, char *err,
-                  size_t errlen)
-{
-    runs_acc acc = {0};
-    int rc = each_record(s, f, add_to_runs, &acc, err, errlen);
-    *runs = acc.v;
-    *n = acc.n;
-    return rc;
-}
-
-void bl_run_infos_free(bl_run_info *runs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(runs[i].source);
-        free(runs[i].tool);
-        free(runs[i].tool_version);
-        free(runs[i].imported_at);
-        free(runs[i].labels);
-    }
-    free(runs);
-}
-
-void bl_content_hash(const void *data, size_t len, char out[33])
-{
-    /* Two independent 64-bit FNV-1a lanes: a content identity, not a security measure. */
-    uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        a = (a ^ p[i]) * 0x100000001b3ULL;
-        b = (b ^ p[i] ^ (i & 0xff)) * 0x100000001b3ULL;
-    }
-    snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }

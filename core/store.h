@@ -1,37 +1,62 @@
 /* The store: one SQLite file holding every imported or measured record.
  *
  * Schema version is PRAGMA user_version (BL_STORE_SCHEMA); an older store is upgraded in
- * place, a newer one refused. One import is one transaction: after a crash the store holds
- * the import whole or not at all. A source is identified by the hash of its content, so
- * importing the same text twice stores it once. */
+ * place, a newer one refused, and an SQLite file of another program is refused, never
+ * extended. Before a write, PRAGMA quick_check must find the file sound.
+ * One import is one transaction: after a crash the store holds the import whole or not at
+ * all. A source is identified by the SHA-256 of its content (digest.h), so importing the
+ * same text twice stores it once. Every run has a short stable ID (8 hex digits) made from
+ * its source's key and its number; the filter term run=ID selects by it. */
 #ifndef BL_STORE_H
 #define BL_STORE_H
 
+#include "digest.h"
 #include "filter.h"
 #include "record.h"
+#include "strbuf.h"
 #include <stdint.h>
 
-#define BL_STORE_SCHEMA 2
+#define BL_STORE_SCHEMA 3
 
 typedef struct bl_store bl_store;
 
-/* path NULL: $BENCHLOG_DB, else "benchlog.db". */
+/* For commands that write: path NULL is $BENCHLOG_DB, else "benchlog.db"; a missing store
+ * is created. The file is checked (quick_check) before anything is written. */
 bl_store *bl_store_open(const char *path, char *err, size_t errlen);
-/* The same for commands that only read: a missing store is an error, not a new file. */
+/* For commands that only read: a missing store is an error, not a new file. */
 bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen);
+/* For commands that change an existing store (relabel, delete): both of the above. */
+bl_store *bl_store_open_existing_rw(const char *path, char *err, size_t errlen);
 void bl_store_close(bl_store *s);
 const char *bl_store_default_path(void);
 
-enum { BL_IMPORT_DONE = 0, BL_IMPORT_DUPLICATE = 1, BL_IMPORT_FAILED = -1 };
-/* Stores recs as one import of `source` (display name) whose content hash is `hash`
- * (NULL for measured runs, which are never duplicates). */
-int bl_store_import(bl_store *s, const char *source, const char *hash, const char *format,
-                    const bl_records *recs, char *err, size_t errlen);
+/* Whether the store still holds pre-SHA-256 keys (then importers compute those too). */
+int bl_store_has_legacy_keys(bl_store *s);
+
+enum {
+    BL_IMPORT_DONE = 0,
+    BL_IMPORT_DUPLICATE = 1,       /* same content and labels: nothing to do */
+    BL_IMPORT_DUPLICATE_OTHER = 2, /* same content, other labels: see relabel */
+    BL_IMPORT_FAILED = -1
+};
+/* Stores recs as one import of `source` (display name) whose content key is `key` (NULL
+ * for measured runs, which are never duplicates). run_ids (may be NULL) receives the IDs
+ * of the import's runs, new or already stored, separated by spaces. */
+int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
+                    const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen);
+
+/* Calls fn for every stored record matching f (NULL = all), in import order, with its
+ * run's ID; fn owns r. A nonzero return from fn stops the walk and is returned. Memory
+ * does not grow with the store. */
+typedef int (*bl_record_fn)(void *ctx, bl_record *r, const char *run_id);
+int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,
+                  size_t errlen);
 
 /* Appends the records matching f (NULL = all) to out, in import order. */
 int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, size_t errlen);
 
 typedef struct bl_run_info {
+    char id[BL_RUN_ID_LEN + 1];
     int64_t import_id;
     char *source;
     int64_t run;
@@ -40,15 +65,28 @@ typedef struct bl_run_info {
     char *tool_version;
     char *imported_at; /* ISO 8601 UTC */
     size_t n_records;
-    char *labels; /* "k=v, k=v" of the run's first record */
+    size_t n_labels;
+    bl_label *labels; /* the run's labels: those every record of the run has, same value */
 } bl_run_info;
 
-/* Runs holding at least one record that matches f; caller frees with bl_run_infos_free. */
+/* Calls fn for each run holding at least one record that matches f, in import order; the
+ * info is valid during the call only. Records are read one at a time. */
+typedef int (*bl_run_fn)(void *ctx, const bl_run_info *run);
+int bl_store_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
+                      size_t errlen);
+/* The same, collected; caller frees with bl_run_infos_free. */
 int bl_store_runs(bl_store *s, const bl_filter *f, bl_run_info **runs, size_t *n, char *err,
                   size_t errlen);
 void bl_run_infos_free(bl_run_info *runs, size_t n);
 
-/* Hex SHA-256-like content digest used as the import identity (FNV-1a 128 is enough here). */
-void bl_content_hash(const void *data, size_t len, char out[33]);
+/* The runs `list f` shows are the runs these act on, whole, in one transaction. relabel
+ * sets each of set[] (K=V) and removes each key of unset[] on every record of those runs;
+ * delete removes them (and an import left without runs). *n_runs and *n_records say how
+ * many were touched. */
+int bl_store_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_t n_set,
+                     char *const *unset, size_t n_unset, size_t *n_runs, size_t *n_records,
+                     char *err, size_t errlen);
+int bl_store_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records, char *err,
+                    size_t errlen);
 
 #endif

@@ -311,9 +311,44 @@ int bl_bonnie_csv_line(const char *s, long line, bl_bonnie_run *r, char *err, si
     return rc;
 }
 
+/* bon_csv2txt's size column "128M::8192:5" is size:chunk_size:seeks:seek_procs (1.03:
+ * "1G:32k"); the parts a CSV line would have given are taken from it. */
+typedef struct size_parts {
+    int64_t chunk;
+    char seeks[24], seek_procs[24];
+} size_parts;
+
+static void split_size_column(const char *col, size_parts *p)
+{
+    p->chunk = -1;
+    p->seeks[0] = p->seek_procs[0] = '\0';
+    const char *c = strchr(col, ':');
+    if (!c)
+        return;
+    size_t n = strcspn(c + 1, ":");
+    char buf[32];
+    double v;
+    int64_t bytes;
+    snprintf(buf, sizeof buf, "%.*s", (int)(n < 31 ? n : 31), c + 1);
+    if (n && bl_parse_size(buf, BL_BINARY, &v, NULL) && bl_to_count(v, &bytes))
+        p->chunk = bytes;
+    const char *s = c[1 + n] == ':' ? c + 2 + n : NULL;
+    if (!s)
+        return;
+    n = strcspn(s, ":");
+    snprintf(p->seeks, sizeof p->seeks, "%.*s", (int)(n < 23 ? n : 23), s);
+    if (s[n] == ':')
+        snprintf(p->seek_procs, sizeof p->seek_procs, "%.23s", s + n + 1);
+}
+
 void bl_bonnie_emit(bl_parse_out *o, const bl_bonnie_run *r, int64_t run, const char *section)
 {
     int64_t size = size_bytes(r->size);
+    size_parts parts;
+    split_size_column(r->size, &parts);
+    int64_t chunk = r->chunk > 0 ? r->chunk : parts.chunk;
+    const char *seeks = r->seeks[0] ? r->seeks : parts.seeks;
+    const char *seek_procs = r->seek_procs[0] ? r->seek_procs : parts.seek_procs;
     for (int i = 0; i < BL_BONNIE_NTESTS; i++) {
         const bl_bonnie_cell *c = &r->cell[i];
         if (c->state == BL_CELL_EMPTY)
@@ -331,10 +366,10 @@ void bl_bonnie_emit(bl_parse_out *o, const bl_bonnie_run *r, int64_t run, const 
             bl_record_set_label(rec, "files", r->files);
         if (section)
             bl_record_set_label(rec, "section", section);
-        if (i == 5 && r->seeks[0])
-            bl_record_set_label(rec, "seeks", r->seeks);
-        if (i == 5 && r->seek_procs[0])
-            bl_record_set_label(rec, "seek_procs", r->seek_procs);
+        if (i == 5 && seeks[0])
+            bl_record_set_label(rec, "seeks", seeks);
+        if (i == 5 && seek_procs[0])
+            bl_record_set_label(rec, "seek_procs", seek_procs);
         bl_record_set_str(&rec->test, tests[i].test);
         bl_record_set_str(&rec->op, tests[i].op);
         bl_record_set_str(&rec->pattern, tests[i].pattern);
@@ -343,8 +378,8 @@ void bl_bonnie_emit(bl_parse_out *o, const bl_bonnie_run *r, int64_t run, const 
         if (tests[i].kind == KIND_XFER) {
             if (i == 0 || i == 3)
                 rec->bs = 1; /* putc/getc move one byte a call */
-            else if (r->chunk > 0)
-                rec->bs = r->chunk;
+            else if (chunk > 0)
+                rec->bs = chunk;
             if (size > 0)
                 rec->size_bytes = size;
             rec->bw_bytes_s = c->value;

@@ -3,8 +3,10 @@
  *
  * One export is one run: its results (3.x/5.x/6.x name read/write in each line, 7.x/8.x and
  * KDiskMark under [Read]/[Write]) and its header and footer as labels (cdm_version,
- * test_size, runs, date, os, profile, comment). MB/s is 10^6 bytes/s as the export says. */
+ * test_size, runs, date, os, profile, comment). CrystalDiskMark's MB/s is 10^6 bytes/s as the
+ * export says; KDiskMark's is not (cdm_kdiskmark.h). */
 #include "cdm_common.h"
+#include "cdm_kdiskmark.h"
 #include "cdm_table.h"
 #include "../core/strbuf.h"
 #include <ctype.h>
@@ -26,12 +28,12 @@ static int is_header(const char *s)
 
 /* A result line: NAME ':' FIGURES, with no table bars. */
 static int result_line(const char *s, int major, bl_cdm_test *t, double *bw, double *iops,
-                       double *lat)
+                       double *lat, double prec[2])
 {
     if (strchr(s, '|'))
         return 0;
     for (const char *c = strchr(s, ':'); c; c = strchr(c + 1, ':')) {
-        size_t used = bl_cdm_value_parse(c + 1, bw, iops, lat);
+        size_t used = bl_cdm_value_parse_prec(c + 1, bw, iops, lat, prec);
         if (used && bl_cdm_test_parse(s, (size_t)(c - s), major, t))
             return 1;
     }
@@ -103,6 +105,26 @@ static void read_meta(const bl_text *t, size_t from, size_t to, bl_cdm_meta *m, 
     }
 }
 
+/* "KDiskMark: https://github.com/JonMagon/KDiskMark": 1.4-1.5.x name no version. */
+static int header_1x(const bl_text *t, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        if (strncmp(skip_sp(t->line[i]), "KDiskMark: ", 11) == 0)
+            return 1;
+    return 0;
+}
+
+/* KDiskMark 3.x footers: "Test: 1 GiB (x5) [Measure: 5 sec / ...]", " Target: /home ...". */
+static int kdiskmark3_footer(const bl_text *t, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        const char *v = footer(t->line[i], "Test");
+        if (footer(t->line[i], "Target") || (v && strstr(v, "[Measure:")))
+            return 1;
+    }
+    return 0;
+}
+
 static int section_op(const char *s)
 {
     s = skip_sp(s);
@@ -124,7 +146,7 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
         while (start < t->nlines && !is_header(t->line[start])) {
             bl_cdm_test tt;
             double a, b, c;
-            if (result_line(t->line[start], 0, &tt, &a, &b, &c) || section_op(t->line[start]))
+            if (result_line(t->line[start], 0, &tt, &a, &b, &c, NULL) || section_op(t->line[start]))
                 break;
             start++;
         }
@@ -137,13 +159,14 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
         char ver[32];
         read_meta(t, start, end, &m, ver, sizeof ver);
         int major = bl_cdm_major(m.version), op = 0, any = 0;
+        size_t first = o->recs.n;
         for (size_t k = start; k < end; k++) {
             bl_cdm_test tt;
-            double bw, iops, lat;
+            double bw, iops, lat, prec[2];
             int sop = section_op(t->line[k]);
             if (sop)
                 op = sop;
-            else if (result_line(t->line[k], major, &tt, &bw, &iops, &lat)) {
+            else if (result_line(t->line[k], major, &tt, &bw, &iops, &lat, prec)) {
                 if (!tt.op && !op) {
                     bl_out_error(o, (long)k + 1, "CrystalDiskMark result outside [Read]/[Write]");
                     continue;
@@ -151,10 +174,17 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
                 if (!any)
                     ++*run;
                 any = 1;
-                bl_cdm_emit(o, (long)k + 1, *run, &m, &tt, op, bw, iops, lat);
+                bl_record *r = bl_cdm_emit(o, (long)k + 1, *run, &m, &tt, op, bw, iops, lat);
+                r->bw_prec = prec[0];
+                r->iops_prec = prec[1];
             } else if (named_without_figure(t->line[k], major, op)) {
                 bl_out_error(o, (long)k + 1, "CrystalDiskMark result without a figure in MB/s");
             }
+        }
+        if (strcmp(m.tool, "KDiskMark") == 0 && o->recs.n > first) {
+            bl_kdm_fix_units(o, first, m.version, kdiskmark3_footer(t, start, end),
+                             (long)start + 1);
+            bl_kdm_note_threads(o, first, m.version, header_1x(t, start, end));
         }
         bl_cdm_meta_free(&m);
         i = end;

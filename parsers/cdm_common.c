@@ -2,6 +2,7 @@
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,22 +127,37 @@ static const char *spaces(const char *s)
     return s;
 }
 
-size_t bl_cdm_value_parse(const char *s0, double *bw, double *iops, double *lat_us)
+/* The value of one unit of the last digit of the number in [s, e): 0.001 for "73.698". */
+static double last_digit_step(const char *s, const char *e)
+{
+    const char *dot = memchr(s, '.', (size_t)(e - s));
+    return dot ? pow(10, -(double)(e - dot - 1)) : 1.0;
+}
+
+size_t bl_cdm_value_parse_prec(const char *s0, double *bw, double *iops, double *lat_us,
+                               double prec[2])
 {
     const char *s = spaces(s0), *e;
     double v;
     *bw = *iops = *lat_us = BL_ABSENT;
+    if (prec)
+        prec[0] = prec[1] = BL_ABSENT;
     if (!bl_parse_number(s, 0, &v, &e))
         return 0;
+    double bw_step = last_digit_step(s, e);
     s = spaces(e);
     if (strncmp(s, "MB/s", 4) != 0)
         return 0;
     *bw = v * 1e6;
+    if (prec)
+        prec[0] = bw_step * 1e6;
     s = spaces(s + 4);
     if (*s == '[') {
         const char *p = spaces(s + 1);
         if (bl_parse_number(p, 0, &v, &e) && strncmp(spaces(e), "IOPS", 4) == 0) {
             *iops = v;
+            if (prec)
+                prec[1] = last_digit_step(p, e);
             p = spaces(spaces(e) + 4);
             if (*p == ']')
                 s = spaces(p + 1);
@@ -157,6 +173,11 @@ size_t bl_cdm_value_parse(const char *s0, double *bw, double *iops, double *lat_
         }
     }
     return (size_t)(s - s0);
+}
+
+size_t bl_cdm_value_parse(const char *s, double *bw, double *iops, double *lat_us)
+{
+    return bl_cdm_value_parse_prec(s, bw, iops, lat_us, NULL);
 }
 
 void bl_cdm_meta_label(bl_cdm_meta *m, const char *key, const char *value, size_t n)

@@ -23,6 +23,10 @@ int bl_cdm_test_parse(const char *s, size_t n, int major, bl_cdm_test *out);
 /* Parses "73.698 MB/s [ 3119.5 IOPS] < 2371.96 us>" (IOPS and latency optional). Returns the
  * number of bytes used, 0 when s does not start with a figure in MB/s. */
 size_t bl_cdm_value_parse(const char *s, double *bw, double *iops, double *lat_us);
+/* The same, with prec[0] and prec[1] the value of one unit of the last printed digit of the
+ * bandwidth (bytes/s) and of the IOPS (BL_ABSENT when not printed). */
+size_t bl_cdm_value_parse_prec(const char *s, double *bw, double *iops, double *lat_us,
+                               double prec[2]);
 
 typedef struct bl_cdm_meta {
     const char *tool;    /* "CrystalDiskMark", "KDiskMark", "fio-cdm" */

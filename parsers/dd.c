@@ -99,6 +99,8 @@ static int dd_summary(const char *s, dd_line *d)
     }
     if (!b)
         return 0;
+    if (strncmp(b + strspn(b, "0123456789"), " MB in ", 7) == 0)
+        return 0; /* hdparm's "440 MB in 3.01 seconds = 146.42 MB/sec" */
     const char *e;
     if (!bl_parse_number(b, 0, &d->bytes, &e))
         return 0;

@@ -1,7 +1,7 @@
 #include "driver.h"
+#include "../core/consistency.h"
 #include "../core/jsonl.h"
 #include "../core/normalize.h"
-#include "../core/store.h"
 #include "../core/strbuf.h"
 #include "sections.h"
 #include <errno.h>
@@ -174,11 +174,18 @@ static void label_sections(const bl_text *t, bl_parse_out *out)
     }
 }
 
-static void apply_user_labels(bl_parse_out *out, const bl_parse_opts *opts)
+/* The user's labels, and the consistency check of every record whatever its format: a
+ * record whose figures disagree is kept as printed, with a note and a warning. */
+static void finish_records(bl_parse_out *out, const bl_parse_opts *opts)
 {
-    for (size_t i = 0; i < out->recs.n; i++)
+    for (size_t i = 0; i < out->recs.n; i++) {
+        bl_record *r = out->recs.v[i];
         for (size_t l = 0; l < opts->n_labels; l++)
-            bl_record_set_label(out->recs.v[i], opts->labels[l].key, opts->labels[l].value);
+            bl_record_set_label(r, opts->labels[l].key, opts->labels[l].value);
+        char msg[256];
+        if (bl_check_and_note(r, msg, sizeof msg))
+            bl_out_warn(out, (long)r->line, "warning: %s", msg);
+    }
 }
 
 static int text_is_empty(const bl_text *t)
@@ -189,12 +196,26 @@ static int text_is_empty(const bl_text *t)
     return 1;
 }
 
-static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, bl_parse_out *out)
+/* A pattern-file format has no parse function: the set parses for it. */
+static void parse_one_format(const bl_text *t, const bl_format *fmt, const bl_patterns *pats,
+                             bl_parse_out *out)
+{
+    if (fmt->parse) {
+        fmt->parse(t, out);
+        return;
+    }
+    for (size_t i = 0; i < bl_patterns_count(pats); i++)
+        if (bl_patterns_format(pats, i) == fmt)
+            bl_patterns_parse(pats, i, t, out);
+}
+
+static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, const bl_patterns *pats,
+                       bl_parse_out *out)
 {
     bl_parse_out *outs = bl_xcalloc(nf, sizeof *outs);
     for (size_t f = 0; f < nf; f++) {
         bl_out_init(&outs[f], out->source);
-        fmts[f]->parse(t, &outs[f]);
+        parse_one_format(t, fmts[f], pats, &outs[f]);
         move_diags(out, &outs[f]);
     }
     drop_family_duplicates(fmts, outs, nf);
@@ -205,13 +226,26 @@ static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, bl_p
     free(outs);
 }
 
-static size_t probe_formats(const bl_text *t, const bl_format **fmts)
+static size_t probe_formats(const bl_text *t, const bl_format **fmts, const bl_patterns *pats)
 {
     size_t n = 0;
     for (size_t i = 0; i < bl_format_count(); i++)
         if (bl_format_at(i)->probe(t) > 0)
             fmts[n++] = bl_format_at(i);
+    for (size_t i = 0; i < bl_patterns_count(pats) && n < 64; i++)
+        if (bl_patterns_probe(pats, i, t) > 0)
+            fmts[n++] = bl_patterns_format(pats, i);
     return n;
+}
+
+/* --as NAME among our formats, then among the pattern files. */
+static const bl_format *find_format(const char *name, const bl_patterns *pats)
+{
+    const bl_format *f = bl_format_find(name);
+    for (size_t i = 0; !f && i < bl_patterns_count(pats); i++)
+        if (strcmp(bl_patterns_format(pats, i)->name, name) == 0)
+            f = bl_patterns_format(pats, i);
+    return f;
 }
 
 static void list_formats(bl_strbuf *sb)
@@ -236,7 +270,7 @@ static int stream_parse(const char *path, const bl_format *fmt, bl_parse_out *ou
 }
 
 /* Identity of a huge file without reading it twice: size plus its first and last MiB. */
-static void stream_hash(const char *path, char hash[33])
+static void stream_hash(const char *path, bl_content_key *hash)
 {
     FILE *f = fopen(path, "rb");
     bl_strbuf sb;
@@ -255,7 +289,7 @@ static void stream_hash(const char *path, char hash[33])
     }
     if (f)
         fclose(f);
-    bl_content_hash(sb.s ? sb.s : "", sb.len, hash);
+    bl_content_key_of(sb.s ? sb.s : "", sb.len, hash);
     bl_strbuf_free(&sb);
 }
 
@@ -290,11 +324,12 @@ static int is_huge_file(const char *path)
 static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
                          bl_parse_out *out);
 
-int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out, char hash[33])
+int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
+                    bl_content_key *hash)
 {
     const bl_format *forced = NULL;
     if (opts->as && strcmp(opts->as, "auto") != 0) {
-        forced = bl_format_find(opts->as);
+        forced = find_format(opts->as, opts->patterns);
         if (!forced) {
             bl_strbuf sb;
             bl_strbuf_init(&sb);
@@ -308,24 +343,24 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     bl_text t;
     int huge = is_huge_file(path);
     /* A forced streaming format never loads the text whole, whatever the file's size. */
-    if (forced && forced->parse_stream && is_regular_file(path)) {
+    if (forced && forced->parse && forced->parse_stream && is_regular_file(path)) {
         if (hash)
             stream_hash(path, hash);
         int rc = stream_parse(path, forced, out);
         if (rc == 0 && out->recs.n == 0 && out->n_diags == 0)
             bl_out_error(out, 0, "no results found in the %s input", forced->name);
-        apply_user_labels(out, opts);
+        finish_records(out, opts);
         return rc || out->n_diags ? 1 : 0;
     }
     if (huge && !forced && load_head(path, &t, err, sizeof err) == 0) {
         const bl_format *fmts[64];
-        size_t nf = probe_formats(&t, fmts);
+        size_t nf = probe_formats(&t, fmts, opts->patterns);
         bl_text_free(&t);
         if (nf == 1 && fmts[0]->parse_stream) {
             if (hash)
                 stream_hash(path, hash);
             int rc = stream_parse(path, fmts[0], out);
-            apply_user_labels(out, opts);
+            finish_records(out, opts);
             return rc || out->n_diags ? 1 : 0;
         }
     }
@@ -334,23 +369,24 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
         return 1;
     }
     if (hash)
-        bl_content_hash(t.buf, t.len, hash);
+        bl_content_key_of(t.buf, t.len, hash);
     int rc = parse_text_as(&t, &t, opts, out);
     bl_text_free(&t);
     return rc;
 }
 
 /* Probe (unless forced) and parse one reading of the text into out. */
-static void parse_reading(const bl_text *t, const bl_format *forced, bl_parse_out *out)
+static void parse_reading(const bl_text *t, const bl_format *forced, const bl_patterns *pats,
+                          bl_parse_out *out)
 {
     const bl_format *fmts[64];
-    size_t nf = forced ? 1 : probe_formats(t, fmts);
+    size_t nf = forced ? 1 : probe_formats(t, fmts, pats);
     if (forced)
         fmts[0] = forced;
     if (nf == 0)
         bl_out_error(out, 0, "no benchmark output recognised (formats: see benchlog parse --help)");
     else
-        parse_text(t, fmts, nf, out);
+        parse_text(t, fmts, nf, pats, out);
     if (nf && out->recs.n == 0 && out->n_diags == 0)
         bl_out_error(out, 0, "no results found in the %s output", fmts[0]->name);
 }
@@ -405,7 +441,7 @@ static void move_out(bl_parse_out *dst, bl_parse_out *src)
  * normalised reading is parsed; when re-joining wrapped lines changes it, that reading too,
  * and the better one is kept: joining is right exactly where a format's line continues. */
 static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *forced,
-                             bl_parse_out *out)
+                             const bl_patterns *pats, bl_parse_out *out)
 {
     if (own) { /* the caller's own text, normalised where it stands when nothing is to join */
         long *map = NULL;
@@ -413,7 +449,7 @@ static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *fo
         if (rc >= 0) {
             bl_parse_out a;
             bl_out_init(&a, out->source);
-            parse_reading(own, forced, &a);
+            parse_reading(own, forced, pats, &a);
             if (rc == 1)
                 map_lines(&a, map, own->nlines);
             move_out(out, &a);
@@ -432,12 +468,12 @@ static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *fo
     bl_out_init(&a, out->source);
     bl_out_init(&b, out->source);
     const bl_text *first = joins == 0 && has_joined ? &joined : has_plain ? &plain : t;
-    parse_reading(first, forced, &a);
+    parse_reading(first, forced, pats, &a);
     if (first != t)
         map_lines(&a, first == &joined ? joined_map : plain_map, first->nlines);
     bl_parse_out *best = &a;
     if (joins > 0) {
-        parse_reading(&joined, forced, &b);
+        parse_reading(&joined, forced, pats, &b);
         map_lines(&b, joined_map, joined.nlines);
         if (better_reading(&b, &a))
             best = &b;
@@ -458,7 +494,8 @@ static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *op
                          bl_parse_out *out)
 {
     const bl_format *forced = NULL;
-    if (opts->as && strcmp(opts->as, "auto") != 0 && !(forced = bl_format_find(opts->as))) {
+    if (opts->as && strcmp(opts->as, "auto") != 0 &&
+        !(forced = find_format(opts->as, opts->patterns))) {
         bl_out_error(out, 0, "unknown format '%s'", opts->as);
         return 2;
     }
@@ -469,8 +506,8 @@ static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *op
             bl_out_error(out, 0, "empty input: no benchmark output in it");
         return 1;
     }
-    parse_normalised(t, own, forced, out);
-    apply_user_labels(out, opts);
+    parse_normalised(t, own, forced, opts->patterns, out);
+    finish_records(out, opts);
     return out->n_diags ? 1 : 0;
 }
 
@@ -479,13 +516,19 @@ int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out
     return parse_text_as(t, NULL, opts, out);
 }
 
-void bl_print_diags(const bl_parse_out *out)
+static void print_diags(const bl_diag *v, size_t n)
 {
-    for (size_t i = 0; i < out->n_diags; i++) {
-        const bl_diag *d = &out->diags[i];
+    for (size_t i = 0; i < n; i++) {
+        const bl_diag *d = &v[i];
         if (d->line > 0)
             fprintf(stderr, "%s:%ld: %s\n", d->source, d->line, d->msg);
         else
             fprintf(stderr, "%s: %s\n", d->source, d->msg);
     }
+}
+
+void bl_print_diags(const bl_parse_out *out)
+{
+    print_diags(out->diags, out->n_diags);
+    print_diags(out->warns, out->n_warns);
 }

@@ -126,6 +126,10 @@ bool bl_fio_parse_jobdef_line(const char *line, bl_fio_jobdefs *d)
         if (*p == ']')
             start = p + 1;
     start = bl_fio_skip(start);
+    /* fio --client prefixes a server's lines with "<hostname> " */
+    const char *gt = *start == '<' ? memchr(start, '>', (size_t)(g - start)) : NULL;
+    if (gt && gt[1] == ' ')
+        start = bl_fio_skip(gt + 1);
     if (g == start)
         return false;
     bl_fio_jobdef *j = jobdef_push(d, start, (size_t)(g - start));

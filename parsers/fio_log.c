@@ -314,6 +314,16 @@ static void emit(bl_fio_log *L, int ddir)
     bl_record_set_label(r, "log", L->base);
     if (a->bs > 0)
         r->bs = a->bs;
+    /* log_avg_msec: fio writes bs 0 and one mean a window. A rate's mean over equal windows
+     * is the run's; a latency's is a mean of window means, not of I/Os, and the log has no
+     * count to weight the windows by. */
+    if (a->bs == 0 && L->kind != K_HIST) {
+        bl_record_set_label(r, "log_avg", "window means (log_avg_msec)");
+        if (L->kind == K_CLAT || L->kind == K_SLAT || L->kind == K_LAT)
+            bl_record_set_str(&r->note, "fio log written with log_avg_msec: each value is one "
+                                        "window's mean latency, so min, max, mean and "
+                                        "percentiles here are over windows, not over I/Os");
+    }
     double n = (double)a->n;
     double mean = L->kind == K_HIST ? a->s1 / n : a->k + a->s1 / n;
     double var = L->kind == K_HIST ? NAN : (a->s2 - a->s1 * a->s1 / n) / (n > 1 ? n - 1 : 1);

@@ -6,7 +6,10 @@
  * opens one record that the following slat/clat/lat, percentile, bw and iops lines fill;
  * the cpu line applies to every record of the block. A run ends where a new job header or
  * version line follows results. The devices of the "Disk stats" block go to every record
- * of the run (extension disk_util). Progress lines are ignored; records are per job.
+ * of the run (extension disk_util). Progress lines are ignored; records are per job. In fio
+ * --client output a "<hostname>" line stands right above the job block of that server (label
+ * host); a block without one gets a note, and fio's "All clients" block is host "all clients"
+ * with the test of its group's jobs.
  *
  * Fragments are read for what they hold: a result block pasted without its job header gives
  * its records (note says so), and the "Run status group" lines of a group none of whose jobs
@@ -42,12 +45,17 @@ typedef struct nstate {
     long status_group; /* group of the "Run status group N" block being read, or -1 */
     size_t run_first;  /* index in out->recs of the current run's first record */
     int in_disks;      /* reading the "Disk stats" block */
+    char *host_line;   /* "<vm>" just above: the server of the next job block */
+    char *host;        /* server of the open job block */
+    int client_text;   /* the text is fio --client output */
     int headless;      /* the open block's job header was not in the text */
     bl_records totals; /* "Run status group" lines of the run, as group-total records */
 } nstate;
 
 static void close_job(nstate *s)
 {
+    free(s->host);
+    s->host = NULL;
     free(s->job);
     free(s->group);
     free(s->date);
@@ -150,6 +158,8 @@ static void open_job(nstate *s, const char *line, const char *g, long lineno)
     start = bl_fio_skip(start);
     s->job = bl_xstrndup(start, (size_t)(g - start));
     s->job_line = lineno;
+    s->host = s->host_line;
+    s->host_line = NULL;
     const char *v = g + strlen(": (groupid=");
     s->group = bl_xstrndup(v, strspn(v, "0123456789"));
     const char *j = bl_fio_after(g, "jobs=");
@@ -201,15 +211,41 @@ static void parse_new_summary(const char *p, bl_record *r)
     }
 }
 
+/* fio's "All clients" block sums its group's jobs of every server: their definition when
+ * they all share one rw and block sizes, else none. */
+static const bl_fio_jobdef *group_def(const nstate *s)
+{
+    const bl_fio_jobdef *one = NULL;
+    long g = s->group ? strtol(s->group, NULL, 10) : -1;
+    for (size_t i = 0; i < s->defs.n; i++) {
+        const bl_fio_jobdef *d = &s->defs.v[i];
+        if (d->group != g)
+            continue;
+        if (one && (!one->rw || !d->rw || strcmp(one->rw, d->rw) != 0 ||
+                    memcmp(one->bs, d->bs, sizeof one->bs) != 0))
+            return NULL;
+        one = d;
+    }
+    return one;
+}
+
 static void open_direction(nstate *s, int ddir, const char *p, long lineno)
 {
     if (s->nrecs == sizeof s->recs / sizeof s->recs[0])
         return;
     bl_record *r = bl_out_record(s->out, s->job_line > 0 && !s->headless ? s->job_line : lineno);
     r->run = s->run;
+    int all_clients = s->client_text && s->job && strcmp(s->job, "All clients") == 0;
     const bl_fio_jobdef *def =
         s->headless && s->defs.n == 1 ? &s->defs.v[0] : bl_fio_jobdef_find(&s->defs, s->job);
-    bl_fio_fill(r, ddir, s->job, def, s->version);
+    bl_fio_fill(r, ddir, s->job, def ? def : all_clients ? group_def(s) : NULL, s->version);
+    if (s->host)
+        bl_record_set_label(r, "host", s->host);
+    else if (all_clients)
+        bl_record_set_label(r, "host", "all clients");
+    else if (s->client_text)
+        bl_record_set_str(&r->note, "fio --client: no <host> line above this job block, so "
+                                    "its server is not known");
     if (s->headless)
         bl_record_set_str(&r->note, s->defs.n == 1
                                         ? "fio job header missing from the text: job name, "
@@ -470,10 +506,23 @@ static void parse_line(nstate *s, const char *line, long lineno)
             return;
         s->in_disks = 0;
     }
+    if (*p == '<') {
+        size_t n = strcspn(p, ">");
+        if (p[n] == '>' && n > 1 && !*bl_fio_skip(p + n + 1)) {
+            free(s->host_line);
+            s->host_line = bl_xstrndup(p + 1, n - 1);
+            s->client_text = 1;
+            return;
+        }
+    }
     const char *g = strstr(p, ": (groupid=");
     if (g) {
         open_job(s, p, g, lineno);
         return;
+    }
+    if (*p) { /* a "<host>" line names the server of the block right below it only */
+        free(s->host_line);
+        s->host_line = NULL;
     }
     if (bl_fio_parse_layout_line(p, &s->defs))
         return;
@@ -544,6 +593,7 @@ static void fio_parse(const bl_text *t, bl_parse_out *out)
     bl_records_free(&s.totals);
     bl_fio_jobdefs_free(&s.defs);
     free(s.version);
+    free(s.host_line);
 }
 
 static int fio_probe(const bl_text *t)

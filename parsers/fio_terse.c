@@ -146,6 +146,12 @@ static int read_dir(tctx *c, tline *tl, int ver, int ddir, size_t at, const char
     r->run = c->run;
     bl_fio_fill(r, ddir, job, bl_fio_jobdef_find(c->defs, job), version);
     bl_record_set_label(r, "group", group);
+    if (!r->test && r->op) {
+        /* No job header in the text: the direction is known, the pattern is not. */
+        bl_record_set_str(&r->test, r->op);
+        bl_record_set_str(&r->note, "fio terse: no job header in the text, so the pattern "
+                                    "(seq or rand) is unknown");
+    }
     r->io_bytes = bl_count_or(kb * 1024, -1);
     r->bw_bytes_s = bl_fio_scale(bw, 1024);
     r->iops = iops;
@@ -164,16 +170,46 @@ static int read_dir(tctx *c, tline *tl, int ver, int ddir, size_t at, const char
     return ok;
 }
 
+/* The disk-util fields after the latency buckets (v3+): per device "sda;read ios;write
+ * ios;read merges;write merges;read ticks;write ticks;in_queue;util%", ticks in ms. Each
+ * device goes on every record of the line, as fio's normal output's Disk stats do. */
+static void read_disks(tline *tl, int ver, bl_records *recs, size_t first)
+{
+    for (size_t at = min_fields(ver); at + 9 <= tl->n; at += 9) {
+        double v[7], util;
+        char *pct = tl->f[at + 8];
+        size_t n = strlen(pct);
+        if (!*tl->f[at] || n < 2 || pct[n - 1] != '%' || !num(pct, &util))
+            return;
+        for (int k = 0; k < 7; k++)
+            if (!num(tl->f[at + 1 + (size_t)k], &v[k]))
+                return;
+        for (size_t i = first; i < recs->n; i++) {
+            bl_disk *d = bl_record_add_disk(recs->v[i], tl->f[at]);
+            d->read_ios = bl_count_or(v[0], -1);
+            d->write_ios = bl_count_or(v[1], -1);
+            d->read_merges = bl_count_or(v[2], -1);
+            d->write_merges = bl_count_or(v[3], -1);
+            d->read_ticks_s = v[4] / 1000;
+            d->write_ticks_s = v[5] / 1000;
+            d->in_queue_s = v[6] / 1000;
+            d->util_pct = util;
+        }
+    }
+}
+
 static void read_line(tctx *c, const char *line, int ver)
 {
     tline tl;
     split(&tl, line);
     char *version = ver == 2 ? NULL : bl_fio_strip_version(tl.f[1]);
-    size_t at = ver == 2 ? 4 : 5;
+    size_t at = ver == 2 ? 4 : 5, first = c->out->recs.n;
     for (int d = 0; d < ndirs(ver); d++, at += (size_t)dir_width(ver))
         if (!read_dir(c, &tl, ver, d, at, version))
             bl_out_error(c->out, c->line, "fio terse v%d line: unreadable %s figures", ver,
                          bl_fio_ddir_name(d));
+    if (ver >= 3)
+        read_disks(&tl, ver, &c->out->recs, first);
     free(version);
     free(tl.buf);
 }

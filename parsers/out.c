@@ -11,16 +11,22 @@ void bl_out_init(bl_parse_out *o, const char *source)
     bl_records_init(&o->recs);
 }
 
+static void diags_free(bl_diag **v, size_t *n, size_t *cap)
+{
+    for (size_t i = 0; i < *n; i++) {
+        free((*v)[i].source);
+        free((*v)[i].msg);
+    }
+    free(*v);
+    *v = NULL;
+    *n = *cap = 0;
+}
+
 void bl_out_free(bl_parse_out *o)
 {
     bl_records_free(&o->recs);
-    for (size_t i = 0; i < o->n_diags; i++) {
-        free(o->diags[i].source);
-        free(o->diags[i].msg);
-    }
-    free(o->diags);
-    o->diags = NULL;
-    o->n_diags = o->cap_diags = 0;
+    diags_free(&o->diags, &o->n_diags, &o->cap_diags);
+    diags_free(&o->warns, &o->n_warns, &o->cap_warns);
 }
 
 bl_record *bl_out_record(bl_parse_out *o, long line)
@@ -32,20 +38,34 @@ bl_record *bl_out_record(bl_parse_out *o, long line)
     return r;
 }
 
-void bl_out_error(bl_parse_out *o, long line, const char *fmt, ...)
+static void diag_add(const bl_parse_out *o, bl_diag **v, size_t *n, size_t *cap, long line,
+                     const char *fmt, va_list ap)
 {
-    void *p = o->diags;
-    bl_grow(&p, &o->cap_diags, o->n_diags + 1, sizeof *o->diags);
-    o->diags = p;
+    void *p = *v;
+    bl_grow(&p, cap, *n + 1, sizeof **v);
+    *v = p;
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    va_list ap;
-    va_start(ap, fmt);
     bl_strbuf_vprintf(&sb, fmt, ap);
-    va_end(ap);
-    o->diags[o->n_diags++] = (bl_diag){
+    (*v)[(*n)++] = (bl_diag){
         .source = bl_xstrdup(o->source ? o->source : ""),
         .line = line,
         .msg = bl_strbuf_take(&sb),
     };
+}
+
+void bl_out_error(bl_parse_out *o, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_add(o, &o->diags, &o->n_diags, &o->cap_diags, line, fmt, ap);
+    va_end(ap);
+}
+
+void bl_out_warn(bl_parse_out *o, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_add(o, &o->warns, &o->n_warns, &o->cap_warns, line, fmt, ap);
+    va_end(ap);
 }

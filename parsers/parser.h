@@ -12,21 +12,20 @@
 #ifndef BL_PARSER_H
 #define BL_PARSER_H
 
+#include "../core/diag.h"
 #include "../core/record.h"
 #include "../core/text.h"
 #include <stdio.h>
-
-typedef struct bl_diag {
-    char *source;
-    long line; /* 0 when the message concerns the whole file */
-    char *msg;
-} bl_diag;
 
 typedef struct bl_parse_out {
     const char *source; /* name put in records and messages */
     bl_records recs;
     size_t n_diags, cap_diags;
     bl_diag *diags;
+    /* Records kept but suspicious (figures that disagree): printed as warnings, and not
+     * errors, so the status of the parse stays 0. */
+    size_t n_warns, cap_warns;
+    bl_diag *warns;
 } bl_parse_out;
 
 typedef struct bl_format {
@@ -45,6 +44,8 @@ void bl_out_free(bl_parse_out *o);
 /* A new record with source and line set, already appended to o->recs. */
 bl_record *bl_out_record(bl_parse_out *o, long line);
 void bl_out_error(bl_parse_out *o, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void bl_out_warn(bl_parse_out *o, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* The registration table. */

@@ -14,8 +14,17 @@
     /* bonnie++ */ \
     X(bonnie) \
     X(bonnie_csv) \
+    X(bonnie_html) \
     /* dd */ \
     X(dd) \
+    /* hdparm -t/-T */ \
+    X(hdparm) \
+    /* iozone -a */ \
+    X(iozone) \
+    /* sysbench fileio */ \
+    X(sysbench) \
+    /* DiskSpd */ \
+    X(diskspd) \
     /* CrystalDiskMark, KDiskMark, fio-cdm */ \
     X(cdm) \
     /* results tables typed into a page */ \

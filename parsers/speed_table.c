@@ -44,6 +44,7 @@ static const char UNIT[] = "speed(mb/s)iops";
 
 typedef struct cell {
     double speed, iops; /* iops BL_ABSENT for "-" */
+    double step;        /* MB/s of one unit of the speed's last digit */
 } cell;
 
 typedef struct split {
@@ -332,6 +333,7 @@ static void enumerate(search *s, const char *p, size_t col, unsigned mask)
     size_t sl = ip + 1 + (size_t)s->cur.dec;
     cell *c = &s->cur.c[col];
     c->speed = figure(p, sl);
+    c->step = pow(10, -s->cur.dec);
     const char *q = p + sl;
     if (*q == '-') {
         c->iops = BL_ABSENT;
@@ -364,9 +366,11 @@ static int read_separated(const char *p, size_t ncols, cell *c)
         double v = n == 1 && *p == '-' ? BL_ABSENT : strtod(p, &end);
         if (bl_present(v) && (end != p + n || v < 0))
             return 0;
-        if (half == 0)
+        if (half == 0) {
+            const char *dot = memchr(p, '.', n);
+            c[col].step = dot ? pow(10, -(double)(p + n - dot - 1)) : 1.0;
             c[col].speed = v, half = 1;
-        else
+        } else
             c[col++].iops = v, half = 0;
         p += n;
     }
@@ -410,6 +414,7 @@ static void emit_row(bl_parse_out *o, const table *tb, long line, const char *te
         if (rn->bs > 0)
             r->bs = rn->bs;
         r->bw_bytes_s = sp->c[c].speed * 1e6;
+        r->bw_prec = sp->c[c].step * 1e6;
         r->iops = sp->c[c].iops;
         bl_record_set_str(&r->note, "from a results table typed into the text");
     }

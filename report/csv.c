@@ -74,18 +74,18 @@ void bl_render_csv(const bl_table *t, int lat, bl_strbuf *out)
         int_or_empty(out, r->numjobs);
         for (size_t j = 0; j < t->ncols; j++) {
             const bl_cell *c = bl_table_cell(t, i, j);
-            num(out, c->mbps.mean);
-            num(out, c->mbps.sd);
-            num(out, c->iops.mean);
+            num(out, c->m[BL_M_BW].fig);
+            num(out, c->m[BL_M_BW].sd);
+            num(out, c->m[BL_M_IOPS].fig);
             if (t->any_value) {
-                num(out, c->value.mean);
+                num(out, c->m[BL_M_VALUE].fig);
                 bl_strbuf_putc(out, ',');
-                field(out, c->value.n && c->unit ? c->unit : "");
+                field(out, c->m[BL_M_VALUE].n && c->unit ? c->unit : "");
             }
             bl_strbuf_printf(out, ",%zu", bl_cell_main(r, c)->n);
             if (show_lat) {
-                num(out, c->lat_ns.mean);
-                num(out, c->p99_ns.mean);
+                num(out, c->m[BL_M_LAT].fig);
+                num(out, c->m[BL_M_P99].fig);
             }
             if (t->baseline >= 0 && (long)j != t->baseline)
                 num(out, bl_table_ratio(t, i, j));

@@ -47,8 +47,8 @@ static double row_max(const bl_table *t, size_t i)
     double m = 0;
     for (size_t j = 0; j < t->ncols; j++) {
         const bl_stat *s = bl_cell_main(&t->rows[i], bl_table_cell(t, i, j));
-        if (s->n && s->mean > m)
-            m = s->mean;
+        if (s->n && s->fig > m)
+            m = s->fig;
     }
     return m;
 }
@@ -96,7 +96,7 @@ void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o
                 j >= 0 ? bl_cell_main(&t->rows[i], bl_table_cell(t, i, (size_t)j)) : NULL;
             if (s && s->n && max > 0)
                 bl_strbuf_printf(out, "<td class=\"n bar\" style=\"--w:%.1f%%\">",
-                                 100.0 * s->mean / max);
+                                 100.0 * s->fig / max);
             else
                 bl_strbuf_puts(out, g->numeric[k] ? "<td class=\"n\">" : "<td>");
             esc(out, g->cell[i * g->ncols + k]);
@@ -114,8 +114,10 @@ void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o
         bl_strbuf_puts(out, "\"></figure>\n");
     }
     bl_strbuf_puts(out, "<footer>");
-    if (t->any_repeat)
-        bl_strbuf_puts(out, "Repeated runs are shown as mean ± sample standard deviation with "
-                            "their count (n). ");
-    bl_strbuf_puts(out, "Made by benchlog.</footer>\n</body>\n</html>\n");
+    bl_strbuf note;
+    bl_strbuf_init(&note);
+    bl_report_footnote(t, o, &note, "");
+    esc(out, note.s);
+    bl_strbuf_free(&note);
+    bl_strbuf_puts(out, " Made by benchlog.</footer>\n</body>\n</html>\n");
 }

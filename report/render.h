@@ -14,6 +14,9 @@ typedef struct bl_report_opts {
     const char *title; /* heading (HTML default "Storage benchmark comparison"; text, md: none) */
     const char *png;   /* HTML: a chart embedded below the table (PNG bytes), or NULL */
     size_t png_len;
+    const bl_metric *metrics; /* --metric: these figures per set-up; none: the main figure */
+    size_t n_metrics;
+    int width; /* text: split into blocks past this many columns (0: one table) */
 } bl_report_opts;
 
 void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
@@ -27,11 +30,21 @@ typedef struct bl_grid {
     int *main_of;        /* ncols: compared column index of a main figure column, else -1 */
 } bl_grid;
 
-void bl_grid_build(const bl_table *t, int lat, bl_grid *g);
+void bl_grid_build(const bl_table *t, const bl_report_opts *o, bl_grid *g);
 void bl_grid_free(bl_grid *g);
-/* The main cell of a row and column as the renderers print it ("238.2 MB/s"). */
-void bl_cell_text(const bl_row *row, const bl_cell *c, bl_strbuf *sb);
+/* The main cell of a row and column as the renderers print it ("238.2 MB/s"), with the
+ * repeats (n, ± stdev, CI) and the implausibility flag " !". */
+void bl_cell_text(const bl_table *t, size_t row, size_t col, bl_strbuf *sb);
+/* One metric of a cell the same way ("812 µs ± 20 µs (n=3, CI ±50 µs)"); empty when absent. */
+void bl_metric_text(const bl_table *t, size_t row, size_t col, bl_metric m, bl_strbuf *sb);
+/* The footnote: units, counts, how repeats combine, where latency came from (when o shows
+ * latency), flags. */
+void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *out,
+                        const char *prefix);
 
+/* The aligned terminal table: past o->width columns, blocks of set-ups that each repeat the
+ * test column, headers wrapped at " · " and rows empty in a block left out of it. */
+void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
 void bl_render_csv(const bl_table *t, int lat, bl_strbuf *out);
 void bl_render_html(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
 

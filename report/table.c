@@ -8,27 +8,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void stat_add(bl_stat *s, double x)
+static const struct {
+    const char *name, *unit;
+    int lower_better;
+} metrics[BL_M_COUNT] = {
+    [BL_M_BW] = {"bw", "MB/s", 0},     [BL_M_IOPS] = {"iops", "IOPS", 0},
+    [BL_M_LAT] = {"lat", "ns", 1},     [BL_M_P50] = {"p50", "ns", 1},
+    [BL_M_P99] = {"p99", "ns", 1},     [BL_M_P999] = {"p99.9", "ns", 1},
+    [BL_M_VALUE] = {"value", NULL, 0}, [BL_M_CPU] = {"cpu", "%", 1},
+};
+
+int bl_metric_from_name(const char *name)
 {
-    if (!bl_present(x))
-        return;
-    s->n++;
-    double d = x - s->mean;
-    s->mean += d / (double)s->n;
-    s->m2 += d * (x - s->mean);
+    for (int i = 0; i < BL_M_COUNT; i++)
+        if (strcmp(name, metrics[i].name) == 0)
+            return i;
+    return -1;
 }
 
-static void stat_finish(bl_stat *s)
+const char *bl_metric_name(bl_metric m)
 {
-    if (s->n == 0)
-        s->mean = BL_ABSENT;
-    s->sd = s->n >= 2 ? sqrt(s->m2 / (double)(s->n - 1)) : BL_ABSENT;
+    return metrics[m].name;
+}
+
+const char *bl_metric_unit(bl_metric m)
+{
+    return metrics[m].unit;
+}
+
+int bl_metric_lower_better(bl_metric m)
+{
+    return metrics[m].lower_better;
 }
 
 static double pct_of(const bl_lat *l, double p)
 {
     for (size_t i = 0; i < l->n_pct; i++)
-        if (l->pct[i].pct == p)
+        if (fabs(l->pct[i].pct - p) < 1e-9)
             return l->pct[i].value;
     return BL_ABSENT;
 }
@@ -36,15 +52,24 @@ static double pct_of(const bl_lat *l, double p)
 static void cell_add(bl_cell *c, const bl_record *r)
 {
     c->n_recs++;
-    stat_add(&c->mbps, bl_present(r->bw_bytes_s) ? r->bw_bytes_s / 1e6 : BL_ABSENT);
-    stat_add(&c->iops, r->iops);
-    stat_add(&c->value, r->value);
-    const bl_lat *l = r->lat_ns.present ? &r->lat_ns : &r->clat_ns;
-    if (l->present) {
-        stat_add(&c->lat_ns, l->mean);
-        stat_add(&c->p99_ns, pct_of(l, 99));
+    bl_stat_add(&c->m[BL_M_BW], bl_present(r->bw_bytes_s) ? r->bw_bytes_s / 1e6 : BL_ABSENT);
+    bl_stat_add(&c->m[BL_M_IOPS], r->iops);
+    bl_stat_add(&c->m[BL_M_VALUE], r->value);
+    /* fio prints percentiles of clat by default and of lat only with lat_percentiles=1: each
+     * figure comes from the total latency where the record has it, else from clat. */
+    const bl_lat *l = r->lat_ns.present && bl_present(r->lat_ns.mean) ? &r->lat_ns : &r->clat_ns;
+    if (l->present && bl_present(l->mean)) {
+        c->lat_from[l == &r->clat_ns]++;
+        bl_stat_add(&c->m[BL_M_LAT], l->mean);
     }
-    stat_add(&c->cpu_pct, r->cpu_pct);
+    const bl_lat *p = r->lat_ns.present && r->lat_ns.n_pct ? &r->lat_ns : &r->clat_ns;
+    if (p->present && p->n_pct) {
+        c->pct_from[p == &r->clat_ns]++;
+        bl_stat_add(&c->m[BL_M_P50], pct_of(p, 50));
+        bl_stat_add(&c->m[BL_M_P99], pct_of(p, 99));
+        bl_stat_add(&c->m[BL_M_P999], pct_of(p, 99.9));
+    }
+    bl_stat_add(&c->m[BL_M_CPU], r->cpu_pct);
     if (r->unit && !c->unit)
         c->unit = r->unit;
     if (r->note && !c->note)
@@ -53,20 +78,77 @@ static void cell_add(bl_cell *c, const bl_record *r)
         c->n_notes++;
 }
 
-const char *bl_table_col_key(const bl_record *r, const char *by, char *buf, size_t n)
+/* The set-up a record belongs to when nothing names it: its source, heading, table row,
+ * table column and machine. A table row names a set-up only when it is the same over the
+ * run's records (blog 003: one row a ZFS setting); a row that changes within the run names
+ * tests (blog 000: "seq read", "rand write 4k" under set-up columns). One bonnie++ CSV file
+ * may hold lines of seven machines: their host label keeps them apart. */
+static const char *setup_key(const bl_record *r, int row_names_setup, char *buf, size_t n)
+{
+    const char *sec = bl_record_label(r, "section");
+    const char *row = row_names_setup ? bl_record_label(r, "row") : NULL;
+    const char *col = bl_record_label(r, "column");
+    const char *host = bl_record_label(r, "host");
+    snprintf(buf, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s", r->source ? r->source : "", sec ? sec : "",
+             row ? row : "", col ? col : "", host ? host : "");
+    return buf;
+}
+
+static const char *col_key(const bl_record *r, const char *by, int row_setup, char *buf, size_t n)
 {
     if (by && strcmp(by, "run") == 0) {
         snprintf(buf, n, "%s\x1f%lld", r->source ? r->source : "", (long long)r->run);
         return buf;
     }
     if (by) {
-        const char *v = bl_record_field_text(r, by, buf, n);
-        return v ? v : "";
+        const char *v = bl_record_field_text(r, by, buf + 1, n - 1);
+        if (v && *v)
+            return v;
+        /* Lacking the label: its own set-up, marked by a leading \x1e. */
+        buf[0] = '\x1e';
+        setup_key(r, row_setup, buf + 1, n - 1);
+        return buf;
     }
-    const char *sec = bl_record_label(r, "section");
-    const char *col = bl_record_label(r, "column");
-    snprintf(buf, n, "%s\x1f%s\x1f%s", r->source ? r->source : "", sec ? sec : "", col ? col : "");
-    return buf;
+    return setup_key(r, row_setup, buf, n);
+}
+
+static void run_key(const bl_record *r, bl_strbuf *k)
+{
+    bl_strbuf_reset(k);
+    bl_strbuf_printf(k, "%s\x1f%lld", r->source ? r->source : "", (long long)r->run);
+}
+
+/* For each record, whether its "row" label is the same over its run (see setup_key). */
+static int *rows_naming_setups(const bl_records *recs)
+{
+    int *out = bl_xcalloc(recs->n + 1, sizeof *out);
+    size_t *first_of = bl_xcalloc(recs->n + 1, sizeof *first_of);
+    bl_smap first = {0};
+    bl_strbuf k;
+    bl_strbuf_init(&k);
+    for (size_t i = 0; i < recs->n; i++) {
+        const char *row = bl_record_label(recs->v[i], "row");
+        if (!row)
+            continue;
+        run_key(recs->v[i], &k);
+        long at = bl_smap_get(&first, k.s);
+        if (at < 0) {
+            bl_smap_put(&first, bl_xstrdup(k.s), i);
+            at = (long)i;
+            out[i] = 1;
+        }
+        first_of[i] = (size_t)at;
+        out[at] &= strcmp(bl_record_label(recs->v[at], "row"), row) == 0;
+    }
+    for (size_t i = 0; i < recs->n; i++)
+        if (bl_record_label(recs->v[i], "row"))
+            out[i] = out[first_of[i]];
+    for (size_t i = 0; i < first.cap; i++)
+        free((char *)first.k[i]);
+    bl_smap_free(&first);
+    bl_strbuf_free(&k);
+    free(first_of);
+    return out;
 }
 
 /* A tool that does not say how many jobs ran ran one (dd, bonnie++ 1.03): the same test
@@ -153,29 +235,6 @@ static int row_cmp(const void *pa, const void *pb)
     return ca == 0 ? ta % 3 - tb % 3 : 0;
 }
 
-/* Titles of default columns name only what tells them apart: the file when several files
- * are compared, the heading when it varies, the table column when there is one. */
-static char *default_title(const char *key, int show_src, int show_sec)
-{
-    const char *s1 = strchr(key, '\x1f'), *s2 = s1 ? strchr(s1 + 1, '\x1f') : NULL;
-    if (!s2)
-        return bl_xstrdup(key);
-    char *src = bl_xstrndup(key, (size_t)(s1 - key));
-    char *sec = bl_xstrndup(s1 + 1, (size_t)(s2 - s1 - 1));
-    const char *col = s2 + 1;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    if (show_src || (!*sec && !*col))
-        bl_strbuf_puts(&sb, bl_basename(src));
-    if (show_sec && *sec)
-        bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", sec);
-    if (*col)
-        bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", col);
-    free(src);
-    free(sec);
-    return bl_strbuf_take(&sb);
-}
-
 static char *part(const char *key, int which)
 {
     const char *p = key;
@@ -188,49 +247,108 @@ static char *part(const char *key, int which)
     return e ? bl_xstrndup(p, (size_t)(e - p)) : bl_xstrdup(p);
 }
 
+/* The key of a set-up column without the unlabelled mark. */
+static const char *setup_of(const bl_col *c)
+{
+    return c->key[0] == '\x1e' ? c->key + 1 : c->key;
+}
+
 static int part_varies(const bl_table *t, int which)
 {
+    char *first = NULL;
     int varies = 0;
-    char *first = t->ncols ? part(t->cols[0].key, which) : NULL;
-    for (size_t i = 1; i < t->ncols && !varies; i++) {
-        char *p = part(t->cols[i].key, which);
-        varies = strcmp(p, first) != 0;
-        free(p);
+    for (size_t i = 0; i < t->ncols && !varies; i++) {
+        if (t->by && !t->cols[i].unlabelled)
+            continue;
+        char *p = part(setup_of(&t->cols[i]), which);
+        if (!first)
+            first = p;
+        else {
+            varies = strcmp(p, first) != 0;
+            free(p);
+        }
     }
     free(first);
     return varies;
 }
 
+/* A set-up's title names only what tells it apart: the file when several files are
+ * compared (always for a column lacking --by), the heading when it varies, the table row,
+ * column and host when there are any. */
+static char *setup_title(const char *key, int show_src, int show_sec)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char *p[5];
+    for (int i = 0; i < 5; i++)
+        p[i] = part(key, i);
+    if (show_src || (!*p[1] && !*p[2] && !*p[3] && !*p[4]))
+        bl_strbuf_puts(&sb, bl_basename(p[0]));
+    if (show_sec && *p[1])
+        bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", p[1]);
+    for (int i = 2; i < 5; i++)
+        if (*p[i])
+            bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", p[i]);
+    for (int i = 0; i < 5; i++)
+        free(p[i]);
+    return bl_strbuf_take(&sb);
+}
+
+/* Short names for legends and sheet names: a set-up's labels without its file (file names
+ * are often hashes), unless two set-ups would then share a name or it would be empty. */
+static void name_labels(bl_table *t, int by_run)
+{
+    for (size_t i = 0; i < t->ncols; i++) {
+        bl_col *c = &t->cols[i];
+        int setup = !by_run && (!t->by || c->unlabelled);
+        c->label = setup ? setup_title(setup_of(c), 0, 1) : bl_xstrdup(c->title);
+    }
+    for (size_t i = 0; i < t->ncols; i++) {
+        bl_col *c = &t->cols[i];
+        int dup = !*c->label;
+        for (size_t k = 0; k < t->ncols && !dup; k++)
+            dup = k != i && strcmp(t->cols[k].label, c->label) == 0;
+        if (dup)
+            c->title_as_label = 1;
+    }
+    for (size_t i = 0; i < t->ncols; i++) {
+        bl_col *c = &t->cols[i];
+        if (c->title_as_label) {
+            free(c->label);
+            c->label = bl_xstrdup(c->title);
+        }
+    }
+}
+
 static void name_columns(bl_table *t)
 {
-    if (t->by && strcmp(t->by, "run") != 0) {
-        for (size_t i = 0; i < t->ncols; i++) {
-            const char *k = t->cols[i].key;
-            if (*k)
-                t->cols[i].title = bl_xstrdup(k);
-            else {
-                bl_strbuf sb;
-                bl_strbuf_init(&sb);
-                bl_strbuf_printf(&sb, "(no %s)", t->by);
-                t->cols[i].title = bl_strbuf_take(&sb);
-            }
-        }
-        return;
-    }
+    int by_run = t->by && strcmp(t->by, "run") == 0;
+    for (size_t i = 0; i < t->ncols; i++)
+        t->cols[i].unlabelled = t->by && !by_run && t->cols[i].key[0] == '\x1e';
     int src = part_varies(t, 0), sec = part_varies(t, 1);
     for (size_t i = 0; i < t->ncols; i++) {
-        if (t->by) { /* run: "file.txt #3" */
-            char *s = part(t->cols[i].key, 0), *r = part(t->cols[i].key, 1);
-            bl_strbuf sb;
-            bl_strbuf_init(&sb);
+        bl_col *c = &t->cols[i];
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        if (by_run) { /* "file.txt #3" */
+            char *s = part(c->key, 0), *r = part(c->key, 1);
             bl_strbuf_printf(&sb, "%s #%s", bl_basename(s), r);
-            t->cols[i].title = bl_strbuf_take(&sb);
             free(s);
             free(r);
+            c->title = bl_strbuf_take(&sb);
+        } else if (t->by && !c->unlabelled) {
+            c->title = bl_xstrdup(c->key);
+            bl_strbuf_free(&sb);
+        } else if (c->unlabelled) {
+            c->title = setup_title(setup_of(c), 1, 1);
+            t->n_unlabelled++;
+            bl_strbuf_free(&sb);
         } else {
-            t->cols[i].title = default_title(t->cols[i].key, src, sec);
+            c->title = setup_title(c->key, src, sec);
+            bl_strbuf_free(&sb);
         }
     }
+    name_labels(t, by_run);
 }
 
 static int row_idx_cmp(const void *a, const void *b, void *rows)
@@ -263,9 +381,49 @@ static size_t intern_col(bl_table *t, bl_smap *m, size_t *cap, const char *key)
     if (i >= 0)
         return (size_t)i;
     bl_grow((void **)&t->cols, cap, t->ncols + 1, sizeof *t->cols);
-    t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL};
+    t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL, NULL, 0, 0};
     bl_smap_put(m, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
+}
+
+static double median_of(double *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++) /* insertion sort: a row has few set-ups */
+        for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+            double x = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = x;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A figure 100 times above or below what the same test shows on the row's other set-ups
+ * (their median, three set-ups at least) is more likely a misread unit or a cache than a disk:
+ * blog 001 shows 0.37 MB/s of 4KiB writes on bare HDDs against 15 MB/s with SSD cache. */
+static void flag_row(bl_table *t, size_t i)
+{
+    bl_metric m = bl_row_main(&t->rows[i]);
+    double *v = bl_xmalloc((t->ncols + 1) * sizeof *v);
+    for (size_t j = 0; j < t->ncols; j++) {
+        bl_cell *c = bl_table_cell(t, i, j);
+        c->flag = BL_ABSENT;
+        if (!c->m[m].n || !(c->m[m].fig > 0))
+            continue;
+        size_t n = 0;
+        for (size_t k = 0; k < t->ncols; k++) {
+            const bl_stat *s = &bl_table_cell(t, i, k)->m[m];
+            if (k != j && s->n && s->fig > 0)
+                v[n++] = s->fig;
+        }
+        if (n < 2)
+            continue;
+        double q = c->m[m].fig / median_of(v, n);
+        if (q >= BL_IMPLAUSIBLE || q <= 1.0 / BL_IMPLAUSIBLE) {
+            c->flag = q;
+            t->n_flagged++;
+        }
+    }
+    free(v);
 }
 
 static void finish(bl_table *t)
@@ -274,23 +432,27 @@ static void finish(bl_table *t)
         bl_row *row = &t->rows[i];
         for (size_t j = 0; j < t->ncols; j++) {
             bl_cell *c = bl_table_cell(t, i, j);
-            bl_stat *st[] = {&c->mbps, &c->iops, &c->value, &c->lat_ns, &c->p99_ns, &c->cpu_pct};
-            for (size_t k = 0; k < sizeof st / sizeof st[0]; k++)
-                stat_finish(st[k]);
-            row->has_bw |= c->mbps.n > 0;
-            row->has_iops |= c->iops.n > 0;
-            row->has_value |= c->value.n > 0;
+            for (int k = 0; k < BL_M_COUNT; k++)
+                bl_stat_finish(&c->m[k], t->repeats, metrics[k].lower_better);
+            row->has_bw |= c->m[BL_M_BW].n > 0;
+            row->has_iops |= c->m[BL_M_IOPS].n > 0;
+            row->has_value |= c->m[BL_M_VALUE].n > 0;
             if (c->unit && !row->unit)
                 row->unit = c->unit;
             t->any_repeat |= c->n_recs > 1;
-            t->any_lat |= c->lat_ns.n > 0;
-            t->any_cpu |= c->cpu_pct.n > 0;
+            t->any_lat |= c->m[BL_M_LAT].n > 0 || c->m[BL_M_P99].n > 0;
+            t->any_cpu |= c->m[BL_M_CPU].n > 0;
+            for (int k = 0; k < 2; k++) {
+                t->lat_from[k] += c->lat_from[k];
+                t->pct_from[k] += c->pct_from[k];
+            }
         }
         /* A test that reports IOPS without bandwidth is compared by IOPS, whatever its bs. */
         if (row->has_iops && !row->has_bw)
             row->small_block = 1;
         t->any_small |= row->small_block && row->has_iops;
         t->any_value |= row->has_value;
+        flag_row(t, i);
     }
 }
 
@@ -325,6 +487,7 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
 {
     bl_table *t = bl_xcalloc(1, sizeof *t);
     t->by = o && o->by ? bl_xstrdup(o->by) : NULL;
+    t->repeats = o ? o->repeats : BL_REP_MEAN;
     bl_smap rows = {0}, cols = {0};
     size_t rcap = 0, ccap = 0;
     size_t *rix = bl_xmalloc((recs->n + 1) * sizeof *rix);
@@ -332,6 +495,7 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
     bl_strbuf key;
     bl_strbuf_init(&key);
     char buf[4096];
+    int *row_setup = rows_naming_setups(recs);
     for (size_t i = 0; i < recs->n; i++) {
         const bl_record *r = recs->v[i];
         if (!comparable(r)) {
@@ -341,7 +505,7 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
         }
         t->n_records++;
         rix[i] = intern_row(t, &rows, &rcap, r, &key);
-        cix[i] = intern_col(t, &cols, &ccap, bl_table_col_key(r, t->by, buf, sizeof buf));
+        cix[i] = intern_col(t, &cols, &ccap, col_key(r, t->by, row_setup[i], buf, sizeof buf));
     }
     /* Sort rows and map old indices to new ones. */
     size_t *perm = bl_xmalloc((t->nrows + 1) * sizeof *perm);
@@ -370,6 +534,7 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
     free(order);
     free(rix);
     free(cix);
+    free(row_setup);
     bl_strbuf_free(&key);
     if (find_baseline(t, o ? o->baseline : NULL, err, errlen) != 0) {
         bl_table_free(t);
@@ -389,7 +554,11 @@ void bl_table_free(bl_table *t)
     for (size_t j = 0; j < t->ncols; j++) {
         free(t->cols[j].key);
         free(t->cols[j].title);
+        free(t->cols[j].label);
     }
+    for (size_t i = 0; i < t->nrows * t->ncols; i++)
+        for (int k = 0; k < BL_M_COUNT; k++)
+            bl_stat_free(&t->cells[i].m[k]);
     free(t->rows);
     free(t->cols);
     free(t->cells);
@@ -397,9 +566,22 @@ void bl_table_free(bl_table *t)
     free(t);
 }
 
+bl_metric bl_row_main(const bl_row *row)
+{
+    return row->has_bw ? BL_M_BW : row->has_iops ? BL_M_IOPS : BL_M_VALUE;
+}
+
 const bl_stat *bl_cell_main(const bl_row *row, const bl_cell *c)
 {
-    return row->has_bw ? &c->mbps : row->has_iops ? &c->iops : &c->value;
+    return &c->m[bl_row_main(row)];
+}
+
+int bl_row_has(const bl_table *t, size_t row, bl_metric m)
+{
+    for (size_t j = 0; j < t->ncols; j++)
+        if (bl_table_cell(t, row, j)->m[m].n)
+            return 1;
+    return 0;
 }
 
 double bl_table_ratio(const bl_table *t, size_t row, size_t col)
@@ -409,9 +591,9 @@ double bl_table_ratio(const bl_table *t, size_t row, size_t col)
     const bl_row *r = &t->rows[row];
     const bl_stat *a = bl_cell_main(r, bl_table_cell(t, row, col));
     const bl_stat *b = bl_cell_main(r, bl_table_cell(t, row, (size_t)t->baseline));
-    if (!a->n || !b->n || b->mean == 0)
+    if (!a->n || !b->n || b->fig == 0)
         return BL_ABSENT;
-    return a->mean / b->mean;
+    return a->fig / b->fig;
 }
 
 size_t bl_table_chart_rows(const bl_table *t, size_t *out, const char **unit)

@@ -3,36 +3,58 @@
  * Rows are tests: canonical test + bs + iodepth + numjobs, ordered as CrystalDiskMark lists
  * them (sequential before random, larger blocks and deeper queues first, read before write),
  * then bonnie++'s tests in bonnie++'s order, then anything else by name.
- * Columns are the values of `by` (a record key or label; "run" = each source's run), or by
- * default the runs grouped by source, heading ("section") and table column ("column"), so
- * that the dd commands of one file form one column and ten bonnie++ rows under one heading
- * are one column summarised as mean ± stdev with their count.
- * A cell summarises every record of its row and column. */
+ * Columns are set-ups: the values of `by` (a record key or label; "run" = each source's run),
+ * or by default the runs grouped by source, heading ("section"), table row ("row", when it
+ * is one for the whole run), table column ("column") and machine ("host"), so that the dd commands
+ * of one file form one column and ten bonnie++ rows under one heading are one column of repeats.
+ * Records lacking the `by` label are never pooled: each source's set-up (as the default grouping
+ * sees it) stands as its own column, marked unlabelled. A cell holds the repeats of one test on one
+ * set-up, summarised per metric (stats.h), and is flagged when its main figure is far (100×) from
+ * the row's median over >= 3 set-ups. */
 #ifndef BL_REPORT_TABLE_H
 #define BL_REPORT_TABLE_H
 
 #include "../core/record.h"
+#include "stats.h"
 #include <stddef.h>
 #include <stdint.h>
 
-/* Mean and sample standard deviation of the present values (n of them). */
-typedef struct bl_stat {
-    size_t n;
-    double mean, sd; /* BL_ABSENT when n == 0; sd BL_ABSENT when n < 2 */
-    double m2;       /* Welford's running sum of squares */
-} bl_stat;
+/* The figures a cell summarises. Latency is the total latency (lat) where the tool reports
+ * it, else the completion latency (clat), for the mean and for the percentiles apart (fio
+ * gives percentiles of clat unless lat_percentiles=1); the table counts which (lat_from,
+ * pct_from). */
+typedef enum {
+    BL_M_BW,   /* MB/s, 10^6 bytes/s */
+    BL_M_IOPS, /* IO/s */
+    BL_M_LAT,  /* mean latency, ns */
+    BL_M_P50,  /* percentiles of the same latency, ns */
+    BL_M_P99,
+    BL_M_P999,
+    BL_M_VALUE, /* a test's own figure (seeks, files/s), unit in the cell */
+    BL_M_CPU,   /* bonnie++ %CP */
+    BL_M_COUNT
+} bl_metric;
+
+/* "bw" -> BL_M_BW, "iops", "lat", "p50", "p99", "p99.9", "value"; -1 when unknown. */
+int bl_metric_from_name(const char *name);
+const char *bl_metric_name(bl_metric m); /* "bw" */
+const char *bl_metric_unit(bl_metric m); /* "MB/s", "IOPS", "ns", NULL for value */
+int bl_metric_lower_better(bl_metric m);
+
+/* How far (a factor either way) from the same test's median on the other set-ups a figure
+ * must lie to be flagged: a slow disk is 40× below an SSD cache, a misread unit 1000×. */
+#define BL_IMPLAUSIBLE 100.0
 
 typedef struct bl_cell {
     size_t n_recs;
-    size_t n_notes;   /* records with a note and no figure ("+++++") */
-    bl_stat mbps;     /* 10^6 bytes/s */
-    bl_stat iops;     /* IO/s */
-    bl_stat value;    /* a metric's value (seeks, files/s), unit below */
-    bl_stat lat_ns;   /* mean total latency (lat, else clat) */
-    bl_stat p99_ns;   /* 99th percentile of the same */
-    bl_stat cpu_pct;  /* bonnie++ %CP */
-    const char *unit; /* borrowed from a record */
-    const char *note; /* borrowed: "+++++" when the tool could not measure */
+    size_t n_notes;        /* records with a note and no figure ("+++++") */
+    bl_stat m[BL_M_COUNT]; /* one summary of the repeats per metric */
+    const char *unit;      /* of BL_M_VALUE, borrowed from a record */
+    const char *note;      /* borrowed: "+++++" when the tool could not measure */
+    size_t lat_from[2],
+        pct_from[2]; /* records whose mean, percentiles came from [0] lat, [1] clat */
+    double flag;     /* main figure over the row's median elsewhere when implausible
+                        (>= 100 or <= 1/100), else BL_ABSENT */
 } bl_cell;
 
 typedef struct bl_row {
@@ -46,7 +68,10 @@ typedef struct bl_row {
 
 typedef struct bl_col {
     char *key;
-    char *title;
+    char *title;    /* for tables: names the file when several files are compared */
+    char *label;    /* for legends and sheets: the set-up's labels alone when that is unique */
+    int unlabelled; /* --by LABEL given and this source/run lacks it: a column of its own */
+    int title_as_label;
 } bl_col;
 
 typedef struct bl_table {
@@ -59,11 +84,17 @@ typedef struct bl_table {
     size_t n_records;  /* in the table */
     size_t n_left_out; /* without a test name: nothing to compare (bare fio logs) */
     int any_small, any_value, any_repeat, any_lat, any_cpu;
+    bl_repeats repeats;              /* how repeats combine into the figure shown */
+    size_t lat_from[2], pct_from[2]; /* records whose latency mean, percentiles came from [0]
+                                        total latency (lat), [1] completion latency (clat) */
+    size_t n_unlabelled;             /* columns of records lacking --by */
+    size_t n_flagged;                /* cells flagged implausible */
 } bl_table;
 
 typedef struct bl_table_opts {
     const char *by;       /* NULL: runs grouped by source/section/column */
     const char *baseline; /* a column's key or title, NULL for none */
+    bl_repeats repeats;   /* default mean */
 } bl_table_opts;
 
 /* Builds the model; returns NULL with a message when the baseline names no column. The
@@ -78,6 +109,9 @@ static inline bl_cell *bl_table_cell(const bl_table *t, size_t row, size_t col)
 
 /* The figure a row is compared by: MB/s, else IOPS, else the metric value. */
 const bl_stat *bl_cell_main(const bl_row *row, const bl_cell *c);
+bl_metric bl_row_main(const bl_row *row);
+/* Whether any cell of the row has the metric. */
+int bl_row_has(const bl_table *t, size_t row, bl_metric m);
 /* Column's main figure over the baseline's, BL_ABSENT when either is missing. */
 double bl_table_ratio(const bl_table *t, size_t row, size_t col);
 
@@ -85,8 +119,5 @@ double bl_table_ratio(const bl_table *t, size_t row, size_t col);
  * (MB/s, else IOPS, else the first metric's unit, said in *unit), since bars of different
  * units on one axis would compare nothing. */
 size_t bl_table_chart_rows(const bl_table *t, size_t *out, const char **unit);
-
-/* The key a record falls into for `by` (NULL = default grouping), into buf. */
-const char *bl_table_col_key(const bl_record *r, const char *by, char *buf, size_t n);
 
 #endif

@@ -1,5 +1,6 @@
 /* The workbook: Summary with its native chart, then the detail sheets of xlsx_sheets.c. */
 #include "xlsx.h"
+#include "../core/atomic.h"
 #include "../core/strbuf.h"
 #include "table.h"
 #include "xlsx_int.h"
@@ -76,7 +77,7 @@ static void write_stat(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, const bl_sta
                        lxw_format *f)
 {
     if (s->n)
-        worksheet_write_number(ws, r, c, s->mean * scale, f);
+        worksheet_write_number(ws, r, c, s->fig * scale, f);
 }
 
 typedef struct sum_layout {
@@ -140,13 +141,13 @@ static void summary_row(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const 
         const bl_stat *m = bl_cell_main(row, c);
         lxw_col_t col = (lxw_col_t)(L->first + j * L->per);
         if (m->n)
-            worksheet_write_number(ws, r, col, m->mean, mf);
+            worksheet_write_number(ws, r, col, m->fig, mf);
         else if (c->note)
             worksheet_write_string(ws, r, col, c->note, NULL);
         col++;
         if (L->iops) {
             if (row->small_block && row->has_bw)
-                write_stat(ws, r, col, &c->iops, 1, bl_xfmt_unit(x, "IOPS", 0));
+                write_stat(ws, r, col, &c->m[BL_M_IOPS], 1, bl_xfmt_unit(x, "IOPS", 0));
             col++;
         }
         if (L->sd) {
@@ -157,8 +158,8 @@ static void summary_row(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, const 
             col += 2;
         }
         if (L->lat) {
-            write_stat(ws, r, col++, &c->lat_ns, 1e-3, us);
-            write_stat(ws, r, col++, &c->p99_ns, 1e-3, us);
+            write_stat(ws, r, col++, &c->m[BL_M_LAT], 1e-3, us);
+            write_stat(ws, r, col++, &c->m[BL_M_P99], 1e-3, us);
         }
         if (L->ratio) {
             double q = bl_table_ratio(t, i, j);
@@ -195,7 +196,7 @@ static void summary_chart(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, const
         for (size_t j = 0; j < ns; j++) {
             const bl_stat *s = bl_cell_main(&t->rows[rows[k]], bl_table_cell(t, rows[k], j));
             if (s->n)
-                worksheet_write_number(ws, r, (lxw_col_t)(j + 1), s->mean, f);
+                worksheet_write_number(ws, r, (lxw_col_t)(j + 1), s->fig, f);
         }
     }
     lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);
@@ -272,9 +273,17 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
      * size the cache costs nothing and makes the file complete. */
     size_t cm = o->constant_memory_from ? o->constant_memory_from : BL_XLSX_CONSTANT_MEMORY_FROM;
     lxw_workbook_options wo = {.constant_memory = recs->n >= cm, .tmpdir = NULL};
-    lxw_workbook *wb = workbook_new_opt(path, &wo);
+    /* libxlsxwriter writes by name: it writes the temporary file, renamed when complete. */
+    bl_atomic out;
+    if (bl_atomic_open(&out, path, err, errlen) != 0) {
+        bl_table_free(t);
+        return 1;
+    }
+    bl_atomic_close_stream(&out);
+    lxw_workbook *wb = workbook_new_opt(out.tmp, &wo);
     if (!wb) {
         snprintf(err, errlen, "cannot create %s", path);
+        bl_atomic_abort(&out);
         bl_table_free(t);
         return 1;
     }
@@ -294,7 +303,11 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     lxw_error e = workbook_close(wb);
     int rc = 0;
     if (e != LXW_NO_ERROR) {
-        snprintf(err, errlen, "cannot write %s: %s", path, lxw_strerror(e));
+        snprintf(err, errlen, "cannot write %s: %s (the old file, if any, is unchanged)", path,
+                 lxw_strerror(e));
+        bl_atomic_abort(&out);
+        rc = 1;
+    } else if (bl_atomic_commit(&out, err, errlen) != 0) {
         rc = 1;
     }
     bl_xruns_free(&runs);

@@ -3,22 +3,34 @@
  * An engine's run function loops: take the next I/O from bl_next_io, do it, and report each
  * completion to bl_io_done with its submission and completion latencies. The worker's
  * bookkeeping (offsets, stop conditions, ramp, counters the sampler reads) lives here so
- * that every engine measures the same way and the hot path stays a few inline calls. */
+ * that every engine measures the same way and the hot path stays a few inline calls.
+ *
+ * A queueing engine keeps iodepth I/Os in flight: a slot freed by a completion is refilled
+ * before the next completion is taken, and each submission is counted with bl_mark_depth.
+ * tests/test_runner_little.c holds every engine to Little's law (IOPS x mean latency =
+ * iodepth x numjobs); latency runs from just before the submission to the reaping. */
 #ifndef BL_RUNNER_ENGINE_H
 #define BL_RUNNER_ENGINE_H
 
+#include "engine_ops.h"
 #include "iolog.h"
 #include "job.h"
 #include "stats.h"
 #include "target.h"
+#include "verify.h"
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
 #include <time.h>
 
+/* fio's "IO depths" buckets: 1, 2, 4, 8, 16, 32, >=64. */
+#define BL_DEPTH_BUCKETS 7
+
 typedef struct bl_wstat {
     uint64_t ios[2], bytes[2];
+    /* Submissions by the number in flight once they were in (fio's io_u_map). */
+    uint64_t depth_map[BL_DEPTH_BUCKETS];
     bl_lat_acc slat[2], clat[2], lat[2];
     bl_lat_acc sync; /* fsync/fdatasync calls (fio's "sync" latency) */
     bool has_slat;
@@ -40,6 +52,7 @@ typedef struct bl_worker {
     uint64_t issued, to_issue; /* to_issue = UINT64_MAX when time based */
     uint64_t completed;
     uint64_t writes_since_fsync, writes_since_fdatasync;
+    uint64_t verified; /* blocks read back and checked (verify=) */
 
     uint64_t t_start, ramp_end, deadline, t_measure, t_end;
     bool measuring;
@@ -119,9 +132,24 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
         io->dir = j->is_write ? BL_DIR_WRITE : BL_DIR_READ;
     io->off = j->offset + blk * j->bs;
     io->buf = buf;
-    if (io->dir == BL_DIR_WRITE)
+    if (io->dir == BL_DIR_WRITE) {
         bl_stamp_blocks(buf, j->bs, &w->stamp);
+        if (j->verify)
+            bl_verify_seal(j->verify, buf, j->bs, io->off);
+    }
     w->issued++;
+}
+
+/* Counts nr submissions that left inflight I/Os in flight (measured time only), as fio's
+ * io_u_mark_depth: IOPS x mean latency can only equal the depth if this says it was kept. */
+static inline void bl_mark_depth(bl_worker *w, unsigned inflight, unsigned nr)
+{
+    if (!w->measuring)
+        return;
+    unsigned i = 0;
+    while (i < BL_DEPTH_BUCKETS - 1 && (2u << i) <= inflight)
+        i++;
+    w->st->depth_map[i] += nr;
 }
 
 /* slat_ns == UINT64_MAX: the engine has no submission step (sync, null). */
@@ -176,9 +204,5 @@ static inline void bl_worker_live(bl_worker *w, uint64_t ios[2], uint64_t bytes[
 /* fsync every N writes (fio's fsync=N); returns -1 with the worker's error set. */
 int bl_maybe_fsync(bl_worker *w, bl_dir d);
 void bl_worker_fail(bl_worker *w, const char *what, int err);
-
-int bl_engine_sync_run(bl_worker *w);
-int bl_engine_libaio_run(bl_worker *w);
-int bl_engine_null_run(bl_worker *w);
 
 #endif

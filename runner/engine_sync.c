@@ -22,13 +22,14 @@ static int full_io(int fd, bl_dir d, unsigned char *buf, uint64_t len, uint64_t 
     return 0;
 }
 
-int bl_engine_sync_run(bl_worker *w)
+static int sync_run(bl_worker *w)
 {
     uint64_t bs = w->job->bs;
     uint64_t now = bl_now_ns();
     bl_io io;
     while (bl_more(w, now)) {
         bl_next_io(w, &io, w->buf);
+        bl_mark_depth(w, 1, 1);
         uint64_t t0 = bl_now_ns();
         int rc = full_io(w->fd, io.dir, io.buf, bs, io.off);
         now = bl_now_ns();
@@ -42,3 +43,13 @@ int bl_engine_sync_run(bl_worker *w)
     }
     return 0;
 }
+
+static const char *const sync_aliases[] = {"psync", "pvsync", NULL};
+
+const bl_engine_ops bl_engine_sync = {
+    .name = "sync",
+    .aliases = sync_aliases,
+    .flags = BL_ENGINE_NO_QUEUE,
+    .summary = "pread/pwrite, one I/O at a time (psync and pvsync are this engine)",
+    .run = sync_run,
+};

@@ -16,6 +16,7 @@ typedef struct bl_job_result {
     bl_target *target;   /* owned by the exec */
     size_t n_samples;    /* bw/IOPS each interval, both directions */
     double *t, *bw[2], *iops[2];
+    uint64_t verified; /* blocks read back and found good (verify=) */
     bool done;
 } bl_job_result;
 

@@ -1,4 +1,5 @@
 #include "iolog.h"
+#include "../core/atomic.h"
 #include "../core/strbuf.h"
 #include <errno.h>
 #include <stdio.h>
@@ -59,18 +60,15 @@ static int write_one(const bl_log *l, const char *prefix, const char *kind, int 
     bl_strbuf p;
     bl_strbuf_init(&p);
     bl_strbuf_printf(&p, "%s_%s.%d.log", prefix, kind, id);
-    FILE *f = fopen(p.s, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", p.s, strerror(errno));
+    bl_atomic a;
+    if (bl_atomic_open(&a, p.s, err, errlen) != 0) {
         bl_strbuf_free(&p);
         return -1;
     }
     for (size_t i = 0; i < l->n; i++)
-        fprintf(f, "%llu, %llu, %u, %llu, 0\n", (unsigned long long)l->v[i].t_ms,
+        fprintf(a.f, "%llu, %llu, %u, %llu, 0\n", (unsigned long long)l->v[i].t_ms,
                 (unsigned long long)l->v[i].value, l->v[i].dir, (unsigned long long)l->v[i].bs);
-    int rc = fclose(f) == 0 ? 0 : -1;
-    if (rc)
-        snprintf(err, errlen, "%s: %s", p.s, strerror(errno));
+    int rc = bl_atomic_commit(&a, err, errlen);
     bl_strbuf_free(&p);
     return rc;
 }

@@ -18,7 +18,9 @@ void bl_job_defaults(bl_job *j)
     j->iodepth_batch = 1;
     j->userspace_reap = true;
     j->loops = 1;
-    j->ioengine = bl_xstrdup("sync");
+    j->engine = bl_engine_find("sync");
+    j->fixedbufs = j->registerfiles = true;
+    j->do_verify = true;
 }
 
 static char *dup0(const char *s)
@@ -32,7 +34,6 @@ void bl_job_copy(bl_job *dst, const bl_job *src)
     dst->name = dup0(src->name);
     dst->filename = dup0(src->filename);
     dst->directory = dup0(src->directory);
-    dst->ioengine = dup0(src->ioengine);
     dst->bw_log = dup0(src->bw_log);
     dst->iops_log = dup0(src->iops_log);
     dst->lat_log = dup0(src->lat_log);
@@ -45,7 +46,6 @@ void bl_job_free(bl_job *j)
     free(j->name);
     free(j->filename);
     free(j->directory);
-    free(j->ioengine);
     free(j->bw_log);
     free(j->iops_log);
     free(j->lat_log);
@@ -74,7 +74,7 @@ bool bl_fio_size(const char *s, uint64_t *out)
         return false;
     char suf[8] = "";
     size_t n = strlen(end);
-    if (n >= sizeof suf)
+    if (n > 3) /* "k-16k", "k,8k": more than a unit; never read as the first number alone */
         return false;
     for (size_t i = 0; i <= n; i++)
         suf[i] = (char)tolower((unsigned char)end[i]);
@@ -139,15 +139,21 @@ static int set_bool(const char *v, bool *out)
     return -1;
 }
 
-static int set_int(const char *v, int lo, int hi, int *out)
+/* Numeric setters return 0, -1 (not a number of that kind) or -2 (out of range, with the
+ * range written into range). */
+static int set_int(const char *v, int lo, int hi, int *out, char *range, size_t rn)
 {
     if (!v)
         return -1;
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
-    if (errno || end == v || *end || x < lo || x > hi)
+    if (end == v || *end)
         return -1;
+    if (errno || x < lo || x > hi) {
+        snprintf(range, rn, "%d to %d", lo, hi);
+        return -2;
+    }
     *out = (int)x;
     return 0;
 }
@@ -176,35 +182,99 @@ static int set_rw(bl_job *j, const char *v)
     return -1;
 }
 
-static int set_engine(bl_job *j, const char *v)
+/* Any name or alias of the engine table; the message lists them. */
+static int set_engine(bl_job *j, const char *v, char *err, size_t errlen)
 {
-    const char *name = NULL;
-    if (!v)
-        return -1;
-    if (strcmp(v, "libaio") == 0)
-        name = "libaio";
-    else if (strcmp(v, "sync") == 0 || strcmp(v, "psync") == 0 || strcmp(v, "pvsync") == 0)
-        name = "sync";
-    else if (strcmp(v, "null") == 0)
-        name = "null";
-    if (!name)
-        return -1;
-    set_str(&j->ioengine, name);
-    return 0;
+    const bl_engine_ops *e = bl_engine_find(v);
+    if (e) {
+        j->engine = e;
+        return 0;
+    }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < bl_engine_count(); i++) {
+        const bl_engine_ops *x = bl_engine_at(i);
+        bl_strbuf_printf(&sb, "%s%s", i ? ", " : "", x->name);
+        for (const char *const *a = x->aliases; a && *a; a++)
+            bl_strbuf_printf(&sb, ", %s", *a);
+    }
+    snprintf(err, errlen, "option 'ioengine': '%s' is not one of benchlog's engines (%s)",
+             v ? v : "", sb.s);
+    bl_strbuf_free(&sb);
+    return -1;
 }
 
-static int set_size(const char *v, uint64_t *out, bool nonzero)
+static int set_size(const char *v, uint64_t *out, uint64_t lo, uint64_t hi, const char *hi_text,
+                    char *range, size_t rn)
 {
     uint64_t x;
-    if (!v || !bl_fio_size(v, &x) || (nonzero && x == 0))
+    if (!v || !isdigit((unsigned char)*v))
         return -1;
+    if (!bl_fio_size(v, &x) || x < lo || x > hi) {
+        char *end;
+        errno = 0;
+        (void)strtod(v, &end);
+        if (!errno && end != v && strlen(end) > 3)
+            return -1; /* a unit we do not know: a syntax error, not a range one */
+        snprintf(range, rn, "%llu to %s", (unsigned long long)lo, hi_text);
+        return -2;
+    }
     *out = x;
     return 0;
 }
 
-static int set_time(const char *v, double *out)
+static int set_time(const char *v, double *out, double max, const char *max_text, char *range,
+                    size_t rn)
 {
-    return v && bl_fio_time_s(v, out) ? 0 : -1;
+    double t;
+    if (!v || !bl_fio_time_s(v, &t)) {
+        char *end;
+        errno = 0;
+        double x = v ? strtod(v, &end) : 0;
+        if (v && isdigit((unsigned char)*v) && end != v && (errno == ERANGE || x > max)) {
+            snprintf(range, rn, "0 to %s", max_text);
+            return -2;
+        }
+        return -1;
+    }
+    if (t > max) {
+        snprintf(range, rn, "0 to %s", max_text);
+        return -2;
+    }
+    *out = t;
+    return 0;
+}
+
+/* A time of up to 10 s in ns (the null engine's simulated service time). */
+static int set_ns(const char *v, uint64_t *out, char *range, size_t rn)
+{
+    double t = 0;
+    int rc = set_time(v, &t, 10, "10 s", range, rn);
+    if (rc == 0)
+        *out = (uint64_t)(t * 1e9 + 0.5);
+    return rc;
+}
+
+/* Block sizes fio mixes (bs=4k-16k, bsrange, bssplit, bs=4k,8k): we would run one size and
+ * store it as if it were the job, so they are refused. */
+static int refuse_bs_mix(const char *k, const char *v, char *err, size_t errlen)
+{
+    if (strcmp(k, "bsrange") == 0 || strcmp(k, "blocksize_range") == 0 ||
+        strcmp(k, "bssplit") == 0) {
+        snprintf(err, errlen,
+                 "option '%s': mixed block sizes are not supported by benchlog's runner (it "
+                 "would not run the mix fio runs); give one bs",
+                 k);
+        return -1;
+    }
+    if ((strcmp(k, "bs") == 0 || strcmp(k, "blocksize") == 0) && v && strpbrk(v, "-,:/")) {
+        snprintf(err, errlen,
+                 "option '%s': '%s' asks for several block sizes; benchlog's runner runs one "
+                 "(it would not run the mix fio runs): give one size",
+                 k, v);
+        return -1;
+    }
+    return 0;
 }
 
 /* Options that are accepted because they change nothing in how we run. */
@@ -213,12 +283,22 @@ static bool harmless(const char *key)
     return strcmp(key, "thread") == 0;
 }
 
+/* Limits: sizes and offsets are file offsets (off_t); times up to 100 days keep every
+ * nanosecond count far inside 64 bits. */
+#define BL_MAX_OFF INT64_MAX
+#define BL_MAX_BS (256ull << 20)
+#define BL_MAX_TIME_S (100.0 * 86400)
+
 int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen)
 {
     int rc = 0;
     bool b = false;
+    char range[96] = "";
+    const size_t rn = sizeof range;
     if (harmless(k))
         return 0;
+    if (refuse_bs_mix(k, v, err, errlen) != 0)
+        return -1;
     if (strcmp(k, "name") == 0 && v)
         set_str(&j->name, v);
     else if (strcmp(k, "description") == 0 && v)
@@ -234,31 +314,33 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
     else if (strcmp(k, "rw") == 0 || strcmp(k, "readwrite") == 0)
         rc = set_rw(j, v);
     else if (strcmp(k, "rwmixread") == 0)
-        rc = set_int(v, 0, 100, &j->rwmixread);
+        rc = set_int(v, 0, 100, &j->rwmixread, range, rn);
     else if (strcmp(k, "rwmixwrite") == 0) {
         int w;
-        rc = set_int(v, 0, 100, &w);
-        j->rwmixread = 100 - w;
+        if ((rc = set_int(v, 0, 100, &w, range, rn)) == 0)
+            j->rwmixread = 100 - w;
     } else if (strcmp(k, "bs") == 0 || strcmp(k, "blocksize") == 0)
-        rc = set_size(v, &j->bs, true);
+        rc = set_size(v, &j->bs, 1, BL_MAX_BS, "256 MiB", range, rn);
     else if (strcmp(k, "size") == 0)
-        rc = set_size(v, &j->size, true);
+        rc = set_size(v, &j->size, 1, BL_MAX_OFF, "2^63-1 bytes", range, rn);
     else if (strcmp(k, "offset") == 0)
-        rc = set_size(v, &j->offset, false);
+        rc = set_size(v, &j->offset, 0, BL_MAX_OFF, "2^63-1 bytes", range, rn);
     else if (strcmp(k, "numjobs") == 0)
-        rc = set_int(v, 1, 1024, &j->numjobs);
+        rc = set_int(v, 1, 1024, &j->numjobs, range, rn);
     else if (strcmp(k, "iodepth") == 0)
-        rc = set_int(v, 1, 256, &j->iodepth);
+        rc = set_int(v, 1, 256, &j->iodepth, range, rn);
+    else if (strcmp(k, "service_time") == 0)
+        rc = set_ns(v, &j->service_ns, range, rn);
     else if (strcmp(k, "iodepth_batch") == 0 || strcmp(k, "iodepth_batch_submit") == 0)
-        rc = set_int(v, 0, 256, &j->iodepth_batch);
+        rc = set_int(v, 0, 256, &j->iodepth_batch, range, rn);
     else if (strcmp(k, "userspace_reap") == 0)
         rc = set_bool(v, &j->userspace_reap);
     else if (strcmp(k, "loops") == 0)
-        rc = set_int(v, 1, 1000000, &j->loops);
+        rc = set_int(v, 1, 1000000, &j->loops, range, rn);
     else if (strcmp(k, "runtime") == 0 || strcmp(k, "timeout") == 0)
-        rc = set_time(v, &j->runtime_s);
+        rc = set_time(v, &j->runtime_s, BL_MAX_TIME_S, "100 days", range, rn);
     else if (strcmp(k, "ramp_time") == 0)
-        rc = set_time(v, &j->ramp_time_s);
+        rc = set_time(v, &j->ramp_time_s, BL_MAX_TIME_S, "100 days", range, rn);
     else if (strcmp(k, "time_based") == 0)
         rc = set_bool(v, &j->time_based);
     else if (strcmp(k, "direct") == 0) {
@@ -270,13 +352,35 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
     } else if (strcmp(k, "end_fsync") == 0)
         rc = set_bool(v, &j->end_fsync);
     else if (strcmp(k, "fsync") == 0)
-        rc = set_int(v, 0, 1 << 30, &j->fsync_every);
+        rc = set_int(v, 0, 1 << 30, &j->fsync_every, range, rn);
     else if (strcmp(k, "fdatasync") == 0)
-        rc = set_int(v, 0, 1 << 30, &j->fdatasync_every);
+        rc = set_int(v, 0, 1 << 30, &j->fdatasync_every, range, rn);
     else if (strcmp(k, "norandommap") == 0)
         rc = set_bool(v, &j->norandommap);
+    else if (strcmp(k, "hipri") == 0)
+        rc = set_bool(v, &j->hipri);
+    else if (strcmp(k, "sqthread_poll") == 0)
+        rc = set_bool(v, &j->sqthread_poll);
+    else if (strcmp(k, "fixedbufs") == 0)
+        rc = set_bool(v, &j->fixedbufs);
+    else if (strcmp(k, "registerfiles") == 0)
+        rc = set_bool(v, &j->registerfiles);
+    else if (strcmp(k, "verify") == 0) {
+        if (bl_verify_parse(v, &j->verify) != 0) {
+            snprintf(err, errlen,
+                     "option 'verify': '%s' is not supported by benchlog's runner (crc32c, md5, "
+                     "sha256, xxhash or 0)",
+                     v ? v : "");
+            return -1;
+        }
+    } else if (strcmp(k, "do_verify") == 0)
+        rc = set_bool(v, &j->do_verify);
+    else if (strcmp(k, "verify_fatal") == 0)
+        rc = set_bool(v, &j->verify_fatal);
+    else if (strcmp(k, "verify_only") == 0)
+        rc = set_bool(v, &j->verify_only);
     else if (strcmp(k, "ioengine") == 0)
-        rc = set_engine(j, v);
+        return set_engine(j, v, err, errlen);
     else if (strcmp(k, "stonewall") == 0 || strcmp(k, "wait_for_previous") == 0)
         rc = set_bool(v, &j->stonewall);
     else if (strcmp(k, "new_group") == 0)
@@ -290,14 +394,61 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
     else if (strcmp(k, "write_lat_log") == 0)
         set_str(&j->lat_log, v && *v ? v : j->name ? j->name : "job");
     else if (strcmp(k, "log_avg_msec") == 0)
-        rc = set_int(v, 0, 1 << 30, &j->log_avg_msec);
+        rc = set_int(v, 0, 1 << 30, &j->log_avg_msec, range, rn);
     else {
         snprintf(err, errlen, "option '%s' is not supported by benchlog's runner", k);
         return -1;
     }
-    if (rc != 0)
+    if (rc == -2)
+        snprintf(err, errlen, "option '%s': %s is out of range (%s)", k, v, range);
+    else if (rc != 0)
         snprintf(err, errlen, "option '%s': bad value '%s'", k, v ? v : "");
-    return rc;
+    return rc ? -1 : 0;
+}
+
+int bl_job_check(const bl_job *j, char *err, size_t errlen)
+{
+    if (j->size > BL_MAX_OFF - j->offset) {
+        snprintf(err, errlen,
+                 "job '%s': offset %llu + size %llu passes the largest file offset (2^63-1)",
+                 j->name ? j->name : "", (unsigned long long)j->offset,
+                 (unsigned long long)j->size);
+        return -1;
+    }
+    if (j->bs * (uint64_t)j->iodepth > (1ull << 30)) {
+        snprintf(err, errlen, "job '%s': bs x iodepth = %llu bytes of buffers, more than 1 GiB",
+                 j->name ? j->name : "", (unsigned long long)(j->bs * (uint64_t)j->iodepth));
+        return -1;
+    }
+    if ((j->hipri || j->sqthread_poll) && !bl_engine_has(j->engine, BL_ENGINE_POLLING)) {
+        snprintf(err, errlen, "job '%s': hipri and sqthread_poll are for ioengine=io_uring, not %s",
+                 j->name ? j->name : "", j->engine->name);
+        return -1;
+    }
+    if (j->verify || j->verify_only) {
+        const char *why = NULL;
+        if (!j->verify)
+            why = "verify_only needs verify=crc32c|md5|sha256|xxhash";
+        else if (bl_engine_has(j->engine, BL_ENGINE_NO_IO))
+            why = "the engine does no I/O";
+        else if (!j->is_write || j->is_read)
+            why = "only a job that only writes (rw=write or randwrite) is verified";
+        else if (j->time_based || j->norandommap || j->numjobs > 1)
+            why = "every block must be written by one thread and covered by the passes "
+                  "(time_based, norandommap and numjobs > 1 are not)";
+        else if (j->bs < BL_VERIFY_MIN_BS)
+            why = "bs must be at least 64 bytes";
+        if (why) {
+            snprintf(err, errlen, "job '%s': verify: %s", j->name ? j->name : "", why);
+            return -1;
+        }
+    }
+    if (j->runtime_s > BL_MAX_TIME_S || j->ramp_time_s > BL_MAX_TIME_S) {
+        snprintf(err, errlen, "job '%s': runtime and ramp_time go up to 100 days",
+                 j->name ? j->name : "");
+        return -1;
+    }
+    return 0;
 }
 
 const char *bl_job_test_name(const bl_job *j, bl_dir d)
@@ -327,7 +478,7 @@ static void push_job(bl_jobs *js, const bl_job *global, const char *name, long l
 }
 
 /* One "key=value" or "key" line into the current section. */
-static int parse_option(char *s, bl_job *cur, long line, bl_parse_out *out)
+static int parse_option(char *s, bl_job *cur, long line, bl_diags *out)
 {
     char *eq = strchr(s, '=');
     char *key = s, *val = NULL;
@@ -338,21 +489,21 @@ static int parse_option(char *s, bl_job *cur, long line, bl_parse_out *out)
     key = trim(key);
     char err[256];
     if (!*key) {
-        bl_out_error(out, line, "expected option=value, got '=%s'", val ? val : "");
+        bl_diags_add(out, line, "expected option=value, got '=%s'", val ? val : "");
         return 1;
     }
     if (val && strchr(val, '$')) {
-        bl_out_error(out, line, "option '%s': $ variables are not supported", key);
+        bl_diags_add(out, line, "option '%s': $ variables are not supported", key);
         return 1;
     }
     if (bl_job_set(cur, key, val, err, sizeof err) != 0) {
-        bl_out_error(out, line, "%s", err);
+        bl_diags_add(out, line, "%s", err);
         return 1;
     }
     return 0;
 }
 
-int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out)
+int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_diags *out)
 {
     bl_job global;
     bl_job_defaults(&global);
@@ -370,7 +521,7 @@ int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out)
         if (*s == '[') {
             char *close = strchr(s, ']');
             if (!close || close == s + 1 || *trim(close + 1)) {
-                bl_out_error(out, line, "bad section header '%s'", s);
+                bl_diags_add(out, line, "bad section header '%s'", s);
                 errors++;
             } else {
                 *close = '\0';
@@ -383,15 +534,21 @@ int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out)
                 }
             }
         } else if (strncmp(s, "include ", 8) == 0) {
-            bl_out_error(out, line, "'include' is not supported");
+            bl_diags_add(out, line, "'include' is not supported");
             errors++;
         } else
             errors += parse_option(s, cur, line, out);
         free(copy);
     }
     (void)in_global;
+    char err[256];
+    for (size_t k = 0; k < jobs->n; k++)
+        if (bl_job_check(&jobs->v[k], err, sizeof err) != 0) {
+            bl_diags_add(out, jobs->v[k].line, "%s", err);
+            errors++;
+        }
     if (jobs->n == 0 && errors == 0) {
-        bl_out_error(out, 0, "no job section ([name]) in the job file");
+        bl_diags_add(out, 0, "no job section ([name]) in the job file");
         errors++;
     }
     bl_job_free(&global);

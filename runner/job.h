@@ -10,7 +10,10 @@
 #ifndef BL_RUNNER_JOB_H
 #define BL_RUNNER_JOB_H
 
-#include "../parsers/parser.h"
+#include "../core/diag.h"
+#include "../core/text.h"
+#include "engine_ops.h"
+#include "verify.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +30,8 @@ typedef struct bl_job {
     uint64_t size;        /* bytes of the file region a pass covers; 0 = the file's size */
     uint64_t offset;      /* where the region starts */
     int numjobs, iodepth; /* threads, I/Os in flight per thread */
+    int iodepth_asked;    /* the job file's iodepth when the engine could not queue; else 0 */
+    uint64_t service_ns;  /* null engine: each I/O completes this long after it is issued */
     int iodepth_batch;    /* I/Os per io_submit call (fio's iodepth_batch_submit, default 1) */
     bool userspace_reap;  /* libaio: read completions from the kernel's ring (default on) */
     int loops;
@@ -38,7 +43,15 @@ typedef struct bl_job {
     int fsync_every;     /* fsync after every N writes; 0 = never */
     int fdatasync_every; /* fdatasync after every N writes (the etcd disk check: 1); 0 = never */
     bool norandommap;    /* plain uniform random offsets instead of one cover per pass */
-    char *ioengine;      /* libaio, sync, null (psync/pvsync are sync) */
+    /* io_uring: polled completions, a kernel submission thread (both off by default, as in
+     * fio); registered buffers and file (on by default: fio's fixedbufs/registerfiles=0
+     * turn them off). */
+    bool hipri, sqthread_poll, fixedbufs, registerfiles;
+    /* fio's verify: digest in every written block, read back after the writes (do_verify),
+     * or only read back (verify_only); verify_fatal stops at the first bad block. */
+    bl_verify_kind verify;
+    bool do_verify, verify_fatal, verify_only;
+    const bl_engine_ops *engine; /* from the table in engines.c; never NULL */
     bool stonewall, new_group, group_reporting;
     char *bw_log, *iops_log, *lat_log; /* fio log prefixes, NULL = none */
     int log_avg_msec;
@@ -59,9 +72,13 @@ void bl_jobs_free(bl_jobs *js);
 /* Sets one option by fio name; returns 0, or -1 with a message in err ("unknown option"). */
 int bl_job_set(bl_job *j, const char *key, const char *value, char *err, size_t errlen);
 
+/* Limits that involve several options (offset + size within a file, buffers, times), for a
+ * job as read and again after command line overrides. 0, or -1 with a message. */
+int bl_job_check(const bl_job *j, char *err, size_t errlen);
+
 /* Reads a job file text; every problem is reported through out as LINE: message. Returns
  * the number of errors; jobs holds the job sections in order (even when there are errors). */
-int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_parse_out *out);
+int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_diags *out);
 
 /* fio's size and time syntax: "4k" -> 4096, "1MiB" -> 1000000; "1500ms" -> 1.5 s. */
 bool bl_fio_size(const char *s, uint64_t *out);

@@ -26,6 +26,8 @@ static void agg_add(agg *a, const bl_job_result *r)
         bl_lat_acc_merge(&a->st.clat[d], &r->st->clat[d]);
         bl_lat_acc_merge(&a->st.lat[d], &r->st->lat[d]);
     }
+    for (int i = 0; i < BL_DEPTH_BUCKETS; i++)
+        a->st.depth_map[i] += r->st->depth_map[i];
     bl_lat_acc_merge(&a->st.sync, &r->st->sync);
     a->st.has_slat |= r->st->has_slat;
     a->runtime = r->runtime_s > a->runtime ? r->runtime_s : a->runtime;
@@ -106,6 +108,19 @@ static void fill_samples(const agg *a, int d, bl_record *rec)
         bl_series_push(io, a->t[i], a->iops[d][i]);
 }
 
+/* fio's "IO depths" line: every bucket, in percent of submissions. */
+static void fill_depths(const agg *a, bl_record *rec)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < BL_DEPTH_BUCKETS; i++)
+        total += a->st.depth_map[i];
+    if (total == 0)
+        return;
+    for (int i = 0; i < BL_DEPTH_BUCKETS; i++)
+        bl_dist_add(&rec->iodepth_dist, (double)(1u << i), i == BL_DEPTH_BUCKETS - 1,
+                    (double)a->st.depth_map[i] * 100.0 / (double)total);
+}
+
 static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const agg *a, int d)
 {
     const bl_job *j = &r->job;
@@ -122,7 +137,7 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
     rec->bs = (int64_t)j->bs;
     rec->iodepth = j->iodepth;
     rec->numjobs = a->numjobs;
-    bl_record_set_str(&rec->ioengine, j->ioengine);
+    bl_record_set_str(&rec->ioengine, j->engine->name);
     rec->direct = r->direct ? BL_TRUE : BL_FALSE;
     uint64_t avail = r->target->size > j->offset ? r->target->size - j->offset : 0;
     rec->size_bytes = (int64_t)(j->size && j->size < avail ? j->size : avail);
@@ -142,6 +157,20 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
     if (d == BL_DIR_WRITE)
         bl_lat_acc_to_record(&a->st.sync, &rec->sync_ns);
     fill_samples(a, d, rec);
+    fill_depths(a, rec);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    if (j->iodepth_asked > 1)
+        bl_strbuf_printf(&sb, "iodepth=%d asked; the %s engine ran one I/O at a time",
+                         j->iodepth_asked, j->engine->name);
+    if (d == BL_DIR_WRITE && j->verify && j->do_verify)
+        bl_strbuf_printf(&sb, "%sverify=%s: %llu blocks read back after the writes, all good",
+                         sb.len ? "; " : "", bl_verify_name(j->verify),
+                         (unsigned long long)r->verified);
+    if (sb.len)
+        rec->note = bl_strbuf_take(&sb);
+    else
+        bl_strbuf_free(&sb);
     return rec;
 }
 
@@ -155,6 +184,8 @@ void bl_results_to_records(const bl_exec *ex, bl_job_result *res, size_t n, bool
             agg_add(a, &res[i]);
         for (int d = 0; d < 2; d++) {
             bool used = d == BL_DIR_READ ? res[k].job.is_read : res[k].job.is_write;
+            if (res[k].job.verify_only) /* no workload: only the read-back, printed */
+                continue;
             if (used || a->st.ios[d] > 0)
                 bl_records_push(out, make_record(ex, &res[k], a, d));
         }

@@ -17,14 +17,14 @@
 #include <stdio.h>
 
 typedef struct bl_run_opts {
-    const char *target;   /* folder, file or block device; NULL: job's filename/dir or "." */
-    bool allow_overwrite; /* use an existing file or device */
-    const char *engine;   /* overrides every job's ioengine ("libaio", "sync", "null") */
-    uint64_t size;        /* overrides size (bytes); 0 keeps the job's */
-    double runtime_s;     /* overrides runtime; 0 keeps the job's */
-    bool progress;        /* progress line on stdout (only when it is a terminal) */
-    bool no_direct;       /* behave as on a filesystem without O_DIRECT (tests) */
-    FILE *msg;            /* one summary line per test; NULL = stderr. Errors: stderr */
+    const char *target;          /* folder, file or block device; NULL: job's filename/dir or "." */
+    bool allow_overwrite;        /* use an existing file or device */
+    const bl_engine_ops *engine; /* overrides every job's ioengine; NULL keeps them */
+    uint64_t size;               /* overrides size (bytes); 0 keeps the job's */
+    double runtime_s;            /* overrides runtime; 0 keeps the job's */
+    bool progress;               /* progress line on stdout (only when it is a terminal) */
+    bool no_direct;              /* behave as on a filesystem without O_DIRECT (tests) */
+    FILE *msg;                   /* one summary line per test; NULL = stderr. Errors: stderr */
     const volatile sig_atomic_t *interrupt;
     const char *source; /* record source ("benchlog run --suite quick") */
     const char *suite;  /* label suite= */

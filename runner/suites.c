@@ -92,8 +92,7 @@ void bl_suite_job(const bl_suite *s, size_t i, bl_dir d, bl_job *j)
     j->runtime_s = s->measure_s;
     j->time_based = true;
     j->direct = 1;
-    free(j->ioengine);
-    j->ioengine = bl_xstrdup(t->queues > 1 ? "libaio" : "sync");
+    j->engine = bl_engine_find(t->queues > 1 ? "libaio" : "sync");
 }
 
 static void pause_s(bl_exec *ex, double s)
@@ -115,7 +114,7 @@ static int one_run(bl_exec *ex, const bl_job *j, const char *title, bl_records *
     return rc;
 }
 
-bl_record *bl_suite_pick(bl_records *runs)
+bl_record *bl_suite_pick(bl_records *runs, bl_suite_picked *from)
 {
     if (runs->n == 0)
         return NULL;
@@ -124,32 +123,64 @@ bl_record *bl_suite_pick(bl_records *runs)
         if (runs->v[i]->bw_bytes_s > runs->v[best]->bw_bytes_s)
             best = i;
     bl_record *r = runs->v[best];
+    bl_suite_picked f = {(int)best + 1, (int)best + 1, (int)best + 1};
     for (size_t i = 0; i < runs->n; i++) {
         const bl_record *o = runs->v[i];
-        if (bl_present(o->iops) && (!bl_present(r->iops) || o->iops > r->iops))
+        if (bl_present(o->iops) && (!bl_present(r->iops) || o->iops > r->iops)) {
             r->iops = o->iops;
+            f.iops = (int)i + 1;
+        }
         if (o->lat_ns.present && bl_present(o->lat_ns.mean) && r->lat_ns.present &&
-            o->lat_ns.mean < r->lat_ns.mean)
+            o->lat_ns.mean < r->lat_ns.mean) {
             r->lat_ns.mean = o->lat_ns.mean;
+            f.lat = (int)i + 1;
+        }
     }
     runs->v[best] = runs->v[--runs->n];
+    if (from)
+        *from = f;
     return r;
 }
 
-/* Warm-up, then the runs; CrystalDiskMark's pick of them goes to out. */
+/* Every pass's figures on the picked record, t = pass number (0 = the warm-up). */
+static void add_passes(bl_record *best, const bl_record *warm, const bl_records *runs)
+{
+    static const struct {
+        const char *name, *unit;
+    } s[] = {{"pass_bw", "bytes/s"}, {"pass_iops", "IO/s"}, {"pass_lat_mean", "ns"}};
+    for (int k = 0; k < 3; k++) {
+        bl_series *ser = bl_record_add_series(best, s[k].name, s[k].unit);
+        for (size_t i = 0; i <= runs->n; i++) {
+            const bl_record *r = i == 0 ? warm : runs->v[i - 1];
+            if (!r)
+                continue;
+            double v = k == 0 ? r->bw_bytes_s : k == 1 ? r->iops : r->lat_ns.mean;
+            if (k < 2 || r->lat_ns.present)
+                bl_series_push(ser, (double)i, v);
+        }
+    }
+}
+
+static void set_int_label(bl_record *r, const char *key, int v)
+{
+    char n[16];
+    snprintf(n, sizeof n, "%d", v);
+    bl_record_set_label(r, key, n);
+}
+
+/* Warm-up, then the runs; CrystalDiskMark's pick of them goes to out, every pass on it. */
 static int run_test(bl_exec *ex, const bl_suite *s, const bl_job *j, bl_records *out)
 {
     char title[96];
     int rc = 0;
+    bl_records warm_recs;
+    bl_records_init(&warm_recs);
     if (s->warmup_s > 0) {
         bl_job warm;
         bl_job_copy(&warm, j);
         warm.runtime_s = s->warmup_s;
         snprintf(title, sizeof title, "%s %s: warm-up", j->cdm_test, j->is_read ? "read" : "write");
-        bl_records junk;
-        bl_records_init(&junk);
-        rc = one_run(ex, &warm, title, &junk);
-        bl_records_free(&junk);
+        rc = one_run(ex, &warm, title, &warm_recs);
         bl_job_free(&warm);
     }
     bl_records runs;
@@ -159,19 +190,31 @@ static int run_test(bl_exec *ex, const bl_suite *s, const bl_job *j, bl_records 
                  r, s->runs);
         rc = one_run(ex, j, title, &runs);
     }
-    bl_record *best = rc == 0 ? bl_suite_pick(&runs) : NULL;
+    /* The passes as measured, before the pick takes one out and changes it. */
+    bl_records passes;
+    bl_records_init(&passes);
+    for (size_t i = 0; rc == 0 && i < runs.n; i++)
+        bl_records_push(&passes, bl_record_clone(runs.v[i]));
+    bl_suite_picked from;
+    bl_record *best = rc == 0 ? bl_suite_pick(&runs, &from) : NULL;
     bl_records_free(&runs);
-    if (!best)
-        return rc;
-    char n[16], pick[48];
-    snprintf(n, sizeof n, "%d", s->runs);
-    snprintf(pick, sizeof pick, "best of %d", s->runs);
-    bl_record_set_label(best, "cdm_runs", n);
-    bl_record_set_label(best, "cdm_pick", pick);
-    char suffix[64];
-    snprintf(suffix, sizeof suffix, "  (%s)", pick);
-    bl_print_summary(ex, best, suffix);
-    bl_records_push(out, best);
+    if (best) {
+        add_passes(best, warm_recs.n ? warm_recs.v[0] : NULL, &passes);
+        char pick[48];
+        snprintf(pick, sizeof pick, "best of %d", s->runs);
+        set_int_label(best, "cdm_runs", s->runs);
+        bl_record_set_label(best, "cdm_pick", pick);
+        set_int_label(best, "cdm_pick_pass", from.bw);
+        set_int_label(best, "cdm_pick_iops_pass", from.iops);
+        set_int_label(best, "cdm_pick_lat_pass", from.lat);
+        char suffix[96];
+        snprintf(suffix, sizeof suffix, "  (%s: MB/s of pass %d, IOPS %d, latency %d)", pick,
+                 from.bw, from.iops, from.lat);
+        bl_print_summary(ex, best, suffix);
+        bl_records_push(out, best);
+    }
+    bl_records_free(&passes);
+    bl_records_free(&warm_recs);
     return rc;
 }
 

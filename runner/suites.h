@@ -6,8 +6,10 @@
  * (highest MB/s, highest IOPS, lowest mean latency: bl_suite_pick); 5 s pause between tests; all
  * reads first, then all writes. Records carry CrystalDiskMark's test name in the label cdm_test
  * ("SEQ1M Q8T1"; CrystalDiskMark 3's "4K QD32" is "RND4K Q32T1") so imported CrystalDiskMark
- * results line up with ours. QD1 tests use the sync engine, deeper queues libaio, all with O_DIRECT
- * (CrystalDiskMark bypasses the cache too). */
+ * results line up with ours. Every pass stays checkable: the picked record carries the series
+ * pass_bw, pass_iops and pass_lat_mean (t = pass number, 0 = the warm-up, not counted) and the
+ * labels cdm_pick_pass, cdm_pick_iops_pass, cdm_pick_lat_pass. QD1 tests use the sync engine,
+ * deeper queues libaio, all with O_DIRECT (CrystalDiskMark bypasses the cache too). */
 #ifndef BL_RUNNER_SUITES_H
 #define BL_RUNNER_SUITES_H
 
@@ -40,8 +42,12 @@ void bl_suite_job(const bl_suite *s, size_t i, bl_dir d, bl_job *out);
 /* CrystalDiskMark's pick over the measured runs of one test: the highest-bandwidth run's
  * record (taken out of runs), with the highest IOPS and the lowest mean latency (lat_ns) of
  * any run, as CrystalDiskMark shows them; the distribution (min, max, percentiles) stays the
- * chosen run's. NULL when runs is empty. */
-bl_record *bl_suite_pick(bl_records *runs);
+ * chosen run's. from (may be NULL) receives the 1-based run each figure came from. NULL when
+ * runs is empty. */
+typedef struct bl_suite_picked {
+    int bw, iops, lat;
+} bl_suite_picked;
+bl_record *bl_suite_pick(bl_records *runs, bl_suite_picked *from);
 /* Runs the suite; records of finished tests are appended even when interrupted. Returns
  * BL_RUN_OK, BL_RUN_FAILED or BL_RUN_INTERRUPTED (runner.h). */
 int bl_run_suite(const bl_suite *s, const bl_run_opts *o, bl_records *out);

@@ -1,6 +1,8 @@
 #include "target.h"
 #include "../core/strbuf.h"
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <linux/fs.h>
@@ -99,6 +101,7 @@ static bl_target *add(bl_targets *ts, const char *path)
     ts->v = bl_xrealloc(ts->v, (ts->n + 1) * sizeof *ts->v);
     bl_target *t = bl_xcalloc(1, sizeof *t);
     t->path = bl_xstrdup(path);
+    t->fd = -1;
     t->direct_ok = -1;
     ts->v[ts->n++] = t;
     return t;
@@ -140,13 +143,13 @@ static bl_target *new_scratch(bl_targets *ts, const char *path, uint64_t size, c
     free(tmp);
     if (rc != 0)
         return NULL;
-    int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot create the test file: %s", path, strerror(errno));
         return NULL;
     }
-    close(fd);
     bl_target *t = add(ts, path);
+    t->fd = fd;
     t->scratch = true;
     t->size = size;
     set_fstype(t, path);
@@ -237,15 +240,64 @@ bl_target *bl_target_none(bl_targets *ts, uint64_t size)
     return t;
 }
 
+/* Before the first write: the descriptor is still the plain file we created, ours, with no
+ * other name (a hard link made meanwhile would let our writes land in someone's file). */
+static int check_scratch(const bl_target *t, char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(t->fd, &st) != 0) {
+        snprintf(err, errlen, "%s: fstat: %s", t->path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink > 1) {
+        snprintf(err, errlen,
+                 "%s: the test file is no longer the plain file benchlog created (%s); refusing "
+                 "to write",
+                 t->path,
+                 !S_ISREG(st.st_mode)     ? "not a regular file"
+                 : st.st_uid != geteuid() ? "another owner"
+                                          : "it has another name");
+        return -1;
+    }
+    return 0;
+}
+
+/* A second open file description of the scratch file (its own O_DIRECT flag), reached
+ * through our descriptor, never through the name. */
+static int reopen_scratch(const bl_target *t, int flags)
+{
+    char p[64];
+    snprintf(p, sizeof p, "/proc/self/fd/%d", t->fd);
+    int fd = open(p, flags | O_CLOEXEC);
+    if (fd >= 0 || errno != ENOENT)
+        return fd;
+    /* No /proc: share the description; O_DIRECT then applies to every user of it. */
+    fd = fcntl(t->fd, F_DUPFD_CLOEXEC, 0);
+    if (fd >= 0 && (flags & O_DIRECT) && fcntl(fd, F_SETFL, O_DIRECT) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+static int open_target(const bl_target *t, int flags)
+{
+    return t->fd >= 0 ? reopen_scratch(t, flags) : open(t->path, flags | O_CLOEXEC);
+}
+
 int bl_target_layout(bl_target *t, const volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
     if (t->blockdev || t->laid_out >= t->size)
         return 0;
-    int fd = open(t->path, O_WRONLY);
+    int fd = t->fd >= 0 ? t->fd : open(t->path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", t->path, strerror(errno));
         return -1;
     }
+    if (t->fd >= 0 && check_scratch(t, err, errlen) != 0)
+        return -1;
     size_t chunk = 1u << 20;
     unsigned char *buf = bl_xmalloc(chunk);
     uint64_t rng = 0x243f6a8885a308d3ull ^ (uint64_t)getpid(), stamp = (uint64_t)1 << 62;
@@ -271,7 +323,8 @@ int bl_target_layout(bl_target *t, const volatile sig_atomic_t *stop, char *err,
         snprintf(err, errlen, "%s: fsync: %s", t->path, strerror(errno));
         rc = -1;
     }
-    close(fd);
+    if (fd != t->fd)
+        close(fd);
     free(buf);
     if (rc == 0)
         t->laid_out = t->size;
@@ -284,7 +337,7 @@ int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool *direct,
     int flags = O_RDWR;
     *direct = false;
     if (want_direct && t->direct_ok != 0) {
-        int fd = ts->no_direct ? -1 : open(t->path, flags | O_DIRECT);
+        int fd = ts->no_direct ? -1 : open_target(t, flags | O_DIRECT);
         if (ts->no_direct)
             errno = EINVAL;
         if (fd >= 0) {
@@ -303,7 +356,7 @@ int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool *direct,
                     t->path, t->fstype ? t->fstype : "unknown");
         t->direct_ok = 0;
     }
-    int fd = open(t->path, flags);
+    int fd = open_target(t, flags);
     if (fd < 0)
         snprintf(err, errlen, "%s: %s", t->path, strerror(errno));
     return fd;
@@ -313,8 +366,13 @@ void bl_targets_cleanup(bl_targets *ts)
 {
     for (size_t i = 0; i < ts->n; i++) {
         bl_target *t = ts->v[i];
-        if (t->scratch)
+        struct stat mine, now;
+        /* Unlinked only while the name still leads to our file, not to what replaced it. */
+        if (t->scratch && fstat(t->fd, &mine) == 0 && lstat(t->path, &now) == 0 &&
+            mine.st_dev == now.st_dev && mine.st_ino == now.st_ino)
             unlink(t->path);
+        if (t->fd >= 0)
+            close(t->fd);
         free(t->path);
         free(t->fstype);
         free(t);
@@ -322,4 +380,48 @@ void bl_targets_cleanup(bl_targets *ts)
     free(ts->v);
     ts->v = NULL;
     ts->n = 0;
+}
+
+/* The PID in ".benchlog-PID-NAME.tmp", or 0 when the name is not a scratch file's. */
+static long scratch_pid(const char *name)
+{
+    if (strncmp(name, ".benchlog-", 10) != 0)
+        return 0;
+    size_t n = strlen(name);
+    if (n < 15 || strcmp(name + n - 4, ".tmp") != 0)
+        return 0;
+    char *end;
+    errno = 0;
+    long pid = strtol(name + 10, &end, 10);
+    if (errno || end == name + 10 || *end != '-' || pid <= 0)
+        return 0;
+    return pid;
+}
+
+int bl_scratch_clean(const char *dir, FILE *msg, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int removed = 0, dfd = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long pid = scratch_pid(e->d_name);
+        struct stat st;
+        if (pid == 0 || pid == (long)getpid() ||
+            fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        /* EPERM: a live process of another user; ESRCH alone means the run is gone. */
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        if (unlinkat(dfd, e->d_name, 0) == 0) {
+            fprintf(msg, "removed %s/%s (%.1f MiB, run %ld is gone)\n", dir, e->d_name,
+                    (double)st.st_size / 1048576.0, pid);
+            removed++;
+        }
+    }
+    closedir(d);
+    return removed;
 }

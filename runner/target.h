@@ -4,7 +4,9 @@
  * fills it with random data and deletes it when the run ends, also after Ctrl-C. An existing
  * file or a block device is refused unless allow_overwrite: a benchmark writes over it. The
  * free space is checked before a scratch file is made. When the filesystem refuses O_DIRECT
- * the run says so and goes on with buffered I/O (records then carry direct=false). */
+ * the run says so and goes on with buffered I/O (records then carry direct=false).
+ * A killed run (SIGKILL) cannot remove its scratch file `.benchlog-PID-NAME.tmp`:
+ * bl_scratch_clean removes those whose process is gone. */
 #ifndef BL_RUNNER_TARGET_H
 #define BL_RUNNER_TARGET_H
 
@@ -15,7 +17,11 @@
 
 typedef struct bl_target {
     char *path;
-    bool scratch;  /* created by us: removed by bl_targets_cleanup */
+    bool scratch; /* created by us: removed by bl_targets_cleanup */
+    /* A scratch file is opened once, exclusively and without following links, and every
+     * later use goes through this descriptor: renaming a symlink over the name mid-run
+     * (runs are often as root) cannot redirect a write. -1 for other targets. */
+    int fd;
     bool blockdev; /* a block device (allowed with allow_overwrite) */
     uint64_t size; /* bytes the jobs may use */
     uint64_t laid_out;
@@ -46,8 +52,14 @@ bl_target *bl_target_none(bl_targets *ts, uint64_t size);
  * prints the fallback notice). *direct receives what was used. -1 with err on failure. */
 int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool *direct, char *err,
                    size_t errlen);
-/* Removes the scratch files and frees everything. */
+/* Removes the scratch files (only while their name still leads to the file we made) and frees
+ * everything. */
 void bl_targets_cleanup(bl_targets *ts);
+
+/* Removes the scratch files (.benchlog-PID-NAME.tmp) in dir whose run is gone: no process has
+ * that PID. Only regular files; each removal is named on msg. Returns how many were removed,
+ * or -1 with err. */
+int bl_scratch_clean(const char *dir, FILE *msg, char *err, size_t errlen);
 
 /* Name of a filesystem type from statfs (f_type), "unknown" otherwise. */
 const char *bl_fs_name(long f_type);

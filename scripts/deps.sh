@@ -1,15 +1,31 @@
 #!/bin/sh
-# Installs the Debian packages benchlog needs when they are missing.
+# Installs the Debian packages benchlog needs when they are missing (hdparm and sysbench
+# only remake fixtures: fixtures/hdparm, fixtures/sysbench; bonnie++ for bon_csv2html).
 # As root it runs apt-get itself; otherwise it prints the exact command and fails.
-#   sh scripts/deps.sh          what building and `make demo` need
-#   sh scripts/deps.sh --test   also what the tests need
+#   sh scripts/deps.sh [build]   what building needs
+#   sh scripts/deps.sh demo      also what `make demo` needs
+#   sh scripts/deps.sh test      also what the tests need (--test is the old spelling)
+# The Makefile keeps one stamp per set (build/.deps-SET), so a later target that needs a
+# bigger set checks again whatever ran first.
 set -u
 BUILD_PKGS="gcc make pkg-config libc6-dev libpcre2-dev libcairo2-dev libpango1.0-dev
- libxlsxwriter-dev libaio-dev libsqlite3-dev libjansson-dev fonts-noto-cjk fonts-dejavu-core"
-TEST_PKGS="libcmocka-dev fio valgrind strace unzip clang libclang-rt-14-dev libreoffice-calc-nogui"
+ libxlsxwriter-dev libaio-dev liburing-dev libssl-dev libxxhash-dev libisal-dev libsqlite3-dev
+ libjansson-dev nettle-dev fonts-noto-cjk fonts-dejavu-core"
+# The demo runs the built program only: its set is the build set, kept apart so that it can
+# grow without touching the others.
+DEMO_PKGS=""
+TEST_PKGS="libcmocka-dev fio valgrind strace unzip clang libclang-rt-14-dev libreoffice-calc-nogui
+ hdparm sysbench bonnie++ poppler-utils libxml2-utils chromium"
 
-want=$BUILD_PKGS
-[ "${1:-}" = "--test" ] && want="$want $TEST_PKGS"
+case "${1:-build}" in
+build) want=$BUILD_PKGS ;;
+demo) want="$BUILD_PKGS $DEMO_PKGS" ;;
+test | --test) want="$BUILD_PKGS $TEST_PKGS" ;;
+*)
+    echo "deps.sh: unknown package set '$1' (build, demo or test)" >&2
+    exit 2
+    ;;
+esac
 
 missing=""
 for p in $want; do

@@ -6,6 +6,7 @@
 
 #include "formats_util.h"
 #include "support/support.h"
+#include <math.h>
 #include <stdlib.h>
 
 static int parse_corpus(const char *rel, const char *as, bl_parse_out *o)
@@ -161,6 +162,11 @@ static void test_fixtures(void **state)
     r = fu_find(&o, "rand-create", NULL, NULL, 0);
     assert_double_equal(r->value, 1952, 0);
     assert_double_equal(r->lat_ns.max, 1758e3, 0);
+    /* "128M::8192:5" is size:chunk_size:seeks:seek_procs, as the CSV line has them */
+    r = fu_find(&o, "rand-seeks", NULL, NULL, 0);
+    assert_string_equal(bl_record_label(r, "seeks"), "8192");
+    assert_string_equal(bl_record_label(r, "seek_procs"), "5");
+    assert_int_equal(fu_find(&o, "seq-read-block", NULL, NULL, 0)->bs, -1); /* chunk empty */
     bl_out_free(&o);
 }
 
@@ -184,6 +190,7 @@ static void test_fixture_103_two_runs(void **state)
     assert_int_equal(r->line, 7);
     assert_string_equal(bl_record_label(r, "size"), "1G:32k");
     assert_int_equal(r->size_bytes, 1LL << 30);
+    assert_int_equal(r->bs, 32768); /* the chunk size of "1G:32k" */
     assert_string_equal(r->tool_version, "1.03");
     assert_false(r->lat_ns.present); /* 1.03 has no Latency rows */
     r = fu_find(&o, "rand-seeks", NULL, NULL, 0);
@@ -282,13 +289,50 @@ static void test_auto_detect(void **state)
     }
 }
 
+/* bon_csv2html 2.00a pages (made with the real tool): Per Char cells in K/sec and Block
+ * cells in whole MiB/s under the same "M/sec" heading; latencies from the second row. */
+static void test_bon_csv2html(void **state)
+{
+    (void)state;
+    char buf[256];
+    bl_parse_out o;
+    bl_out_init(&o, "f");
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("bonnie/bon_csv2html-2.00a_2runs.html", buf, sizeof buf),
+                      NULL, &o),
+        0);
+    assert_int_equal(o.recs.n, 24);
+    assert_int_equal(fu_runs(&o, "bonnie++"), 2);
+    /* CSV 1.98,...,fixturehost,...,256M,,8192,5,1153,99,264958,89,... -> "1153", "259" */
+    const bl_record *r = fu_find(&o, "seq-write-char", "host", "fixturehost", 0);
+    assert_double_equal(r->bw_bytes_s, 1153.0 * 1024, 0);
+    assert_double_equal(r->cpu_pct, 99, 0);
+    assert_double_equal(r->lat_ns.max, 12205e3, 0);
+    assert_string_equal(r->tool_version, "2.00a");
+    assert_string_equal(bl_record_label(r, "size"), "256M");
+    r = fu_find(&o, "seq-write-block", "host", "fixturehost", 0);
+    assert_double_equal(r->bw_bytes_s, 259.0 * 1048576, 0);
+    assert_non_null(strstr(r->note, "rounded"));
+    assert_true(fabs(r->bw_bytes_s - 264958.0 * 1024) <= 0.5 * 1048576);
+    r = fu_find(&o, "seq-read-char", "host", "fixturehost", 0);
+    assert_double_equal(r->bw_bytes_s, 1763.0 * 1024, 0);
+    r = fu_find(&o, "rand-create", "host", "csvhost", 0);
+    assert_double_equal(r->value, 1952, 0);
+    assert_double_equal(r->lat_ns.max, 1758e3, 0);
+    r = fu_find(&o, "seq-read-block", "host", "csvhost", 0); /* "0" with "+++" */
+    assert_string_equal(r->note, "+++++: too fast to measure");
+    assert_int_equal(fu_count(&o, "bonnie++", "files", "2"), 6);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_freebsd_human_and_csv), cmocka_unit_test(test_human_table_only),
-        cmocka_unit_test(test_csv_generations),       cmocka_unit_test(test_fixtures),
-        cmocka_unit_test(test_fixture_103_two_runs),  cmocka_unit_test(test_200_table_alone),
-        cmocka_unit_test(test_csv_block_heading),     cmocka_unit_test(test_auto_detect),
+        cmocka_unit_test(test_bon_csv2html),     cmocka_unit_test(test_freebsd_human_and_csv),
+        cmocka_unit_test(test_human_table_only), cmocka_unit_test(test_csv_generations),
+        cmocka_unit_test(test_fixtures),         cmocka_unit_test(test_fixture_103_two_runs),
+        cmocka_unit_test(test_200_table_alone),  cmocka_unit_test(test_csv_block_heading),
+        cmocka_unit_test(test_auto_detect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

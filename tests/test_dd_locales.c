@@ -99,7 +99,7 @@ static void test_auto_detect(void **state)
                                         "dd/gnu-dd-9.1_C_status_progress.txt",
                                         "cdm/cdm-5.2.1_handwritten_crlf.txt",
                                         "cdm/cdm-5.2.1_handwritten_utf16.txt",
-                                        "cdm/kdiskmark-3.0.0_handwritten.txt"};
+                                        "cdm/kdiskmark-3.2.0_handwritten.txt"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char buf[256], err[128];
         bl_text t;

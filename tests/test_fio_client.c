@@ -495,6 +495,36 @@ static void test_report_by_host(void **state)
     free(dir);
 }
 
+/* The normal text of fio --client: "<vm>" above a job block names its server; a block
+ * without one says so in note; "All clients" gets host "all clients" and its jobs' test. */
+static void test_normal_text_hosts(void **state)
+{
+    (void)state;
+    char path[512];
+    bl_parse_out o;
+    bl_out_init(&o, NORMALJSON);
+    assert_int_equal(bl_test_parse(bl_test_fixture(NORMALJSON, path, sizeof path), "fio", &o), 0);
+    assert_int_equal(o.recs.n, 4);
+    for (size_t i = 0; i < 4; i++) {
+        assert_string_equal(o.recs.v[i]->test, "rand-read");
+        assert_int_equal(o.recs.v[i]->bs, 4096);
+    }
+    /* line 11 under "<vm> ": "read: IOPS=8941, BW=34.9MiB/s" */
+    assert_int_equal(o.recs.v[0]->line, 11);
+    assert_string_equal(bl_record_label(o.recs.v[0], "host"), "vm");
+    assert_double_equal(o.recs.v[0]->iops, 8941, 0);
+    assert_string_equal(bl_record_label(o.recs.v[1], "host"), "vm");
+    assert_double_equal(o.recs.v[1]->iops, 8846, 0);
+    /* line 67 follows the Disk stats of the block before: no <host> line */
+    assert_int_equal(o.recs.v[2]->line, 67);
+    assert_null(bl_record_label(o.recs.v[2], "host"));
+    assert_non_null(strstr(o.recs.v[2]->note, "not known"));
+    assert_string_equal(bl_record_label(o.recs.v[3], "host"), "all clients");
+    assert_string_equal(bl_record_label(o.recs.v[3], "job"), "All clients");
+    assert_double_equal(o.recs.v[3]->iops, 26900, 0);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest fixtures[] = {
@@ -503,7 +533,7 @@ int main(void)
         cmocka_unit_test(test_text_around),     cmocka_unit_test(test_fio_json_leaves_it),
         cmocka_unit_test(test_bad_input),       cmocka_unit_test(test_log_host),
         cmocka_unit_test(test_fio_all_differs), cmocka_unit_test(test_fio2_mixed),
-        cmocka_unit_test(test_report_by_host),
+        cmocka_unit_test(test_report_by_host),  cmocka_unit_test(test_normal_text_hosts),
     };
     return cmocka_run_group_tests_name("fio-client fixtures", fixtures, NULL, NULL);
 }

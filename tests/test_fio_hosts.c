@@ -191,7 +191,8 @@ static servers *live(void **state)
 {
     servers *s = *state;
     if (!s || s->pid[0] <= 0)
-        skip();
+        bl_skip_because("no fio servers: fio is not installed, or no 3 free ports on 127.0.0.1 "
+                        "in 8766-8865");
     return s;
 }
 
@@ -283,7 +284,8 @@ static void test_live_logs(void **state)
         ((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr != htonl(INADDR_LOOPBACK)) {
         if (ai)
             freeaddrinfo(ai);
-        skip(); /* localhost is not 127.0.0.1 here */
+        bl_skip_because("name resolution: 'localhost' does not resolve to 127.0.0.1 (no "
+                        "/etc/hosts?)");
     }
     freeaddrinfo(ai);
     char hl[128], err[512];
@@ -352,7 +354,7 @@ static void test_live_logs(void **state)
     free(job);
     free(work);
     if (!bl_format_find("fio-log"))
-        skip();
+        bl_skip_because("the fio-log format is not built in");
 }
 
 /* A host without a server: fio goes on with the others; we say who is missing. */
@@ -361,7 +363,7 @@ static void test_live_missing_host(void **state)
     servers *s = live(state);
     int dead = s->port[NSRV - 1] + 5;
     if (can_connect(dead))
-        skip();
+        bl_skip_because("the port meant to be dead has a listener");
     char hl[128], err[512];
     snprintf(hl, sizeof hl, "ip:127.0.0.1,%d\nip:127.0.0.1,%d\n", s->port[0], dead);
     char *hosts = write_file(s->dir, "hosts-dead.list", hl);

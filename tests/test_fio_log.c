@@ -8,6 +8,7 @@
 
 #include "../core/strbuf.h"
 #include "../parsers/fio_log.h"
+#include "../parsers/fio_log_merge.h"
 #include "support/support.h"
 #include <math.h>
 #include <stdio.h>
@@ -116,6 +117,15 @@ static void test_averaged_logs(void **state)
     assert_true(r->lat_ns.present);
     assert_false(r->clat_ns.present);
     assert_double_equal(r->lat_ns.mean, s.sum / s.n, 1e-6);
+    /* an averaged log (bs column 0) says so: its mean is one of windows, not of I/Os */
+    assert_non_null(strstr(r->note, "log_avg_msec"));
+    assert_string_equal(bl_record_label(r, "log_avg"), "window means (log_avg_msec)");
+    bl_out_free(&o);
+
+    path = bl_test_fixture("fio/log-raw_clat.3.log", p, sizeof p);
+    assert_int_equal(bl_test_parse(path, "fio-log", &o), 0);
+    assert_null(by_op(&o, "read")->note);
+    assert_null(bl_record_label(by_op(&o, "read"), "log_avg"));
     bl_out_free(&o);
 }
 
@@ -331,9 +341,69 @@ static void test_hist_bad_width(void **state)
     bl_strbuf_free(&text);
 }
 
+/* The two logs of a numjobs=2 job given together: beside the per-job records, one merged
+ * record per direction (bandwidth summed window by window, latency bins added). */
+static void test_numjobs_merged(void **state)
+{
+    (void)state;
+    char *out = NULL, *err = NULL;
+    int rc = bl_test_benchlog("parse fixtures/fio/log-avg_bw.1.log fixtures/fio/log-avg_bw.2.log "
+                              "fixtures/fio/log-avg_clat.1.log fixtures/fio/log-avg_clat.2.log",
+                              &out, &err);
+    assert_int_equal(rc, 0);
+    size_t lines = 0, merged = 0;
+    for (const char *p = out; (p = strchr(p, '\n')); p++)
+        lines++;
+    for (const char *p = out; (p = strstr(p, "\"merged_jobs\":\"2\"")); p++)
+        merged++;
+    assert_int_equal(lines, 8 + 4);
+    assert_int_equal(merged, 4);
+    /* read: "120, 33133, 0" in .1 and "120, 32933, 0" in .2 -> first window (33133+32933) KiB/s */
+    assert_non_null(strstr(out, "\"op\":\"read\",\"numjobs\":2,\"bw_bytes_s\":"));
+    assert_non_null(strstr(out, "\"v\":[67651584,"));
+    /* clat: bins of both logs; the mean weighted by their sample counts (10 windows each) */
+    bl_parse_out a, b;
+    char p1[256], p2[256];
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("fio/log-avg_clat.1.log", p1, sizeof p1), "fio-log", &a), 0);
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("fio/log-avg_clat.2.log", p2, sizeof p2), "fio-log", &b), 0);
+    double want = (by_op(&a, "read")->clat_ns.mean + by_op(&b, "read")->clat_ns.mean) / 2;
+    const char *m = strstr(out, "\"jobnum\":\"1,2\",\"log\":\"log-avg_clat.1.log");
+    assert_non_null(m);
+    assert_non_null(strstr(m, "\"merged_jobs\":\"2\"},\"op\":\"read\""));
+    bl_records in, mr;
+    bl_records_init(&in);
+    bl_records_init(&mr);
+    bl_records_push(&in, bl_record_clone(by_op(&a, "read")));
+    bl_records_push(&in, bl_record_clone(by_op(&b, "read")));
+    bl_fio_logs_merge(&in, &mr);
+    assert_int_equal(mr.n, 1);
+    assert_double_equal(mr.v[0]->clat_ns.mean, want, 1e-9);
+    assert_double_equal(mr.v[0]->clat_ns.max,
+                        fmax(by_op(&a, "read")->clat_ns.max, by_op(&b, "read")->clat_ns.max), 0);
+    uint64_t na = 0, nb = 0, nm = 0;
+    for (size_t i = 0; i < by_op(&a, "read")->clat_ns.n_bins; i++)
+        na += by_op(&a, "read")->clat_ns.bins[i].count;
+    for (size_t i = 0; i < by_op(&b, "read")->clat_ns.n_bins; i++)
+        nb += by_op(&b, "read")->clat_ns.bins[i].count;
+    for (size_t i = 0; i < mr.v[0]->clat_ns.n_bins; i++)
+        nm += mr.v[0]->clat_ns.bins[i].count;
+    assert_true(na > 0 && nb > 0);
+    assert_int_equal(nm, na + nb);
+    assert_string_equal(bl_record_label(mr.v[0], "merged_jobs"), "2");
+    bl_records_free(&in);
+    bl_records_free(&mr);
+    bl_out_free(&a);
+    bl_out_free(&b);
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numjobs_merged),
         cmocka_unit_test(test_raw_clat_log_equals_fio_summary),
         cmocka_unit_test(test_averaged_logs),
         cmocka_unit_test(test_hist_logs),

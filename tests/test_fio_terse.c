@@ -152,6 +152,25 @@ static void test_corpus_terse(void **state)
     assert_int_equal(o.recs.v[1]->io_bytes, 25468LL * 1024);
     assert_double_equal(o.recs.v[1]->iops, 9795, 0);
     assert_double_equal(o.recs.v[1]->cpu_sys_pct, 43.297381, 1e-9);
+    /* No job header: test from the direction, the unknown pattern said in note. */
+    assert_string_equal(o.recs.v[0]->test, "read");
+    assert_string_equal(o.recs.v[1]->test, "write");
+    assert_null(o.recs.v[1]->pattern);
+    assert_non_null(strstr(o.recs.v[1]->note, "pattern"));
+    /* "sda;14914;4958;17;4;16177;3202;19379;83.03%" on both records */
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(o.recs.v[i]->n_disks, 1);
+        const bl_disk *d = &o.recs.v[i]->disks[0];
+        assert_string_equal(d->name, "sda");
+        assert_int_equal(d->read_ios, 14914);
+        assert_int_equal(d->write_ios, 4958);
+        assert_int_equal(d->read_merges, 17);
+        assert_int_equal(d->write_merges, 4);
+        assert_double_equal(d->read_ticks_s, 16.177, 1e-12);
+        assert_double_equal(d->write_ticks_s, 3.202, 1e-12);
+        assert_double_equal(d->in_queue_s, 19.379, 1e-12);
+        assert_double_equal(d->util_pct, 83.03, 1e-12);
+    }
     bl_out_free(&o);
 
     if (!corpus("fio-terse/fio-3.7_terse3_randrw_read_write.txt", NULL, &o))
@@ -167,8 +186,16 @@ static void test_corpus_terse(void **state)
     if (!corpus("fio-terse/fio-3.28_terse3_plus_normal_8groups.txt", "fio-terse", &o))
         skip();
     assert_int_equal(o.recs.n, 8);
-    for (size_t i = 0; i < 8; i++)
+    for (size_t i = 0; i < 8; i++) {
         assert_int_equal(o.recs.v[i]->line, (int64_t)i + 11);
+        /* the job headers of the normal output give the test; no note then */
+        assert_non_null(o.recs.v[i]->test);
+        assert_null(o.recs.v[i]->note);
+        assert_int_equal(o.recs.v[i]->n_disks, 1);
+        assert_string_equal(o.recs.v[i]->disks[0].name, "sdb");
+    }
+    assert_string_equal(o.recs.v[0]->test, "seq-read");
+    assert_double_equal(o.recs.v[0]->disks[0].util_pct, 99.43, 1e-12);
     bl_out_free(&o);
 }
 

@@ -64,11 +64,11 @@ static void read_jobfile(const char *bytes, size_t len)
     if (bl_text_from_bytes(&t, "fuzz.fio", bytes, len, err, sizeof err) != 0)
         return;
     bl_jobs jobs = {0};
-    bl_parse_out out;
-    bl_out_init(&out, "fuzz.fio");
+    bl_diags out;
+    bl_diags_init(&out, "fuzz.fio");
     bl_jobfile_parse(&t, &jobs, &out);
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
     bl_text_free(&t);
 }
 
@@ -173,7 +173,8 @@ static void test_permission_denied(void **state)
         snprintf(probe, sizeof probe, "runuser -u nobody -- test -x %s 2>/dev/null",
                  bin ? bin : "build/benchlog");
         if (system(probe) != 0)
-            skip(); /* no runuser, or the build folder is not reachable by nobody */
+            bl_skip_because("runuser cannot run the binary as nobody (no runuser, or the "
+                            "build folder is not reachable by nobody)");
         snprintf(args, sizeof args, "--version >/dev/null; runuser -u nobody -- %s parse %s",
                  bin ? bin : "build/benchlog", path);
     } else {

@@ -61,16 +61,17 @@ static void test_rows_in_crystaldiskmark_order(void **state)
     assert_int_equal(t->nrows, sizeof want / sizeof want[0]);
     for (size_t i = 0; i < t->nrows; i++)
         assert_string_equal(t->rows[i].title, want[i]);
-    /* Columns: one per source and heading, CDM's table columns apart, titled by what differs. */
+    /* Columns: one per source and heading, CDM's table columns apart, titled by what differs
+     * and by the machine where a record names it. */
     assert_int_equal(t->ncols, 6);
-    assert_string_equal(t->cols[0].title, "run:quick");
-    assert_string_equal(t->cols[1].title, "bonnie.txt · ext4 on md0");
+    assert_string_equal(t->cols[0].title, "run:quick · ssd1");
+    assert_string_equal(t->cols[1].title, "bonnie.txt · ext4 on md0 · nas1");
     assert_string_equal(t->cols[2].title, "dd.txt");
     assert_string_equal(t->cols[3].title, "cdm.txt · 1 GbE");
-    assert_string_equal(t->cols[5].title, "nas.txt · シーケンシャル");
+    assert_string_equal(t->cols[5].title, "nas.txt · シーケンシャル · nas1");
     /* dd's two commands share their column: 64 MiB in 0.281737 s and in 0.0146754 s. */
-    assert_double_equal(bl_table_cell(t, 1, 2)->mbps.mean, 67.108864 / 0.281737, 1e-9);
-    assert_double_equal(bl_table_cell(t, 2, 2)->mbps.mean, 67.108864 / 0.0146754, 1e-9);
+    assert_double_equal(bl_table_cell(t, 1, 2)->m[BL_M_BW].mean, 67.108864 / 0.281737, 1e-9);
+    assert_double_equal(bl_table_cell(t, 2, 2)->m[BL_M_BW].mean, 67.108864 / 0.0146754, 1e-9);
     bl_table_free(t);
     bl_records_free(&rs);
 }
@@ -86,15 +87,18 @@ static void test_repeated_runs_mean_stdev(void **state)
     assert_int_equal(t->nrows, 3);
     const bl_cell *c = bl_table_cell(t, 0, 0); /* seq-write-block: 100, 110, 120 MB/s */
     assert_int_equal(c->n_recs, 3);
-    assert_double_equal(c->mbps.mean, 110, 1e-9);
-    assert_double_equal(c->mbps.sd, 10, 1e-9);
-    assert_double_equal(c->cpu_pct.mean, 14, 1e-9);
+    assert_double_equal(c->m[BL_M_BW].mean, 110, 1e-9);
+    assert_double_equal(c->m[BL_M_BW].sd, 10, 1e-9);
+    assert_double_equal(c->m[BL_M_CPU].mean, 14, 1e-9);
     c = bl_table_cell(t, 1, 0); /* seeks 200, 210, 220 */
-    assert_double_equal(c->value.mean, 210, 1e-9);
-    assert_double_equal(c->value.sd, 10, 1e-9);
+    assert_double_equal(c->m[BL_M_VALUE].mean, 210, 1e-9);
+    assert_double_equal(c->m[BL_M_VALUE].sd, 10, 1e-9);
     char *txt = render(t, BL_REPORT_TEXT, 0);
-    assert_non_null(strstr(txt, "110.0 ± 10.00 MB/s (n=3)"));
-    assert_non_null(strstr(txt, "210.0 ± 10.00 ops/s (n=3)"));
+    /* 95% CI half-width: t(0.975, 2) = 4.3027 × 10 / sqrt(3) = 24.84 */
+    assert_double_equal(c->m[BL_M_VALUE].ci, 4.3027 * 10 / sqrt(3), 1e-9);
+    assert_non_null(strstr(txt, "110.0 ± 10.00 MB/s (n=3, CI ±24.84)"));
+    assert_non_null(strstr(txt, "210.0 ± 10.00 ops/s (n=3, CI ±24.84)"));
+    assert_non_null(strstr(txt, "--repeats mean"));
     /* bonnie++ could not time file creation: the mark stays, no made-up figure. */
     assert_non_null(strstr(txt, "+++++ (n=3)"));
     assert_null(strstr(txt, "too fast"));
@@ -104,7 +108,7 @@ static void test_repeated_runs_mean_stdev(void **state)
     t = build(&rs, "run", NULL);
     assert_int_equal(t->ncols, 3);
     assert_string_equal(t->cols[2].title, "bonnie.txt #3");
-    assert_double_equal(bl_table_cell(t, 0, 2)->mbps.mean, 120, 1e-9);
+    assert_double_equal(bl_table_cell(t, 0, 2)->m[BL_M_BW].mean, 120, 1e-9);
     bl_table_free(t);
     bl_records_free(&rs);
 }
@@ -119,7 +123,10 @@ static void test_baseline_ratio_and_iops(void **state)
     bl_table *t = build(&rs, "column", "1 GbE");
     assert_int_equal(t->baseline, col_of(t, "1 GbE"));
     long ten = col_of(t, "10 GbE");
-    col_of(t, "(no column)"); /* dd's records have no such label: shown, not dropped */
+    /* dd's records have no such label: shown, not dropped, and not pooled with anything. */
+    long dd = col_of(t, "dd.txt");
+    assert_true(t->cols[dd].unlabelled);
+    assert_int_equal(t->n_unlabelled, 1);
     assert_double_equal(bl_table_ratio(t, 0, (size_t)ten), 1121.4 / 117.6, 1e-9);
     char *txt = render(t, BL_REPORT_TEXT, 0);
     assert_non_null(strstr(txt, "vs 1 GbE"));
@@ -170,20 +177,20 @@ static void test_text_aligned_with_cjk(void **state)
     bl_records_init(&rs);
     add_fio(&rs);
     add_dd(&rs);
-    bl_table *t = build(&rs, NULL, NULL); /* columns "nas.txt · シーケンシャル", "dd.txt" */
+    bl_table *t = build(&rs, NULL, NULL); /* "nas.txt · シーケンシャル · nas1", "dd.txt" */
     char *txt = render(t, BL_REPORT_TEXT, 0);
     char *lines[8];
     size_t n = 0;
     for (char *l = strtok(txt, "\n"); l && n < 8; l = strtok(NULL, "\n"))
         lines[n++] = l;
     assert_true(n >= 6);
-    char *title = strstr(lines[0], "シーケンシャル");
+    char *title = strstr(lines[0], "シーケンシャル · nas1");
     assert_non_null(title);
-    size_t fio_end = bl_display_width(lines[0]) - bl_display_width(title) + 14;
+    size_t fio_end = bl_display_width(lines[0]) - bl_display_width(title) + 14 + 7;
     assert_true(strncmp(lines[2], "seq-read 1MiB Q8T1 ", 19) == 0);
     assert_true(strncmp(lines[5], "rand-read 4KiB Q32T1 ", 21) == 0);
     /* fio's rows end with its column (dd's cell empty, no trailing blanks): 376.5 MB/s and
-     * "53.87 MB/s  13152 IOPS" end under the last character of the Japanese title. */
+     * "53.87 MB/s  13152 IOPS" end under the last character of the title. */
     assert_true(strstr(lines[2], "376.5 MB/s") && strstr(lines[5], "13152 IOPS"));
     assert_int_equal(bl_display_width(lines[2]), fio_end);
     assert_int_equal(bl_display_width(lines[5]), fio_end);
@@ -232,8 +239,8 @@ static void test_markdown_and_html(void **state)
                         "| test | fio | bonnie++ | dd | cdm | benchlog |\n"
                         "| :--- | ---: | ---: | ---: | ---: | ---: |\n",
                         strlen("| test | fio | bonnie++ | dd | cdm | benchlog |\n") + 40) == 0);
-    assert_non_null(
-        strstr(md, "| seq-read 1MiB Q8T1 | 376.5 MB/s |  |  | 619.5 ± 709.8 MB/s (n=2) |  |"));
+    assert_non_null(strstr(
+        md, "| seq-read 1MiB Q8T1 | 376.5 MB/s |  |  | 619.5 ± 709.8 MB/s (n=2, CI ±6377.2) |  |"));
     /* (117.6 + 1121.4) / 2 and sqrt(1003.8^2 / 2); IOPS beside for 4KiB only. */
     assert_non_null(strstr(md, "| rand-read 4KiB Q32T1 | 53.87 MB/s  13152 IOPS |"));
     free(md);
@@ -245,9 +252,12 @@ static void test_markdown_and_html(void **state)
     assert_non_null(strstr(html, "<meta charset=\"utf-8\">"));
     assert_null(strstr(html, "<script"));
     assert_null(strstr(html, "http")); /* self-contained: nothing fetched */
-    /* Bars against the row's best: 376.54 / 619.5 of CDM's mean. */
-    assert_non_null(strstr(html, "style=\"--w:60.8%\">376.5 MB/s</td>"));
-    assert_non_null(strstr(html, "style=\"--w:100.0%\">619.5 ± 709.8 MB/s (n=2)</td>"));
+    /* CDM's records have no section: its two columns stay apart (never pooled into a
+     * "(no section)" mean of 1 GbE and 10 GbE). Bars against the row's best: 376.54 / 1121.4. */
+    assert_non_null(strstr(html, "style=\"--w:33.6%\">376.5 MB/s</td>"));
+    assert_non_null(strstr(html, "style=\"--w:100.0%\">1121.4 MB/s</td>"));
+    assert_null(strstr(html, "619.5"));
+    assert_int_equal(t->n_unlabelled, 4); /* cdm 1 GbE and 10 GbE, dd, the runner */
     assert_non_null(strstr(html, "</html>\n"));
     free(html);
     bl_table_free(t);
@@ -277,12 +287,13 @@ static void test_import_then_report(void **state)
     assert_non_null(strstr(out, "\nseq-read,65536,1,1,4572.88142"));
     assert_null(strstr(out, "seq-write"));
     free(out);
-    /* HTML carries its bar chart inside: a PNG as a data URI ("iVBORw0KGgo" is its magic). */
+    /* HTML carries its charts inside: inline SVG, the figure printed at its bar. */
     snprintf(args, sizeof args, "report --db %s/s.db --html --title 'dd on ext4'", dir);
     assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
     assert_non_null(strstr(out, "<title>dd on ext4</title>"));
-    assert_non_null(strstr(out, "alt=\"dd on ext4 (bar chart)\" src=\"data:image/png;base64,"
-                                "iVBORw0KGgo"));
+    assert_non_null(strstr(out, "<svg viewBox="));
+    assert_non_null(strstr(out, "class=\"v\">4572.9 MB/s</text>"));
+    assert_null(strstr(out, "http"));
     free(out);
     snprintf(args, sizeof args, "report --db %s/s.db --md --title 'dd | ext4'", dir);
     assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
@@ -291,8 +302,8 @@ static void test_import_then_report(void **state)
     free(out);
     snprintf(args, sizeof args, "report --db %s/s.db --html --no-chart", dir);
     assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
-    assert_null(strstr(out, "<figure>"));
-    assert_non_null(strstr(out, ">4572.9 MB/s</td>"));
+    assert_null(strstr(out, "<svg"));
+    assert_non_null(strstr(out, ">4572.9 MB/s</span>"));
     free(out);
     snprintf(args, sizeof args, "report --db %s/s.db tool=fio", dir);
     assert_int_equal(bl_test_benchlog(args, NULL, &err), 1);

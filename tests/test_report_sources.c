@@ -69,16 +69,17 @@ static void test_fio_fixture(void **state)
     assert_int_equal(t->ncols, 1);
     /* Job rwmix ran twice (numjobs=2): fio printed read "(1942MB/s)" and "(1931MB/s)". */
     const bl_cell *c = bl_table_cell(t, row_by(t, "seq-read", 16384), 0);
-    assert_int_equal(c->mbps.n, 2);
-    assert_true(bl_test_close(c->mbps.mean, (1942 + 1931) / 2.0, 0.001));
-    assert_true(bl_test_close(c->mbps.sd, (1942 - 1931) / sqrt(2), 0.03));
+    assert_int_equal(c->m[BL_M_BW].n, 2);
+    assert_true(bl_test_close(c->m[BL_M_BW].mean, (1942 + 1931) / 2.0, 0.001));
+    assert_true(bl_test_close(c->m[BL_M_BW].sd, (1942 - 1931) / sqrt(2), 0.03));
     /* randrw70: "read: IOPS=18.8k, BW=73.6MiB/s (77.2MB/s)" */
     c = bl_table_cell(t, row_by(t, "rand-read", 4096), 0);
-    assert_true(bl_test_close(c->mbps.mean, 77.2, 0.001));
-    assert_true(bl_test_close(c->iops.mean, 18800, 0.003));
+    assert_true(bl_test_close(c->m[BL_M_BW].mean, 77.2, 0.001));
+    assert_true(bl_test_close(c->m[BL_M_IOPS].mean, 18800, 0.003));
     char *txt = text_of(t);
     assert_non_null(strstr(txt, "77.16 MB/s  18839 IOPS"));
-    assert_non_null(strstr(txt, "1936.3 ± 7.66 MB/s  118181 IOPS (n=2)"));
+    /* n=2: CI half-width t(0.975, 1) = 12.7062 × 7.66 / sqrt(2) */
+    assert_non_null(strstr(txt, "1936.3 ± 7.66 MB/s (n=2, CI ±68.82)  118181 IOPS"));
     free(txt);
     bl_table_free(t);
     /* Its JSON+ part has clat percentiles and bins: both latency charts draw from it. */
@@ -107,19 +108,34 @@ static void test_bonnie_corpus(void **state)
     bl_table_opts to = {0};
     char err[256];
     bl_table *t = bl_table_build(&rs, &to, err, sizeof err);
-    assert_int_equal(t->ncols, 1); /* seven runs of one file, no headings */
+    /* Seven lines of seven machines (host1..host7): seven set-ups, never one mean of them. */
+    assert_int_equal(t->ncols, 7);
+    assert_false(t->any_repeat);
     /* Block writes of the seven lines, K/sec: 110033 109696 94051 86703 75834 99612 36403. */
-    const bl_cell *c = bl_table_cell(t, (size_t)row_of(t, "seq-write-block T1"), 0);
-    assert_int_equal(c->mbps.n, 7);
-    assert_true(bl_test_close(c->mbps.mean, 89.575424, 1e-9));
-    assert_true(bl_test_close(c->mbps.sd, 26.232676, 1e-6));
+    static const double kps[] = {110033, 109696, 94051, 86703, 75834, 99612, 36403};
+    size_t wb = (size_t)row_of(t, "seq-write-block T1");
+    for (size_t j = 0; j < 7; j++) {
+        char host[8];
+        snprintf(host, sizeof host, "host%zu", j + 1);
+        assert_string_equal(t->cols[j].title, host);
+        const bl_stat *s = &bl_table_cell(t, wb, j)->m[BL_M_BW];
+        assert_int_equal(s->n, 1);
+        assert_true(bl_test_close(s->fig, kps[j] * 1024 / 1e6, 1e-9));
+    }
     /* Sequential stat: 332943 and 332648 files/s on two lines, "+++++" on five. */
-    c = bl_table_cell(t, (size_t)row_of(t, "seq-stat T1"), 0);
-    assert_int_equal(c->value.n, 2);
-    assert_int_equal(c->n_notes, 5);
+    size_t st = (size_t)row_of(t, "seq-stat T1");
+    size_t notes = 0, figs = 0;
+    for (size_t j = 0; j < 7; j++) {
+        const bl_cell *c = bl_table_cell(t, st, j);
+        notes += c->n_notes;
+        figs += c->m[BL_M_VALUE].n;
+    }
+    assert_int_equal(figs, 2);
+    assert_int_equal(notes, 5);
     char *txt = text_of(t);
-    assert_non_null(strstr(txt, "89.58 ± 26.23 MB/s (n=7)"));
-    assert_non_null(strstr(txt, "332796 ± 208.6 files/s (n=2; +++++ ×5)"));
+    assert_non_null(strstr(txt, "112.7 MB/s")); /* host1: 110033 K/sec */
+    assert_non_null(strstr(txt, "332943 files/s"));
+    assert_non_null(strstr(txt, "+++++"));
     free(txt);
     bl_table_free(t);
     /* --by host: one column per machine, the figures as printed. */
@@ -127,8 +143,8 @@ static void test_bonnie_corpus(void **state)
     t = bl_table_build(&rs, &to, err, sizeof err);
     assert_int_equal(t->ncols, 7);
     assert_string_equal(t->cols[6].title, "host7");
-    c = bl_table_cell(t, (size_t)row_of(t, "seq-write-block T1"), 6);
-    assert_true(bl_test_close(c->mbps.mean, 36403 * 1024 / 1e6, 1e-9));
+    const bl_cell *c = bl_table_cell(t, (size_t)row_of(t, "seq-write-block T1"), 6);
+    assert_true(bl_test_close(c->m[BL_M_BW].mean, 36403 * 1024 / 1e6, 1e-9));
     bl_table_free(t);
     bl_records_free(&rs);
 }

@@ -117,6 +117,16 @@ static void test_quick_suite_into_store(void **state)
         assert_string_equal(bl_record_label(r, "suite"), "quick");
         assert_string_equal(bl_record_label(r, "disk"), "test");
         assert_string_equal(bl_record_label(r, "cdm_pick"), "best of 1");
+        /* Its one pass, through the store: no warm-up in quick, so t = 1 only. */
+        assert_string_equal(bl_record_label(r, "cdm_pick_pass"), "1");
+        const bl_series *pass = NULL;
+        for (size_t k = 0; k < r->n_series; k++)
+            if (strcmp(r->series[k].name, "pass_bw") == 0)
+                pass = &r->series[k];
+        assert_non_null(pass);
+        assert_int_equal(pass->n, 1);
+        assert_double_equal(pass->t[0], 1, 0);
+        assert_true(bl_test_close(pass->v[0], r->bw_bytes_s, 1e-9));
         /* One run, one date: reports grouping by date keep the run together. */
         assert_string_equal(bl_record_label(r, "date"), bl_record_label(recs.v[0], "date"));
         assert_int_equal(strlen(bl_record_label(r, "date")), 20);
@@ -141,7 +151,7 @@ static void test_jobfile_round_trip(void **state)
     (void)state;
     /* The fixture is a valid fio job file... */
     if (system("fio --parse-only fixtures/jobs/seq-then-rand.fio >/dev/null 2>&1") != 0)
-        skip();
+        bl_skip_because("fio is not installed (scripts/deps.sh test installs it)");
     /* ...and benchlog runs it as it says: a full sequential pass, then two threads each
      * covering the file once, folded by group_reporting. */
     char *dir = bl_test_tmpdir(), *db = cat(dir, "/j.db"), *err;
@@ -201,7 +211,7 @@ static void test_fsync_every_n_writes(void **state)
 {
     (void)state;
     if (system("strace -V >/dev/null 2>&1") != 0)
-        skip();
+        bl_skip_because("strace is not installed (scripts/deps.sh test installs it)");
     char *dir = bl_test_tmpdir(), *db = cat(dir, "/f.db");
     size_t with = sync_calls(dir, db, "fsync", 16), without = sync_calls(dir, db, "fsync", 0);
     /* 256 KiB in 4 KiB writes: 64 writes, an fsync after every 16th. */
@@ -301,6 +311,66 @@ static void test_ctrl_c_keeps_finished_tests(void **state)
     cleanup(dir);
 }
 
+/* SIGKILL leaves the scratch file (nothing can run after it); --clean removes it because its
+ * process is gone, and keeps one whose process lives (this test's own PID). */
+static void test_clean_after_sigkill(void **state)
+{
+    (void)state;
+    const char *bin = getenv("BENCHLOG_BIN");
+    if (!bin)
+        bin = "build/benchlog";
+    char *dir = bl_test_tmpdir(), *db = cat(dir, "/k.db"), *job = cat(dir, "/k.fio");
+    FILE *f = fopen(job, "w");
+    fputs("[k]\nsize=4m\nrw=randread\ntime_based\nruntime=60\n", f);
+    fclose(f);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execl(bin, bin, "run", "--db", db, "--target", dir, job, (char *)NULL);
+        _exit(127);
+    }
+    bl_strbuf left;
+    bl_strbuf_init(&left);
+    bl_strbuf_printf(&left, "%s/.benchlog-%ld-k.tmp", dir, (long)pid);
+    struct timespec ts = {0, 50 * 1000000};
+    for (int i = 0; i < 400 && access(left.s, F_OK) != 0; i++)
+        nanosleep(&ts, NULL);
+    assert_int_equal(access(left.s, F_OK), 0);
+    kill(pid, SIGKILL);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(access(left.s, F_OK), 0); /* left behind, as the help says */
+    bl_strbuf lv;
+    bl_strbuf_init(&lv);
+    bl_strbuf_printf(&lv, "%s/.benchlog-%ld-alive.tmp", dir, (long)getpid());
+    FILE *g = fopen(lv.s, "w");
+    fclose(g);
+    char *out = NULL, *err = NULL;
+    assert_int_equal(run(&out, &err, "run --clean %s", dir), 0);
+    assert_non_null(strstr(err, "1 stale scratch file removed"));
+    bl_strbuf gone;
+    bl_strbuf_init(&gone);
+    bl_strbuf_printf(&gone, "run %ld is gone", (long)pid);
+    assert_non_null(strstr(err, gone.s));
+    bl_strbuf_free(&gone);
+    assert_int_equal(access(left.s, F_OK), -1);
+    assert_int_equal(access(lv.s, F_OK), 0);
+    free(out);
+    free(err);
+    assert_int_equal(run(&out, NULL, "run --help"), 0);
+    assert_non_null(strstr(out, "SIGKILL"));
+    assert_non_null(strstr(out, "--clean DIR"));
+    free(out);
+    bl_strbuf_free(&lv);
+    bl_strbuf_free(&left);
+    free(job);
+    free(db);
+    cleanup(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_fsync_every_n_writes),
         cmocka_unit_test(test_errors_and_refusals),
         cmocka_unit_test(test_ctrl_c_keeps_finished_tests),
+        cmocka_unit_test(test_clean_after_sigkill),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,9 +9,11 @@
 #include "../core/strbuf.h"
 #include "../runner/engine.h"
 #include "../runner/runner.h"
+#include "../runner/suites.h"
 #include "../runner/target.h"
 #include "support/support.h"
 #include <dirent.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,11 +81,11 @@ static int run_text(const char *text, bl_run_opts *o, bl_records *out)
     bl_text t;
     char err[256];
     assert_int_equal(bl_text_from_bytes(&t, "t.fio", text, strlen(text), err, sizeof err), 0);
-    bl_parse_out po;
-    bl_out_init(&po, "t.fio");
+    bl_diags po;
+    bl_diags_init(&po, "t.fio");
     bl_jobs jobs = {0};
     assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_out_free(&po);
+    bl_diags_free(&po);
     bl_text_free(&t);
     if (!o->msg)
         o->msg = fopen("/dev/null", "w");
@@ -332,6 +334,88 @@ static void test_null_engine_time_based(void **state)
     bl_records_free(&recs);
 }
 
+/* fio's behaviour: the sync engine cannot queue, so iodepth=32 runs and is recorded as 1. */
+static void test_sync_engine_records_the_depth_it_ran(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_run_opts o = {.target = dir};
+    bl_records recs;
+    assert_int_equal(
+        run_text("[s]\nrw=randread\nbs=4k\nsize=1m\nioengine=psync\niodepth=32\n", &o, &recs),
+        BL_RUN_OK);
+    const bl_record *r = recs.v[0];
+    assert_int_equal(r->iodepth, 1);
+    assert_string_equal(r->ioengine, "sync");
+    assert_string_equal(r->note, "iodepth=32 asked; the sync engine ran one I/O at a time");
+    /* Every one of the 256 reads was issued with nothing else in flight. */
+    assert_int_equal(r->iodepth_dist.n, 7);
+    assert_true(r->iodepth_dist.v[0].at == 1 && r->iodepth_dist.v[0].pct == 100);
+    assert_true(r->iodepth_dist.v[6].ge && r->iodepth_dist.v[6].at == 64);
+    assert_int_equal(r->io_bytes, 1 << 20);
+    bl_records_free(&recs);
+    rm_dir(dir);
+}
+
+static const bl_series *series_of(const bl_record *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_series; i++)
+        if (strcmp(r->series[i].name, name) == 0)
+            return &r->series[i];
+    return NULL;
+}
+
+/* A suite keeps CrystalDiskMark's pick and every pass beside it: "best of 3" can be checked
+ * afterwards, and each picked figure names its pass. */
+static void test_suite_stores_every_pass(void **state)
+{
+    (void)state;
+    static const bl_suite_test tests[] = {{"RND4K Q1T1", true, 4096, 1, 1}};
+    const bl_suite s = {"t", "test", 4u << 20, 3, 0.1, 0.1, 0, 1, tests};
+    char *dir = bl_test_tmpdir();
+    bl_run_opts o = {.target = dir, .msg = fopen("/dev/null", "w")};
+    bl_records recs;
+    bl_records_init(&recs);
+    assert_int_equal(bl_run_suite(&s, &o, &recs), BL_RUN_OK);
+    fclose(o.msg);
+    assert_int_equal(recs.n, 2); /* the picks only: passes do not count as runs in reports */
+    for (size_t k = 0; k < 2; k++) {
+        const bl_record *r = recs.v[k];
+        const bl_series *bw = series_of(r, "pass_bw"), *io = series_of(r, "pass_iops"),
+                        *lat = series_of(r, "pass_lat_mean");
+        assert_non_null(bw);
+        assert_non_null(io);
+        assert_non_null(lat);
+        assert_string_equal(bw->unit, "bytes/s");
+        assert_int_equal(bw->n, 4); /* the warm-up (t = 0) and passes 1..3 */
+        assert_int_equal(io->n, 4);
+        assert_int_equal(lat->n, 4);
+        double max_bw = 0, max_io = 0, min_lat = 1e30;
+        for (size_t i = 0; i < 4; i++) {
+            assert_double_equal(bw->t[i], (double)i, 0);
+            assert_true(bw->v[i] > 0 && io->v[i] > 0 && lat->v[i] > 0);
+            if (i == 0)
+                continue; /* the warm-up is never picked */
+            max_bw = bw->v[i] > max_bw ? bw->v[i] : max_bw;
+            max_io = io->v[i] > max_io ? io->v[i] : max_io;
+            min_lat = lat->v[i] < min_lat ? lat->v[i] : min_lat;
+        }
+        int pb = atoi(bl_record_label(r, "cdm_pick_pass"));
+        int pi = atoi(bl_record_label(r, "cdm_pick_iops_pass"));
+        int pl = atoi(bl_record_label(r, "cdm_pick_lat_pass"));
+        assert_true(pb >= 1 && pb <= 3 && pi >= 1 && pi <= 3 && pl >= 1 && pl <= 3);
+        assert_double_equal(r->bw_bytes_s, max_bw, 0);
+        assert_double_equal(bw->v[pb], max_bw, 0);
+        assert_double_equal(r->iops, max_io, 0);
+        assert_double_equal(io->v[pi], max_io, 0);
+        assert_double_equal(r->lat_ns.mean, min_lat, 0);
+        assert_double_equal(lat->v[pl], min_lat, 0);
+        assert_string_equal(bl_record_label(r, "cdm_pick"), "best of 3");
+    }
+    bl_records_free(&recs);
+    rm_dir(dir);
+}
+
 static void test_odirect_fallback(void **state)
 {
     (void)state;
@@ -351,7 +435,7 @@ static void test_odirect_fallback(void **state)
     /* A tmpfs folder, buffered: works and says tmpfs. */
     char tmpl[] = "/dev/shm/benchlog-test-XXXXXX";
     if (!mkdtemp(tmpl))
-        skip();
+        bl_skip_because("no /dev/shm tmpfs to make a folder in");
     bl_run_opts t = {.target = tmpl};
     assert_int_equal(run_text("[s]\nrw=write\nbs=4k\nsize=1m\n", &t, &recs), BL_RUN_OK);
     assert_string_equal(bl_record_label(recs.v[0], "fs"), "tmpfs");
@@ -420,8 +504,80 @@ static void test_fio_logs(void **state)
     rm_dir(dir);
 }
 
+typedef struct swapper {
+    const char *dir, *victim;
+    int swapped;
+} swapper;
+
+/* Waits for the scratch file to appear, then renames a symlink to the victim over it. */
+static void *swap_for_symlink(void *p)
+{
+    swapper *sw = p;
+    for (int tries = 0; tries < 200000 && !sw->swapped; tries++) {
+        DIR *d = opendir(sw->dir);
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+            if (strncmp(e->d_name, ".benchlog-", 10) == 0) {
+                char *scratch = path_in(sw->dir, e->d_name), *link = path_in(sw->dir, "swap");
+                if (symlink(sw->victim, link) == 0 && rename(link, scratch) == 0)
+                    sw->swapped = 1;
+                free(scratch);
+                free(link);
+                break;
+            }
+        if (d)
+            closedir(d);
+        usleep(50);
+    }
+    return NULL;
+}
+
+/* The scratch file is replaced by a symlink to someone's file while the run writes: the run
+ * goes on in the file it made (one descriptor, nothing reopened by name), the link's target
+ * keeps every byte, and the clean-up does not remove what is not ours. */
+static void test_scratch_swapped_for_a_symlink(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *other = bl_test_tmpdir();
+    char *victim = path_in(other, "victim");
+    FILE *f = fopen(victim, "w");
+    fputs("root's precious file\n", f);
+    fclose(f);
+    swapper sw = {.dir = dir, .victim = victim};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, swap_for_symlink, &sw), 0);
+    bl_run_opts o = {.target = dir};
+    bl_records recs;
+    int rc = run_text("[w]\nrw=write\nbs=64k\nsize=32m\nioengine=sync\ntime_based\n"
+                      "runtime=300ms\n",
+                      &o, &recs);
+    pthread_join(th, NULL);
+    assert_true(sw.swapped);
+    assert_int_equal(rc, BL_RUN_OK);
+    assert_true(recs.v[0]->io_bytes > 0);
+    size_t n;
+    unsigned char *b = slurp(victim, &n);
+    assert_int_equal(n, 21);
+    assert_memory_equal(b, "root's precious file\n", 21);
+    free(b);
+    /* The symlink left in the scratch file's place is not ours: it stays. */
+    assert_int_equal(dir_entries(dir), 1);
+    bl_records_free(&recs);
+    free(victim);
+    rm_dir(dir);
+    rm_dir(other);
+}
+
 static void test_refusals(void **state)
 {
+    /* A --runtime past the limit is refused before anything runs (it overflowed a cast to
+     * 0 bytes and "nan MB/s", exit 0). */
+    bl_run_opts huge = {.runtime_s = 1e12};
+    bl_records none;
+    assert_int_equal(run_text("[n]\nioengine=null\nsize=1m\n", &huge, &none), BL_RUN_FAILED);
+    assert_int_equal(none.n, 0);
+    bl_records_free(&none);
+
     (void)state;
     char *dir = bl_test_tmpdir();
     char *file = path_in(dir, "precious");
@@ -467,7 +623,7 @@ static void test_block_device_refused(void **state)
         if (stat(cands[i], &st) == 0 && S_ISBLK(st.st_mode))
             dev = cands[i];
     if (!dev)
-        skip();
+        bl_skip_because("no block device to probe (/dev/vda, /dev/sda, ...)");
     bl_targets ts = {0};
     char err[512];
     assert_null(bl_target_get(&ts, dev, "x", 4096, err, sizeof err));
@@ -485,7 +641,10 @@ int main(void)
         cmocka_unit_test(test_libaio_read_latencies),
         cmocka_unit_test(test_mixed_and_group_reporting),
         cmocka_unit_test(test_null_engine_time_based),
+        cmocka_unit_test(test_sync_engine_records_the_depth_it_ran),
+        cmocka_unit_test(test_suite_stores_every_pass),
         cmocka_unit_test(test_odirect_fallback),
+        cmocka_unit_test(test_scratch_swapped_for_a_symlink),
         cmocka_unit_test(test_fio_logs),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_block_device_refused),

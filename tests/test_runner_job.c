@@ -10,25 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_text(const char *text, bl_jobs *jobs, bl_parse_out *out)
+static int parse_text(const char *text, bl_jobs *jobs, bl_diags *out)
 {
     bl_text t;
     char err[256];
     assert_int_equal(bl_text_from_bytes(&t, "job.fio", text, strlen(text), err, sizeof err), 0);
-    bl_out_init(out, "job.fio");
+    bl_diags_init(out, "job.fio");
     int n = bl_jobfile_parse(&t, jobs, out);
     bl_text_free(&t);
     return n;
 }
 
-static int parse_fixture(const char *name, bl_jobs *jobs, bl_parse_out *out)
+static int parse_fixture(const char *name, bl_jobs *jobs, bl_diags *out)
 {
     char path[256];
     bl_text t;
     char err[256];
     assert_int_equal(bl_text_load(&t, bl_test_fixture(name, path, sizeof path), err, sizeof err),
                      0);
-    bl_out_init(out, path);
+    bl_diags_init(out, path);
     int n = bl_jobfile_parse(&t, jobs, out);
     bl_text_free(&t);
     return n;
@@ -83,17 +83,17 @@ static void test_global_and_sections(void **state)
 {
     (void)state;
     bl_jobs jobs = {0};
-    bl_parse_out out;
+    bl_diags out;
     assert_int_equal(parse_fixture("jobs/seq-then-rand.fio", &jobs, &out), 0);
-    assert_int_equal(out.n_diags, 0);
+    assert_int_equal(out.n, 0);
     assert_int_equal(jobs.n, 2);
     bl_job *w = &jobs.v[0], *r = &jobs.v[1];
     assert_string_equal(w->name, "seq-write");
     assert_int_equal(w->line, 7);
     assert_true(w->is_write && !w->is_read && !w->random);
     assert_int_equal(w->bs, 1048576);
-    assert_int_equal(w->size, 4000000);       /* 4MiB in fio's spelling: 4 * 10^6 */
-    assert_string_equal(w->ioengine, "sync"); /* psync */
+    assert_int_equal(w->size, 4000000);           /* 4MiB in fio's spelling: 4 * 10^6 */
+    assert_string_equal(w->engine->name, "sync"); /* psync */
     assert_true(w->end_fsync && w->group_reporting && !w->stonewall);
     assert_string_equal(r->name, "rand-read");
     assert_true(r->stonewall && r->random && r->is_read && !r->is_write);
@@ -102,16 +102,16 @@ static void test_global_and_sections(void **state)
     assert_double_equal(r->runtime_s, 1.5, 1e-12);
     assert_int_equal(r->size, 4000000); /* from [global] */
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
 
     assert_int_equal(parse_fixture("jobs/randread-qd32.fio", &jobs, &out), 0);
     assert_int_equal(jobs.n, 1);
-    assert_string_equal(jobs.v[0].ioengine, "libaio");
+    assert_string_equal(jobs.v[0].engine->name, "libaio");
     assert_int_equal(jobs.v[0].iodepth, 32);
     assert_int_equal(jobs.v[0].direct, 1);
     assert_int_equal(jobs.v[0].size, 8 << 20);
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
 
     assert_int_equal(parse_fixture("jobs/mixed-logs.fio", &jobs, &out), 0);
     assert_true(jobs.v[0].is_read && jobs.v[0].is_write && jobs.v[0].random);
@@ -120,54 +120,111 @@ static void test_global_and_sections(void **state)
     assert_string_equal(jobs.v[0].bw_log, "mixed");
     assert_int_equal(jobs.v[0].log_avg_msec, 0);
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
+}
+
+/* Each message names the option, its line and the range; nothing wraps or runs half-read. */
+static void test_ranges_are_checked_when_read(void **state)
+{
+    (void)state;
+    bl_jobs jobs = {0};
+    bl_diags out;
+    assert_int_equal(parse_text("[a]\nruntime=1e12\nramp_time=1e12\niodepth=0\nbs=512m\n"
+                                "size=1e30\nservice_time=11s\n",
+                                &jobs, &out),
+                     6);
+    const char *want[][2] = {{"'runtime': 1e12 is out of range", "100 days"},
+                             {"'ramp_time': 1e12 is out of range", "100 days"},
+                             {"'iodepth': 0 is out of range", "1 to 256"},
+                             {"'bs': 512m is out of range", "256 MiB"},
+                             {"'size': 1e30 is out of range", "2^63-1"},
+                             {"'service_time': 11s is out of range", "10 s"}};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(out.v[i].line, i + 2);
+        assert_non_null(strstr(out.v[i].msg, want[i][0]));
+        assert_non_null(strstr(out.v[i].msg, want[i][1]));
+    }
+    /* The values were not taken. */
+    assert_double_equal(jobs.v[0].runtime_s, 0, 0);
+    assert_int_equal(jobs.v[0].bs, 4096);
+    bl_jobs_free(&jobs);
+    bl_diags_free(&out);
+
+    /* offset + size past 2^63-1: reported at the job's section, for a size set in [global]. */
+    assert_int_equal(parse_text("[global]\nsize=1000p\n[big]\noffset=8000p\n", &jobs, &out), 1);
+    assert_int_equal(out.v[0].line, 3);
+    assert_non_null(strstr(out.v[0].msg, "passes the largest file offset"));
+    bl_jobs_free(&jobs);
+    bl_diags_free(&out);
+}
+
+/* fio runs bs=4k-16k, bsrange and bssplit as a mix of sizes; we ran 4k and stored bs=4096. */
+static void test_block_size_mixes_are_refused(void **state)
+{
+    (void)state;
+    bl_jobs jobs = {0};
+    bl_diags out;
+    assert_int_equal(parse_text("[a]\nbs=4k-16k\nbsrange=4k-16k\nbssplit=4k/50:64k/50\n"
+                                "blocksize=4k,8k\n",
+                                &jobs, &out),
+                     4);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(out.v[i].line, i + 2);
+        assert_non_null(strstr(out.v[i].msg, "would not run the mix fio runs"));
+    }
+    assert_int_equal(jobs.v[0].bs, 4096); /* the default, untouched */
+    bl_jobs_free(&jobs);
+    bl_diags_free(&out);
+    uint64_t v;
+    assert_false(bl_fio_size("4k-16k", &v));
+    assert_false(bl_fio_size("4k,8k", &v));
 }
 
 static void test_errors_name_option_and_line(void **state)
 {
     (void)state;
     bl_jobs jobs = {0};
-    bl_parse_out out;
+    bl_diags out;
     assert_int_equal(parse_fixture("jobs/bad-options.fio", &jobs, &out), 3);
-    assert_int_equal(out.n_diags, 3);
-    assert_int_equal(out.diags[0].line, 6);
-    assert_non_null(strstr(out.diags[0].msg, "'verify'"));
-    assert_non_null(strstr(out.diags[0].msg, "not supported"));
-    assert_int_equal(out.diags[1].line, 7);
-    assert_non_null(strstr(out.diags[1].msg, "'bs'"));
-    assert_non_null(strstr(out.diags[1].msg, "fast"));
-    assert_int_equal(out.diags[2].line, 8);
-    assert_non_null(strstr(out.diags[2].msg, "section header"));
+    assert_int_equal(out.n, 3);
+    assert_int_equal(out.v[0].line, 6);
+    assert_non_null(strstr(out.v[0].msg, "'verify'"));
+    assert_non_null(strstr(out.v[0].msg, "not supported"));
+    assert_int_equal(out.v[1].line, 7);
+    assert_non_null(strstr(out.v[1].msg, "'bs'"));
+    assert_non_null(strstr(out.v[1].msg, "fast"));
+    assert_int_equal(out.v[2].line, 8);
+    assert_non_null(strstr(out.v[2].msg, "section header"));
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
 
     /* Values out of range and unknown modes are errors too, never ignored. */
     assert_int_equal(parse_text("[a]\nrw=trim\niodepth=100000\nrwmixread=150\n", &jobs, &out), 3);
-    assert_int_equal(out.diags[0].line, 2);
-    assert_int_equal(out.diags[1].line, 3);
-    assert_int_equal(out.diags[2].line, 4);
+    assert_int_equal(out.v[0].line, 2);
+    assert_int_equal(out.v[1].line, 3);
+    assert_int_equal(out.v[2].line, 4);
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
 
     assert_int_equal(
         parse_text("[a]\nfilename=/dev/sda:/dev/sdb\nrw=read:8\nsize=50%\n", &jobs, &out), 3);
-    assert_non_null(strstr(out.diags[0].msg, "several files"));
-    assert_non_null(strstr(out.diags[1].msg, "'rw'"));
-    assert_non_null(strstr(out.diags[2].msg, "'size'"));
+    assert_non_null(strstr(out.v[0].msg, "several files"));
+    assert_non_null(strstr(out.v[1].msg, "'rw'"));
+    assert_non_null(strstr(out.v[2].msg, "'size'"));
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
 
     assert_int_equal(parse_text("# nothing but a comment\n", &jobs, &out), 1);
-    assert_non_null(strstr(out.diags[0].msg, "no job section"));
+    assert_non_null(strstr(out.v[0].msg, "no job section"));
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
 }
 
 static void test_global_applies_only_after(void **state)
 {
     (void)state;
     bl_jobs jobs = {0};
-    bl_parse_out out;
+    bl_diags out;
     const char *text = "bs=8k\n[one]\nrw=write\n[global]\niodepth=4\n[two]\ntime_based\n"
                        "runtime=2\nrwmixwrite=20\nnorandommap\n";
     assert_int_equal(parse_text(text, &jobs, &out), 0);
@@ -180,7 +237,7 @@ static void test_global_applies_only_after(void **state)
     assert_int_equal(jobs.v[1].rwmixread, 80);
     assert_double_equal(jobs.v[1].runtime_s, 2, 0);
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
 }
 
 static void test_suite_shapes(void **state)
@@ -207,7 +264,7 @@ static void test_suite_shapes(void **state)
         assert_int_equal(j.random, i >= 2);
         assert_int_equal(j.direct, 1);
         assert_true(j.time_based);
-        assert_string_equal(j.ioengine, qd[i] > 1 ? "libaio" : "sync");
+        assert_string_equal(j.engine->name, qd[i] > 1 ? "libaio" : "sync");
         bl_job_free(&j);
     }
     const bl_suite *d = bl_suite_find("cdm8-default");
@@ -247,12 +304,17 @@ static void test_suite_pick_as_crystaldiskmark(void **state)
     (void)state;
     bl_records runs;
     bl_records_init(&runs);
-    assert_null(bl_suite_pick(&runs));
+    assert_null(bl_suite_pick(&runs, NULL));
     bl_records_push(&runs, cdm_run(3400, 3242.5, 2470.0, 4000));
     bl_records_push(&runs, cdm_run(3531.233, 3367.6, 2371.96, 5000)); /* best MB/s */
     bl_records_push(&runs, cdm_run(3500, 3370.1, 2301.5, 6000));      /* best IOPS, latency */
-    bl_record *r = bl_suite_pick(&runs);
+    bl_suite_picked from;
+    bl_record *r = bl_suite_pick(&runs, &from);
     assert_non_null(r);
+    /* Which run each figure came from. */
+    assert_int_equal(from.bw, 2);
+    assert_int_equal(from.iops, 3);
+    assert_int_equal(from.lat, 3);
     assert_int_equal(runs.n, 2); /* the pick was taken out; the caller frees the rest */
     assert_double_equal(r->bw_bytes_s, 3531.233e6, 1e-3);
     assert_double_equal(r->iops, 3370.1, 1e-9);
@@ -313,6 +375,8 @@ int main(void)
         cmocka_unit_test(test_fio_times),
         cmocka_unit_test(test_global_and_sections),
         cmocka_unit_test(test_errors_name_option_and_line),
+        cmocka_unit_test(test_ranges_are_checked_when_read),
+        cmocka_unit_test(test_block_size_mixes_are_refused),
         cmocka_unit_test(test_global_applies_only_after),
         cmocka_unit_test(test_suite_shapes),
         cmocka_unit_test(test_suite_pick_as_crystaldiskmark),

@@ -41,6 +41,14 @@ static void make_records(bl_records *rs, size_t n, const char *tool)
     }
 }
 
+/* The key of a source whose text is `text`. */
+static bl_content_key key_of(const char *text)
+{
+    bl_content_key k = {.want_fnv = 1};
+    bl_content_key_of(text, strlen(text), &k);
+    return k;
+}
+
 static size_t count_records(const char *path, const char *filter)
 {
     char err[256];
@@ -68,11 +76,12 @@ static void test_round_trip_and_duplicates(void **state)
     assert_non_null(s);
     bl_records rs;
     make_records(&rs, 12, "fio");
-    assert_int_equal(bl_store_import(s, "x.txt", "h1", "fio", &rs, err, sizeof err),
+    bl_content_key h1 = key_of("h1");
+    assert_int_equal(bl_store_import(s, "x.txt", &h1, "fio", &rs, NULL, err, sizeof err),
                      BL_IMPORT_DONE);
-    assert_int_equal(bl_store_import(s, "x.txt", "h1", "fio", &rs, err, sizeof err),
+    assert_int_equal(bl_store_import(s, "x.txt", &h1, "fio", &rs, NULL, err, sizeof err),
                      BL_IMPORT_DUPLICATE);
-    assert_int_equal(bl_store_import(s, "run", NULL, "run", &rs, err, sizeof err),
+    assert_int_equal(bl_store_import(s, "run", NULL, "run", &rs, NULL, err, sizeof err),
                      BL_IMPORT_DONE); /* measured runs have no content identity */
     bl_run_info *runs;
     size_t n;
@@ -169,7 +178,8 @@ static void import_and_exit(const char *path, size_t n, const char *hash)
         _exit(3);
     bl_records rs;
     make_records(&rs, n, "bonnie++");
-    int rc = bl_store_import(s, "big.txt", hash, "bonnie", &rs, err, sizeof err);
+    bl_content_key key = key_of(hash);
+    int rc = bl_store_import(s, "big.txt", &key, "bonnie", &rs, NULL, err, sizeof err);
     bl_store_close(s);
     _exit(rc == BL_IMPORT_DONE ? 0 : 4);
 }
@@ -214,6 +224,81 @@ static void test_kill_during_import(void **state)
     free(dir);
 }
 
+static void edit_and_exit(const char *path, int del)
+{
+    char err[256];
+    bl_store *s = bl_store_open_existing_rw(path, err, sizeof err);
+    if (!s)
+        _exit(3);
+    bl_filter f = {0};
+    bl_filter_add(&f, "tool=gone", err, sizeof err);
+    size_t runs, recs;
+    bl_label set = {"edited", "yes"};
+    int rc = del ? bl_store_delete(s, &f, &runs, &recs, err, sizeof err)
+                 : bl_store_relabel(s, &f, &set, 1, NULL, 0, &runs, &recs, err, sizeof err);
+    bl_store_close(s);
+    _exit(rc == 0 ? 0 : 4);
+}
+
+/* kill -9 at random moments of a delete or a relabel of many runs: the runs asked for are
+ * changed whole or not at all, and nothing else is touched. */
+static void test_kill_during_edit(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    const size_t keep = 2000, gone = 10000;
+    srand((unsigned)time(NULL));
+    int done[2] = {0, 0};
+    for (int round = 0; round < 8; round++) {
+        int del = round % 2;
+        unlink(path);
+        char err[256];
+        bl_store *s = bl_store_open(path, err, sizeof err);
+        assert_non_null(s);
+        bl_records a, b;
+        make_records(&a, keep, "keep");
+        make_records(&b, gone, "gone");
+        bl_content_key ka = key_of("keep"), kb = key_of("gone");
+        assert_int_equal(bl_store_import(s, "a.txt", &ka, "x", &a, NULL, err, sizeof err), 0);
+        assert_int_equal(bl_store_import(s, "b.txt", &kb, "x", &b, NULL, err, sizeof err), 0);
+        bl_records_free(&a);
+        bl_records_free(&b);
+        bl_store_close(s);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+            edit_and_exit(path, del);
+        usleep((useconds_t)(rand() % 1200000));
+        kill(pid, SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+        int finished = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+        done[del] += finished;
+        assert_int_equal(count_records(path, "tool=keep"), keep);
+        size_t n_gone = count_records(path, "tool=gone");
+        size_t n_edited = count_records(path, "edited=yes");
+        if (del) {
+            assert_true(n_gone == 0 || n_gone == gone);
+            if (finished)
+                assert_int_equal(n_gone, 0);
+        } else {
+            assert_int_equal(n_gone, gone);
+            assert_true(n_edited == 0 || n_edited == gone);
+            if (finished)
+                assert_int_equal(n_edited, gone);
+        }
+        assert_int_equal(count_records(path, "edited=yes") + count_records(path, "edited!=yes"),
+                         keep + n_gone);
+    }
+    print_message("edits finished before the kill: %d deletes, %d relabels of 4 each\n", done[1],
+                  done[0]);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(path);
+    free(dir);
+}
+
 static void test_concurrent_imports(void **state)
 {
     (void)state;
@@ -245,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_upgrade_v1),
         cmocka_unit_test(test_kill_during_import),
         cmocka_unit_test(test_concurrent_imports),
+        cmocka_unit_test(test_kill_during_edit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

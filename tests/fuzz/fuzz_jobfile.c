@@ -10,11 +10,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (bl_text_from_bytes(&t, "fuzz.fio", (const char *)data, size, err, sizeof err) != 0)
         return 0;
     bl_jobs jobs = {0};
-    bl_parse_out out;
-    bl_out_init(&out, "fuzz.fio");
+    bl_diags out;
+    bl_diags_init(&out, "fuzz.fio");
     bl_jobfile_parse(&t, &jobs, &out);
     bl_jobs_free(&jobs);
-    bl_out_free(&out);
+    bl_diags_free(&out);
     bl_text_free(&t);
     return 0;
 }

@@ -17,13 +17,16 @@
 char *bl_test_corpus(const char *rel)
 {
     const char *root = getenv("BENCHLOG_CORPUS");
-    if (!root || !*root)
+    if (!root || !*root) {
+        printf("[  SKIP    ] no corpus: BENCHLOG_CORPUS is not set (%s)\n", rel);
         return NULL;
+    }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_printf(&sb, "%s/%s", root, rel);
     struct stat st;
     if (stat(sb.s, &st) != 0) {
+        printf("[  SKIP    ] corpus file absent: %s\n", sb.s);
         bl_strbuf_free(&sb);
         return NULL;
     }

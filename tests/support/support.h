@@ -6,8 +6,16 @@
 #include <stddef.h>
 
 /* Absolute path of a file in ../shared/corpus (BENCHLOG_CORPUS), or NULL when the corpus or
- * the file is absent (the caller then skip()s). Caller frees. */
+ * the file is absent (it prints why; the caller then skip()s). Caller frees. */
 char *bl_test_corpus(const char *rel);
+/* skip() saying why on the test's output: a skipped test names the tool, service or name
+ * resolution it lacked, so a run that skips is never mistaken for one that passed. */
+#define bl_skip_because(why)                                                                       \
+    do {                                                                                           \
+        printf("[  SKIP    ] %s\n", (why));                                                         \
+        skip();                                                                                    \
+    } while (0)
+
 /* Path of a file in fixtures/, relative to the repository root where tests run. */
 const char *bl_test_fixture(const char *rel, char *buf, size_t n);
 /* A new empty temporary folder; caller frees the string (and may leave the folder). */

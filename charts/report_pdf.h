@@ -1,0 +1,28 @@
+/* `benchlog report --pdf`: the report for vendors, through cairo's PDF surface and pango (text
+ * stays text; Noto Sans CJK renders Japanese). A4 landscape pages:
+ *   - a title page: title, date, what was measured (tools, tests, metrics), how repeats
+ *     combine, and the set-ups;
+ *   - the summary in long form (one line per test × set-up: MB/s, IOPS, mean and p99 latency,
+ *     n, 95% CI), split across pages, the header repeated on each;
+ *   - one bar chart per metric (the chart kind `bar`, every set-up, in pages of ten);
+ *   - a sources appendix: each run with its file, line, tool and labels.
+ * Built on the comparison model (table.h) and the records it was built from. */
+#ifndef BL_CHARTS_REPORT_PDF_H
+#define BL_CHARTS_REPORT_PDF_H
+
+#include "../core/record.h"
+#include "../report/table.h"
+#include <stddef.h>
+
+typedef struct bl_pdf_opts {
+    const char *title; /* NULL: "Storage benchmark comparison" */
+    const char *by;    /* as the table was built: the charts group the same way */
+    bl_repeats repeats;
+} bl_pdf_opts;
+
+/* Writes the PDF to path; returns 0, or 1 with err saying why. recs are the table's records.
+ * *pages (when not NULL) is set to the page count. */
+int bl_report_pdf(const char *path, const bl_table *t, const bl_records *recs, const bl_pdf_opts *o,
+                  size_t *pages, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,360 @@
+/* benchlog show / relabel / delete: one run looked at, labels fixed after import, runs
+ * removed. A RUN is the ID `benchlog list` prints; where a FILTER is allowed, the runs it
+ * acts on are the runs `benchlog list FILTER` shows. */
+#include "../core/jsonl.h"
+#include "../core/store.h"
+#include "../core/strbuf.h"
+#include "args.h"
+#include "commands.h"
+#include "options.h"
+#include "runlist.h"
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- show ---- */
+
+enum { SHOW_ARRAY_MAX = 16 };
+
+static void show_value(const char *path, json_t *v, const char *run_id);
+
+static void show_scalar(bl_strbuf *sb, json_t *v)
+{
+    if (json_is_string(v)) {
+        bl_strbuf_puts(sb, json_string_value(v));
+    } else if (json_is_real(v)) {
+        bl_strbuf_put_double(sb, json_real_value(v)); /* the shortest text of the figure */
+    } else {
+        char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+        bl_strbuf_puts(sb, t ? t : "");
+        free(t);
+    }
+}
+
+/* Nested objects and arrays are flattened to dotted paths; long arrays are cut, and say so. */
+static void show_value(const char *path, json_t *v, const char *run_id)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *sub;
+        json_object_foreach(v, k, sub)
+        {
+            bl_strbuf_reset(&sb);
+            bl_strbuf_printf(&sb, "%s.%s", path, k);
+            show_value(sb.s, sub, run_id);
+        }
+    } else if (json_is_array(v) && json_array_size(v) > 0 &&
+               !json_is_object(json_array_get(v, 0))) {
+        size_t n = json_array_size(v);
+        for (size_t i = 0; i < n && i < SHOW_ARRAY_MAX; i++) {
+            bl_strbuf_puts(&sb, i ? ", " : "");
+            show_scalar(&sb, json_array_get(v, i));
+        }
+        if (n > SHOW_ARRAY_MAX)
+            bl_strbuf_printf(&sb, ", ... (%zu in all: benchlog export %s)", n, run_id);
+        printf("  %-22s %s\n", path, sb.s);
+    } else if (json_is_array(v)) {
+        size_t n = json_array_size(v);
+        for (size_t i = 0; i < n && i < SHOW_ARRAY_MAX; i++) {
+            bl_strbuf_reset(&sb);
+            bl_strbuf_printf(&sb, "%s[%zu]", path, i);
+            show_value(sb.s, json_array_get(v, i), run_id);
+        }
+        if (n > SHOW_ARRAY_MAX)
+            printf("  %-22s ... (%zu in all: benchlog export %s)\n", path, n, run_id);
+    } else {
+        show_scalar(&sb, v);
+        printf("  %-22s %s\n", path, sb.s);
+    }
+    bl_strbuf_free(&sb);
+}
+
+typedef struct show_ctx {
+    size_t i, n;
+} show_ctx;
+
+static int show_record(void *ctx, bl_record *r, const char *run_id)
+{
+    show_ctx *c = ctx;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_record_to_json(r, &sb);
+    json_t *o = json_loadb(sb.s, sb.len, 0, NULL);
+    printf("\nrecord %zu of %zu", ++c->i, c->n);
+    if (r->line > 0)
+        printf(", line %lld", (long long)r->line);
+    printf("\n");
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v)
+    {
+        /* said once above for the whole run */
+        if (strcmp(k, "source") && strcmp(k, "run") && strcmp(k, "line") && strcmp(k, "tool") &&
+            strcmp(k, "tool_version"))
+            show_value(k, v, run_id);
+    }
+    json_decref(o);
+    bl_strbuf_free(&sb);
+    bl_record_free(r);
+    return 0;
+}
+
+/* Prints the run's header; *ctx receives its number of records. */
+static int show_header(void *ctx, const bl_run_info *ri)
+{
+    *(size_t *)ctx = ri->n_records;
+    printf("run      %s\nsource   %s", ri->id, ri->source);
+    if (ri->first_line > 0)
+        printf(":%lld", (long long)ri->first_line);
+    printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)ri->run,
+           ri->imported_at, ri->tool, *ri->tool_version ? " " : "", ri->tool_version);
+    for (size_t i = 0; i < ri->n_labels; i++)
+        printf("%s%s=%s", i ? ", " : "", ri->labels[i].key, ri->labels[i].value);
+    printf("\nrecords  %zu\n", ri->n_records);
+    return 1; /* one run */
+}
+
+static const char show_usage[] =
+    "Usage: benchlog show [OPTIONS] RUN\n\n"
+    "Shows one run: its source, labels and every record with all its figures (long\n"
+    "series are cut after 16 values; benchlog export RUN has them all). RUN is the ID\n"
+    "'benchlog list' prints first.\n";
+
+int cmd_show(int argc, char **argv)
+{
+    const char *db = NULL;
+    const bl_option opts[] = {BL_OPT_DB(&db), BL_OPT_END()};
+    static const bl_command_help h = {"show", show_usage, "Example: benchlog show 3f2a9c1b\n", NULL,
+                                      0};
+    int rc, n = bl_options(&h, opts, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if (n != 1)
+        return bl_usage_error("show", n ? "one RUN at a time" : "which RUN? (benchlog list)");
+    if (!bl_is_run_id(argv[0]))
+        return bl_usage_error("show",
+                              "'%s' is not a run ID (%d hex digits, as benchlog list "
+                              "prints them)",
+                              argv[0], BL_RUN_ID_LEN);
+    bl_filter f = {0};
+    char err[512];
+    bl_filter_add(&f, argv[0], err, sizeof err);
+    bl_store *s = bl_open_store(db, 0);
+    if (!s) {
+        bl_filter_free(&f);
+        return 1;
+    }
+    size_t n_records = 0;
+    rc = bl_store_each_run(s, &f, show_header, &n_records, err, sizeof err);
+    if (rc == 1) {
+        show_ctx c = {0, n_records};
+        rc = bl_store_each(s, &f, show_record, &c, err, sizeof err);
+    } else if (rc == 0) {
+        snprintf(err, sizeof err, "no run %s in %s", argv[0], db ? db : bl_store_default_path());
+        rc = -1;
+    }
+    if (rc)
+        fprintf(stderr, "benchlog show: %s\n", err);
+    bl_filter_free(&f);
+    bl_store_close(s);
+    return rc ? 1 : 0;
+}
+
+/* ---- relabel and delete: selecting runs ---- */
+
+/* FILTER terms from the operands; a bare ID is run=ID. Returns 0, or 2 (message printed). */
+static int selection(const char *cmd, int n, char **ops, bl_filter *f)
+{
+    memset(f, 0, sizeof *f);
+    if (n == 0)
+        return bl_usage_error(cmd, "which runs? Give run IDs (benchlog list) or a FILTER; "
+                                   "an empty selection is refused");
+    return bl_filter_from_args(f, n, ops) == 0 ? 0 : 2;
+}
+
+typedef struct key_list {
+    size_t n;
+    char **v;
+} key_list;
+
+static int add_key(void *list, const char *arg, char *err, size_t errlen)
+{
+    key_list *k = list;
+    if (!*arg || strchr(arg, '=')) {
+        snprintf(err, errlen, "--unset wants a label name, not '%s'", arg);
+        return -1;
+    }
+    k->v = bl_xrealloc(k->v, (k->n + 1) * sizeof *k->v);
+    k->v[k->n++] = (char *)arg;
+    return 0;
+}
+
+static const char relabel_usage[] =
+    "Usage: benchlog relabel [OPTIONS] RUN... K=V... [--unset K]...\n"
+    "       benchlog relabel [OPTIONS] FILTER... -- K=V... [--unset K]...\n\n"
+    "Sets (K=V) and removes (--unset K) labels on every record of the runs given by ID,\n"
+    "or of the runs 'benchlog list FILTER' shows; all in one transaction. With a\n"
+    "FILTER, '--' separates it from the labels.\n";
+
+/* Splits the operands into the runs' selection and the labels to set. */
+static int split_relabel(int n, char **ops, int *n_sel, bl_labels *set)
+{
+    int dash = -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(ops[i], "--") == 0 && dash < 0)
+            dash = i;
+    int first_label = dash;
+    if (dash < 0) {
+        first_label = 0;
+        while (first_label < n && bl_is_run_id(ops[first_label]))
+            first_label++;
+    }
+    *n_sel = first_label;
+    for (int i = first_label + (dash >= 0); i < n; i++) {
+        const char *eq = strchr(ops[i], '=');
+        if (!eq || eq == ops[i] || (eq[-1] == '!' && eq - 1 != ops[i])) {
+            if (dash < 0)
+                return bl_usage_error("relabel",
+                                      "'%s' is not a run ID nor K=V; with a FILTER, "
+                                      "put '--' between it and the labels",
+                                      ops[i]);
+            return bl_usage_error("relabel", "'%s' is not K=V", ops[i]);
+        }
+        if (dash < 0 && i == first_label && first_label == 0)
+            return bl_usage_error("relabel",
+                                  "'%s': which runs? Give run IDs first, or put '--' "
+                                  "between a FILTER and the labels",
+                                  ops[i]);
+        bl_labels_add(set, ops[i]);
+    }
+    return 0;
+}
+
+int cmd_relabel(int argc, char **argv)
+{
+    const char *db = NULL;
+    key_list unset = {0, NULL};
+    const bl_option opts[] = {
+        BL_OPT_FN(0, "unset", &unset, "K", "remove the label K (repeatable)", add_key),
+        BL_OPT_DB(&db),
+        BL_OPT_END(),
+    };
+    static const bl_command_help h = {
+        "relabel", relabel_usage,
+        "Examples:\n  benchlog relabel 3f2a9c1b host=nas2 --unset disk\n"
+        "  benchlog relabel source~old/ -- batch=2019\n",
+        NULL, 1};
+    bl_labels set = {0, NULL};
+    bl_filter f = {0};
+    int rc, n = bl_options(&h, opts, argc, argv, &rc), n_sel = 0;
+    if (n < 0)
+        goto out;
+    if ((rc = split_relabel(n, argv, &n_sel, &set)) != 0 ||
+        (rc = selection("relabel", n_sel, argv, &f)) != 0)
+        goto out;
+    if (set.n == 0 && unset.n == 0) {
+        rc = bl_usage_error("relabel", "no label to set (K=V) or remove (--unset K)");
+        goto out;
+    }
+    bl_store *s = bl_open_store_rw(db);
+    if (!s) {
+        rc = 1;
+        goto out;
+    }
+    char err[512];
+    size_t n_runs, n_records;
+    rc = bl_store_relabel(s, &f, set.v, set.n, unset.v, unset.n, &n_runs, &n_records, err,
+                          sizeof err);
+    bl_store_close(s);
+    if (rc != 0)
+        fprintf(stderr, "benchlog relabel: %s; store unchanged\n", err);
+    else if (n_runs == 0)
+        fprintf(stderr, "benchlog relabel: no run matches; store unchanged\n");
+    else
+        fprintf(stderr, "benchlog relabel: %zu run%s (%zu records) relabelled\n", n_runs,
+                n_runs == 1 ? "" : "s", n_records);
+    rc = rc != 0 || n_runs == 0 ? 1 : 0;
+out:
+    bl_filter_free(&f);
+    bl_labels_free(&set);
+    free(unset.v);
+    return rc;
+}
+
+static const char delete_usage[] =
+    "Usage: benchlog delete [OPTIONS] RUN|FILTER...\n\n"
+    "Removes the runs given by ID, or the runs 'benchlog list FILTER' shows, whole, in\n"
+    "one transaction. On a terminal it lists them and asks; elsewhere --yes is needed.\n"
+    "An empty selection is refused (to empty a store, remove its file).\n";
+
+/* Lists the runs on stderr and asks; 1 when the answer is yes. */
+static int confirm(bl_store *s, const bl_filter *f, size_t *n_runs)
+{
+    bl_run_table *t = bl_run_table_new(stderr, 0);
+    char err[512];
+    int rc = bl_store_each_run(s, f, bl_run_table_add, t, err, sizeof err);
+    *n_runs = bl_run_table_finish(t);
+    if (rc != 0) {
+        fprintf(stderr, "benchlog delete: %s\n", err);
+        return 0;
+    }
+    if (*n_runs == 0)
+        return 0;
+    fprintf(stderr, "Delete %s %zu run%s? [y/N] ", *n_runs == 1 ? "this" : "these", *n_runs,
+            *n_runs == 1 ? "" : "s");
+    char answer[16] = "";
+    if (!fgets(answer, sizeof answer, stdin))
+        return 0;
+    return answer[0] == 'y' || answer[0] == 'Y';
+}
+
+int cmd_delete(int argc, char **argv)
+{
+    const char *db = NULL;
+    int yes = 0;
+    const bl_option opts[] = {
+        BL_OPT_BOOL('y', "yes", &yes, "do not ask (for scripts)"),
+        BL_OPT_DB(&db),
+        BL_OPT_END(),
+    };
+    static const bl_command_help h = {
+        "delete", delete_usage,
+        "Examples:\n  benchlog delete 3f2a9c1b\n  benchlog delete --yes host=old-nas\n", NULL, 0};
+    bl_filter f;
+    int rc, n = bl_options(&h, opts, argc, argv, &rc);
+    if (n < 0)
+        return rc;
+    if ((rc = selection("delete", n, argv, &f)) != 0)
+        return rc;
+    if (!yes && !isatty(STDIN_FILENO)) {
+        bl_filter_free(&f);
+        return bl_usage_error("delete", "not asking without a terminal: add --yes");
+    }
+    bl_store *s = bl_open_store_rw(db);
+    if (!s) {
+        bl_filter_free(&f);
+        return 1;
+    }
+    size_t n_runs = 0, n_records = 0;
+    char err[512];
+    if (!yes && !confirm(s, &f, &n_runs)) {
+        fprintf(stderr, "benchlog delete: %s\n", n_runs ? "nothing deleted" : "no run matches");
+        rc = 1;
+    } else if (bl_store_delete(s, &f, &n_runs, &n_records, err, sizeof err) != 0) {
+        fprintf(stderr, "benchlog delete: %s; store unchanged\n", err);
+        rc = 1;
+    } else if (n_runs == 0) {
+        fprintf(stderr, "benchlog delete: no run matches; store unchanged\n");
+        rc = 1;
+    } else {
+        fprintf(stderr, "benchlog delete: %zu run%s (%zu records) deleted\n", n_runs,
+                n_runs == 1 ? "" : "s", n_records);
+    }
+    bl_filter_free(&f);
+    bl_store_close(s);
+    return rc;
+}

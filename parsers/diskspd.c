@@ -1,0 +1,282 @@
+/* DiskSpd's text report (ResultParser.cpp), one timespan at a time:
+ *   Command Line: diskspd.exe -c1G -d10 -r -w30 -t2 -o8 -b4K -Sh -L testfile.dat
+ *   ... block size: 4KiB / using random I/O / number of outstanding I/O operations ...
+ *   actual test time:	10.00s
+ *   Read IO
+ *   thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s |  AvgLat  | LatStdDev | file
+ *   total:         496885760 |       121310 |      47.39 |   12131.00 |    0.404 |     0.318
+ *     %-ile |  Read (ms) | Write (ms) | Total (ms)      (with -L)
+ * One record per direction that moved data, from the "total:" row of the Read IO and Write IO
+ * tables (the columns named by the header, which -L and -D change); percentiles from the
+ * latency table's Read/Write columns. bw = I/O per s x bytes per I/O, which must agree with
+ * the printed MiB/s; bs is the profile's block size when every I/O had that size. */
+#include "../core/strbuf.h"
+#include "../core/units.h"
+#include "parser.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB 1048576.0
+#define DS_MAXCOL 12
+
+typedef struct ds_setup {
+    char *command;
+    int64_t bs, qd, threads;
+    const char *pattern;
+    int direct;
+    double seconds;
+} ds_setup;
+
+static const char *trim(const char *s)
+{
+    return s + strspn(s, " \t");
+}
+
+static int starts(const char *s, const char *w)
+{
+    return strncmp(trim(s), w, strlen(w)) == 0;
+}
+
+/* "4KiB", "4096", "1MiB": bytes. */
+static int64_t ds_size(const char *s)
+{
+    double v;
+    const char *e;
+    if (!bl_parse_number(s, 0, &v, &e))
+        return -1;
+    static const char units[] = "KMGT";
+    const char *u = *e ? strchr(units, *e) : NULL;
+    if (u)
+        v *= pow(1024, (double)(u - units + 1));
+    return bl_count_or(v, -1);
+}
+
+static void read_setup(const bl_text *t, size_t from, size_t to, ds_setup *st)
+{
+    memset(st, 0, sizeof *st);
+    st->bs = st->qd = st->threads = -1;
+    st->direct = BL_TRI_ABSENT;
+    st->seconds = NAN;
+    for (size_t i = from; i < to; i++) {
+        const char *s = trim(t->line[i]), *v;
+        if (starts(s, "Command Line: ")) {
+            free(st->command);
+            st->command = bl_xstrdup(s + 14);
+        } else if (starts(s, "block size: "))
+            st->bs = ds_size(s + 12);
+        else if (starts(s, "using random I/O"))
+            st->pattern = "rand";
+        else if (starts(s, "using sequential I/O") || starts(s, "using interlocked sequential"))
+            st->pattern = "seq";
+        else if (starts(s, "number of outstanding I/O operations") && (v = strchr(s, ':')))
+            st->qd = atoll(v + 1);
+        else if (starts(s, "software cache disabled"))
+            st->direct = BL_TRUE;
+        else if (starts(s, "using software cache"))
+            st->direct = BL_FALSE;
+        else if (starts(s, "thread count:") && (v = strchr(s, ':')))
+            st->threads = atoll(v + 1);
+        else if (starts(s, "actual test time:") && (v = strchr(s, ':')))
+            bl_parse_number(trim(v + 1), 0, &st->seconds, NULL);
+    }
+}
+
+/* The header's column names, "bytes", "I/Os", "MiB/s", "I/O per s", "AvgLat", ... */
+static size_t header_columns(const char *s, char cols[DS_MAXCOL][16])
+{
+    if (!starts(s, "thread |") || !strstr(s, "I/Os"))
+        return 0;
+    size_t n = 0;
+    for (const char *p = strchr(s, '|'); p && n < DS_MAXCOL; p = strchr(p + 1, '|')) {
+        const char *b = trim(p + 1);
+        size_t len = strcspn(b, "|");
+        while (len && b[len - 1] == ' ')
+            len--;
+        snprintf(cols[n++], 16, "%.*s", (int)len, b);
+    }
+    return n;
+}
+
+typedef struct ds_total {
+    long line;
+    double bytes, ios, mib_s, iops, avg_ms, sd_ms;
+} ds_total;
+
+/* The "total:" row under a header: its cells in the header's order (bytes first). */
+static int total_row(const char *s, char cols[DS_MAXCOL][16], size_t ncol, ds_total *r)
+{
+    if (!starts(s, "total:"))
+        return 0;
+    r->bytes = r->ios = r->mib_s = r->iops = r->avg_ms = r->sd_ms = NAN;
+    const char *p = trim(s) + 6;
+    for (size_t c = 0; c < ncol && p; c++) {
+        double v;
+        if (!bl_parse_number(trim(p), 0, &v, NULL))
+            v = NAN;
+        if (strcmp(cols[c], "bytes") == 0)
+            r->bytes = v;
+        else if (strcmp(cols[c], "I/Os") == 0)
+            r->ios = v;
+        else if (strcmp(cols[c], "MiB/s") == 0)
+            r->mib_s = v;
+        else if (strcmp(cols[c], "I/O per s") == 0)
+            r->iops = v;
+        else if (strcmp(cols[c], "AvgLat") == 0)
+            r->avg_ms = v;
+        else if (strcmp(cols[c], "LatStdDev") == 0)
+            r->sd_ms = v;
+        p = strchr(p, '|');
+        if (p)
+            p++;
+    }
+    return !isnan(r->bytes) && !isnan(r->ios) && !isnan(r->iops);
+}
+
+/* The total row of the table titled `title` ("Read IO") between lines from and to. */
+static int section_total(const bl_text *t, size_t from, size_t to, const char *title, ds_total *r)
+{
+    for (size_t i = from; i + 1 < to; i++) {
+        if (strcmp(trim(t->line[i]), title) != 0)
+            continue;
+        char cols[DS_MAXCOL][16];
+        size_t n = header_columns(t->line[i + 1], cols);
+        for (size_t k = i + 2; n && k < to && k < i + 1100; k++)
+            if (total_row(t->line[k], cols, n, r)) {
+                r->line = (long)k + 1;
+                return 1;
+            }
+        return 0;
+    }
+    return 0;
+}
+
+/* "  %-ile |  Read (ms) | Write (ms) | Total (ms)" rows: percentiles of direction d. */
+static void percentiles(const bl_text *t, size_t from, size_t to, int d, bl_lat *l)
+{
+    static const struct {
+        const char *name;
+        double pct;
+    } rows[] = {{"25th", 25},           {"50th", 50},          {"75th", 75},
+                {"90th", 90},           {"95th", 95},          {"99th", 99},
+                {"3-nines", 99.9},      {"4-nines", 99.99},    {"5-nines", 99.999},
+                {"6-nines", 99.9999},   {"7-nines", 99.99999}, {"8-nines", 99.999999},
+                {"9-nines", 99.9999999}};
+    size_t i = from;
+    while (i < to && !starts(t->line[i], "%-ile |"))
+        i++;
+    for (i++; i < to && i < from + 2000; i++) {
+        const char *s = trim(t->line[i]);
+        const char *bar = strchr(s, '|');
+        if (!bar)
+            continue;
+        const char *cell = bar;
+        for (int k = 1; k < d && cell; k++)
+            cell = strchr(cell + 1, '|');
+        double ms;
+        if (!cell || !bl_parse_number(trim(cell + 1), 0, &ms, NULL))
+            continue;               /* "N/A" */
+        ms = round(ms * 1e6) / 1e6; /* DiskSpd prints whole microseconds */
+        if (strncmp(s, "min ", 4) == 0)
+            l->min = round(ms * 1e6), l->present = true;
+        else if (strncmp(s, "max ", 4) == 0) {
+            l->max = round(ms * 1e6), l->present = true;
+            break;
+        }
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+            if (strncmp(s, rows[r].name, strlen(rows[r].name)) == 0 &&
+                s[strlen(rows[r].name)] == ' ')
+                bl_lat_add_pct(l, rows[r].pct, round(ms * 1e6));
+    }
+}
+
+static int diskspd_probe(const bl_text *t)
+{
+    char cols[DS_MAXCOL][16];
+    for (size_t i = 0; i + 1 < t->nlines; i++)
+        if (strcmp(trim(t->line[i]), "Total IO") == 0 && header_columns(t->line[i + 1], cols))
+            return 90;
+    return 0;
+}
+
+static void emit(bl_parse_out *out, const bl_text *t, size_t from, size_t to, const ds_setup *st,
+                 int64_t run)
+{
+    static const char *const titles[] = {"Read IO", "Write IO"};
+    for (int d = 0; d < 2; d++) {
+        ds_total tot;
+        if (!section_total(t, from, to, titles[d], &tot) || !(tot.ios > 0))
+            continue;
+        double per_io = tot.bytes / tot.ios;
+        double bw = tot.iops * per_io;
+        if (!isnan(tot.mib_s) && fabs(bw / MIB - tot.mib_s) > 0.0051 + tot.mib_s * 1e-6) {
+            bl_out_error(out, tot.line,
+                         "diskspd %s total: %.2f I/O per s of %.0f bytes is not "
+                         "%.2f MiB/s",
+                         d ? "write" : "read", tot.iops, per_io, tot.mib_s);
+            continue;
+        }
+        bl_record *r = bl_out_record(out, tot.line);
+        r->run = run;
+        bl_record_set_str(&r->tool, "diskspd");
+        bl_record_set_str(&r->op, d ? "write" : "read");
+        bl_record_set_str(&r->pattern, st->pattern);
+        char test[16];
+        snprintf(test, sizeof test, "%s-%s", st->pattern ? st->pattern : "seq",
+                 d ? "write" : "read");
+        if (st->pattern)
+            bl_record_set_str(&r->test, test);
+        r->bs = st->bs > 0 && tot.bytes == tot.ios * (double)st->bs ? st->bs : -1;
+        r->iodepth = st->qd;
+        r->numjobs = st->threads;
+        r->direct = st->direct;
+        r->io_bytes = bl_count_or(tot.bytes, -1);
+        r->runtime_s = st->seconds;
+        r->iops = tot.iops;
+        r->bw_bytes_s = bw;
+        if (!isnan(tot.avg_ms)) {
+            r->lat_ns.present = true;
+            r->lat_ns.mean = round(tot.avg_ms * 1e6);
+            r->lat_ns.stdev = isnan(tot.sd_ms) ? NAN : round(tot.sd_ms * 1e6);
+            percentiles(t, from, to, d + 1, &r->lat_ns);
+        }
+        if (st->command)
+            bl_record_set_label(r, "command", st->command);
+    }
+}
+
+static void diskspd_parse(const bl_text *t, bl_parse_out *out)
+{
+    int64_t run = 0;
+    size_t setup_from = 0;
+    for (size_t i = 0; i + 1 < t->nlines; i++) {
+        char cols[DS_MAXCOL][16];
+        if (strcmp(trim(t->line[i]), "Total IO") != 0 || !header_columns(t->line[i + 1], cols))
+            continue;
+        /* The timespan's tables end at the next "Total IO" table or the next command. */
+        size_t end = i + 2;
+        while (end < t->nlines && !starts(t->line[end], "Command Line:") &&
+               !(strcmp(trim(t->line[end]), "Total IO") == 0))
+            end++;
+        ds_setup st;
+        read_setup(t, setup_from, i, &st);
+        run++;
+        size_t before = out->recs.n;
+        emit(out, t, i, end, &st, run);
+        if (out->recs.n == before)
+            bl_out_error(out, (long)i + 1, "diskspd results without a read or write total");
+        free(st.command);
+        setup_from = end;
+        i = end - 1;
+    }
+}
+
+const bl_format bl_format_diskspd = {
+    .name = "diskspd",
+    .summary = "DiskSpd text reports: Read/Write IO totals, latency percentiles, command line",
+    .family = "diskspd",
+    .rank = 1,
+    .probe = diskspd_probe,
+    .parse = diskspd_parse,
+};

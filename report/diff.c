@@ -1,0 +1,183 @@
+#include "diff.h"
+#include "fmt.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bl_diff_ci ci_test(const bl_stat *a, const bl_stat *b)
+{
+    int ra = a->n >= 2 && bl_present(a->ci), rb = b->n >= 2 && bl_present(b->ci);
+    if (ra && rb)
+        return fabs(a->mean - b->mean) > a->ci + b->ci ? BL_DIFF_OUTSIDE : BL_DIFF_INSIDE;
+    if (ra)
+        return fabs(b->fig - a->mean) > a->ci ? BL_DIFF_OUTSIDE : BL_DIFF_INSIDE;
+    if (rb)
+        return fabs(a->fig - b->mean) > b->ci ? BL_DIFF_OUTSIDE : BL_DIFF_INSIDE;
+    return BL_DIFF_NO_REPEATS;
+}
+
+size_t bl_diff(const bl_table *t, size_t ca, size_t cb, const bl_metric *ms, size_t nm,
+               bl_diff_line *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        for (size_t q = 0; q < (nm ? nm : 1); q++) {
+            bl_metric m = nm ? ms[q] : bl_row_main(&t->rows[i]);
+            const bl_stat *a = &bl_table_cell(t, i, ca)->m[m];
+            const bl_stat *b = &bl_table_cell(t, i, cb)->m[m];
+            if (!a->n || !b->n)
+                continue;
+            out[n] = (bl_diff_line){i, m, a, b, BL_ABSENT, ci_test(a, b)};
+            if (a->fig != 0)
+                out[n].change_pct = (b->fig - a->fig) / a->fig * 100;
+            n++;
+        }
+    }
+    return n;
+}
+
+static void fig(bl_strbuf *sb, bl_metric m, double v)
+{
+    const char *u = bl_metric_unit(m);
+    if (u && strcmp(u, "ns") == 0)
+        bl_fmt_ns(sb, v);
+    else if (m == BL_M_IOPS)
+        bl_fmt_iops(sb, v);
+    else
+        bl_fmt_fig(sb, v);
+}
+
+static void side_text(bl_strbuf *sb, bl_metric m, const bl_stat *s, const char *unit)
+{
+    fig(sb, m, s->fig);
+    if (unit && strcmp(unit, "ns") != 0)
+        bl_strbuf_printf(sb, " %s", unit);
+    if (s->n >= 2) {
+        bl_strbuf_printf(sb, " (n=%zu, CI ±", s->n);
+        fig(sb, m, s->ci);
+        bl_strbuf_putc(sb, ')');
+    }
+}
+
+static const char *ci_word(bl_diff_ci c)
+{
+    return c == BL_DIFF_OUTSIDE ? "yes" : c == BL_DIFF_INSIDE ? "no" : "no repeats";
+}
+
+static void csv_field(bl_strbuf *out, const char *s)
+{
+    bl_strbuf_putc(out, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            bl_strbuf_putc(out, '"');
+        bl_strbuf_putc(out, *s);
+    }
+    bl_strbuf_putc(out, '"');
+}
+
+static void csv_num(bl_strbuf *out, double v)
+{
+    bl_strbuf_putc(out, ',');
+    if (bl_present(v))
+        bl_strbuf_printf(out, "%.10g", v);
+}
+
+static void render_csv(const bl_table *t, const bl_diff_line *l, size_t n, bl_strbuf *out)
+{
+    bl_strbuf_puts(out, "test,metric,unit,a,a_n,a_ci,b,b_n,b_ci,change_pct,outside_ci\n");
+    for (size_t k = 0; k < n; k++) {
+        const char *u = l[k].metric == BL_M_VALUE ? bl_table_cell(t, l[k].row, 0)->unit
+                                                  : bl_metric_unit(l[k].metric);
+        csv_field(out, t->rows[l[k].row].title);
+        bl_strbuf_printf(out, ",%s,", bl_metric_name(l[k].metric));
+        csv_field(out, u ? u : t->rows[l[k].row].unit ? t->rows[l[k].row].unit : "");
+        csv_num(out, l[k].a->fig);
+        bl_strbuf_printf(out, ",%zu", l[k].a->n);
+        csv_num(out, l[k].a->ci);
+        csv_num(out, l[k].b->fig);
+        bl_strbuf_printf(out, ",%zu", l[k].b->n);
+        csv_num(out, l[k].b->ci);
+        csv_num(out, l[k].change_pct);
+        bl_strbuf_printf(out, ",%s\n", ci_word(l[k].ci));
+    }
+}
+
+static void put_cell(bl_strbuf *out, const char *s, size_t w, int right)
+{
+    size_t dw = bl_display_width(s);
+    if (right)
+        for (size_t i = dw; i < w; i++)
+            bl_strbuf_putc(out, ' ');
+    bl_strbuf_puts(out, s);
+    if (!right)
+        for (size_t i = dw; i < w; i++)
+            bl_strbuf_putc(out, ' ');
+}
+
+void bl_diff_render(const bl_table *t, size_t ca, size_t cb, const bl_diff_line *l, size_t n,
+                    int csv, bl_strbuf *out)
+{
+    if (csv) {
+        render_csv(t, l, n, out);
+        return;
+    }
+    enum { NC = 5 };
+    size_t rows = n + 1;
+    char **cell = bl_xcalloc(rows * NC, sizeof *cell);
+    const char *head[NC] = {"test", t->cols[ca].title, t->cols[cb].title, "change",
+                            "outside 95% CI"};
+    for (int c = 0; c < NC; c++)
+        cell[c] = bl_xstrdup(head[c]);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t k = 0; k < n; k++) {
+        char **r = cell + (k + 1) * NC;
+        const bl_diff_line *d = &l[k];
+        const char *u = d->metric == BL_M_VALUE ? t->rows[d->row].unit : bl_metric_unit(d->metric);
+        bl_strbuf_printf(&sb, "%s %s", t->rows[d->row].title, bl_metric_name(d->metric));
+        r[0] = bl_strbuf_take(&sb);
+        side_text(&sb, d->metric, d->a, u);
+        r[1] = bl_strbuf_take(&sb);
+        side_text(&sb, d->metric, d->b, u);
+        r[2] = bl_strbuf_take(&sb);
+        if (bl_present(d->change_pct))
+            bl_strbuf_printf(&sb, "%+.1f%%", d->change_pct);
+        else
+            bl_strbuf_puts(&sb, "n/a");
+        r[3] = bl_strbuf_take(&sb);
+        r[4] = bl_xstrdup(ci_word(d->ci));
+    }
+    size_t w[NC] = {0};
+    for (size_t i = 0; i < rows; i++)
+        for (int c = 0; c < NC; c++) {
+            size_t dw = bl_display_width(cell[i * NC + c]);
+            w[c] = dw > w[c] ? dw : w[c];
+        }
+    for (size_t i = 0; i < rows; i++) {
+        for (int c = 0; c < NC; c++) {
+            if (c)
+                bl_strbuf_puts(out, "  ");
+            put_cell(out, cell[i * NC + c], c == NC - 1 ? 0 : w[c], c > 0 && c < 4);
+        }
+        while (out->len && out->s[out->len - 1] == ' ')
+            out->s[--out->len] = 0;
+        bl_strbuf_putc(out, '\n');
+        if (i == 0) {
+            for (int c = 0; c < NC; c++) {
+                if (c)
+                    bl_strbuf_puts(out, "  ");
+                for (size_t x = 0; x < w[c]; x++)
+                    bl_strbuf_putc(out, '-');
+            }
+            bl_strbuf_putc(out, '\n');
+        }
+    }
+    for (size_t i = 0; i < rows * NC; i++)
+        free(cell[i]);
+    free(cell);
+    bl_strbuf_printf(out,
+                     "\n%zu common test figure%s. change = (B - A) / A. Outside 95%% CI: the two "
+                     "sides' confidence intervals of the mean do not overlap (with repeats on "
+                     "one side: the other's figure lies outside it).\n",
+                     n, n == 1 ? "" : "s");
+}

@@ -1,0 +1,372 @@
+/* The self-contained page (page.h): its structure, CSS and script. The metric choice works
+ * through one attribute on <body> (data-metric) that the CSS reads, so the page shows the
+ * main figures without its script; the script sorts, hides set-ups and switches metrics. */
+#include "page.h"
+#include "../charts/canvas.h"
+#include "fmt.h"
+#include "render.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void bl_page_esc(bl_strbuf *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+            bl_strbuf_puts(out, "&amp;");
+            break;
+        case '<':
+            bl_strbuf_puts(out, "&lt;");
+            break;
+        case '>':
+            bl_strbuf_puts(out, "&gt;");
+            break;
+        case '"':
+            bl_strbuf_puts(out, "&quot;");
+            break;
+        default:
+            bl_strbuf_putc(out, *s);
+        }
+    }
+}
+
+static const char css[] =
+    "body{font-family:system-ui,'Noto Sans CJK JP','Noto Sans',sans-serif;margin:1.5rem;"
+    "color:#1d2330;background:#fff;line-height:1.4}\n"
+    "h1{font-size:1.4rem;margin:0 0 .3rem}h2{font-size:1.1rem;margin:1.6rem 0 .4rem}\n"
+    "p.meta,p.what,footer{color:#5b6475;font-size:.88rem;max-width:60rem}\n"
+    ".controls{display:flex;flex-wrap:wrap;gap:.6rem 1.4rem;align-items:flex-start;"
+    "margin:.8rem 0}\n"
+    ".controls details{max-width:100%}.controls summary{cursor:pointer}\n"
+    ".setups{display:flex;flex-wrap:wrap;gap:.2rem .9rem;margin:.4rem 0;font-size:.85rem}\n"
+    ".sw{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:.3em}\n"
+    ".scroll{overflow:auto;max-height:75vh;border:1px solid #e3e6ec;max-width:100%}\n"
+    "table{border-collapse:separate;border-spacing:0;font-size:.88rem}\n"
+    "th,td{padding:.3rem .6rem;border-bottom:1px solid #e3e6ec;white-space:nowrap;"
+    "background:#fff}\n"
+    "thead th{position:sticky;top:0;z-index:2;background:#f3f5f9;vertical-align:bottom;"
+    "white-space:normal;min-width:7rem;max-width:14rem;text-align:right}\n"
+    "th:first-child{position:sticky;left:0;z-index:1;text-align:left;background:#f8f9fb;"
+    "border-right:1px solid #e3e6ec}\n"
+    "thead th:first-child{z-index:3}\n"
+    "th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;"
+    "text-align:inherit;color:inherit}\n"
+    "td{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "td sub{color:#5b6475;font-size:.72em;margin-left:.2em}\n"
+    "td .flag,text.flag{color:#c0392b;fill:#c0392b;font-weight:600}\n"
+    ".m{display:none}.chart{display:none}.off{display:none}\n"
+    "svg.bars{width:100%;max-width:960px;height:auto;font-size:12px}\n"
+    "svg .test{font-weight:600;font-size:13px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
+    "fill:none}\n"
+    "svg text{fill:#1d2330}svg text.v{fill:#5b6475}\n"
+    "table.src td{text-align:left;white-space:normal}\n"
+    "@media (max-width:640px){body{margin:.6rem}.scroll{max-height:65vh}"
+    "thead th{min-width:5.5rem}th:first-child{white-space:normal;min-width:6rem;max-width:7rem;"
+    "font-size:.8rem}}\n"
+    "@media print{.controls,.noprint{display:none}.scroll{overflow:visible;max-height:none;"
+    "border:0}thead{display:table-header-group}tr,g{break-inside:avoid}"
+    "thead th,th:first-child{position:static}body{margin:0}.chart{break-before:page}"
+    "details>*{display:block}}\n";
+
+/* The script: sort by any column (by the figure of the metric shown), set-ups on/off, the
+ * metric choice, the sources opened for printing. */
+static const char js[] =
+    "(function(){var b=document.body,t=document.getElementById('cmp'),tb=t.tBodies[0],"
+    "dir={};\n"
+    "function val(r,k){if(!k)return +r.dataset.i;var s=r.cells[k].querySelector('.m-'+"
+    "b.dataset.metric);return s?parseFloat(s.dataset.v):NaN}\n"
+    "[].forEach.call(t.tHead.rows[0].cells,function(th,k){var bt=th.querySelector('button');"
+    "bt.onclick=function(){var d=dir[k]=dir[k]==1?-1:1,rs=[].slice.call(tb.rows);"
+    "rs.sort(function(x,y){var a=val(x,k),c=val(y,k);if(isNaN(a))return isNaN(c)?0:1;"
+    "if(isNaN(c))return -1;return d*(a-c)});rs.forEach(function(r){tb.appendChild(r)});"
+    "[].forEach.call(t.tHead.rows[0].cells,function(h){h.removeAttribute('aria-sort')});"
+    "th.setAttribute('aria-sort',d>0?'ascending':'descending')}});\n"
+    "document.getElementById('metric').onchange=function(){b.dataset.metric=this.value};\n"
+    "[].forEach.call(document.querySelectorAll('input[data-col]'),function(cb){"
+    "cb.onchange=function(){[].forEach.call(document.querySelectorAll('[data-col=\"'+"
+    "cb.dataset.col+'\"]:not(input)'),function(e){e.classList.toggle('off',!cb.checked)})}});\n"
+    "window.addEventListener('beforeprint',function(){[].forEach.call("
+    "document.querySelectorAll('details'),function(d){d.open=true})})})();\n";
+
+/* Japanese when there is kana, else Chinese for ideographs, Korean for hangul, else English:
+ * screen readers and CJK font selection follow lang. */
+static const char *lang_of(const char *s, int *kana, int *han, int *hangul)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p; p++) {
+        if ((*p & 0xF0) != 0xE0 || !p[1] || !p[2])
+            continue;
+        unsigned cp = (unsigned)(p[0] & 0x0F) << 12 | (unsigned)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+        *kana |= (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0xFF66 && cp <= 0xFF9F);
+        *han |= cp >= 0x4E00 && cp <= 0x9FFF;
+        *hangul |= cp >= 0xAC00 && cp <= 0xD7A3;
+    }
+    return *kana ? "ja" : *han ? "zh" : *hangul ? "ko" : "en";
+}
+
+static const char *page_lang(const bl_table *t, const bl_records *recs, const char *title)
+{
+    int kana = 0, han = 0, hangul = 0;
+    const char *lang = lang_of(title, &kana, &han, &hangul);
+    for (size_t j = 0; j < t->ncols; j++)
+        lang = lang_of(t->cols[j].title, &kana, &han, &hangul);
+    for (size_t i = 0; i < recs->n; i++)
+        for (size_t k = 0; k < recs->v[i]->n_labels; k++)
+            lang = lang_of(recs->v[i]->labels[k].value, &kana, &han, &hangul);
+    return lang;
+}
+
+/* Metrics some cell has, in the model's order; returns the count. */
+static size_t present_metrics(const bl_table *t, bl_metric *ms)
+{
+    size_t n = 0;
+    for (int m = 0; m < BL_M_COUNT; m++)
+        for (size_t i = 0; i < t->nrows; i++)
+            if (bl_row_has(t, i, (bl_metric)m)) {
+                ms[n++] = (bl_metric)m;
+                break;
+            }
+    return n;
+}
+
+static void put_css(bl_strbuf *out, size_t nm)
+{
+    bl_strbuf_puts(out, css);
+    bl_strbuf_puts(out, "[data-metric=main] .m-main,[data-metric=main] .chart");
+    for (size_t k = 0; k < nm; k++) {
+        /* "p99.9" is no CSS identifier: classes use the metric's index on the page. */
+        bl_strbuf_printf(out, ",[data-metric=m%zu] .m-m%zu,[data-metric=m%zu] .c-m%zu", k, k, k, k);
+    }
+    bl_strbuf_puts(out, "{display:block}\ntd .m{display:none}");
+    bl_strbuf_puts(out, "\n[data-metric=main] td .m-main");
+    for (size_t k = 0; k < nm; k++)
+        bl_strbuf_printf(out, ",[data-metric=m%zu] td .m-m%zu", k, k);
+    bl_strbuf_puts(out, "{display:inline}\n");
+    for (size_t k = 0; k < nm; k++)
+        bl_strbuf_printf(out, "[data-metric=m%zu] #cmp tbody tr:not(.h-m%zu){display:none}\n", k,
+                         k);
+}
+
+/* One figure of a cell: the display text, data-v for sorting, the repeats on hover. */
+static void put_fig(bl_strbuf *out, const bl_table *t, size_t i, size_t j, bl_metric m,
+                    const char *cls)
+{
+    const bl_cell *c = bl_table_cell(t, i, j);
+    const bl_stat *s = &c->m[m];
+    if (!s->n)
+        return;
+    bl_strbuf_printf(out, "<span class=\"m %s\" data-v=\"%.17g\" title=\"", cls, s->fig);
+    bl_strbuf tip;
+    bl_strbuf_init(&tip);
+    bl_metric_text(t, i, j, m, &tip);
+    if (s->n > 1 && bl_present(s->ci)) {
+        bl_strbuf_printf(&tip, "\nn=%zu; 95%% CI of the mean: ", s->n);
+        bl_page_fig(&tip, m, s->mean - s->ci, c->unit);
+        bl_strbuf_puts(&tip, " – ");
+        bl_page_fig(&tip, m, s->mean + s->ci, c->unit);
+    }
+    if (bl_present(c->flag) && m == bl_row_main(&t->rows[i]))
+        bl_strbuf_printf(&tip, "\nimplausible: %.3g× the median of this test elsewhere", c->flag);
+    bl_page_esc(out, tip.s);
+    bl_strbuf_free(&tip);
+    bl_strbuf_puts(out, "\">");
+    bl_strbuf fig;
+    bl_strbuf_init(&fig);
+    bl_page_fig(&fig, m, s->fig, c->unit);
+    bl_page_esc(out, fig.s);
+    bl_strbuf_free(&fig);
+    if (s->n > 1)
+        bl_strbuf_printf(out, "<sub>n=%zu</sub>", s->n);
+    if (bl_present(c->flag) && m == bl_row_main(&t->rows[i]))
+        bl_strbuf_puts(out, " <b class=\"flag\">!</b>");
+    bl_strbuf_puts(out, "</span>");
+}
+
+static void put_table(bl_strbuf *out, const bl_table *t, const bl_metric *ms, size_t nm)
+{
+    bl_strbuf_puts(out, "<div class=\"scroll\"><table id=\"cmp\">\n<thead><tr><th "
+                        "scope=\"col\"><button type=\"button\">Test</button></th>");
+    for (size_t j = 0; j < t->ncols; j++) {
+        bl_strbuf_printf(out,
+                         "<th scope=\"col\" data-col=\"%zu\"><button type=\"button\"><span "
+                         "class=\"sw\" style=\"background:#%06X\"></span>",
+                         j, bl_canvas_palette(j));
+        bl_page_esc(out, t->cols[j].title);
+        bl_strbuf_puts(out, "</button></th>");
+    }
+    bl_strbuf_puts(out, "</tr></thead>\n<tbody>\n");
+    char cls[32];
+    for (size_t i = 0; i < t->nrows; i++) {
+        bl_strbuf_puts(out, "<tr class=\"");
+        for (size_t k = 0; k < nm; k++)
+            if (bl_row_has(t, i, ms[k]))
+                bl_strbuf_printf(out, " h-m%zu", k);
+        bl_strbuf_printf(out, "\" data-i=\"%zu\"><th scope=\"row\">", i);
+        bl_page_esc(out, t->rows[i].title);
+        bl_strbuf_puts(out, "</th>");
+        for (size_t j = 0; j < t->ncols; j++) {
+            const bl_cell *c = bl_table_cell(t, i, j);
+            bl_strbuf_printf(out, "<td data-col=\"%zu\">", j);
+            put_fig(out, t, i, j, bl_row_main(&t->rows[i]), "m-main");
+            if (!c->m[bl_row_main(&t->rows[i])].n && c->note)
+                bl_page_esc(out, c->note); /* "+++++: too fast to measure" */
+            for (size_t k = 0; k < nm; k++) {
+                snprintf(cls, sizeof cls, "m-m%zu", k);
+                put_fig(out, t, i, j, ms[k], cls);
+            }
+            bl_strbuf_puts(out, "</td>");
+        }
+        bl_strbuf_puts(out, "</tr>\n");
+    }
+    bl_strbuf_puts(out, "</tbody>\n</table></div>\n");
+}
+
+static void put_controls(bl_strbuf *out, const bl_table *t, const bl_metric *ms, size_t nm)
+{
+    bl_strbuf_puts(out, "<div class=\"controls\"><label>Metric <select id=\"metric\">"
+                        "<option value=\"main\" selected>main figure (MB/s, else IOPS, else "
+                        "the test's own)</option>");
+    for (size_t k = 0; k < nm; k++)
+        bl_strbuf_printf(out, "<option value=\"m%zu\">%s</option>", k, bl_page_metric_label(ms[k]));
+    bl_strbuf_printf(out,
+                     "</select></label>\n<details id=\"setups\"><summary>Set-ups shown: "
+                     "%zu (hide or show)</summary><div class=\"setups\">",
+                     t->ncols);
+    for (size_t j = 0; j < t->ncols; j++) {
+        bl_strbuf_printf(out,
+                         "<label><input type=\"checkbox\" checked data-col=\"%zu\"><span "
+                         "class=\"sw\" style=\"background:#%06X\"></span>",
+                         j, bl_canvas_palette(j));
+        bl_page_esc(out, t->cols[j].title);
+        bl_strbuf_puts(out, "</label>");
+    }
+    bl_strbuf_puts(out, "</div></details></div>\n");
+}
+
+static void put_charts(bl_strbuf *out, const bl_table *t, const bl_metric *ms, size_t nm)
+{
+    bl_strbuf_puts(out, "<h2 id=\"charts\">Charts</h2>\n");
+    for (size_t k = 0; k < nm; k++) {
+        bl_strbuf svg;
+        bl_strbuf_init(&svg);
+        if (bl_page_svg_chart(t, ms[k], &svg)) {
+            bl_strbuf_printf(out, "<section class=\"chart c-m%zu\"><h3>", k);
+            bl_page_esc(out, bl_page_metric_label(ms[k]));
+            bl_strbuf_puts(out, "</h3><p class=\"what\">");
+            bl_page_chart_text(t, ms[k], out);
+            bl_strbuf_puts(out, "</p>\n");
+            bl_strbuf_putn(out, svg.s, svg.len);
+            bl_strbuf_puts(out, "</section>\n");
+        }
+        bl_strbuf_free(&svg);
+    }
+}
+
+/* Each run once: its file, first line, tool, how many records, the labels all of them share. */
+static void put_sources(bl_strbuf *out, const bl_records *recs)
+{
+    size_t runs = 0;
+    for (size_t i = 0; i < recs->n; i++)
+        runs += i == 0 || recs->v[i]->run != recs->v[i - 1]->run ||
+                strcmp(recs->v[i]->source, recs->v[i - 1]->source) != 0;
+    bl_strbuf_printf(out,
+                     "<details class=\"sources\"><summary><h2 style=\"display:inline\">Sources: "
+                     "%zu run%s</h2></summary>\n<table class=\"src\"><thead><tr><th>File</th>"
+                     "<th>Run</th><th>Line</th><th>Tool</th><th>Records</th><th>Labels</th>"
+                     "</tr></thead><tbody>\n",
+                     runs, runs == 1 ? "" : "s");
+    for (size_t i = 0; i < recs->n;) {
+        const bl_record *r = recs->v[i];
+        size_t e = i, first = (size_t)-1;
+        while (e < recs->n && recs->v[e]->run == r->run &&
+               strcmp(recs->v[e]->source, r->source) == 0) {
+            if (recs->v[e]->line > 0 && (size_t)recs->v[e]->line < first)
+                first = (size_t)recs->v[e]->line;
+            e++;
+        }
+        bl_strbuf_puts(out, "<tr><th title=\"");
+        bl_page_esc(out, r->source);
+        bl_strbuf_puts(out, "\">");
+        bl_page_esc(out, bl_basename(r->source));
+        bl_strbuf_printf(out, "</th><td>%lld</td><td>", (long long)r->run);
+        if (first != (size_t)-1)
+            bl_strbuf_printf(out, "%zu", first);
+        bl_strbuf_puts(out, "</td><td>");
+        bl_page_esc(out, r->tool ? r->tool : "");
+        bl_strbuf_printf(out, "</td><td>%zu</td><td>", e - i);
+        for (size_t k = 0; k < r->n_labels; k++) {
+            const bl_label *l = &r->labels[k];
+            int shared = 1;
+            for (size_t x = i + 1; x < e && shared; x++) {
+                const char *v = bl_record_label(recs->v[x], l->key);
+                shared = v && strcmp(v, l->value) == 0;
+            }
+            if (!shared)
+                continue;
+            bl_page_esc(out, l->key);
+            bl_strbuf_putc(out, '=');
+            bl_page_esc(out, l->value);
+            bl_strbuf_puts(out, k + 1 < r->n_labels ? "; " : "");
+        }
+        bl_strbuf_puts(out, "</td></tr>\n");
+        i = e;
+    }
+    bl_strbuf_puts(out, "</tbody></table></details>\n");
+}
+
+void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, int charts,
+                  bl_strbuf *out)
+{
+    if (!title)
+        title = "Storage benchmark comparison";
+    bl_metric ms[BL_M_COUNT];
+    size_t nm = present_metrics(t, ms);
+    bl_strbuf_printf(out,
+                     "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
+                     "<meta name=\"generator\" content=\"benchlog\">\n<title>",
+                     page_lang(t, recs, title));
+    bl_page_esc(out, title);
+    bl_strbuf_puts(out, "</title>\n<style>\n");
+    put_css(out, nm);
+    bl_strbuf_puts(out, "</style>\n</head>\n<body data-metric=\"main\">\n<h1>");
+    bl_page_esc(out, title);
+    char date[32] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    bl_strbuf_printf(out, "</h1>\n<p class=\"meta\">%s · %zu records · %zu tests × %zu set-ups",
+                     date, t->n_records, t->nrows, t->ncols);
+    if (t->by) {
+        bl_strbuf_puts(out, " (by ");
+        bl_page_esc(out, t->by);
+        bl_strbuf_puts(out, ")");
+    } else {
+        bl_strbuf_puts(out, " (a set-up: the runs of one source under one heading and table "
+                            "column)");
+    }
+    bl_strbuf_printf(out, " · repeats: %s</p>\n", bl_repeats_name(t->repeats));
+    put_controls(out, t, ms, nm);
+    bl_strbuf_puts(out, "<p class=\"what noprint\">Click a column's name to sort by it; hover a "
+                        "figure for its repeats (n, stdev, 95% confidence interval).</p>\n");
+    put_table(out, t, ms, nm);
+    bl_strbuf_puts(out, "<footer><p>");
+    bl_strbuf note;
+    bl_strbuf_init(&note);
+    bl_report_opts ro = {.format = BL_REPORT_HTML, .lat = 1}; /* the page shows latency */
+    bl_report_footnote(t, &ro, &note, "");
+    bl_page_esc(out, note.s);
+    bl_strbuf_free(&note);
+    bl_strbuf_puts(out, "</p></footer>\n");
+    if (charts)
+        put_charts(out, t, ms, nm);
+    put_sources(out, recs);
+    bl_strbuf_printf(out,
+                     "<footer><p>Made by benchlog. This page fetches nothing: its style, "
+                     "script and charts are inside it.</p></footer>\n<script>\n%s</script>\n"
+                     "</body>\n</html>\n",
+                     js);
+}

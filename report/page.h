@@ -1,0 +1,37 @@
+/* The report people open: one self-contained HTML page built from the comparison model
+ * (table.h) and the records behind it. Nothing is fetched: CSS, a small hand-written script and
+ * the charts (inline SVG, one per metric, every set-up drawn) are in the page, so it works from
+ * file:// and as a mail attachment, and without its script it still shows the table and the
+ * charts of the main figure.
+ *   - the table: a scroll container with the test column and the header kept in view, sortable
+ *     by any column, set-ups hidden/shown, a metric choice switching table and charts, repeats
+ *     with n and the 95% interval on hover;
+ *   - the sources: each run with its file, line and labels, collapsible;
+ *   - lang from the content (ja for Japanese labels); a print stylesheet. */
+#ifndef BL_REPORT_PAGE_H
+#define BL_REPORT_PAGE_H
+
+#include "../core/record.h"
+#include "../core/strbuf.h"
+#include "table.h"
+
+/* recs are the records the table was built from (for the sources); title NULL: a default;
+ * charts 0 leaves the charts out. */
+void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, int charts,
+                  bl_strbuf *out);
+
+/* Internals shared with page_svg.c. */
+void bl_page_esc(bl_strbuf *out, const char *s);
+/* A figure of metric m for display: "424.8 MB/s", "812 µs", "61206 IOPS"; unit for
+ * BL_M_VALUE from the cell. */
+void bl_page_fig(bl_strbuf *sb, bl_metric m, double v, const char *unit);
+/* The chart of metric m as inline SVG: per test, one bar per set-up that has the figure,
+ * labelled with the set-up and the figure, the 95% CI as a whisker; data-col marks a set-up's
+ * elements for the page's show/hide. Returns the number of bars (0: nothing written). */
+size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out);
+/* A short text saying what the chart of m compares and how repeats were combined. */
+void bl_page_chart_text(const bl_table *t, bl_metric m, bl_strbuf *out);
+/* "bw" -> "MB/s (throughput)"; what the metric choice shows. */
+const char *bl_page_metric_label(bl_metric m);
+
+#endif

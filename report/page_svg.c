@@ -1,0 +1,215 @@
+/* The page's charts: hand-written SVG so that each bar names its set-up (colours repeat past
+ * ten set-ups; a name never does) and carries data-col for the page's show/hide. Bars of one
+ * test share a scale from zero: a test is what is compared across set-ups, and one axis for
+ * page-cached reads and QD1 writes would flatten the small. The figure is printed at each bar. */
+#include "../charts/canvas.h"
+#include "fmt.h"
+#include "page.h"
+#include "render.h"
+#include <math.h>
+#include <string.h>
+
+#define W 960.0
+#define NAME_W 330.0 /* set-up names, right-aligned before the bars */
+#define VAL_W 150.0  /* figure after the longest bar */
+#define BAR_H 16.0
+#define GROUP_GAP 14.0
+#define HEAD_H 22.0
+
+const char *bl_page_metric_label(bl_metric m)
+{
+    static const char *const label[BL_M_COUNT] = {
+        [BL_M_BW] = "MB/s (throughput)",
+        [BL_M_IOPS] = "IOPS",
+        [BL_M_LAT] = "mean latency",
+        [BL_M_P50] = "median latency (p50)",
+        [BL_M_P99] = "99th percentile latency",
+        [BL_M_P999] = "99.9th percentile latency",
+        [BL_M_VALUE] = "the test's own figure",
+        [BL_M_CPU] = "CPU %",
+    };
+    return (unsigned)m < BL_M_COUNT ? label[m] : "";
+}
+
+void bl_page_fig(bl_strbuf *sb, bl_metric m, double v, const char *unit)
+{
+    const char *u = m == BL_M_VALUE ? unit : bl_metric_unit(m);
+    if (u && strcmp(u, "ns") == 0) {
+        bl_fmt_ns(sb, v);
+        return;
+    }
+    if (m == BL_M_IOPS)
+        bl_fmt_iops(sb, v);
+    else
+        bl_fmt_fig(sb, v);
+    if (u)
+        bl_strbuf_printf(sb, " %s", u);
+}
+
+/* The first n bytes of s that fit cols display columns, whole characters. */
+static size_t fit_cols(const char *s, size_t cols)
+{
+    size_t n = 0, w = 0;
+    while (s[n]) {
+        size_t k = 1;
+        while (s[n + k] && (s[n + k] & 0xC0) == 0x80)
+            k++;
+        char ch[8] = "";
+        memcpy(ch, s + n, k < 7 ? k : 7);
+        w += bl_display_width(ch);
+        if (w > cols)
+            break;
+        n += k;
+    }
+    return n;
+}
+
+/* At most max display columns of s: its start and its end around "…", since set-up names
+ * begin with the source file and end with what tells them apart. */
+static void put_cut(bl_strbuf *out, const char *s, size_t max)
+{
+    size_t w = bl_display_width(s);
+    if (w <= max) {
+        bl_page_esc(out, s);
+        return;
+    }
+    size_t head = fit_cols(s, 12), skip = fit_cols(s, w - (max - 13));
+    bl_strbuf cut;
+    bl_strbuf_init(&cut);
+    bl_strbuf_putn(&cut, s, head);
+    bl_strbuf_puts(&cut, "…");
+    bl_strbuf_puts(&cut, s + (skip > head ? skip : head));
+    bl_page_esc(out, cut.s);
+    bl_strbuf_free(&cut);
+}
+
+static double hi_of(const bl_stat *s)
+{
+    return s->fig + (s->n > 1 && bl_present(s->ci) ? s->ci : 0);
+}
+
+static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, double scale,
+                bl_strbuf *out)
+{
+    const bl_cell *c = bl_table_cell(t, i, j);
+    const bl_stat *s = &c->m[m];
+    double x0 = NAME_W + 6, len = s->fig > 0 ? s->fig * scale : 0;
+    bl_strbuf_printf(out, "<g data-col=\"%zu\"><title>", j);
+    bl_page_esc(out, t->cols[j].title);
+    bl_strbuf_puts(out, ": ");
+    bl_strbuf tip;
+    bl_strbuf_init(&tip);
+    bl_metric_text(t, i, j, m, &tip);
+    bl_page_esc(out, tip.s);
+    bl_strbuf_free(&tip);
+    bl_strbuf_printf(out, "</title><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", NAME_W,
+                     y + BAR_H - 4);
+    put_cut(out, t->cols[j].title, 46);
+    bl_strbuf_printf(out,
+                     "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                     "fill=\"#%06X\"/>",
+                     x0, y + 1, fmax(len, 1), BAR_H - 2, bl_canvas_palette(j));
+    double end = x0 + len;
+    if (s->n > 1 && bl_present(s->ci) && s->ci > 0) {
+        double a = x0 + fmax(s->fig - s->ci, 0) * scale, b = x0 + (s->fig + s->ci) * scale;
+        double my = y + BAR_H / 2;
+        bl_strbuf_printf(out,
+                         "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" "
+                         "class=\"ci\"/>",
+                         a, my, b, a, my - 4, my + 4, b, my - 4, my + 4);
+        end = fmax(end, b);
+    }
+    bl_strbuf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"v%s\">", end + 5, y + BAR_H - 4,
+                     bl_present(c->flag) && m == bl_row_main(&t->rows[i]) ? " flag" : "");
+    bl_strbuf fig;
+    bl_strbuf_init(&fig);
+    bl_page_fig(&fig, m, s->fig, c->unit);
+    if (s->n > 1)
+        bl_strbuf_printf(&fig, " (n=%zu)", s->n);
+    if (bl_present(c->flag) && m == bl_row_main(&t->rows[i]))
+        bl_strbuf_puts(&fig, " !");
+    bl_page_esc(out, fig.s);
+    bl_strbuf_free(&fig);
+    bl_strbuf_puts(out, "</text></g>\n");
+}
+
+size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
+{
+    double h = 8;
+    size_t bars = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        size_t n = 0;
+        for (size_t j = 0; j < t->ncols; j++)
+            n += bl_table_cell(t, i, j)->m[m].n > 0;
+        if (n)
+            h += HEAD_H + (double)n * BAR_H + GROUP_GAP;
+        bars += n;
+    }
+    if (!bars)
+        return 0;
+    bl_strbuf_printf(out,
+                     "<svg viewBox=\"0 0 %.0f %.0f\" "
+                     "width=\"%.0f\" height=\"%.0f\" role=\"img\" class=\"bars\" "
+                     "data-metric=\"%s\"><title>",
+                     W, h, W, h, bl_metric_name(m));
+    bl_page_esc(out, bl_page_metric_label(m));
+    bl_strbuf_puts(out, " by test and set-up</title>\n");
+    double y = 8;
+    for (size_t i = 0; i < t->nrows; i++) {
+        double top = 0;
+        size_t n = 0;
+        for (size_t j = 0; j < t->ncols; j++) {
+            const bl_stat *s = &bl_table_cell(t, i, j)->m[m];
+            if (s->n) {
+                top = fmax(top, hi_of(s));
+                n++;
+            }
+        }
+        if (!n)
+            continue;
+        bl_strbuf_printf(out, "<text x=\"0\" y=\"%.1f\" class=\"test\">", y + HEAD_H - 6);
+        bl_page_esc(out, t->rows[i].title);
+        bl_strbuf_puts(out, "</text>\n");
+        y += HEAD_H;
+        double scale = top > 0 ? (W - NAME_W - 6 - VAL_W) / top : 0;
+        for (size_t j = 0; j < t->ncols; j++)
+            if (bl_table_cell(t, i, j)->m[m].n) {
+                bar(t, i, j, m, y, scale, out);
+                y += BAR_H;
+            }
+        y += GROUP_GAP;
+    }
+    bl_strbuf_puts(out, "</svg>\n");
+    return bars;
+}
+
+void bl_page_chart_text(const bl_table *t, bl_metric m, bl_strbuf *out)
+{
+    size_t tests = 0, setups = 0;
+    for (size_t i = 0; i < t->nrows; i++)
+        tests += bl_row_has(t, i, m) != 0;
+    for (size_t j = 0; j < t->ncols; j++)
+        for (size_t i = 0; i < t->nrows; i++)
+            if (bl_table_cell(t, i, j)->m[m].n) {
+                setups++;
+                break;
+            }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s of %zu test%s on %zu set-up%s", bl_page_metric_label(m), tests,
+                     tests == 1 ? "" : "s", setups, setups == 1 ? "" : "s");
+    if (m == BL_M_BW)
+        bl_strbuf_puts(&sb, " (MB/s = 10⁶ bytes/s)");
+    bl_strbuf_printf(&sb, "; %s is better. ", bl_metric_lower_better(m) ? "lower" : "higher");
+    static const char *const how[] = {"their mean", "their median",
+                                      "the best run (highest throughput, lowest latency)",
+                                      "their mean (every run is listed in the table)"};
+    bl_strbuf_printf(&sb,
+                     "Runs of the same test on the same set-up are repeats, shown as %s with n; "
+                     "the whisker is the 95%% confidence interval of the mean (Student's t). "
+                     "Bars of one test share a scale from zero; the figure is printed at each "
+                     "bar.",
+                     how[t->repeats]);
+    bl_page_esc(out, sb.s);
+    bl_strbuf_free(&sb);
+}

@@ -1,0 +1,102 @@
+#include "stats.h"
+#include "../core/record.h"
+#include "../core/strbuf.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bl_stat_add(bl_stat *s, double x)
+{
+    if (!bl_present(x))
+        return;
+    bl_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v);
+    s->v[s->n++] = x;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Tabulated t(0.975, df) for df 1..30, then 40, 60, 120 and the normal limit. */
+double bl_t95(size_t df)
+{
+    static const double t[] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060,
+                               2.2622,  2.2281, 2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199,
+                               2.1098,  2.1009, 2.0930, 2.0860, 2.0796, 2.0739, 2.0687, 2.0639,
+                               2.0595,  2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
+    static const struct {
+        double df, t;
+    } tail[] = {{30, 2.0423}, {40, 2.0211}, {60, 2.0003}, {120, 1.9799}};
+    if (df == 0)
+        return BL_ABSENT;
+    if (df <= 30)
+        return t[df - 1];
+    /* Between tabulated points t is close to linear in 1/df. */
+    for (size_t i = 0; i + 1 < sizeof tail / sizeof tail[0]; i++) {
+        if ((double)df <= tail[i + 1].df) {
+            double a = 1 / tail[i].df, b = 1 / tail[i + 1].df, x = 1 / (double)df;
+            return tail[i].t + (tail[i + 1].t - tail[i].t) * (x - a) / (b - a);
+        }
+    }
+    double a = 1.0 / 120, x = 1 / (double)df;
+    return 1.95996 + (1.9799 - 1.95996) * x / a;
+}
+
+void bl_stat_finish(bl_stat *s, bl_repeats mode, int lower_better)
+{
+    s->fig = s->mean = s->median = s->min = s->max = s->sd = s->ci = BL_ABSENT;
+    if (s->n == 0)
+        return;
+    double sum = 0;
+    for (size_t i = 0; i < s->n; i++)
+        sum += s->v[i];
+    s->mean = sum / (double)s->n;
+    if (s->n >= 2) {
+        double m2 = 0;
+        for (size_t i = 0; i < s->n; i++)
+            m2 += (s->v[i] - s->mean) * (s->v[i] - s->mean);
+        s->sd = sqrt(m2 / (double)(s->n - 1));
+        s->ci = bl_t95(s->n - 1) * s->sd / sqrt((double)s->n);
+    }
+    double *sorted = bl_xmalloc(s->n * sizeof *sorted);
+    memcpy(sorted, s->v, s->n * sizeof *sorted);
+    qsort(sorted, s->n, sizeof *sorted, cmp_double);
+    s->min = sorted[0];
+    s->max = sorted[s->n - 1];
+    s->median = s->n % 2 ? sorted[s->n / 2] : (sorted[s->n / 2 - 1] + sorted[s->n / 2]) / 2;
+    free(sorted);
+    switch (mode) {
+    case BL_REP_MEDIAN:
+        s->fig = s->median;
+        break;
+    case BL_REP_BEST:
+        s->fig = lower_better ? s->min : s->max;
+        break;
+    default:
+        s->fig = s->mean;
+    }
+}
+
+void bl_stat_free(bl_stat *s)
+{
+    free(s->v);
+    s->v = NULL;
+    s->n = s->cap = 0;
+}
+
+static const char *const names[] = {"mean", "median", "best", "all"};
+
+int bl_repeats_from_name(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *bl_repeats_name(bl_repeats r)
+{
+    return (unsigned)r < 4 ? names[r] : "mean";
+}

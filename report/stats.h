@@ -1,0 +1,35 @@
+/* Repeats of one test on one set-up, summarised: n, mean, sample stdev, the 95% confidence
+ * interval of the mean (Student's t), median, extremes, and the one figure a table shows,
+ * chosen by --repeats: the mean, the median, or the best run (highest throughput, lowest
+ * latency, as CrystalDiskMark reports its best of N). */
+#ifndef BL_REPORT_STATS_H
+#define BL_REPORT_STATS_H
+
+#include <stddef.h>
+
+typedef enum { BL_REP_MEAN, BL_REP_MEDIAN, BL_REP_BEST, BL_REP_ALL } bl_repeats;
+
+typedef struct bl_stat {
+    size_t n;            /* present values */
+    double fig;          /* the figure shown (by bl_repeats); BL_ABSENT when n == 0 */
+    double mean, median; /* BL_ABSENT when n == 0 */
+    double min, max;     /* BL_ABSENT when n == 0 */
+    double sd, ci;       /* sample stdev, CI half-width; BL_ABSENT when n < 2 */
+    double *v;           /* the values in record order (owned) */
+    size_t cap;
+} bl_stat;
+
+/* Adds x when present (absent values are not repeats). */
+void bl_stat_add(bl_stat *s, double x);
+/* Computes the summary; lower_better marks latencies (best = lowest). */
+void bl_stat_finish(bl_stat *s, bl_repeats mode, int lower_better);
+void bl_stat_free(bl_stat *s);
+
+/* Two-sided 95% quantile of Student's t with df degrees of freedom (df >= 1). */
+double bl_t95(size_t df);
+
+/* "mean" -> BL_REP_MEAN ...; -1 when unknown. */
+int bl_repeats_from_name(const char *name);
+const char *bl_repeats_name(bl_repeats r);
+
+#endif

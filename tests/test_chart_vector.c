@@ -1,0 +1,273 @@
+/* Vector charts: `chart -o x.svg` and `-o x.pdf` are drawn by the same chart code as the PNG.
+ * The SVG is read back as XML (xmllint), its bars measured against the figures and its text
+ * found as <text> (not glyph outlines); the PDF is read with poppler (pdfinfo, pdftotext).
+ * The chart kinds' table is checked against the help and the man page. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../charts/canvas.h"
+#include "../charts/chart.h"
+#include "../core/strbuf.h"
+#include "support/support.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_report_records.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    fclose(f);
+    return bl_strbuf_take(&sb);
+}
+
+static char *run(const char *cmd, int *status)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    int st = pclose(p);
+    if (status)
+        *status = st;
+    return bl_strbuf_take(&sb);
+}
+
+static int have(const char *tool)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", tool);
+    return system(cmd) == 0;
+}
+
+/* The widest path filled with palette colour rgb, from cairo's "fill:rgb(R%,G%,B%)" and the
+ * path's x coordinates. */
+static double widest(const char *svg, unsigned rgb)
+{
+    double best = 0;
+    for (const char *p = strstr(svg, "<path"); p; p = strstr(p + 1, "<path")) {
+        const char *f = strstr(p, "fill:rgb(");
+        const char *end = strstr(p, "/>");
+        if (!f || !end || f > end)
+            continue;
+        double r, g, b;
+        if (sscanf(f, "fill:rgb(%lf%%,%lf%%,%lf%%)", &r, &g, &b) != 3)
+            continue;
+        unsigned c = (unsigned)lround(r * 2.55) << 16 | (unsigned)lround(g * 2.55) << 8 |
+                     (unsigned)lround(b * 2.55);
+        if (c != rgb)
+            continue;
+        const char *d = strstr(p, " d=\"");
+        if (!d || d > end)
+            continue;
+        double lo = INFINITY, hi = -INFINITY;
+        for (const char *q = d + 4; *q && *q != '"';) {
+            double x, y;
+            int used;
+            if (*q == 'M' || *q == 'L') {
+                if (sscanf(q + 1, "%lf %lf%n", &x, &y, &used) == 2) {
+                    lo = fmin(lo, x);
+                    hi = fmax(hi, x);
+                    q += 1 + used;
+                    continue;
+                }
+            }
+            q++;
+        }
+        if (hi > lo && hi - lo > best)
+            best = hi - lo;
+    }
+    return best;
+}
+
+static void test_svg_bars_and_text(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    add_cdm(&rs);
+    bl_record_set_label(rs.v[0], "column", "1 GbE 読み込み"); /* Japanese stays text */
+    bl_record_set_label(rs.v[2], "column", "1 GbE 読み込み");
+    bl_chart_opts o = {.kind = BL_CHART_BAR, .by = "column"};
+    char path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/bar.svg", dir);
+    assert_int_equal(bl_chart_file(path, &rs, &o, err, sizeof err), 0);
+    char *svg = slurp(path);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "width=\"1600px\" height=\"900px\""));
+    /* Text is text: the legend, the figures, the title, no glyph outlines. */
+    assert_non_null(strstr(svg, ">1 GbE 読み込み</text>"));
+    assert_non_null(strstr(svg, ">10 GbE</text>"));
+    assert_non_null(strstr(svg, ">117.6</text>"));
+    assert_non_null(strstr(svg, ">1121</text>") ? strstr(svg, ">1121</text>")
+                                                : strstr(svg, ">1121.4</text>"));
+    assert_non_null(strstr(svg, ">Throughput by test"));
+    assert_null(strstr(svg, "<symbol"));
+    /* The bars: SEQ1M 117.6 (colour 0) and 1121.4 (colour 1) MB/s from 0 on a linear axis. */
+    double one = widest(svg, bl_canvas_palette(0)), ten = widest(svg, bl_canvas_palette(1));
+    assert_true(one > 50);
+    assert_true(bl_test_close(ten / one, 1121.4 / 117.6, 0.02));
+    assert_true(widest(svg, bl_canvas_palette(2)) < 1); /* two columns only */
+    if (have("xmllint")) {
+        char cmd[700];
+        snprintf(cmd, sizeof cmd, "xmllint --noout %s 2>&1", path);
+        int st;
+        char *out = run(cmd, &st);
+        if (st != 0)
+            fail_msg("the SVG is not well-formed XML: %s", out);
+        free(out);
+        /* Every text of the chart is an SVG text element, counted through XPath. */
+        snprintf(cmd, sizeof cmd,
+                 "xmllint --xpath \"count(//*[local-name()='text'])\" %s 2>/dev/null", path);
+        out = run(cmd, &st);
+        assert_true(atoi(out) >= 8); /* title, subtitle, 2 legend, 4 values, test names, axis */
+        free(out);
+    } else {
+        printf("[  NOTE    ] xmllint missing (libxml2-utils): XML not validated\n");
+    }
+    free(svg);
+    bl_records_free(&rs);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    assert_int_equal(system(path), 0);
+    free(dir);
+}
+
+static void test_pdf_through_poppler(void **state)
+{
+    (void)state;
+    if (!have("pdfinfo") || !have("pdftotext"))
+        bl_skip_because("pdfinfo/pdftotext missing (poppler-utils: sh scripts/deps.sh test)");
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    add_every_tool(&rs);
+    char path[512], err[256] = "", cmd[800];
+    for (int k = 0; k < BL_CHART_N_KINDS; k++) {
+        bl_chart_opts o = {.kind = (bl_chart_kind)k};
+        snprintf(path, sizeof path, "%s/%s.pdf", dir, bl_chart_kind_name(k));
+        if (bl_chart_file(path, &rs, &o, err, sizeof err) != 0)
+            fail_msg("%s: %s", bl_chart_kind_name(k), err);
+        snprintf(cmd, sizeof cmd, "pdfinfo %s", path);
+        char *info = run(cmd, NULL);
+        const char *pages = strstr(info, "Pages:"), *size = strstr(info, "Page size:");
+        assert_non_null(pages);
+        assert_non_null(size);
+        assert_int_equal(atoi(pages + 6), 1);
+        size += 10;
+        while (*size == ' ')
+            size++;
+        assert_memory_equal(size, "800 x 450 pts", 13);
+        free(info);
+    }
+    /* The bar chart's figures and Japanese labels are text in the PDF. */
+    bl_records cdm;
+    bl_records_init(&cdm);
+    add_cdm(&cdm);
+    bl_record_set_label(cdm.v[1], "column", "10 GbE 書き込み");
+    bl_record_set_label(cdm.v[3], "column", "10 GbE 書き込み");
+    bl_chart_opts o = {.kind = BL_CHART_BAR, .by = "column"};
+    snprintf(path, sizeof path, "%s/cdm.pdf", dir);
+    assert_int_equal(bl_chart_file(path, &cdm, &o, err, sizeof err), 0);
+    snprintf(cmd, sizeof cmd, "pdftotext %s -", path);
+    char *text = run(cmd, NULL);
+    assert_non_null(strstr(text, "10 GbE 書き込み"));
+    assert_non_null(strstr(text, "117.6"));
+    assert_non_null(strstr(text, "250.7"));
+    assert_non_null(strstr(text, "Throughput by test"));
+    free(text);
+    bl_records_free(&cdm);
+    bl_records_free(&rs);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
+/* Through the command: the extension chooses the format; PNG stays the default. */
+static void test_cli_by_extension(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), args[1200], fix[512];
+    bl_test_fixture("cdm/kdiskmark-3.2.0_handwritten.txt", fix, sizeof fix);
+    snprintf(args, sizeof args, "import --db %s/s.db %s", dir, fix);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    static const char *const ext[] = {"png", "svg", "pdf"};
+    static const char *const magic[] = {"\x89PNG", "<?xml", "%PDF"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(args, sizeof args, "chart --db %s/s.db -o %s/c.%s", dir, dir, ext[i]);
+        assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+        snprintf(args, sizeof args, "%s/c.%s", dir, ext[i]);
+        char *b = slurp(args);
+        assert_non_null(b);
+        assert_memory_equal(b, magic[i], strlen(magic[i]));
+        free(b);
+    }
+    snprintf(args, sizeof args, "chart --db %s/s.db -o %s/c.svg --kind pie", dir, dir);
+    char *err = NULL;
+    assert_int_equal(bl_test_benchlog(args, NULL, &err), 2);
+    assert_non_null(strstr(err, "unknown kind 'pie'"));
+    free(err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
+/* One table of kinds: the help of `chart` and of benchlog, and the man page, name each. */
+static void test_kinds_table_is_the_list(void **state)
+{
+    (void)state;
+    char *help = NULL, *top = NULL;
+    assert_int_equal(bl_test_benchlog("chart --help", &help, NULL), 0);
+    assert_int_equal(bl_test_benchlog("--help", &top, NULL), 0);
+    char *man = slurp("docs/benchlog.1");
+    assert_non_null(man);
+    assert_true(BL_CHART_N_KINDS >= 4);
+    for (int k = 0; k < BL_CHART_N_KINDS; k++) {
+        const char *name = bl_chart_kind_name(k);
+        assert_int_equal(bl_chart_kind_from_name(name), k);
+        char line[256];
+        snprintf(line, sizeof line, "  %-12s %s\n", name, bl_chart_kind_help(k));
+        if (!strstr(help, line))
+            fail_msg("chart --help lacks the line of kind %s", name);
+        snprintf(line, sizeof line, " %s", name);
+        assert_non_null(strstr(strstr(top, "  chart "), line));
+        /* The man page lists the kinds by hand, one ".TP\n.B name" entry each. */
+        snprintf(line, sizeof line, ".TP\n.B %s\n", name);
+        if (!strstr(man, line))
+            fail_msg("docs/benchlog.1 does not describe chart kind '%s'", name);
+    }
+    assert_int_equal(bl_chart_kind_from_name("pie"), -1);
+    assert_null(bl_chart_kind_name(BL_CHART_N_KINDS));
+    free(man);
+    free(help);
+    free(top);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_svg_bars_and_text),
+        cmocka_unit_test(test_pdf_through_poppler),
+        cmocka_unit_test(test_cli_by_extension),
+        cmocka_unit_test(test_kinds_table_is_the_list),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    bl_chart_cleanup();
+    return rc;
+}

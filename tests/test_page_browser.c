@@ -1,0 +1,346 @@
+/* The HTML page in a real browser: Debian's chromium, headless. The page of a store of our
+ * fixtures (fio with latency, bonnie++, dd, CrystalDiskMark) is loaded; --dump-dom gives the
+ * DOM after the script ran, checked against the comparison model built here from the same
+ * store: rows, set-up controls, metric choices, one SVG chart per metric with a bar per cell.
+ * A driver script added to a copy of the page clicks as a user would (sort, metric, hide a
+ * set-up) and the DOM shows the result. A screenshot must not be blank. Without chromium the
+ * browser tests skip, saying so; the static checks (nothing fetched, lang) always run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../charts/canvas.h"
+#include "../core/strbuf.h"
+#include "../report/load.h"
+#include "../report/table.h"
+#include "support/support.h"
+#include <cairo.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dir;
+static char db[600];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    fclose(f);
+    return bl_strbuf_take(&sb);
+}
+
+static void spit(const char *path, const char *s)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(s, 1, strlen(s), f), strlen(s));
+    assert_int_equal(fclose(f), 0);
+}
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+static const char *chromium(void)
+{
+    static const char *const names[] = {"chromium", "chromium-browser", "google-chrome"};
+    static char found[64];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", names[i]);
+        if (system(cmd) == 0) {
+            snprintf(found, sizeof found, "%s", names[i]);
+            return found;
+        }
+    }
+    return NULL;
+}
+
+/* Headless chromium on a file: --dump-dom into out (caller frees), or a screenshot. The
+ * sandbox needs user namespaces a root CI container lacks; the page is ours. */
+static char *browse(const char *page, const char *extra)
+{
+    const char *c = chromium();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "timeout 180 %s --headless --no-sandbox --disable-gpu --disable-extensions "
+             "--no-first-run --user-data-dir=%s/profile %s 'file://%s' 2>/dev/null",
+             c, dir, extra, page);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    pclose(p);
+    return bl_strbuf_take(&sb);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = bl_test_tmpdir();
+    snprintf(db, sizeof db, "%s/s.db", dir);
+    static const char *const fx[] = {
+        "fio/mix-3.33.out", "bonnie/bonnie-2.00a_s256_n2.txt", "dd/gnu-dd-9.1_c_write_read.txt",
+        "cdm/kdiskmark-3.2.0_handwritten.txt", "cdm/cdm-5.2.1_handwritten_crlf.txt"};
+    for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
+        char path[512], args[1200];
+        snprintf(args, sizeof args, "import --db %s %s", db,
+                 bl_test_fixture(fx[i], path, sizeof path));
+        if (bl_test_benchlog(args, NULL, NULL) != 0)
+            return -1;
+    }
+    char args[1200];
+    snprintf(args, sizeof args, "report --db %s --html --title 'Fixtures' -o %s/page.html", db,
+             dir);
+    return bl_test_benchlog(args, NULL, NULL) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    int rc = system(cmd);
+    free(dir);
+    return rc;
+}
+
+static bl_table *model(bl_records *rs)
+{
+    char err[256];
+    bl_records_init(rs);
+    assert_int_equal(bl_report_load(db, 0, NULL, rs, err, sizeof err), 0);
+    bl_table_opts o = {0};
+    bl_table *t = bl_table_build(rs, &o, err, sizeof err);
+    assert_non_null(t);
+    return t;
+}
+
+/* Nothing the page names is fetched: no src or href that leaves the page, no CSS import or
+ * url(), no http at all. lang follows the content. */
+static void test_page_fetches_nothing(void **state)
+{
+    (void)state;
+    char path[700];
+    snprintf(path, sizeof path, "%s/page.html", dir);
+    char *html = slurp(path);
+    assert_non_null(html);
+    assert_null(strstr(html, "http"));
+    assert_null(strstr(html, "url("));
+    assert_null(strstr(html, "@import"));
+    assert_null(strstr(html, "src="));
+    for (const char *p = strstr(html, "href="); p; p = strstr(p + 1, "href="))
+        assert_true(p[5] == '"' && p[6] == '#');
+    assert_non_null(strstr(html, "<html lang=\"en\">"));
+    free(html);
+    /* The blog posts are Japanese: the page says so. */
+    char *blog = bl_test_corpus("blog/001_8562a4b6946fb1ec.txt");
+    if (!blog)
+        bl_skip_because("BENCHLOG_CORPUS absent: the Japanese page is not checked");
+    char args[1500], *out = NULL;
+    snprintf(args, sizeof args, "import --db %s/ja.db %s", dir, blog);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "report --db %s/ja.db --html", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_non_null(strstr(out, "<html lang=\"ja\">"));
+    assert_non_null(strstr(out, "SSDキャッシュ"));
+    assert_null(strstr(out, "http"));
+    free(out);
+    free(blog);
+}
+
+/* The DOM after loading: every test a row, every set-up a column, a checkbox and bars. */
+static void test_dom_matches_the_model(void **state)
+{
+    (void)state;
+    if (!chromium())
+        bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
+    bl_records rs;
+    bl_table *t = model(&rs);
+    char path[700];
+    snprintf(path, sizeof path, "%s/page.html", dir);
+    char *dom = browse(path, "--dump-dom");
+    assert_non_null(strstr(dom, "<table id=\"cmp\">"));
+    assert_int_equal(count(dom, "<th scope=\"row\">"), t->nrows);
+    assert_int_equal(count(dom, "<th scope=\"col\""), t->ncols + 1);
+    assert_int_equal(count(dom, "<input type=\"checkbox\" checked=\"\" data-col="), t->ncols);
+    size_t nm = 0, bars = 0, bw_cells = 0;
+    for (int m = 0; m < BL_M_COUNT; m++) {
+        int has = 0;
+        for (size_t i = 0; i < t->nrows; i++) {
+            has |= bl_row_has(t, i, (bl_metric)m);
+            for (size_t j = 0; j < t->ncols; j++) {
+                size_t n = bl_table_cell(t, i, j)->m[m].n > 0;
+                bars += n;
+                if (m == BL_M_BW)
+                    bw_cells += n;
+            }
+        }
+        nm += has != 0;
+    }
+    assert_true(nm >= 5); /* bw, iops, lat and percentiles (fio), value (bonnie++) */
+    assert_int_equal(count(dom, "<option value="), nm + 1);
+    assert_int_equal(count(dom, "<svg viewBox="), nm);
+    assert_int_equal(count(dom, "<g data-col="), bars);
+    /* The MB/s chart: a bar per cell with a figure, each naming its set-up. */
+    const char *bw = strstr(dom, "data-metric=\"bw\"");
+    assert_non_null(bw);
+    const char *end = strstr(bw, "</svg>");
+    size_t in_bw = 0;
+    for (const char *p = strstr(bw, "<g data-col="); p && p < end;
+         p = strstr(p + 1, "<g data-col="))
+        in_bw++;
+    assert_int_equal(in_bw, bw_cells);
+    /* dd's figure, as the model has it, in the table and at its bar. */
+    assert_non_null(strstr(dom, ">4572.9 MB/s</span>"));
+    assert_non_null(strstr(dom, "class=\"v\">4572.9 MB/s</text>"));
+    assert_non_null(strstr(dom, "<details class=\"sources\">"));
+    assert_non_null(strstr(dom, "gnu-dd-9.1_c_write_read.txt</th>"));
+    free(dom);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+/* A user's clicks, by a driver script in a copy of the page: sort a set-up's column
+ * (ascending, then descending), choose the IOPS metric, hide the first set-up. */
+static void test_controls_work(void **state)
+{
+    (void)state;
+    if (!chromium())
+        bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
+    bl_records rs;
+    bl_table *t = model(&rs);
+    /* The set-up with the most main figures: the sort has something to order. */
+    size_t best = 0, most = 0;
+    for (size_t j = 0; j < t->ncols; j++) {
+        size_t n = 0;
+        for (size_t i = 0; i < t->nrows; i++)
+            n += bl_cell_main(&t->rows[i], bl_table_cell(t, i, j))->n > 0;
+        if (n > most) {
+            most = n;
+            best = j;
+        }
+    }
+    assert_true(most >= 3);
+    char path[700];
+    snprintf(path, sizeof path, "%s/page.html", dir);
+    char *html = slurp(path);
+    bl_strbuf page;
+    bl_strbuf_init(&page);
+    bl_strbuf_putn(&page, html, (size_t)(strstr(html, "</body>") - html));
+    bl_strbuf_printf(
+        &page,
+        "<script>(function(){var bt=document.querySelectorAll('#cmp thead button')[%zu];"
+        "bt.click();bt.click();var o=[];[].forEach.call(document.getElementById('cmp').tBodies"
+        "[0].rows,function(r){var s=r.cells[%zu].querySelector('.m-main');o.push(s?s.dataset.v"
+        ":'-')});var sel=document.getElementById('metric');sel.value=sel.options[2].value;"
+        "sel.onchange();var cb=document.querySelector('input[data-col=\"%zu\"]');cb.checked="
+        "false;cb.onchange();var pre=document.createElement('pre');pre.id='order';"
+        "pre.textContent='ORDER '+o.join(' ')+' END';document.body.appendChild(pre)})();"
+        "</script></body></html>\n",
+        best + 1, best + 1, best);
+    snprintf(path, sizeof path, "%s/driven.html", dir);
+    spit(path, page.s);
+    bl_strbuf_free(&page);
+    free(html);
+    char *dom = browse(path, "--dump-dom");
+    const char *o = strstr(dom, "<pre id=\"order\">ORDER ");
+    if (!o)
+        fail_msg("the driver script did not finish");
+    o += strlen("<pre id=\"order\">");
+    /* Descending after two clicks; cells without the figure last. */
+    double prev = INFINITY;
+    size_t figures = 0, blanks = 0;
+    for (const char *p = o + 6; strncmp(p, "END", 3) != 0;) {
+        if (*p == '-') {
+            blanks++;
+            p += 2;
+            continue;
+        }
+        char *e;
+        double v = strtod(p, &e);
+        if (e == p)
+            fail_msg("not a figure in the order: %.60s", p);
+        assert_int_equal(blanks, 0);
+        assert_true(v <= prev);
+        prev = v;
+        figures++;
+        p = e + 1;
+    }
+    assert_int_equal(figures, most);
+    assert_int_equal(figures + blanks, t->nrows);
+    /* The metric switch is on the body; the hidden set-up's header, cells and bars are off. */
+    assert_non_null(strstr(dom, "<body data-metric=\"m1\">"));
+    char want[64];
+    snprintf(want, sizeof want, "<td data-col=\"%zu\" class=\"off\"", best);
+    assert_int_equal(count(dom, want), t->nrows);
+    snprintf(want, sizeof want,
+             "<th scope=\"col\" data-col=\"%zu\" aria-sort=\"descending\" class=\"off\"", best);
+    assert_int_equal(count(dom, want), 1);
+    snprintf(want, sizeof want, "<g data-col=\"%zu\" class=\"off\"", best);
+    assert_true(count(dom, want) > 0);
+    free(dom);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
+/* The screenshot is the page, not a blank window: text and the set-up colours show. */
+static void test_screenshot_not_blank(void **state)
+{
+    (void)state;
+    if (!chromium())
+        bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
+    char page[700], shot[700], extra[1500];
+    snprintf(page, sizeof page, "%s/page.html", dir);
+    snprintf(shot, sizeof shot, "%s/shot.png", dir);
+    snprintf(extra, sizeof extra, "--hide-scrollbars --window-size=1400,1000 --screenshot=%s",
+             shot);
+    free(browse(page, extra));
+    cairo_surface_t *s = cairo_image_surface_create_from_png(shot);
+    assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s);
+    const unsigned char *d = cairo_image_surface_get_data(s);
+    assert_int_equal(w, 1400);
+    assert_int_equal(h, 1000);
+    long dark = 0, swatch = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            unsigned px =
+                *(const uint32_t *)(d + (size_t)y * (size_t)stride + (size_t)x * 4) & 0xFFFFFF;
+            dark += ((px >> 16) & 255) < 100 && ((px >> 8) & 255) < 100 && (px & 255) < 100;
+            swatch += px == bl_canvas_palette(0);
+        }
+    cairo_surface_destroy(s);
+    assert_true(dark > 2000); /* title, headers and figures */
+    assert_true(swatch > 20); /* the first set-up's colour in the header */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_page_fetches_nothing),
+        cmocka_unit_test(test_dom_matches_the_model),
+        cmocka_unit_test(test_controls_work),
+        cmocka_unit_test(test_screenshot_not_blank),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,164 @@
+/* `report --pdf`: read back with poppler. The page count pdfinfo sees; pdftotext finds the
+ * title page, the summary's figures (as the model has them) with its header on every summary
+ * page, a chart per metric and the sources; Japanese set-ups of the blog posts stay text. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/strbuf.h"
+#include "support/support.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *run(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    pclose(p);
+    return bl_strbuf_take(&sb);
+}
+
+static int poppler(void)
+{
+    return system("command -v pdfinfo >/dev/null && command -v pdftotext >/dev/null") == 0;
+}
+
+static int pages_of(const char *pdf)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "pdfinfo '%s'", pdf);
+    char *info = run(cmd);
+    const char *p = strstr(info, "Pages:");
+    int n = p ? atoi(p + 6) : -1;
+    free(info);
+    return n;
+}
+
+static char *page_text(const char *pdf, int page)
+{
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "pdftotext -layout -f %d -l %d '%s' -", page, page, pdf);
+    return run(cmd);
+}
+
+static void test_fixtures_report(void **state)
+{
+    (void)state;
+    if (!poppler())
+        bl_skip_because("pdfinfo/pdftotext missing (poppler-utils: sh scripts/deps.sh test)");
+    char *dir = bl_test_tmpdir(), args[1500], path[512], pdf[600];
+    static const char *const fx[] = {"fio/mix-3.33.out", "bonnie/bonnie-2.00a_s256_n2.txt",
+                                     "dd/gnu-dd-9.1_c_write_read.txt",
+                                     "cdm/kdiskmark-3.2.0_handwritten.txt"};
+    for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
+        snprintf(args, sizeof args, "import --db %s/s.db %s", dir,
+                 bl_test_fixture(fx[i], path, sizeof path));
+        assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    }
+    snprintf(pdf, sizeof pdf, "%s/r.pdf", dir);
+    snprintf(args, sizeof args, "report --db %s/s.db --pdf --title 'Vendor check' -o %s", dir, pdf);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    int n = pages_of(pdf);
+    /* title, summary, charts of MB/s, IOPS, mean/p50/p99/p99.9 latency, sources */
+    assert_true(n >= 8);
+    char *p1 = page_text(pdf, 1);
+    assert_non_null(strstr(p1, "Vendor check"));
+    assert_non_null(strstr(p1, "Set-ups compared"));
+    assert_non_null(strstr(p1, "Measured with fio"));
+    assert_non_null(strstr(p1, "page 1"));
+    free(p1);
+    /* The summary: dd's 4572.9 MB/s and KDiskMark's figures, the header on each of its pages. */
+    int summary_pages = 0, charts = 0, sources = 0, found_dd = 0;
+    for (int p = 2; p <= n; p++) {
+        char *t = page_text(pdf, p);
+        if (strstr(t, "Summary")) {
+            summary_pages++;
+            assert_non_null(strstr(t, "Set-up"));
+            assert_non_null(strstr(t, "95% CI"));
+            assert_non_null(strstr(t, "p99 lat"));
+            found_dd |= strstr(t, "4572.9") != NULL;
+        }
+        charts += strstr(t, "by test") != NULL;
+        sources += strstr(t, "Sources: each run") != NULL;
+        if (strstr(t, "Sources: each run")) {
+            assert_non_null(strstr(t, "gnu-dd-9.1_c_write_read.txt"));
+            assert_non_null(strstr(t, "kdiskmark-3.2.0_handwritten.txt"));
+        }
+        free(t);
+    }
+    assert_true(summary_pages >= 1);
+    assert_true(found_dd);
+    assert_true(charts >= 4);
+    assert_int_equal(sources, 1);
+    snprintf(args, sizeof args, "report --db %s/s.db --pdf", dir);
+    char *err = NULL;
+    assert_int_equal(bl_test_benchlog(args, NULL, &err), 2);
+    assert_non_null(strstr(err, "--pdf needs -o"));
+    free(err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
+/* The four blog posts: Japanese set-ups render as text, the long summary repeats its header. */
+static void test_blog_report_japanese(void **state)
+{
+    (void)state;
+    if (!poppler())
+        bl_skip_because("pdfinfo/pdftotext missing (poppler-utils: sh scripts/deps.sh test)");
+    static const char *const posts[] = {
+        "blog/000_bed2622bff3958ce.txt", "blog/001_8562a4b6946fb1ec.txt",
+        "blog/003_c0a3f5a42cdf17b6.txt", "blog/004_8160137f383e9f6d.txt"};
+    char *dir = bl_test_tmpdir(), args[1500], pdf[600];
+    for (size_t i = 0; i < 4; i++) {
+        char *p = bl_test_corpus(posts[i]);
+        if (!p)
+            bl_skip_because("BENCHLOG_CORPUS absent: the blog posts' report is not checked");
+        snprintf(args, sizeof args, "import --db %s/b.db %s", dir, p);
+        free(p);
+        /* 1: a post held text it refused (said on stderr); its good records are stored. */
+        assert_true(bl_test_benchlog(args, NULL, NULL) <= 1);
+    }
+    snprintf(pdf, sizeof pdf, "%s/b.pdf", dir);
+    snprintf(args, sizeof args, "report --db %s/b.db --pdf -o %s", dir, pdf);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    int n = pages_of(pdf), summary_pages = 0;
+    assert_true(n > 10);
+    for (int p = 1; p <= n; p++) {
+        char *t = page_text(pdf, p);
+        if (strstr(t, "Summary")) {
+            summary_pages++;
+            assert_non_null(strstr(t, "Set-up"));
+        }
+        free(t);
+    }
+    assert_true(summary_pages >= 3); /* ~200 test × set-up lines */
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "pdftotext '%s' -", pdf);
+    char *all = run(cmd);
+    assert_non_null(strstr(all, "SSDキャッシュ無し"));
+    assert_non_null(strstr(all, "シーケンシャルリード"));
+    /* Blog 001's CIFS 10 GbE sequential write, as the post prints it. */
+    assert_non_null(strstr(all, "615.4"));
+    free(all);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixtures_report),
+        cmocka_unit_test(test_blog_report_japanese),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
