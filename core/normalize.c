@@ -250,18 +250,10 @@ static int indented(const char *s)
     return *s == ' ' || *s == '\t';
 }
 
-static int ends_with_colon(const char *s)
-{
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        n--;
-    return n > 0 && s[n - 1] == ':';
-}
-
-/* A block of indented lines standing between blank lines (a code block, a quoted paste) or
- * under a line ending with ':' (a docstring, "Results:") loses the indentation all its lines
- * share. One between other text lines keeps it: it is part of what the tool printed (the
- * second header line of a bonnie++ table). */
+/* A block of indented lines standing between blank lines (a code block, a quoted paste)
+ * loses the indentation all its lines share. One between text lines keeps it: it is part of
+ * what the tool printed (the second header line of a bonnie++ table, sysbench's figures under
+ * "File operations:", which pattern files match with "^ +"). */
 static void dedent(nlines *l)
 {
     for (size_t i = 0; i < l->n;) {
@@ -272,9 +264,7 @@ static void dedent(nlines *l)
         size_t j = i;
         while (j < l->n && (indented(l->v[j].s) || blank(l->v[j].s)))
             j++;
-        int opened = i > 0 && ends_with_colon(l->v[i - 1].s); /* "def f():", "Results:" */
-        int open_top = i == 0 || blank(l->v[i].s) || opened;
-        int open_end = j == l->n || blank(l->v[j - 1].s) || opened;
+        int open_top = i == 0 || blank(l->v[i].s), open_end = j == l->n || blank(l->v[j - 1].s);
         const char *ref = NULL;
         size_t common = 0;
         for (size_t k = i; k < j && open_top && open_end; k++) {

@@ -441,8 +441,7 @@ static void move_out(bl_parse_out *dst, bl_parse_out *src)
  * normalised reading is parsed; when re-joining wrapped lines changes it, that reading too,
  * and the better one is kept: joining is right exactly where a format's line continues. */
 static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *forced,
-                             const bl_patterns *pats,
-                             bl_parse_out *out)
+                             const bl_patterns *pats, bl_parse_out *out)
 {
     if (own) { /* the caller's own text, normalised where it stands when nothing is to join */
         long *map = NULL;

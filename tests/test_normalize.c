@@ -453,51 +453,12 @@ static void test_tool_text_kept(void **state)
     bl_text_free(&t);
 }
 
-/* A terse line indented in a docstring or under "Results:" is read, as at the margin. */
-static void test_indented_under_colon(void **state)
-{
-    (void)state;
-    char *p = bl_test_corpus("fio-terse/fio-3.7_terse3_randrw_read_write.txt");
-    if (!p)
-        skip();
-    bl_text clean;
-    char err[128];
-    assert_int_equal(bl_text_load(&clean, p, err, sizeof err), 0);
-    bl_parse_out want, got;
-    bl_out_init(&want, "paste");
-    bl_parse_opts opts = {0};
-    bl_parse_text(&clean, &opts, &want);
-    assert_true(want.recs.n >= 2);
-    static const char *const forms[] = {"def test_parse():\n    \"\"\"\n    %s\n    \"\"\"\n",
-                                        "Results:\n\t%s\nThat is all.\n"};
-    for (size_t k = 0; k < 2; k++) {
-        bl_strbuf sb;
-        bl_strbuf_init(&sb);
-        bl_strbuf_printf(&sb, forms[k], clean.line[0]);
-        parse_bytes(sb.s, sb.len, &got);
-        assert_int_equal(got.recs.n, want.recs.n);
-        for (size_t i = 0; i < got.recs.n; i++) {
-            char *a = json_at(want.recs.v[i], k == 0 ? 3 : 2),
-                 *b = json_at(got.recs.v[i], got.recs.v[i]->line);
-            assert_string_equal(a, b);
-            free(a);
-            free(b);
-        }
-        bl_out_free(&got);
-        bl_strbuf_free(&sb);
-    }
-    bl_out_free(&want);
-    bl_text_free(&clean);
-    free(p);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_pasted_forms),
         cmocka_unit_test(test_quoted_markup_lines),
         cmocka_unit_test(test_tool_text_kept),
-        cmocka_unit_test(test_indented_under_colon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
