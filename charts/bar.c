@@ -107,6 +107,9 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
                 bl_fmt_ns(&sb, st->fig);
             else
                 bl_fmt_fig(&sb, st->fig);
+            const bl_cell *cell = bl_table_cell(t, rows[k], page[j]);
+            if (bl_present(cell->flag) && (metric < 0 || metric == (int)bl_row_main(row)))
+                bl_strbuf_puts(&sb, " !"); /* implausible, as in the tables */
             double lw;
             bl_canvas_measure(c, sb.s, label_size, 0, &lw, NULL);
             if (end + 8 * s + lw < c->w - 10 * s)
@@ -287,6 +290,8 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     if (pages > 1)
         bl_strbuf_printf(&sub, " · page %zu of %zu: set-ups %zu–%zu of %zu", o->page + 1, pages,
                          first + 1, first + ns, nall);
+    if (t->n_flagged)
+        bl_strbuf_puts(&sub, " · ! = implausible, 100× off the test elsewhere");
     bl_canvas_frame(c, title, sub.s, names, ns, left, 70 * s, 90 * s);
     if (iops_lat) {
         latency_panel(c, t, rows, nr, page, ns, &ax);

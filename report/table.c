@@ -187,13 +187,13 @@ static size_t intern_row(bl_table *t, bl_smap *m, size_t *cap, const bl_record *
     return t->nrows++;
 }
 
-static size_t intern_col(bl_table *t, bl_smap *m, size_t *cap, const char *key)
+static size_t intern_col(bl_table *t, bl_smap *m, size_t *cap, const char *key, const bl_record *r)
 {
     long i = bl_smap_get(m, key);
     if (i >= 0)
         return (size_t)i;
     bl_grow((void **)&t->cols, cap, t->ncols + 1, sizeof *t->cols);
-    t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL, NULL, 0, 0};
+    t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL, NULL, r->tool, 0, 0};
     bl_smap_put(m, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
 }
@@ -317,8 +317,8 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
         }
         t->n_records++;
         rix[i] = intern_row(t, &rows, &rcap, r, &key);
-        cix[i] =
-            intern_col(t, &cols, &ccap, bl_setup_col_key(r, t->by, row_setup[i], buf, sizeof buf));
+        cix[i] = intern_col(t, &cols, &ccap,
+                            bl_setup_col_key(r, t->by, row_setup[i], buf, sizeof buf), r);
     }
     /* Sort rows and map old indices to new ones. */
     size_t *perm = bl_xmalloc((t->nrows + 1) * sizeof *perm);

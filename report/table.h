@@ -68,9 +68,11 @@ typedef struct bl_row {
 
 typedef struct bl_col {
     char *key;
-    char *title;    /* for tables: names the file when several files are compared */
-    char *label;    /* for legends and sheets: the set-up's labels alone when that is unique */
-    int unlabelled; /* --by LABEL given and this source/run lacks it: a column of its own */
+    char *title;      /* for tables: names the file when several files are compared */
+    char *label;      /* for legends and sheets: the set-up's labels alone when that is unique,
+                         else its tool when the set-up has no labels, else the title */
+    const char *tool; /* of its first record, borrowed */
+    int unlabelled;   /* --by LABEL given and this source/run lacks it: a column of its own */
     int title_as_label;
 } bl_col;
 
