@@ -149,7 +149,10 @@ static void name_labels(bl_table *t, int by_run)
         bl_col *c = &t->cols[i];
         int setup = !by_run && (!t->by || c->unlabelled);
         c->label = setup ? setup_title(setup_of(c), 0, 1) : bl_xstrdup(c->title);
-        if (!*c->label && c->tool) { /* fio-cdm's bare tables: "fio-cdm", not a file name */
+        char *src = setup ? part(setup_of(c), 0) : NULL;
+        int bare = src && strcmp(c->label, bl_basename(src)) == 0; /* no labels at all */
+        free(src);
+        if (bare && c->tool) { /* fio-cdm's bare tables: "fio-cdm", not a file name */
             free(c->label);
             c->label = bl_xstrdup(c->tool);
         }

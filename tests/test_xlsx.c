@@ -250,11 +250,12 @@ static void check_figures(const char *dir)
     assert_non_null(strstr(sum, "+++++: too fast to measure"));
     assert_non_null(
         strstr(sum, "\nrand-read 4KiB Q32T16,\"4,096\",32,16,10 GbE,250.7,\"61,206\","));
-    assert_non_null(strstr(sum, ",dd.txt,\"4,572.9\",")); /* dd: 67108864 B in 0.0146754 s */
+    /* dd: 67108864 B in 0.0146754 s; a set-up without labels is named by its tool */
+    assert_non_null(strstr(sum, ",dd,\"4,572.9\","));
     free(sum);
     snprintf(path, sizeof path, "%s/b-Throughput (MBps).csv", dir);
     char *piv = slurp(path);
-    assert_non_null(strstr(piv, "Test,シーケンシャル · nas1,ext4 on md0 · nas1,dd.txt,1 GbE,10 GbE,"
+    assert_non_null(strstr(piv, "Test,シーケンシャル · nas1,ext4 on md0 · nas1,dd,1 GbE,10 GbE,"
                                 "ssd1\n"));
     assert_non_null(strstr(piv, "\nseq-read 1MiB Q8T1,376.5 MB/s,,,117.6 MB/s,\"1,121.4 MB/s\","));
     free(piv);
