@@ -233,6 +233,8 @@ static void xml_esc(bl_strbuf *out, const char *s)
             bl_strbuf_puts(out, "&gt;");
         else if (*s == '"')
             bl_strbuf_puts(out, "&quot;");
+        else if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
+            bl_strbuf_putc(out, ' '); /* no XML 1.0 document may hold these */
         else
             bl_strbuf_putc(out, *s);
     }

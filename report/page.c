@@ -63,7 +63,7 @@ static const char css[] =
     "svg text{fill:#1d2330}svg text.v{fill:#5b6475}svg text.v.flag{fill:#c0392b}\n"
     "table.src td{text-align:left;white-space:normal}\n"
     "@media (max-width:640px){body{margin:.6rem}.scroll{max-height:65vh}"
-    "thead th{min-width:5.5rem}section.chart{overflow-x:auto}svg.bars{min-width:600px}"
+    "thead th{min-width:5.5rem}section.chart{overflow-x:auto}svg.bars{min-width:720px}"
     "th:first-child{white-space:normal;min-width:6rem;max-width:7rem;"
     "font-size:.8rem}}\n"
     "@media print{.controls,.noprint,.scroll{display:none}table.long{display:table;"

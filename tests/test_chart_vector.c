@@ -105,6 +105,8 @@ static void test_svg_bars_and_text(void **state)
     add_cdm(&rs);
     bl_record_set_label(rs.v[0], "column", "1 GbE 読み込み"); /* Japanese stays text */
     bl_record_set_label(rs.v[2], "column", "1 GbE 読み込み");
+    bl_record_set_label(rs.v[1], "column", "10 GbE <a&b>\x01"); /* markup and a control byte */
+    bl_record_set_label(rs.v[3], "column", "10 GbE <a&b>\x01");
     bl_chart_opts o = {.kind = BL_CHART_BAR, .by = "column"};
     char path[512], err[256] = "";
     snprintf(path, sizeof path, "%s/bar.svg", dir);
@@ -114,7 +116,7 @@ static void test_svg_bars_and_text(void **state)
     assert_non_null(strstr(svg, "width=\"1600px\" height=\"900px\""));
     /* Text is text: the legend, the figures, the title, no glyph outlines. */
     assert_non_null(strstr(svg, ">1 GbE 読み込み</text>"));
-    assert_non_null(strstr(svg, ">10 GbE</text>"));
+    assert_non_null(strstr(svg, ">10 GbE &lt;a&amp;b&gt; </text>"));
     assert_non_null(strstr(svg, ">117.6</text>"));
     assert_non_null(strstr(svg, ">1121</text>") ? strstr(svg, ">1121</text>")
                                                 : strstr(svg, ">1121.4</text>"));
