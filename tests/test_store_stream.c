@@ -149,21 +149,21 @@ static void measure(stores *s, const char *cmd, const char *opt)
 static void test_export_jsonl(void **state)
 {
     if (!*state)
-        skip();
+        bl_skip_because("memory is not measurable under a sanitizer or valgrind (shadow memory)");
     measure(*state, "export", NULL);
 }
 
 static void test_export_csv(void **state)
 {
     if (!*state)
-        skip();
+        bl_skip_because("memory is not measurable under a sanitizer or valgrind (shadow memory)");
     measure(*state, "export", "--csv");
 }
 
 static void test_list(void **state)
 {
     if (!*state)
-        skip();
+        bl_skip_because("memory is not measurable under a sanitizer or valgrind (shadow memory)");
     measure(*state, "list", NULL);
     measure(*state, "list", "host=nas07");
 }
