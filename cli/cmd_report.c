@@ -178,7 +178,11 @@ int cmd_report(int argc, char **argv)
     bl_strbuf_init(&png);
     if (a.format == BL_REPORT_HTML && !a.no_chart) {
         /* The page shows the bars too; a store with nothing to draw just has no figure. */
-        bl_chart_opts co = {.kind = BL_CHART_BAR, .by = a.by, .log = -1, .title = a.title};
+        bl_chart_opts co = {.kind = BL_CHART_BAR,
+                            .by = a.by,
+                            .log = -1,
+                            .title = a.title,
+                            .repeats = a.cmp.repeats};
         if (bl_chart_png_mem(&png, &recs, &co, err, sizeof err) == 0) {
             ro.png = png.s;
             ro.png_len = png.len;
