@@ -85,7 +85,7 @@ static void put_cut(bl_strbuf *out, const char *s, size_t max)
 
 static double hi_of(const bl_stat *s)
 {
-    return s->fig + (s->n > 1 && bl_present(s->ci) ? s->ci : 0);
+    return fmax(s->fig, s->n > 1 && bl_present(s->ci) ? s->mean + s->ci : 0);
 }
 
 static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, double scale,
@@ -111,7 +111,8 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
                      x0, y + 1, fmax(len, 1), BAR_H - 2, bl_canvas_palette(j));
     double end = x0 + len;
     if (s->n > 1 && bl_present(s->ci) && s->ci > 0) {
-        double a = x0 + fmax(s->fig - s->ci, 0) * scale, b = x0 + (s->fig + s->ci) * scale;
+        /* The interval is the mean's, whatever figure --repeats shows (median, best). */
+        double a = x0 + fmax(s->mean - s->ci, 0) * scale, b = x0 + (s->mean + s->ci) * scale;
         double my = y + BAR_H / 2;
         bl_strbuf_printf(out,
                          "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" "

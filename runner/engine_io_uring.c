@@ -38,6 +38,11 @@ typedef struct uring_state {
     slot slots[MAX_DEPTH];
     unsigned freeq[MAX_DEPTH], pend[MAX_DEPTH];
     struct io_uring_cqe *cqes[MAX_DEPTH];
+    /* Reaped but not yet accounted: their slots are refilled first (the queue stays full
+     * while the histogram and counters are updated), their figures are kept here. */
+    slot done[MAX_DEPTH];
+    unsigned ndone;
+    uint64_t t_reap;
 } uring_state;
 
 static const char *why_unavailable(int err)
@@ -229,7 +234,9 @@ static int submit(uring_state *u)
     return 0;
 }
 
-static int complete(uring_state *u, unsigned n, uint64_t now)
+/* Takes n completions off the ring: their slots are free again, their figures wait in done.
+ * A failed or short I/O fails the worker at once (nothing more is issued). */
+static int take(uring_state *u, unsigned n)
 {
     bl_worker *w = u->w;
     int rc = 0;
@@ -250,17 +257,32 @@ static int complete(uring_state *u, unsigned n, uint64_t now)
             rc = -1;
             continue;
         }
-        bl_io_done(w, s->dir, u->bs, s->slat, now - s->t_issue, now);
-        if (s->dir == BL_DIR_WRITE && (w->job->fsync_every || w->job->fdatasync_every) &&
-            bl_maybe_fsync(w, s->dir) != 0)
-            rc = -1;
+        u->done[u->ndone++] = *s;
     }
     io_uring_cq_advance(&u->ring, n);
     return rc;
 }
 
+/* The completions taken last, into the worker's figures (after their slots were refilled). */
+static int account(uring_state *u)
+{
+    bl_worker *w = u->w;
+    uint64_t now = u->t_reap;
+    for (unsigned i = 0; i < u->ndone; i++) {
+        const slot *s = &u->done[i];
+        bl_io_done(w, s->dir, u->bs, s->slat, now - s->t_issue, now);
+        if (s->dir == BL_DIR_WRITE && (w->job->fsync_every || w->job->fdatasync_every) &&
+            bl_maybe_fsync(w, s->dir) != 0) {
+            u->ndone = 0;
+            return -1;
+        }
+    }
+    u->ndone = 0;
+    return 0;
+}
+
 /* Waits for one completion (a system call only when none is in the ring), then takes every
- * completion that is there. */
+ * completion that is there; the reaping time is their completion time. */
 static int reap(uring_state *u, uint64_t *now)
 {
     unsigned n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth);
@@ -275,16 +297,18 @@ static int reap(uring_state *u, uint64_t *now)
         }
         n = io_uring_peek_batch_cqe(&u->ring, u->cqes, u->depth);
     }
-    *now = bl_now_ns();
-    return complete(u, n, *now);
+    *now = u->t_reap = bl_now_ns();
+    return take(u, n);
 }
 
+/* Refill and submit first, account the completions reaped last after: at QD1 the I/O is back
+ * in flight before the bookkeeping of the one before. */
 static int loop(uring_state *u)
 {
     uint64_t now = bl_now_ns();
     for (;;) {
         prepare(u, now);
-        if (submit(u) != 0)
+        if (submit(u) != 0 || account(u) != 0)
             return -1;
         if (u->inflight == 0) {
             if (u->npend == 0) {

@@ -184,6 +184,13 @@ static void test_page_fetches_nothing(void **state)
      * the CI half-width 6.41 × 3.182 / 2 = 10.19, shown in the cell and on hover. */
     assert_non_null(strstr(out, ">424.8 MB/s<sub>n=4, CI ±10.19 MB/s</sub>"));
     assert_non_null(strstr(out, "95% CI of the mean: 414.6 MB/s – 435.0 MB/s"));
+    free(out);
+    /* --repeats best: the best of the four (434.3) in cell and chart, said in the chart's text. */
+    snprintf(args, sizeof args, "report --db %s/ja.db --html --repeats best", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_non_null(strstr(out, ">434.3 MB/s<sub>n=4, CI ±10.19 MB/s</sub>"));
+    assert_non_null(strstr(out, "class=\"v\">434.3 MB/s (n=4)</text>"));
+    assert_non_null(strstr(out, "shown as the best run (highest throughput, lowest latency)"));
     assert_null(strstr(out, "http"));
     free(out);
     free(blog);

@@ -158,12 +158,16 @@ static void test_io_uring_on_tmpfs(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Blocks sized by depth, as on tmpfs: under valgrind four threads run their user code one at
+ * a time, and at QD1 x4 with 4 KiB (60-100 us an I/O) the wait for valgrind's lock left the
+ * queue empty a fifth of the time (3.19 of 4), which says nothing of the engine; make test and
+ * make check still check the timing, valgrind the counted depth. */
 static void test_io_uring_on_a_real_file(void **state)
 {
     (void)state;
     skip_without_uring();
     char *dir = bl_test_tmpdir();
-    check_law("ioengine=io_uring\ndirect=1\nbs=4k\nsize=16m\n", false, dir);
+    check_law("ioengine=io_uring\ndirect=1\nsize=16m\n", true, dir);
     assert_int_equal(rmdir(dir), 0);
     free(dir);
 }
