@@ -230,6 +230,27 @@ static void test_cli_by_extension(void **state)
     free(dir);
 }
 
+/* The test's own figure (seeks/s, files/s) has no unit of its metric: each row gives its
+ * unit. A bar chart of it once read that missing unit and crashed. */
+static void test_metric_value_chart(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), args[1200], fix[512];
+    bl_test_fixture("bonnie/bonnie-1.03_handtyped_x2_fast.txt", fix, sizeof fix);
+    snprintf(args, sizeof args, "import --db %s/s.db %s", dir, fix);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "chart --db %s/s.db --metric value -o %s/v.svg", dir, dir);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "%s/v.svg", dir);
+    char *b = slurp(args);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "rand-seeks"));
+    free(b);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
 /* One table of kinds: the help of `chart` and of benchlog, and the man page, name each. */
 static void test_kinds_table_is_the_list(void **state)
 {
@@ -264,9 +285,8 @@ static void test_kinds_table_is_the_list(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_svg_bars_and_text),
-        cmocka_unit_test(test_pdf_through_poppler),
-        cmocka_unit_test(test_cli_by_extension),
+        cmocka_unit_test(test_svg_bars_and_text),       cmocka_unit_test(test_pdf_through_poppler),
+        cmocka_unit_test(test_cli_by_extension),        cmocka_unit_test(test_metric_value_chart),
         cmocka_unit_test(test_kinds_table_is_the_list),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
