@@ -96,7 +96,7 @@ fuzz: $(DEPS_TEST)
 	@BENCHLOG_CORPUS=$(CORPUS) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),600)
 
 fuzz-smoke: $(DEPS_TEST)
-	@BENCHLOG_CORPUS=$(CORPUS) FUZZ_SEED=$(or $(FUZZ_SEED),$(shell date -u +%Y%m%d)) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+	@BENCHLOG_CORPUS=$(CORPUS) FUZZ_SEED=$(or $(FUZZ_SEED),$(shell date -u +%Y%m%d)) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),40)
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(TSUP_SRC) $(wildcard bench/*.c tests/fuzz/*.c */*.h tests/*/*.h)

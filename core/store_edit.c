@@ -133,8 +133,8 @@ static int delete_run(bl_store *s, const run_key *k, size_t *n_records)
         "DELETE FROM records WHERE import_id = ?1 AND run = ?2",
         "DELETE FROM runs WHERE import_id = ?1 AND run = ?2",
         /* an import without runs goes too, so its content can be imported again */
-        "DELETE FROM imports WHERE id = ?1 AND NOT EXISTS "
-        "(SELECT 1 FROM runs WHERE import_id = ?1)",
+        ("DELETE FROM imports WHERE id = ?1 AND NOT EXISTS "
+         "(SELECT 1 FROM runs WHERE import_id = ?1)"),
     };
     for (size_t i = 0; i < sizeof sql / sizeof sql[0]; i++) {
         sqlite3_stmt *st;
