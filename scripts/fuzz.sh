@@ -14,8 +14,10 @@ SECONDS_EACH=${1:-60}
 B=build-fuzz
 FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -g -O1"
 make -s BUILD=$B CC=clang OPT= CFLAGS="-g -O1" SAN="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all" $B/libbenchlog.a
-INC=$(pkg-config --cflags pangocairo xlsxwriter sqlite3 jansson libpcre2-8)
-LIBS="$(pkg-config --libs pangocairo cairo xlsxwriter sqlite3 jansson libpcre2-8) -laio -lm -lpthread"
+# The same libraries as the Makefile links: its PKGS line is the one list.
+PKGS=$(sed -n 's/^PKGS *:= *//p' Makefile)
+INC=$(pkg-config --cflags $PKGS)
+LIBS="$(pkg-config --libs $PKGS) -laio -lm -lpthread"
 mkdir -p $B/fuzz $B/crashes
 formats=$(sed -n 's/^ *X(\([a-z0-9_]*\)).*/\1/p' parsers/registry.c)
 targets=""
