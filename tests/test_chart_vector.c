@@ -18,21 +18,6 @@
 
 #include "test_report_records.h"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    fclose(f);
-    return bl_strbuf_take(&sb);
-}
-
 static char *run(const char *cmd, int *status)
 {
     FILE *p = popen(cmd, "r");
@@ -111,7 +96,7 @@ static void test_svg_bars_and_text(void **state)
     char path[512], err[256] = "";
     snprintf(path, sizeof path, "%s/bar.svg", dir);
     assert_int_equal(bl_chart_file(path, &rs, &o, err, sizeof err), 0);
-    char *svg = slurp(path);
+    char *svg = bl_test_slurp(path);
     assert_non_null(svg);
     assert_non_null(strstr(svg, "width=\"1600px\" height=\"900px\""));
     /* Text is text: the legend, the figures, the title, no glyph outlines. */
@@ -215,7 +200,7 @@ static void test_cli_by_extension(void **state)
         snprintf(args, sizeof args, "chart --db %s/s.db -o %s/c.%s", dir, dir, ext[i]);
         assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
         snprintf(args, sizeof args, "%s/c.%s", dir, ext[i]);
-        char *b = slurp(args);
+        char *b = bl_test_slurp(args);
         assert_non_null(b);
         assert_memory_equal(b, magic[i], strlen(magic[i]));
         free(b);
@@ -242,7 +227,7 @@ static void test_metric_value_chart(void **state)
     snprintf(args, sizeof args, "chart --db %s/s.db --metric value -o %s/v.svg", dir, dir);
     assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
     snprintf(args, sizeof args, "%s/v.svg", dir);
-    char *b = slurp(args);
+    char *b = bl_test_slurp(args);
     assert_non_null(b);
     assert_non_null(strstr(b, "rand-seeks"));
     free(b);
@@ -258,7 +243,7 @@ static void test_kinds_table_is_the_list(void **state)
     char *help = NULL, *top = NULL;
     assert_int_equal(bl_test_benchlog("chart --help", &help, NULL), 0);
     assert_int_equal(bl_test_benchlog("--help", &top, NULL), 0);
-    char *man = slurp("docs/benchlog.1");
+    char *man = bl_test_slurp("docs/benchlog.1");
     assert_non_null(man);
     assert_true(BL_CHART_N_KINDS >= 4);
     for (int k = 0; k < BL_CHART_N_KINDS; k++) {

@@ -24,21 +24,6 @@
 static char *dir;
 static char db[600];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    fclose(f);
-    return bl_strbuf_take(&sb);
-}
-
 static void spit(const char *path, const char *s)
 {
     FILE *f = fopen(path, "wb");
@@ -155,7 +140,7 @@ static void test_page_fetches_nothing(void **state)
     (void)state;
     char path[700];
     snprintf(path, sizeof path, "%s/page.html", dir);
-    char *html = slurp(path);
+    char *html = bl_test_slurp(path);
     assert_non_null(html);
     assert_null(strstr(html, "http"));
     assert_null(strstr(html, "url("));
@@ -285,7 +270,7 @@ static void test_controls_work(void **state)
     assert_true(most >= 3);
     char path[700];
     snprintf(path, sizeof path, "%s/page.html", dir);
-    char *html = slurp(path);
+    char *html = bl_test_slurp(path);
     bl_strbuf page;
     bl_strbuf_init(&page);
     bl_strbuf_putn(&page, html, (size_t)(strstr(html, "</body>") - html));
@@ -386,7 +371,7 @@ static void test_header_and_test_column_stay(void **state)
         bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
     char path[700];
     snprintf(path, sizeof path, "%s/page.html", dir);
-    char *html = slurp(path);
+    char *html = bl_test_slurp(path);
     bl_strbuf page;
     bl_strbuf_init(&page);
     bl_strbuf_putn(&page, html, (size_t)(strstr(html, "</body>") - html));

@@ -33,6 +33,22 @@ char *bl_test_corpus(const char *rel)
     return bl_strbuf_take(&sb);
 }
 
+char *bl_test_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, "");
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    fclose(f);
+    return bl_strbuf_take(&sb);
+}
+
 const char *bl_test_fixture(const char *rel, char *buf, size_t n)
 {
     snprintf(buf, n, "fixtures/%s", rel);

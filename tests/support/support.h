@@ -12,12 +12,15 @@ char *bl_test_corpus(const char *rel);
  * resolution it lacked, so a run that skips is never mistaken for one that passed. */
 #define bl_skip_because(why)                                                                       \
     do {                                                                                           \
-        printf("[  SKIP    ] %s\n", (why));                                                         \
+        printf("[  SKIP    ] %s\n", (why));                                                        \
         skip();                                                                                    \
     } while (0)
 
 /* Path of a file in fixtures/, relative to the repository root where tests run. */
 const char *bl_test_fixture(const char *rel, char *buf, size_t n);
+/* The whole of a file as a string ("" when empty), or NULL when it cannot be opened.
+ * Caller frees. */
+char *bl_test_slurp(const char *path);
 /* A new empty temporary folder; caller frees the string (and may leave the folder). */
 char *bl_test_tmpdir(void);
 
