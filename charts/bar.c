@@ -44,20 +44,24 @@ static size_t present(const bl_table *t, size_t row, const size_t *page, size_t 
 }
 
 /* A p99 tick across a latency bar (the fio-plot way of showing the tail). */
-static void p99_tick(bl_canvas *c, const bl_stat *p99, const bl_axis *ax, double y, double h)
+static double p99_tick(bl_canvas *c, const bl_stat *p99, const bl_axis *ax, double y, double h)
 {
     if (!p99->n)
-        return;
+        return c->px0;
     double x = bl_axis_pos(ax, p99->fig, c->px0, c->px1);
     cairo_set_line_width(c->cr, 3 * c->s);
     bl_canvas_rgb(c, INK, 1);
     cairo_move_to(c->cr, x, y);
     cairo_line_to(c->cr, x, y + h);
     cairo_stroke(c->cr);
+    return x + 2 * c->s;
 }
 
+/* Value labels go right of the bar and its whisker (and of a p99 tick they would cross) while
+ * they end before label_max, else inside the bar in white: never over a tick nor past the panel. */
 static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_t nr,
-                      const size_t *page, size_t ns, int metric, int titles, const bl_axis *ax)
+                      const size_t *page, size_t ns, int metric, int titles, const bl_axis *ax,
+                      double label_max)
 {
     size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), most = 1;
     /* The test's own figure (value) has no unit of its own: each row says its unit. */
@@ -94,13 +98,14 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
             bl_canvas_color(c, j, 1);
             cairo_rectangle(c->cr, c->px0, y + bar * 0.06, x1 - c->px0, bar * 0.88);
             cairo_fill(c->cr);
+            double end = x1, tick = c->px0;
             if (metric == BL_M_LAT)
-                p99_tick(c, &bl_table_cell(t, rows[k], page[j])->m[BL_M_P99], ax, y + bar * 0.06,
-                         bar * 0.88);
-            double end = x1;
+                tick = p99_tick(c, &bl_table_cell(t, rows[k], page[j])->m[BL_M_P99], ax,
+                                y + bar * 0.06, bar * 0.88);
             if (st->n > 1 && bl_present(st->sd)) {
-                end = bl_axis_pos(ax, st->fig + st->sd, c->px0, c->px1);
-                whisker(c, x1, end, y + bar / 2, bar * 0.25);
+                double tip = bl_axis_pos(ax, st->fig + st->sd, c->px0, c->px1);
+                whisker(c, x1, tip, y + bar / 2, bar * 0.25);
+                end = fmax(end, tip);
             }
             if (label_size < 8)
                 continue;
@@ -114,7 +119,9 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
                 bl_strbuf_puts(&sb, " !"); /* implausible, as in the tables */
             double lw;
             bl_canvas_measure(c, sb.s, label_size, 0, &lw, NULL);
-            if (end + 8 * s + lw < c->w - 10 * s)
+            if (tick > end && tick < end + 10 * s + lw) /* the label would cross the p99 tick */
+                end = tick;
+            if (end + 8 * s + lw < label_max)
                 bl_canvas_text(c, end + 6 * s, y + bar / 2, sb.s, label_size, 0, 0, 0.5, INK, 0);
             else
                 bl_canvas_text(c, x1 - 6 * s, y + bar / 2, sb.s, label_size, 1, 1, 0.5, 0xFFFFFF,
@@ -133,7 +140,7 @@ static void latency_panel(bl_canvas *c, const bl_table *t, const size_t *rows, s
     double s = c->s, x0 = c->px0, x1 = c->px1, mid = x0 + (x1 - x0) * 0.58;
     c->px1 = mid - 24 * s;
     bl_canvas_xaxis(c, iops_ax, bl_tick_plain, "IOPS");
-    draw_bars(c, t, rows, nr, page, ns, BL_M_IOPS, 1, iops_ax);
+    draw_bars(c, t, rows, nr, page, ns, BL_M_IOPS, 1, iops_ax, mid + 30 * s);
     double hi = 0, lo = INFINITY;
     for (size_t k = 0; k < nr; k++)
         for (size_t b = 0; b < ns; b++) {
@@ -154,7 +161,7 @@ static void latency_panel(bl_canvas *c, const bl_table *t, const size_t *rows, s
         else
             bl_axis_linear(&ax, 0, hi);
         bl_canvas_xaxis(c, &ax, bl_tick_ns, "latency");
-        draw_bars(c, t, rows, nr, page, ns, BL_M_LAT, 0, &ax);
+        draw_bars(c, t, rows, nr, page, ns, BL_M_LAT, 0, &ax, c->w - 10 * s);
     } else {
         bl_canvas_text(c, (c->px0 + c->px1) / 2, (c->py0 + c->py1) / 2,
                        "no latency in these records", 18, 0, 0.5, 0.5, MUTED, 0);
@@ -299,7 +306,7 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
         latency_panel(c, t, rows, nr, page, ns, &ax);
     } else {
         bl_canvas_xaxis(c, &ax, ns_axis ? bl_tick_ns : bl_tick_plain, ns_axis ? "" : unit);
-        draw_bars(c, t, rows, nr, page, ns, metric, 1, &ax);
+        draw_bars(c, t, rows, nr, page, ns, metric, 1, &ax, c->w - 10 * s);
     }
     if (o->drawn)
         *o->drawn += ns;

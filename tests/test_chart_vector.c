@@ -186,6 +186,76 @@ static void test_pdf_through_poppler(void **state)
     free(dir);
 }
 
+/* iops-lat: a mean-latency label never sits across its bar's p99 tick. A p99 just right of
+ * the mean (10.6 ms against 10 ms) once had its tick drawn through the label "10.00 ms". */
+static void test_latency_labels_clear_ticks(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    static const struct {
+        const char *col;
+        double mean, p99;
+    } set[] = {{"near", 10e6, 10.6e6}, {"far", 5e6, 9e6}, {"close", 2e6, 2.3e6}};
+    for (int i = 0; i < 3; i++) {
+        bl_record *r = rec(&rs, "t.txt", 1, "fio", "3.33", "rand-read", 4096, 32, 1);
+        bl_record_set_label(r, "column", set[i].col);
+        r->iops = 3200.0 / (set[i].mean / 1e6);
+        r->bw_bytes_s = r->iops * 4096;
+        r->clat_ns.mean = set[i].mean;
+        bl_lat_add_pct(&r->clat_ns, 50, set[i].mean * 0.95);
+        bl_lat_add_pct(&r->clat_ns, 99, set[i].p99);
+    }
+    bl_chart_opts o = {.kind = BL_CHART_IOPS_LAT, .by = "column"};
+    char path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/il.svg", dir);
+    assert_int_equal(bl_chart_file(path, &rs, &o, err, sizeof err), 0);
+    char *svg = bl_test_slurp(path);
+    assert_non_null(svg);
+    /* The ticks: 3-wide vertical strokes "M x y0 L x y1". */
+    double tx[16], ty0[16], ty1[16];
+    int nt = 0;
+    for (const char *p = strstr(svg, "stroke-width:3;"); p && nt < 16;
+         p = strstr(p + 1, "stroke-width:3;")) {
+        const char *d = strstr(p, " d=\"M ");
+        double x0, x1;
+        if (d && sscanf(d, " d=\"M %lf %lf L %lf %lf", &x0, &ty0[nt], &x1, &ty1[nt]) == 4 &&
+            fabs(x0 - x1) < 0.01)
+            tx[nt++] = x0;
+    }
+    assert_int_equal(nt, 3);
+    int labels = 0;
+    for (const char *p = strstr(svg, "<text x=\""); p; p = strstr(p + 1, "<text x=\"")) {
+        double x, y, size;
+        char anchor[8];
+        if (sscanf(p,
+                   "<text x=\"%lf\" y=\"%lf\" %*[^=]=\"%*[^\"]\" font-size=\"%lf\" "
+                   "text-anchor=\"%7[a-z]\"",
+                   &x, &y, &size, anchor) != 4)
+            continue;
+        const char *txt = strchr(p, '>') + 1, *end = strstr(txt, "</text>");
+        if (!strstr(txt, " ms") || strstr(txt, " ms") > end || strchr(txt, '<') < end)
+            continue; /* not a latency figure (axis ticks are "10 ms", so count the dot) */
+        if (!memchr(txt, '.', (size_t)(end - txt)))
+            continue;
+        labels++;
+        /* Its span: from x rightwards (start) or leftwards (end), at least 0.45 em a
+         * character, the narrowest digits of the fonts the chart uses. */
+        double w = 0.45 * size * (double)(end - txt - 1);
+        double lo = strcmp(anchor, "end") == 0 ? x - w : x, hi = lo + w;
+        for (int k = 0; k < nt; k++)
+            if (y > ty0[k] && y < ty1[k] && tx[k] > lo - 1 && tx[k] < hi + 1)
+                fail_msg("label at x=%.1f..%.1f crosses the p99 tick at x=%.1f", lo, hi, tx[k]);
+    }
+    assert_int_equal(labels, 3);
+    free(svg);
+    bl_records_free(&rs);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    assert_int_equal(system(path), 0);
+    free(dir);
+}
+
 /* Through the command: the extension chooses the format; PNG stays the default. */
 static void test_cli_by_extension(void **state)
 {
@@ -270,9 +340,12 @@ static void test_kinds_table_is_the_list(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_svg_bars_and_text),       cmocka_unit_test(test_pdf_through_poppler),
-        cmocka_unit_test(test_cli_by_extension),        cmocka_unit_test(test_metric_value_chart),
+        cmocka_unit_test(test_svg_bars_and_text),
+        cmocka_unit_test(test_pdf_through_poppler),
+        cmocka_unit_test(test_cli_by_extension),
+        cmocka_unit_test(test_metric_value_chart),
         cmocka_unit_test(test_kinds_table_is_the_list),
+        cmocka_unit_test(test_latency_labels_clear_ticks),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     bl_chart_cleanup();
