@@ -249,8 +249,13 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     if (o->pages)
         *o->pages = pages;
     if (nr == 0 || ns == 0) {
-        snprintf(err, errlen, "no record has a%s figure to draw as bars",
-                 metric >= 0 ? "n --metric" : "");
+        if (iops_lat)
+            snprintf(err, errlen, "no record has IOPS to draw (iops-lat charts IOPS and latency)");
+        else if (metric >= 0)
+            snprintf(err, errlen, "no record has a %s figure to draw as bars (--metric %s)",
+                     bl_metric_name((bl_metric)metric), bl_metric_name((bl_metric)metric));
+        else
+            snprintf(err, errlen, "no record has a figure to draw as bars");
         free(rows);
         free(all);
         bl_table_free(t);

@@ -301,6 +301,16 @@ static void test_metric_value_chart(void **state)
     assert_non_null(b);
     assert_non_null(strstr(b, "rand-seeks"));
     free(b);
+    /* bonnie++ has no percentiles nor IOPS: the refusal names what is missing. */
+    char *err = NULL;
+    snprintf(args, sizeof args, "chart --db %s/s.db --metric p99 -o %s/p.svg", dir, dir);
+    assert_int_not_equal(bl_test_benchlog(args, NULL, &err), 0);
+    assert_non_null(strstr(err, "no record has a p99 figure to draw as bars (--metric p99)"));
+    free(err);
+    snprintf(args, sizeof args, "chart --db %s/s.db --kind iops-lat -o %s/p.svg", dir, dir);
+    assert_int_not_equal(bl_test_benchlog(args, NULL, &err), 0);
+    assert_non_null(strstr(err, "no record has IOPS to draw"));
+    free(err);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);
     free(dir);
