@@ -225,8 +225,10 @@ int bl_chart_timeline(bl_canvas *c, const bl_records *recs, const bl_chart_opts 
         sv[n++] = se;
     }
     if (n == 0) {
-        snprintf(err, errlen, "no record has a%s%s series over time", want ? " " : "",
-                 want ? want : "");
+        if (want)
+            snprintf(err, errlen, "no record has a '%s' series over time", want);
+        else
+            snprintf(err, errlen, "no record has a series over time");
         free(rv);
         free(sv);
         return 1;

@@ -206,7 +206,7 @@ static void test_every_kind_and_size(void **state)
     o.kind = BL_CHART_TIMELINE;
     o.series = "iops";
     assert_int_equal(bl_chart_png(path, &rs, &o, err, sizeof err), 1);
-    assert_string_equal(err, "no record has a iops series over time");
+    assert_string_equal(err, "no record has a 'iops' series over time");
     o.width = 100;
     assert_int_equal(bl_chart_png(path, &dd, &o, err, sizeof err), 2);
     bl_records_free(&dd);
