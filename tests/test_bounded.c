@@ -34,21 +34,6 @@ static long children_peak_kib(void)
     return ru.ru_maxrss;
 }
 
-static char *slurp_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_putn(&sb, "", 0);
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    fclose(f);
-    return bl_strbuf_take(&sb);
-}
-
 /* Runs `INPUT | benchlog parse ARG` through the shell (INPUT NULL: no pipe); returns its
  * exit status, stdout and stderr. */
 static int run_parse(const char *input, const char *arg, char **out, char **err)
@@ -59,9 +44,10 @@ static int run_parse(const char *input, const char *arg, char **out, char **err)
              input ? " |" : "", bin ? bin : "build/benchlog", arg, dir, dir);
     int st = system(cmd);
     snprintf(path, sizeof path, "%s/out", dir);
-    *out = slurp_file(path);
+    *out = bl_test_slurp(path);
     snprintf(path, sizeof path, "%s/err", dir);
-    *err = slurp_file(path);
+    *err = bl_test_slurp(path);
+    assert_true(*out && *err);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
     free(dir);

@@ -18,29 +18,6 @@
 
 #include "test_report_records.h"
 
-static char *run(const char *cmd, int *status)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    int st = pclose(p);
-    if (status)
-        *status = st;
-    return bl_strbuf_take(&sb);
-}
-
-static int have(const char *tool)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", tool);
-    return system(cmd) == 0;
-}
-
 /* The widest path filled with palette colour rgb, from cairo's "fill:rgb(R%,G%,B%)" and the
  * path's x coordinates. */
 static double widest(const char *svg, unsigned rgb)
@@ -112,18 +89,18 @@ static void test_svg_bars_and_text(void **state)
     assert_true(one > 50);
     assert_true(bl_test_close(ten / one, 1121.4 / 117.6, 0.02));
     assert_true(widest(svg, bl_canvas_palette(2)) < 1); /* two columns only */
-    if (have("xmllint")) {
+    if (bl_test_have("xmllint")) {
         char cmd[700];
         snprintf(cmd, sizeof cmd, "xmllint --noout %s 2>&1", path);
         int st;
-        char *out = run(cmd, &st);
+        char *out = bl_test_sh(cmd, &st);
         if (st != 0)
             fail_msg("the SVG is not well-formed XML: %s", out);
         free(out);
         /* Every text of the chart is an SVG text element, counted through XPath. */
         snprintf(cmd, sizeof cmd,
                  "xmllint --xpath \"count(//*[local-name()='text'])\" %s 2>/dev/null", path);
-        out = run(cmd, &st);
+        out = bl_test_sh(cmd, &st);
         assert_true(atoi(out) >= 8); /* title, subtitle, 2 legend, 4 values, test names, axis */
         free(out);
     } else {
@@ -139,7 +116,7 @@ static void test_svg_bars_and_text(void **state)
 static void test_pdf_through_poppler(void **state)
 {
     (void)state;
-    if (!have("pdfinfo") || !have("pdftotext"))
+    if (!bl_test_have("pdfinfo") || !bl_test_have("pdftotext"))
         bl_skip_because("pdfinfo/pdftotext missing (poppler-utils: sh scripts/deps.sh test)");
     char *dir = bl_test_tmpdir();
     bl_records rs;
@@ -152,7 +129,7 @@ static void test_pdf_through_poppler(void **state)
         if (bl_chart_file(path, &rs, &o, err, sizeof err) != 0)
             fail_msg("%s: %s", bl_chart_kind_name(k), err);
         snprintf(cmd, sizeof cmd, "pdfinfo %s", path);
-        char *info = run(cmd, NULL);
+        char *info = bl_test_sh(cmd, NULL);
         const char *pages = strstr(info, "Pages:"), *size = strstr(info, "Page size:");
         assert_non_null(pages);
         assert_non_null(size);
@@ -173,7 +150,7 @@ static void test_pdf_through_poppler(void **state)
     snprintf(path, sizeof path, "%s/cdm.pdf", dir);
     assert_int_equal(bl_chart_file(path, &cdm, &o, err, sizeof err), 0);
     snprintf(cmd, sizeof cmd, "pdftotext %s -", path);
-    char *text = run(cmd, NULL);
+    char *text = bl_test_sh(cmd, NULL);
     assert_non_null(strstr(text, "10 GbE 書き込み"));
     assert_non_null(strstr(text, "117.6"));
     assert_non_null(strstr(text, "250.7"));

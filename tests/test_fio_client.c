@@ -213,15 +213,8 @@ static void test_numjobs(void **state)
 static char *slurp_fixture(const char *rel, size_t *len)
 {
     char path[512];
-    FILE *f = fopen(bl_test_fixture(rel, path, sizeof path), "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    rewind(f);
-    char *s = malloc(*len + 1);
-    assert_int_equal(fread(s, 1, *len, f), *len);
-    s[*len] = '\0';
-    fclose(f);
+    char *s = bl_test_slurp_n(bl_test_fixture(rel, path, sizeof path), len);
+    assert_non_null(s);
     return s;
 }
 

@@ -186,26 +186,12 @@ static char *write_tmp(const char *dir, const char *name, const char *text)
     return bl_strbuf_take(&sb);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    fclose(f);
-    return bl_strbuf_take(&sb);
-}
-
 /* A JSON document pasted in prose, with a brace-y line before it; then a truncated one. */
 static void test_pasted_and_truncated(void **state)
 {
     (void)state;
     char p[256];
-    char *json = slurp(bl_test_fixture("fio/terse4-3.33.out", p, sizeof p));
+    char *json = bl_test_slurp(bl_test_fixture("fio/terse4-3.33.out", p, sizeof p));
     const char *start = strstr(json, "\n{");
     assert_non_null(start);
     char *dir = bl_test_tmpdir();

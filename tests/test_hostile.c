@@ -41,21 +41,6 @@ static size_t parse_everyway(const char *bytes, size_t len, size_t *n_diags)
     return recs;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    fclose(f);
-    *len = sb.len;
-    return sb.s ? bl_strbuf_take(&sb) : bl_xstrdup("");
-}
-
 /* The runner's job-file reader on the same bytes: errors, never undefined behaviour. */
 static void read_jobfile(const char *bytes, size_t len)
 {
@@ -85,7 +70,7 @@ static void test_fuzz_findings(void **state)
         char path[512];
         snprintf(path, sizeof path, "fixtures/fuzz/%s", e->d_name);
         size_t len, diags;
-        char *bytes = slurp(path, &len);
+        char *bytes = bl_test_slurp_n(path, &len);
         parse_everyway(bytes, len, &diags);
         if (strstr(e->d_name, ".fio"))
             read_jobfile(bytes, len);

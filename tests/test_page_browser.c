@@ -40,20 +40,6 @@ static size_t count(const char *s, const char *what)
     return n;
 }
 
-static char *run(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    pclose(p);
-    return bl_strbuf_take(&sb);
-}
-
 static const char *chromium(void)
 {
     static const char *const names[] = {"chromium", "chromium-browser", "google-chrome"};
@@ -431,14 +417,14 @@ static void test_print_stylesheet(void **state)
     free(browse(page, args));
     char cmd[1600];
     snprintf(cmd, sizeof cmd, "pdfinfo '%s' | sed -n 's/^Pages: *//p'", pdf);
-    char *n = run(cmd);
+    char *n = bl_test_sh(cmd, NULL);
     int pages = atoi(n);
     free(n);
     assert_true(pages > 5);
     int table_pages = 0, charts_seen = 0, table_done = 0;
     for (int p = 1; p <= pages; p++) {
         snprintf(cmd, sizeof cmd, "pdftotext -layout -f %d -l %d '%s' -", p, p, pdf);
-        char *t = run(cmd);
+        char *t = bl_test_sh(cmd, NULL);
         assert_null(strstr(t, "Set-ups shown"));  /* the controls */
         assert_null(strstr(t, "Click a column")); /* screen-only hint */
         charts_seen |= strstr(t, "MB/s (throughput) of") != NULL;

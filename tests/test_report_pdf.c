@@ -12,20 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *run(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    pclose(p);
-    return bl_strbuf_take(&sb);
-}
-
 static int poppler(void)
 {
     return system("command -v pdfinfo >/dev/null && command -v pdftotext >/dev/null") == 0;
@@ -35,7 +21,7 @@ static int pages_of(const char *pdf)
 {
     char cmd[700];
     snprintf(cmd, sizeof cmd, "pdfinfo '%s'", pdf);
-    char *info = run(cmd);
+    char *info = bl_test_sh(cmd, NULL);
     const char *p = strstr(info, "Pages:");
     int n = p ? atoi(p + 6) : -1;
     free(info);
@@ -46,7 +32,7 @@ static char *page_text(const char *pdf, int page)
 {
     char cmd[800];
     snprintf(cmd, sizeof cmd, "pdftotext -layout -f %d -l %d '%s' -", page, page, pdf);
-    return run(cmd);
+    return bl_test_sh(cmd, NULL);
 }
 
 static void test_fixtures_report(void **state)
@@ -143,7 +129,7 @@ static void test_blog_report_japanese(void **state)
     assert_true(summary_pages >= 3); /* ~200 test × set-up lines */
     char cmd[700];
     snprintf(cmd, sizeof cmd, "pdftotext '%s' -", pdf);
-    char *all = run(cmd);
+    char *all = bl_test_sh(cmd, NULL);
     assert_non_null(strstr(all, "SSDキャッシュ無し"));
     assert_non_null(strstr(all, "シーケンシャルリード"));
     /* Blog 001's CIFS 10 GbE sequential write, as the post prints it. */
@@ -151,7 +137,7 @@ static void test_blog_report_japanese(void **state)
     /* Blog 004's four fio-cdm sequential reads: 424.8 MB/s, n=4, 95% CI half-width 10.19. */
     free(all);
     snprintf(cmd, sizeof cmd, "pdftotext -layout '%s' - | grep -m1 ' 424.8 '", pdf);
-    all = run(cmd);
+    all = bl_test_sh(cmd, NULL);
     assert_non_null(strstr(all, "10.19")); /* on the same summary line */
     assert_non_null(strstr(all, " 4 "));
     free(all);

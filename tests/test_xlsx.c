@@ -15,26 +15,11 @@
 
 #include "test_report_records.h"
 
-static char *capture(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_puts(&sb, "");
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    pclose(p);
-    return bl_strbuf_take(&sb);
-}
-
 static char *zip_part(const char *xlsx, const char *part)
 {
-    char cmd[1024];
+    char cmd[2200];
     snprintf(cmd, sizeof cmd, "unzip -p '%s' '%s'", xlsx, part);
-    return capture(cmd);
+    return bl_test_sh(cmd, NULL);
 }
 
 static char *write_book(const char *dir, const char *name, const bl_xlsx_opts *o, bl_records *rs)
@@ -163,18 +148,10 @@ static void test_wide_summary(void **state)
 
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *s = bl_test_slurp(path);
+    if (!s)
         fail_msg("LibreOffice wrote no %s", path);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_puts(&sb, "");
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    fclose(f);
-    return bl_strbuf_take(&sb);
+    return s;
 }
 
 /* LibreOffice converts dir/book into FILTER's format in dir, with a private profile: no clash

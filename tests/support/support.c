@@ -33,7 +33,7 @@ char *bl_test_corpus(const char *rel)
     return bl_strbuf_take(&sb);
 }
 
-char *bl_test_slurp(const char *path)
+char *bl_test_slurp_n(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -46,7 +46,45 @@ char *bl_test_slurp(const char *path)
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         bl_strbuf_putn(&sb, buf, n);
     fclose(f);
+    if (len)
+        *len = sb.len;
     return bl_strbuf_take(&sb);
+}
+
+char *bl_test_slurp(const char *path)
+{
+    return bl_test_slurp_n(path, NULL);
+}
+
+char *bl_test_sh(const char *cmd, int *status)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p) {
+        if (status)
+            *status = -1;
+        return bl_xstrdup("");
+    }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, "");
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        bl_strbuf_putn(&sb, buf, n);
+    int st = pclose(p);
+    if (status)
+        *status = st;
+    return bl_strbuf_take(&sb);
+}
+
+int bl_test_have(const char *program)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "command -v '%s' >/dev/null 2>&1", program);
+    int ok = system(sb.s) == 0;
+    bl_strbuf_free(&sb);
+    return ok;
 }
 
 const char *bl_test_fixture(const char *rel, char *buf, size_t n)

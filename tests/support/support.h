@@ -21,6 +21,13 @@ const char *bl_test_fixture(const char *rel, char *buf, size_t n);
 /* The whole of a file as a string ("" when empty), or NULL when it cannot be opened.
  * Caller frees. */
 char *bl_test_slurp(const char *path);
+/* The same, with its length, for files that may hold NUL bytes. */
+char *bl_test_slurp_n(const char *path, size_t *len);
+/* The standard output of a shell command ("" when none); its wait status in *status when
+ * status is not NULL. Caller frees. */
+char *bl_test_sh(const char *cmd, int *status);
+/* Whether a program is on PATH (the tests that need LibreOffice, poppler, xmllint...). */
+int bl_test_have(const char *program);
 /* A new empty temporary folder; caller frees the string (and may leave the folder). */
 char *bl_test_tmpdir(void);
 
