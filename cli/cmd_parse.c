@@ -3,6 +3,7 @@
 #include "../core/strbuf.h"
 #include "../parsers/driver.h"
 #include "../parsers/fio_log_merge.h"
+#include "../parsers/fio_log_weight.h"
 #include "args.h"
 #include "commands.h"
 #include "options.h"
@@ -117,15 +118,24 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
     return 0;
 }
 
-/* Parses one file; returns its status (0/1) and fills out. */
+/* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet). */
 static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, bl_content_key *hash)
 {
     bl_parse_opts opts = {
         .as = a->as, .n_labels = a->labels.n, .labels = a->labels.v, .patterns = a->patterns};
     bl_out_init(out, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    int rc = bl_parse_source(path, &opts, out, hash);
-    bl_print_diags(out);
-    return rc;
+    return bl_parse_source(path, &opts, out, hash);
+}
+
+/* Every file first, then what needs files given together: averaged latency logs weighted by
+ * the IOPS logs of their jobs. status[i] gets file i's status (0/1); outs[0..n) to free by
+ * the caller. */
+static void parse_all(char **files, int n, const parse_args *a, bl_parse_out *outs,
+                      bl_content_key *keys, int *status)
+{
+    for (int i = 0; i < n; i++)
+        status[i] = parse_one(files[i], a, &outs[i], keys ? &keys[i] : NULL);
+    bl_fio_logs_weight(outs, (size_t)n);
 }
 
 int cmd_parse(int argc, char **argv)
@@ -136,20 +146,24 @@ int cmd_parse(int argc, char **argv)
         free_args(&a);
         return rc - 1;
     }
-    int status = 0;
+    bl_parse_out *outs = bl_xcalloc((size_t)a.n_files, sizeof *outs);
+    int *st = bl_xcalloc((size_t)a.n_files, sizeof *st), status = 0;
+    parse_all(argv, a.n_files, &a, outs, NULL, st);
     bl_records logs; /* fio-log records, for the logs of numjobs=N jobs given together */
     bl_records_init(&logs);
     for (int i = 0; i < a.n_files; i++) {
-        bl_parse_out out;
-        if (parse_one(argv[i], &a, &out, NULL) != 0)
-            status = 1;
-        for (size_t k = 0; k < out.recs.n; k++) {
-            bl_record_write_jsonl(out.recs.v[k], stdout);
-            if (bl_record_label(out.recs.v[k], "jobnum") && out.recs.v[k]->n_series)
-                bl_records_push(&logs, bl_record_clone(out.recs.v[k]));
+        bl_parse_out *out = &outs[i];
+        status |= st[i];
+        bl_print_diags(out);
+        for (size_t k = 0; k < out->recs.n; k++) {
+            bl_record_write_jsonl(out->recs.v[k], stdout);
+            if (bl_record_label(out->recs.v[k], "jobnum") && out->recs.v[k]->n_series)
+                bl_records_push(&logs, bl_record_clone(out->recs.v[k]));
         }
-        bl_out_free(&out);
+        bl_out_free(out);
     }
+    free(outs);
+    free(st);
     bl_records merged;
     bl_records_init(&merged);
     bl_fio_logs_merge(&logs, &merged);
@@ -173,19 +187,19 @@ static size_t count_runs(const bl_records *rs)
     return n;
 }
 
-static int import_one(bl_store *s, const char *path, const parse_args *a, int legacy_keys)
+/* Imports one parsed file (out, with its content key and its parse status); returns its
+ * status (0/1). */
+static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key *key,
+                      const parse_args *a, int status)
 {
-    bl_parse_out out;
-    bl_content_key key = {.want_fnv = legacy_keys};
-    int status = parse_one(path, a, &out, &key);
+    const bl_parse_out out = *op;
     char err[512];
-    if (out.recs.n == 0) {
-        bl_out_free(&out);
+    bl_print_diags(&out);
+    if (out.recs.n == 0)
         return 1;
-    }
     bl_strbuf ids;
     bl_strbuf_init(&ids);
-    int rc = bl_store_import(s, out.source, &key, a->as ? a->as : "auto", &out.recs, &ids, err,
+    int rc = bl_store_import(s, out.source, key, a->as ? a->as : "auto", &out.recs, &ids, err,
                              sizeof err);
     const char *first = ids.s ? ids.s : "";
     if (rc == BL_IMPORT_DUPLICATE) {
@@ -216,7 +230,6 @@ static int import_one(bl_store *s, const char *path, const parse_args *a, int le
                 n_runs, n_runs == 1 ? "" : "s", first);
     }
     bl_strbuf_free(&ids);
-    bl_out_free(&out);
     return status;
 }
 
@@ -236,9 +249,20 @@ int cmd_import(int argc, char **argv)
     int status = 0;
     /* Old stores hold FNV keys: their content is recognised while any is left. */
     int legacy = bl_store_has_legacy_keys(s);
+    bl_parse_out *outs = bl_xcalloc((size_t)a.n_files, sizeof *outs);
+    bl_content_key *keys = bl_xcalloc((size_t)a.n_files, sizeof *keys);
+    int *st = bl_xcalloc((size_t)a.n_files, sizeof *st);
     for (int i = 0; i < a.n_files; i++)
-        if (import_one(s, argv[i], &a, legacy) != 0)
+        keys[i].want_fnv = legacy;
+    parse_all(argv, a.n_files, &a, outs, keys, st);
+    for (int i = 0; i < a.n_files; i++) {
+        if (import_one(s, &outs[i], &keys[i], &a, st[i]) != 0)
             status = 1;
+        bl_out_free(&outs[i]);
+    }
+    free(outs);
+    free(keys);
+    free(st);
     bl_store_close(s);
     free_args(&a);
     return status;

@@ -312,6 +312,29 @@ static void hist_to_lat(const uint64_t *hist, bl_lat *l)
         bl_lat_percentiles_from_bins(l);
 }
 
+static const char *lat_name(kind_t k)
+{
+    return k == K_SLAT ? "slat" : k == K_LAT ? "lat" : "clat";
+}
+
+/* An averaged latency log: no latency figure (see emit); how many windows, so that the
+ * weighting knows whether the timeline still holds each window, and their range in the note. */
+static void averaged_latency(bl_record *r, const acc *a)
+{
+    char b[64];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)a->n);
+    bl_record_set_label(r, "log_windows", b);
+    bl_strbuf note;
+    bl_strbuf_init(&note);
+    bl_strbuf_printf(&note,
+                     "fio log written with log_avg_msec: each value is one window's mean latency "
+                     "(%llu windows, from %.0f to %.0f ns); a mean of window means is not the "
+                     "I/Os' mean, so no latency figure is given without the job's IOPS log",
+                     (unsigned long long)a->n, a->min, a->max);
+    bl_record_set_str(&r->note, note.s);
+    bl_strbuf_free(&note);
+}
+
 static void emit(bl_fio_log *L, int ddir)
 {
     acc *a = &L->a[ddir];
@@ -329,15 +352,13 @@ static void emit(bl_fio_log *L, int ddir)
     if (a->bs > 0)
         r->bs = a->bs;
     /* log_avg_msec: fio writes bs 0 and one mean a window. A rate's mean over equal windows
-     * is the run's; a latency's is a mean of window means, not of I/Os, and the log has no
-     * count to weight the windows by. */
-    if (a->bs == 0 && L->kind != K_HIST) {
+     * is the run's; a latency's mean of window means is not the I/Os' mean (a slow window
+     * holds few I/Os), and the log has no count to weight the windows by: the latency figures
+     * are left out here, the window means stay as the timeline, and fio_log_weight.c puts a
+     * weighted mean in when the job's IOPS log is given too. */
+    int averaged = a->bs == 0 && L->kind != K_HIST;
+    if (averaged)
         bl_record_set_label(r, "log_avg", "window means (log_avg_msec)");
-        if (L->kind == K_CLAT || L->kind == K_SLAT || L->kind == K_LAT)
-            bl_record_set_str(&r->note, "fio log written with log_avg_msec: each value is one "
-                                        "window's mean latency, so min, max, mean and "
-                                        "percentiles here are over windows, not over I/Os");
-    }
     double n = (double)a->n;
     double mean = L->kind == K_HIST ? a->s1 / n : a->k + a->s1 / n;
     double var = L->kind == K_HIST ? NAN : (a->s2 - a->s1 * a->s1 / n) / (n > 1 ? n - 1 : 1);
@@ -356,6 +377,9 @@ static void emit(bl_fio_log *L, int ddir)
         bl_record_set_str(&r->metric, "fio log value");
         r->value = mean;
         s = bl_record_add_series(r, "value", "");
+    } else if (averaged) {
+        averaged_latency(r, a);
+        s = bl_record_add_series(r, lat_name(L->kind), "ns");
     } else {
         bl_lat *l = L->kind == K_SLAT ? &r->slat_ns : L->kind == K_LAT ? &r->lat_ns : &r->clat_ns;
         l->present = true;
@@ -364,8 +388,7 @@ static void emit(bl_fio_log *L, int ddir)
         l->mean = mean;
         l->stdev = sd;
         hist_to_lat(a->hist, l);
-        const char *nm = L->kind == K_SLAT ? "slat" : L->kind == K_LAT ? "lat" : "clat";
-        s = bl_record_add_series(r, nm, "ns");
+        s = bl_record_add_series(r, lat_name(L->kind), "ns");
     }
     double mult = L->kind == K_BW ? 1024 : 1;
     for (size_t i = 0; i < a->ds.n; i++)
