@@ -233,6 +233,66 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
     return status;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Merged records by their logs and direction: the same whatever the order of the files. */
+static int cmp_merged(const void *a, const void *b)
+{
+    const bl_record *x = *(bl_record *const *)a, *y = *(bl_record *const *)b;
+    int c = strcmp(bl_record_label(x, "log"), bl_record_label(y, "log"));
+    return c ? c : strcmp(x->op ? x->op : "", y->op ? y->op : "");
+}
+
+/* The merged records of numjobs=N logs given together (as parse prints them), stored as an
+ * import of their own: its content key is that of its member files' keys, in any order, so
+ * importing the same logs again finds it. Returns the status (0/1). */
+static int import_merged(bl_store *s, bl_parse_out *outs, const bl_content_key *keys, int n,
+                         const parse_args *a)
+{
+    bl_records logs, merged;
+    bl_records_init(&logs);
+    bl_records_init(&merged);
+    char **shas = bl_xcalloc((size_t)n + 1, sizeof *shas);
+    size_t n_shas = 0;
+    for (int i = 0; i < n; i++) {
+        int member = 0;
+        for (size_t k = 0; k < outs[i].recs.n; k++)
+            if (bl_record_label(outs[i].recs.v[k], "jobnum") && outs[i].recs.v[k]->n_series) {
+                bl_records_push(&logs, bl_record_clone(outs[i].recs.v[k]));
+                member = 1;
+            }
+        if (member)
+            shas[n_shas++] = (char *)keys[i].sha256;
+    }
+    bl_fio_logs_merge(&logs, &merged);
+    int status = 0;
+    if (merged.n) {
+        qsort(shas, n_shas, sizeof *shas, cmp_str);
+        qsort(merged.v, merged.n, sizeof *merged.v, cmp_merged);
+        bl_strbuf text;
+        bl_strbuf_init(&text);
+        bl_strbuf_puts(&text, "merged fio logs");
+        for (size_t i = 0; i < n_shas; i++)
+            bl_strbuf_printf(&text, "\n%s", shas[i]);
+        bl_content_key key = {0};
+        bl_content_key_of(text.s, text.len, &key);
+        bl_strbuf_free(&text);
+        bl_parse_out out;
+        bl_out_init(&out, "merged numjobs logs");
+        for (size_t k = 0; k < merged.n; k++)
+            bl_records_push(&out.recs, bl_record_clone(merged.v[k]));
+        status = import_one(s, &out, &key, a, 0);
+        bl_out_free(&out);
+    }
+    free(shas);
+    bl_records_free(&merged);
+    bl_records_free(&logs);
+    return status;
+}
+
 int cmd_import(int argc, char **argv)
 {
     parse_args a;
@@ -258,8 +318,11 @@ int cmd_import(int argc, char **argv)
     for (int i = 0; i < a.n_files; i++) {
         if (import_one(s, &outs[i], &keys[i], &a, st[i]) != 0)
             status = 1;
-        bl_out_free(&outs[i]);
     }
+    if (import_merged(s, outs, keys, a.n_files, &a) != 0)
+        status = 1;
+    for (int i = 0; i < a.n_files; i++)
+        bl_out_free(&outs[i]);
     free(outs);
     free(keys);
     free(st);

@@ -237,6 +237,13 @@ static bl_record *merge_group(bl_record **m, size_t n)
     return r;
 }
 
+static int cmp_jobnum(const void *a, const void *b)
+{
+    const bl_record *x = *(bl_record *const *)a, *y = *(bl_record *const *)b;
+    long long i = atoll(bl_record_label(x, "jobnum")), j = atoll(bl_record_label(y, "jobnum"));
+    return i < j ? -1 : i > j;
+}
+
 void bl_fio_logs_merge(const bl_records *in, bl_records *out)
 {
     size_t *used = bl_xcalloc(in->n + 1, sizeof *used);
@@ -259,6 +266,8 @@ void bl_fio_logs_merge(const bl_records *in, bl_records *out)
             }
         if (n < 2)
             continue;
+        /* in job order, whatever the order the files came in: the same logs, the same record */
+        qsort(m, n, sizeof *m, cmp_jobnum);
         bl_record *r = merge_group(m, n);
         if (r)
             bl_records_push(out, r);

@@ -1,6 +1,6 @@
 /* Averaged fio latency logs (log_avg_msec) weighted by the IOPS log of the same job, against
  * fio's own mean in the JSON of the same run; the refusals (no IOPS log, logs of other
- * runs); merged numjobs logs; the import path.
+ * runs); merged numjobs logs; the import path, merged records included.
  *
  * calm: one reader, a competing writer from 1 s to 2 s: the mean of window means is 42% above
  * fio's. weigh: two readers on a disk that stalled for 0.2-0.5 s at a time: 128 times above. */
@@ -240,6 +240,63 @@ static void test_import_weights(void **state)
     free(dir);
 }
 
+/* import stores the merged records of numjobs logs given together as an import of its own,
+ * found again whatever the order of the files. */
+static void test_import_merged(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    char args[1024];
+    snprintf(
+        args, sizeof args,
+        "import --db %s/s.db fixtures/fio/log-weigh_clat.1.log fixtures/fio/log-weigh_clat.2.log "
+        "fixtures/fio/log-weigh_iops.1.log fixtures/fio/log-weigh_iops.2.log",
+        dir);
+    char *out = NULL, *err = NULL;
+    assert_int_equal(bl_test_benchlog(args, &out, &err), 0);
+    assert_non_null(strstr(err, "merged numjobs logs: imported 2 records in 1 run"));
+    free(out);
+    free(err);
+    snprintf(
+        args, sizeof args,
+        "import --db %s/s.db fixtures/fio/log-weigh_iops.2.log fixtures/fio/log-weigh_clat.2.log "
+        "fixtures/fio/log-weigh_iops.1.log fixtures/fio/log-weigh_clat.1.log",
+        dir);
+    assert_int_equal(bl_test_benchlog(args, &out, &err), 0);
+    assert_non_null(strstr(err, "merged numjobs logs: already in the store (same content, runs "));
+    assert_null(strstr(err, "imported"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "export --db %s/s.db merged_jobs=2 op=read", dir);
+    assert_int_equal(bl_test_benchlog(args, &out, &err), 0);
+    /* the clat record and the iops record, both in job order */
+    size_t lines = 0;
+    for (const char *p = out; (p = strchr(p, '\n')); p++)
+        lines++;
+    assert_int_equal(lines, 2);
+    const char *m = strstr(out, "\"clat_ns\":{\"mean\":");
+    assert_non_null(m);
+    bl_parse_out js;
+    assert_int_equal(bl_test_parse("fixtures/fio/weigh-3.33.json", "fio-json", &js), 0);
+    double num = 0, den = 0;
+    for (size_t j = 0; j < 2; j++) {
+        const bl_record *fio = bl_test_nth(&js, "job", "weigh", j);
+        double ios = (double)fio->io_bytes / (double)fio->bs;
+        num += fio->clat_ns.mean * ios;
+        den += ios;
+    }
+    assert_true(
+        bl_test_close(strtod(m + strlen("\"clat_ns\":{\"mean\":"), NULL), num / den, TOL_STALLS));
+    assert_non_null(strstr(out, "\"jobnum\":\"1,2\""));
+    bl_out_free(&js);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "%s/s.db", dir);
+    unlink(args);
+    rmdir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_refused_without_weights),
         cmocka_unit_test(test_refused_other_span),
         cmocka_unit_test(test_import_weights),
+        cmocka_unit_test(test_import_merged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
