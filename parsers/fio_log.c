@@ -335,6 +335,52 @@ static void averaged_latency(bl_record *r, const acc *a)
     bl_strbuf_free(&note);
 }
 
+/* An averaged rate log's mean over its run, checked. fio's helper logs a window's rate only
+ * when the window had I/O, and a late helper logs one rate over a longer span: a gap between
+ * entries is either, and the log does not say which. Taking every gap as one span gives the
+ * highest run rate, taking a gap over 1.5 windows as one window and idle time the lowest; when the
+ * two differ by over 2% the mean of the entries (what fio's own samples average says) is no run
+ * figure, and 0 is returned with the bounds. Only a timeline that kept every entry can be checked.
+ */
+static int rate_trusted(const acc *a, double *lo, double *hi)
+{
+    const downs *d = &a->ds;
+    if (d->per > 1 || d->n < 3)
+        return 1;
+    double w = INFINITY;
+    for (size_t i = 1; i + 1 < d->n; i++)
+        if (d->t[i] > d->t[i - 1])
+            w = fmin(w, d->t[i] - d->t[i - 1]);
+    /* from the job's start (the first entry's span is as unsure as a gap) to the last entry;
+     * the low bound given counts up to one window more (the run ends after its last entry) */
+    double late = 0, idle = 0, end = d->t[d->n - 1];
+    for (size_t i = 0; i < d->n && isfinite(w); i++) {
+        double step = d->t[i] - (i ? d->t[i - 1] : 0);
+        late += d->v[i] * step;
+        /* an idle sample and a logged one take two windows: shorter steps are one span */
+        idle += d->v[i] * (step > 1.5 * w ? w : step);
+    }
+    if (!(end > 0) || !isfinite(w))
+        return 1;
+    *lo = idle / (end + w);
+    *hi = late / end;
+    return !(late - idle > 0.02 * late);
+}
+
+/* The headline rate of an averaged log left out (see rate_trusted), with its reasons. */
+static void refuse_rate(bl_fio_log *L, bl_record *r, const acc *a, double lo, double hi,
+                        double mult, const char *unit)
+{
+    char b[512];
+    snprintf(b, sizeof b,
+             "fio log written with log_avg_msec has gaps between its entries (windows without "
+             "I/O, or late samples): the run's mean lies between %.6g and %.6g %s, so the mean of "
+             "the entries (%.6g) is not given (the samples' min, max and mean are fio's)",
+             lo * mult, hi * mult, unit, (a->k + a->s1 / (double)a->n) * mult);
+    bl_record_add_note(r, b);
+    bl_out_warn(L->out, a->first_line, "warning: %s", b);
+}
+
 static void emit(bl_fio_log *L, int ddir)
 {
     acc *a = &L->a[ddir];
@@ -364,13 +410,20 @@ static void emit(bl_fio_log *L, int ddir)
     double var = L->kind == K_HIST ? NAN : (a->s2 - a->s1 * a->s1 / n) / (n > 1 ? n - 1 : 1);
     double sd = bl_present(var) ? sqrt(var > 0 ? var : 0) : BL_ABSENT;
     bl_series *s = NULL;
+    double lo = 0, hi = 0;
+    int trusted =
+        !(averaged && (L->kind == K_BW || L->kind == K_IOPS)) || rate_trusted(a, &lo, &hi);
     if (L->kind == K_BW) {
-        r->bw_bytes_s = mean * 1024;
+        r->bw_bytes_s = trusted ? mean * 1024 : BL_ABSENT;
+        if (!trusted)
+            refuse_rate(L, r, a, lo, hi, 1024, "bytes/s");
         r->bw_samples =
             (bl_samples){true, a->min * 1024, a->max * 1024, mean * 1024, sd * 1024, (int64_t)a->n};
         s = bl_record_add_series(r, "bw", "bytes/s");
     } else if (L->kind == K_IOPS) {
-        r->iops = mean;
+        r->iops = trusted ? mean : BL_ABSENT;
+        if (!trusted)
+            refuse_rate(L, r, a, lo, hi, 1, "IO/s");
         r->iops_samples = (bl_samples){true, a->min, a->max, mean, sd, (int64_t)a->n};
         s = bl_record_add_series(r, "iops", "IO/s");
     } else if (L->kind == K_UNKNOWN) {

@@ -198,7 +198,8 @@ void bl_fio_logs_weight(bl_parse_out *outs, size_t n)
             if (q && weigh(r, q, &why))
                 continue;
             bl_out_warn(&outs[f], r->line,
-                        "fio log written with log_avg_msec: %s mean latency of the %s windows "
+                        "warning: fio log written with log_avg_msec: %s mean latency of the %s "
+                        "windows "
                         "left out, since a mean of window means is not the I/Os' mean; %s",
                         kind_of(r), r->op ? r->op : "", why);
         }

@@ -382,7 +382,7 @@ static void test_numjobs_merged(void **state)
     assert_non_null(m);
     assert_non_null(strstr(m, "\"merged_jobs\":\"2\"},\"op\":\"read\",\"numjobs\":2,\"note\""));
     assert_null(strstr(out, "\"clat_ns\""));
-    assert_non_null(strstr(err, "fixtures/fio/log-avg_clat.2.log:2: fio log written with "
+    assert_non_null(strstr(err, "fixtures/fio/log-avg_clat.2.log:2: warning: fio log written with "
                                 "log_avg_msec: clat mean latency of the read windows left out"));
     free(out);
     free(err);
