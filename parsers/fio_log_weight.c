@@ -153,8 +153,22 @@ static void set_weighted(bl_record *r, const bl_record *q, double mean, double i
     bl_strbuf_free(&note);
 }
 
+/* An IOPS log whose gaps left its run figure unsure (fio_log.c) gets it back from the I/Os
+ * counted here over the latency log's time, whose last window fio flushes at the job's end. */
+static void recover_iops(bl_record *q, const bl_record *r, double ios, double end_s)
+{
+    if (bl_present(q->iops) || !(end_s > 0))
+        return;
+    q->iops = ios / end_s;
+    char b[256];
+    snprintf(b, sizeof b,
+             "IOPS recovered as the %.0f I/Os counted with the latency log %s over its %.3f s", ios,
+             bl_record_label(r, "log"), end_s);
+    bl_record_add_note(q, b);
+}
+
 /* Weights r by q; returns 0 (with *why) when it cannot. */
-static int weigh(bl_record *r, const bl_record *q, const char **why)
+static int weigh(bl_record *r, bl_record *q, const char **why)
 {
     const bl_series *lat = &r->series[0], *iops = &q->series[0];
     const char *nw = bl_record_label(r, "log_windows");
@@ -171,12 +185,13 @@ static int weigh(bl_record *r, const bl_record *q, const char **why)
             den += cnt[i];
         }
         set_weighted(r, q, num / den, den);
+        recover_iops(q, r, den, lat->t[lat->n - 1]);
     }
     free(cnt);
     return ok;
 }
 
-static const bl_record *find_partner(const bl_record *r, bl_parse_out *outs, size_t n)
+static bl_record *find_partner(const bl_record *r, bl_parse_out *outs, size_t n)
 {
     for (size_t f = 0; f < n; f++)
         for (size_t k = 0; k < outs[f].recs.n; k++)
@@ -193,7 +208,7 @@ void bl_fio_logs_weight(bl_parse_out *outs, size_t n)
             if (!is_latency(kind_of(r)) || !bl_record_label(r, "log_windows") ||
                 lat_by_kind(r, kind_of(r))->present)
                 continue;
-            const bl_record *q = find_partner(r, outs, n);
+            bl_record *q = find_partner(r, outs, n);
             const char *why = "give the job's IOPS log (write_iops_log) too to weight them";
             if (q && weigh(r, q, &why))
                 continue;

@@ -5,8 +5,9 @@
  * (outs[0..n), one per file given together) for the averaged IOPS log of the same job
  * (same folder, job, job number and direction), counts each latency window's I/Os from it
  * and puts the weighted mean into the latency record, with labels weighted_by (the IOPS log)
- * and log_ios (the I/O count found). A latency record left without weights gets a warning
- * FILE:LINE in its own out. */
+ * and log_ios (the I/O count found); an IOPS record whose own mean fio_log.c left out for
+ * gaps between its entries gets the run's IOPS from that count. A latency record left without
+ * weights gets a warning FILE:LINE in its own out. */
 #ifndef BL_FIO_LOG_WEIGHT_H
 #define BL_FIO_LOG_WEIGHT_H
 

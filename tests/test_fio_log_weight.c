@@ -328,6 +328,16 @@ static void test_rate_with_gaps_refused(void **state)
     assert_int_equal(o.n_warns, 1);
     assert_int_equal(o.warns[0].line, 1);
     bl_out_free(&o);
+
+    /* given with its latency log, the I/Os counted there over the run give it back */
+    const char *rels[] = {"fio/log-weigh_iops.1.log", "fio/log-weigh_clat.1.log"};
+    bl_parse_out two[2];
+    parse_together(rels, 2, two);
+    r = two[0].recs.v[0];
+    assert_true(bl_test_close(r->iops, fio->iops, 0.01)); /* 638.3 against 637.4 */
+    assert_non_null(strstr(r->note, "IOPS recovered as the 1936 I/Os counted with the latency "
+                                    "log log-weigh_clat.1.log over its 3.033 s"));
+    free_outs(two, 2);
     bl_out_free(&js);
 }
 
