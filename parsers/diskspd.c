@@ -280,33 +280,10 @@ static void set_target(bl_record *r, const char *file)
     free(name);
 }
 
-/* The thread rows of the table whose header is line head, up to its total row: one record
- * each (label scope "thread N", thread, target; numjobs 1), when there are two or more (one
- * row is the total itself). Their bytes must add up to the total's. */
-static void emit_threads(bl_parse_out *out, const bl_text *t, size_t head, const ds_total *tot,
-                         int d, const ds_setup *st, int64_t run)
+/* One record a thread row (see emit_threads). */
+static void thread_records(bl_parse_out *out, const ds_total *rows, const long *nums, size_t n,
+                           int d, const ds_setup *st, int64_t run)
 {
-    char cols[DS_MAXCOL][16];
-    size_t ncol = header_columns(t->line[head], cols);
-    ds_total rows[64];
-    long nums[64];
-    size_t n = 0;
-    double bytes = 0;
-    for (size_t k = head + 1; k + 1 < (size_t)tot->line && n < 64; k++)
-        if (thread_row(t->line[k], cols, ncol, &rows[n], &nums[n])) {
-            rows[n].line = (long)k + 1;
-            bytes += rows[n].bytes;
-            n++;
-        }
-    if (n < 2)
-        return;
-    if (bytes != tot->bytes) {
-        bl_out_error(out, tot->line,
-                     "diskspd %s: thread rows add up to %.0f bytes, the total says %.0f: "
-                     "thread rows left out",
-                     d ? "write" : "read", bytes, tot->bytes);
-        return;
-    }
     for (size_t i = 0; i < n; i++) {
         if (!(rows[i].ios > 0))
             continue;
@@ -328,6 +305,39 @@ static void emit_threads(bl_parse_out *out, const bl_text *t, size_t head, const
         if (rows[i].file[0])
             set_target(r, rows[i].file);
     }
+}
+
+/* The thread rows of the table whose header is line head, up to its total row: one record
+ * each (label scope "thread N", thread, target; numjobs 1), when there are two or more (one
+ * row is the total itself). Their bytes must add up to the total's. */
+static void emit_threads(bl_parse_out *out, const bl_text *t, size_t head, const ds_total *tot,
+                         int d, const ds_setup *st, int64_t run)
+{
+    char cols[DS_MAXCOL][16];
+    size_t ncol = header_columns(t->line[head], cols);
+    /* the rows lie between the header and the total row: no more than those lines */
+    size_t cap = (size_t)tot->line > head ? (size_t)tot->line - head : 1;
+    ds_total *rows = bl_xcalloc(cap, sizeof *rows);
+    long *nums = bl_xcalloc(cap, sizeof *nums);
+    size_t n = 0;
+    double bytes = 0;
+    for (size_t k = head + 1; k + 1 < (size_t)tot->line && n < cap; k++)
+        if (thread_row(t->line[k], cols, ncol, &rows[n], &nums[n])) {
+            rows[n].line = (long)k + 1;
+            bytes += rows[n].bytes;
+            n++;
+        }
+    if (n >= 2 && bytes != tot->bytes) {
+        bl_out_error(out, tot->line,
+                     "diskspd %s: thread rows add up to %.0f bytes, the total says %.0f: "
+                     "thread rows left out",
+                     d ? "write" : "read", bytes, tot->bytes);
+        n = 0;
+    }
+    if (n >= 2)
+        thread_records(out, rows, nums, n, d, st, run);
+    free(rows);
+    free(nums);
 }
 
 static void emit(bl_parse_out *out, const bl_text *t, size_t from, size_t to, const ds_setup *st,

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "../core/strbuf.h"
 #include "../parsers/driver.h"
 #include "formats_util.h"
 #include "support/support.h"
@@ -147,6 +148,43 @@ static void test_thread_rows_refused(void **state)
     bl_out_free(&o2);
 }
 
+/* -t70: seventy thread rows, each its record (no fixed cap on the rows). */
+static void test_many_threads(void **state)
+{
+    (void)state;
+    bl_strbuf text;
+    bl_strbuf_init(&text);
+    const char *head =
+        "thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s |  file\n";
+    bl_strbuf_printf(&text,
+                     "thread count:\t\t70\nTotal IO\n%s"
+                     "total:          28672000 |         7000 |       2.73 |     700.00\n\n"
+                     "Read IO\n%s",
+                     head, head);
+    for (int i = 0; i < 70; i++)
+        bl_strbuf_printf(
+            &text, "%6d |          409600 |          100 |       0.04 |      10.00 | t%d.dat\n", i,
+            i % 7);
+    bl_strbuf_puts(&text, "total:          28672000 |         7000 |       2.73 |     700.00\n");
+    char err[128];
+    bl_text t;
+    assert_int_equal(bl_text_from_bytes(&t, "p.txt", text.s, text.len, err, sizeof err), 0);
+    bl_parse_opts opts = {.as = "diskspd"};
+    bl_parse_out o;
+    bl_out_init(&o, "p.txt");
+    bl_parse_text(&t, &opts, &o);
+    assert_int_equal(o.n_diags, 0);
+    assert_int_equal(o.recs.n, 71);
+    const bl_record *r = fu_find(&o, NULL, "scope", "thread 69", 0);
+    assert_non_null(r);
+    assert_string_equal(bl_record_label(r, "target"), "t6.dat");
+    assert_int_equal(r->io_bytes, 409600);
+    assert_double_equal(r->iops, 10, 0);
+    bl_out_free(&o);
+    bl_text_free(&t);
+    bl_strbuf_free(&text);
+}
+
 /* A report keeps each thread in its own column: the totals row shows DiskSpd's total, not a
  * mean of it and the threads, and the threads are not "repeats" of one another. */
 static void test_report_keeps_threads_apart(void **state)
@@ -242,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_mix_with_latency),
         cmocka_unit_test(test_thread_rows),
         cmocka_unit_test(test_thread_rows_refused),
+        cmocka_unit_test(test_many_threads),
         cmocka_unit_test(test_report_keeps_threads_apart),
         cmocka_unit_test(test_read_only_iopsstddev),
         cmocka_unit_test(test_refuse_disagreeing_total),
