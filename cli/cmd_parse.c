@@ -3,6 +3,7 @@
 #include "../core/strbuf.h"
 #include "../parsers/driver.h"
 #include "../parsers/fio_log_merge.h"
+#include "../parsers/fio_log_weight.h"
 #include "args.h"
 #include "commands.h"
 #include "options.h"
@@ -117,15 +118,24 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
     return 0;
 }
 
-/* Parses one file; returns its status (0/1) and fills out. */
+/* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet). */
 static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, bl_content_key *hash)
 {
     bl_parse_opts opts = {
         .as = a->as, .n_labels = a->labels.n, .labels = a->labels.v, .patterns = a->patterns};
     bl_out_init(out, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    int rc = bl_parse_source(path, &opts, out, hash);
-    bl_print_diags(out);
-    return rc;
+    return bl_parse_source(path, &opts, out, hash);
+}
+
+/* Every file first, then what needs files given together: averaged latency logs weighted by
+ * the IOPS logs of their jobs. status[i] gets file i's status (0/1); outs[0..n) to free by
+ * the caller. */
+static void parse_all(char **files, int n, const parse_args *a, bl_parse_out *outs,
+                      bl_content_key *keys, int *status)
+{
+    for (int i = 0; i < n; i++)
+        status[i] = parse_one(files[i], a, &outs[i], keys ? &keys[i] : NULL);
+    bl_fio_logs_weight(outs, (size_t)n);
 }
 
 int cmd_parse(int argc, char **argv)
@@ -136,20 +146,24 @@ int cmd_parse(int argc, char **argv)
         free_args(&a);
         return rc - 1;
     }
-    int status = 0;
+    bl_parse_out *outs = bl_xcalloc((size_t)a.n_files, sizeof *outs);
+    int *st = bl_xcalloc((size_t)a.n_files, sizeof *st), status = 0;
+    parse_all(argv, a.n_files, &a, outs, NULL, st);
     bl_records logs; /* fio-log records, for the logs of numjobs=N jobs given together */
     bl_records_init(&logs);
     for (int i = 0; i < a.n_files; i++) {
-        bl_parse_out out;
-        if (parse_one(argv[i], &a, &out, NULL) != 0)
-            status = 1;
-        for (size_t k = 0; k < out.recs.n; k++) {
-            bl_record_write_jsonl(out.recs.v[k], stdout);
-            if (bl_record_label(out.recs.v[k], "jobnum") && out.recs.v[k]->n_series)
-                bl_records_push(&logs, bl_record_clone(out.recs.v[k]));
+        bl_parse_out *out = &outs[i];
+        status |= st[i];
+        bl_print_diags(out);
+        for (size_t k = 0; k < out->recs.n; k++) {
+            bl_record_write_jsonl(out->recs.v[k], stdout);
+            if (bl_record_label(out->recs.v[k], "jobnum") && out->recs.v[k]->n_series)
+                bl_records_push(&logs, bl_record_clone(out->recs.v[k]));
         }
-        bl_out_free(&out);
+        bl_out_free(out);
     }
+    free(outs);
+    free(st);
     bl_records merged;
     bl_records_init(&merged);
     bl_fio_logs_merge(&logs, &merged);
@@ -173,19 +187,19 @@ static size_t count_runs(const bl_records *rs)
     return n;
 }
 
-static int import_one(bl_store *s, const char *path, const parse_args *a, int legacy_keys)
+/* Imports one parsed file (out, with its content key and its parse status); returns its
+ * status (0/1). */
+static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key *key,
+                      const parse_args *a, int status)
 {
-    bl_parse_out out;
-    bl_content_key key = {.want_fnv = legacy_keys};
-    int status = parse_one(path, a, &out, &key);
+    const bl_parse_out out = *op;
     char err[512];
-    if (out.recs.n == 0) {
-        bl_out_free(&out);
+    bl_print_diags(&out);
+    if (out.recs.n == 0)
         return 1;
-    }
     bl_strbuf ids;
     bl_strbuf_init(&ids);
-    int rc = bl_store_import(s, out.source, &key, a->as ? a->as : "auto", &out.recs, &ids, err,
+    int rc = bl_store_import(s, out.source, key, a->as ? a->as : "auto", &out.recs, &ids, err,
                              sizeof err);
     const char *first = ids.s ? ids.s : "";
     if (rc == BL_IMPORT_DUPLICATE) {
@@ -216,7 +230,66 @@ static int import_one(bl_store *s, const char *path, const parse_args *a, int le
                 n_runs, n_runs == 1 ? "" : "s", first);
     }
     bl_strbuf_free(&ids);
-    bl_out_free(&out);
+    return status;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Merged records by their logs and direction: the same whatever the order of the files. */
+static int cmp_merged(const void *a, const void *b)
+{
+    const bl_record *x = *(bl_record *const *)a, *y = *(bl_record *const *)b;
+    int c = strcmp(bl_record_label(x, "log"), bl_record_label(y, "log"));
+    return c ? c : strcmp(x->op ? x->op : "", y->op ? y->op : "");
+}
+
+/* The merged records of numjobs=N logs given together (as parse prints them), stored as an
+ * import of their own: its content key is that of its member files' keys, in any order, so
+ * importing the same logs again finds it. Returns the status (0/1). */
+static int import_merged(bl_store *s, bl_parse_out *outs, const bl_content_key *keys, int n,
+                         const parse_args *a)
+{
+    bl_records logs, merged;
+    bl_records_init(&logs);
+    bl_records_init(&merged);
+    char **shas = bl_xcalloc((size_t)n + 1, sizeof *shas);
+    size_t n_shas = 0;
+    for (int i = 0; i < n; i++) {
+        int member = 0;
+        for (size_t k = 0; k < outs[i].recs.n; k++)
+            if (bl_record_label(outs[i].recs.v[k], "jobnum") && outs[i].recs.v[k]->n_series) {
+                bl_records_push(&logs, bl_record_clone(outs[i].recs.v[k]));
+                member = 1;
+            }
+        if (member)
+            shas[n_shas++] = (char *)keys[i].sha256;
+    }
+    bl_fio_logs_merge(&logs, &merged);
+    int status = 0;
+    if (merged.n) {
+        qsort(shas, n_shas, sizeof *shas, cmp_str);
+        qsort(merged.v, merged.n, sizeof *merged.v, cmp_merged);
+        bl_strbuf text;
+        bl_strbuf_init(&text);
+        bl_strbuf_puts(&text, "merged fio logs");
+        for (size_t i = 0; i < n_shas; i++)
+            bl_strbuf_printf(&text, "\n%s", shas[i]);
+        bl_content_key key = {0};
+        bl_content_key_of(text.s, text.len, &key);
+        bl_strbuf_free(&text);
+        bl_parse_out out;
+        bl_out_init(&out, "merged numjobs logs");
+        for (size_t k = 0; k < merged.n; k++)
+            bl_records_push(&out.recs, bl_record_clone(merged.v[k]));
+        status = import_one(s, &out, &key, a, 0);
+        bl_out_free(&out);
+    }
+    free(shas);
+    bl_records_free(&merged);
+    bl_records_free(&logs);
     return status;
 }
 
@@ -236,9 +309,23 @@ int cmd_import(int argc, char **argv)
     int status = 0;
     /* Old stores hold FNV keys: their content is recognised while any is left. */
     int legacy = bl_store_has_legacy_keys(s);
+    bl_parse_out *outs = bl_xcalloc((size_t)a.n_files, sizeof *outs);
+    bl_content_key *keys = bl_xcalloc((size_t)a.n_files, sizeof *keys);
+    int *st = bl_xcalloc((size_t)a.n_files, sizeof *st);
     for (int i = 0; i < a.n_files; i++)
-        if (import_one(s, argv[i], &a, legacy) != 0)
+        keys[i].want_fnv = legacy;
+    parse_all(argv, a.n_files, &a, outs, keys, st);
+    for (int i = 0; i < a.n_files; i++) {
+        if (import_one(s, &outs[i], &keys[i], &a, st[i]) != 0)
             status = 1;
+    }
+    if (import_merged(s, outs, keys, a.n_files, &a) != 0)
+        status = 1;
+    for (int i = 0; i < a.n_files; i++)
+        bl_out_free(&outs[i]);
+    free(outs);
+    free(keys);
+    free(st);
     bl_store_close(s);
     free_args(&a);
     return status;

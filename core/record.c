@@ -184,6 +184,18 @@ void bl_record_set_label(bl_record *r, const char *key, const char *value)
     r->n_labels++;
 }
 
+void bl_record_del_label(bl_record *r, const char *key)
+{
+    for (size_t i = 0; i < r->n_labels; i++)
+        if (strcmp(r->labels[i].key, key) == 0) {
+            free(r->labels[i].key);
+            free(r->labels[i].value);
+            memmove(&r->labels[i], &r->labels[i + 1], (r->n_labels - i - 1) * sizeof *r->labels);
+            r->n_labels--;
+            return;
+        }
+}
+
 const char *bl_record_label(const bl_record *r, const char *key)
 {
     for (size_t i = 0; i < r->n_labels; i++)

@@ -143,6 +143,7 @@ bl_record *bl_record_clone(const bl_record *r);
 void bl_record_set_str(char **field, const char *value);
 void bl_record_set_label(bl_record *r, const char *key, const char *value);
 const char *bl_record_label(const bl_record *r, const char *key);
+void bl_record_del_label(bl_record *r, const char *key); /* no such label: nothing */
 /* Appends a sentence to the record's note ("first; second"); a sentence already there is not
  * repeated. */
 void bl_record_add_note(bl_record *r, const char *text);

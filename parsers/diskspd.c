@@ -8,7 +8,10 @@
  *     %-ile |  Read (ms) | Write (ms) | Total (ms)      (with -L)
  * One record per direction that moved data, from the "total:" row of the Read IO and Write IO
  * tables (the columns named by the header, which -L and -D change); percentiles from the
- * latency table's Read/Write columns. bw = I/O per s x bytes per I/O, which must agree with
+ * latency table's Read/Write columns. With two or more threads, one record per thread row
+ * too (label scope "thread N", like fio's scope "group total": comparisons keep scopes apart),
+ * numjobs 1, label target; the latency table is over all threads, so a thread has no
+ * percentiles. bw = I/O per s x bytes per I/O, which must agree with
  * the printed MiB/s; bs is the profile's block size when every I/O had that size. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
@@ -102,16 +105,22 @@ static size_t header_columns(const char *s, char cols[DS_MAXCOL][16])
 typedef struct ds_total {
     long line;
     double bytes, ios, mib_s, iops, avg_ms, sd_ms;
+    char file[256]; /* thread rows: the target, "testfile.dat (1GiB)" */
 } ds_total;
 
-/* The "total:" row under a header: its cells in the header's order (bytes first). */
-static int total_row(const char *s, char cols[DS_MAXCOL][16], size_t ncol, ds_total *r)
+/* Cells from p on, in the header's order (bytes first); the file cell into r->file. */
+static int row_cells(const char *p, char cols[DS_MAXCOL][16], size_t ncol, ds_total *r)
 {
-    if (!starts(s, "total:"))
-        return 0;
     r->bytes = r->ios = r->mib_s = r->iops = r->avg_ms = r->sd_ms = NAN;
-    const char *p = trim(s) + 6;
+    r->file[0] = '\0';
     for (size_t c = 0; c < ncol && p; c++) {
+        if (strcmp(cols[c], "file") == 0) {
+            const char *f = trim(p);
+            size_t len = strcspn(f, "|");
+            while (len && (f[len - 1] == ' ' || f[len - 1] == '\t'))
+                len--;
+            snprintf(r->file, sizeof r->file, "%.*s", (int)len, f);
+        }
         double v;
         if (!bl_parse_number(trim(p), 0, &v, NULL))
             v = NAN;
@@ -134,8 +143,29 @@ static int total_row(const char *s, char cols[DS_MAXCOL][16], size_t ncol, ds_to
     return !isnan(r->bytes) && !isnan(r->ios) && !isnan(r->iops);
 }
 
-/* The total row of the table titled `title` ("Read IO") between lines from and to. */
-static int section_total(const bl_text *t, size_t from, size_t to, const char *title, ds_total *r)
+/* The "total:" row under a header. */
+static int total_row(const char *s, char cols[DS_MAXCOL][16], size_t ncol, ds_total *r)
+{
+    return starts(s, "total:") && row_cells(trim(s) + 6, cols, ncol, r);
+}
+
+/* A thread row "     0 |       249856000 | ... | testfile.dat (1GiB)": its number in *thread. */
+static int thread_row(const char *s, char cols[DS_MAXCOL][16], size_t ncol, ds_total *r,
+                      long *thread)
+{
+    s = trim(s);
+    char *e;
+    long n = strtol(s, &e, 10);
+    if (e == s || n < 0 || *trim(e) != '|')
+        return 0;
+    *thread = n;
+    return row_cells(trim(e) + 1, cols, ncol, r);
+}
+
+/* The total row of the table titled `title` ("Read IO") between lines from and to; *head
+ * gets the index of the table's header line (its thread rows follow it). */
+static int section_total(const bl_text *t, size_t from, size_t to, const char *title, ds_total *r,
+                         size_t *head)
 {
     for (size_t i = from; i + 1 < to; i++) {
         if (strcmp(trim(t->line[i]), title) != 0)
@@ -145,6 +175,7 @@ static int section_total(const bl_text *t, size_t from, size_t to, const char *t
         for (size_t k = i + 2; n && k < to && k < i + 1100; k++)
             if (total_row(t->line[k], cols, n, r)) {
                 r->line = (long)k + 1;
+                *head = i + 1;
                 return 1;
             }
         return 0;
@@ -200,49 +231,136 @@ static int diskspd_probe(const bl_text *t)
     return 0;
 }
 
+/* bw = I/O per s x bytes per I/O must be the printed MiB/s (DiskSpd prints 2 decimals). */
+static int bw_agrees(const ds_total *x)
+{
+    double bw = x->iops * (x->bytes / x->ios);
+    return isnan(x->mib_s) || fabs(bw / MIB - x->mib_s) <= 0.0051 + x->mib_s * 1e-6;
+}
+
+/* One record of a total or thread row of direction d (0 read, 1 write). */
+static bl_record *row_record(bl_parse_out *out, const ds_total *x, int d, const ds_setup *st,
+                             int64_t run)
+{
+    bl_record *r = bl_out_record(out, x->line);
+    r->run = run;
+    bl_record_set_str(&r->tool, "diskspd");
+    bl_record_set_str(&r->op, d ? "write" : "read");
+    bl_record_set_str(&r->pattern, st->pattern);
+    char test[16];
+    snprintf(test, sizeof test, "%s-%s", st->pattern ? st->pattern : "seq", d ? "write" : "read");
+    if (st->pattern)
+        bl_record_set_str(&r->test, test);
+    r->bs = st->bs > 0 && x->bytes == x->ios * (double)st->bs ? st->bs : -1;
+    r->iodepth = st->qd;
+    r->direct = st->direct;
+    r->io_bytes = bl_count_or(x->bytes, -1);
+    r->runtime_s = st->seconds;
+    r->iops = x->iops;
+    r->bw_bytes_s = x->iops * (x->bytes / x->ios);
+    if (!isnan(x->avg_ms)) {
+        r->lat_ns.present = true;
+        r->lat_ns.mean = round(x->avg_ms * 1e6);
+        r->lat_ns.stdev = isnan(x->sd_ms) ? NAN : round(x->sd_ms * 1e6);
+    }
+    if (st->command)
+        bl_record_set_label(r, "command", st->command);
+    return r;
+}
+
+/* "testfile.dat (1GiB)" -> target "testfile.dat"; a name without the size stays whole. */
+static void set_target(bl_record *r, const char *file)
+{
+    size_t len = strlen(file);
+    const char *open = strrchr(file, '(');
+    if (len && file[len - 1] == ')' && open && open > file && open[-1] == ' ')
+        len = (size_t)(open - 1 - file);
+    char *name = bl_xstrndup(file, len);
+    bl_record_set_label(r, "target", name);
+    free(name);
+}
+
+/* One record a thread row (see emit_threads). */
+static void thread_records(bl_parse_out *out, const ds_total *rows, const long *nums, size_t n,
+                           int d, const ds_setup *st, int64_t run)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!(rows[i].ios > 0))
+            continue;
+        if (!bw_agrees(&rows[i])) {
+            bl_out_error(out, rows[i].line,
+                         "diskspd %s thread %ld: %.2f I/O per s of %.0f bytes is "
+                         "not %.2f MiB/s",
+                         d ? "write" : "read", nums[i], rows[i].iops, rows[i].bytes / rows[i].ios,
+                         rows[i].mib_s);
+            continue;
+        }
+        bl_record *r = row_record(out, &rows[i], d, st, run);
+        r->numjobs = 1;
+        char b[32];
+        snprintf(b, sizeof b, "thread %ld", nums[i]);
+        bl_record_set_label(r, "scope", b);
+        snprintf(b, sizeof b, "%ld", nums[i]);
+        bl_record_set_label(r, "thread", b);
+        if (rows[i].file[0])
+            set_target(r, rows[i].file);
+    }
+}
+
+/* The thread rows of the table whose header is line head, up to its total row: one record
+ * each (label scope "thread N", thread, target; numjobs 1), when there are two or more (one
+ * row is the total itself). Their bytes must add up to the total's. */
+static void emit_threads(bl_parse_out *out, const bl_text *t, size_t head, const ds_total *tot,
+                         int d, const ds_setup *st, int64_t run)
+{
+    char cols[DS_MAXCOL][16];
+    size_t ncol = header_columns(t->line[head], cols);
+    /* the rows lie between the header and the total row: no more than those lines */
+    size_t cap = (size_t)tot->line > head ? (size_t)tot->line - head : 1;
+    ds_total *rows = bl_xcalloc(cap, sizeof *rows);
+    long *nums = bl_xcalloc(cap, sizeof *nums);
+    size_t n = 0;
+    double bytes = 0;
+    for (size_t k = head + 1; k + 1 < (size_t)tot->line && n < cap; k++)
+        if (thread_row(t->line[k], cols, ncol, &rows[n], &nums[n])) {
+            rows[n].line = (long)k + 1;
+            bytes += rows[n].bytes;
+            n++;
+        }
+    if (n >= 2 && bytes != tot->bytes) {
+        bl_out_error(out, tot->line,
+                     "diskspd %s: thread rows add up to %.0f bytes, the total says %.0f: "
+                     "thread rows left out",
+                     d ? "write" : "read", bytes, tot->bytes);
+        n = 0;
+    }
+    if (n >= 2)
+        thread_records(out, rows, nums, n, d, st, run);
+    free(rows);
+    free(nums);
+}
+
 static void emit(bl_parse_out *out, const bl_text *t, size_t from, size_t to, const ds_setup *st,
                  int64_t run)
 {
     static const char *const titles[] = {"Read IO", "Write IO"};
     for (int d = 0; d < 2; d++) {
         ds_total tot;
-        if (!section_total(t, from, to, titles[d], &tot) || !(tot.ios > 0))
+        size_t head;
+        if (!section_total(t, from, to, titles[d], &tot, &head) || !(tot.ios > 0))
             continue;
-        double per_io = tot.bytes / tot.ios;
-        double bw = tot.iops * per_io;
-        if (!isnan(tot.mib_s) && fabs(bw / MIB - tot.mib_s) > 0.0051 + tot.mib_s * 1e-6) {
+        if (!bw_agrees(&tot)) {
             bl_out_error(out, tot.line,
                          "diskspd %s total: %.2f I/O per s of %.0f bytes is not "
                          "%.2f MiB/s",
-                         d ? "write" : "read", tot.iops, per_io, tot.mib_s);
+                         d ? "write" : "read", tot.iops, tot.bytes / tot.ios, tot.mib_s);
             continue;
         }
-        bl_record *r = bl_out_record(out, tot.line);
-        r->run = run;
-        bl_record_set_str(&r->tool, "diskspd");
-        bl_record_set_str(&r->op, d ? "write" : "read");
-        bl_record_set_str(&r->pattern, st->pattern);
-        char test[16];
-        snprintf(test, sizeof test, "%s-%s", st->pattern ? st->pattern : "seq",
-                 d ? "write" : "read");
-        if (st->pattern)
-            bl_record_set_str(&r->test, test);
-        r->bs = st->bs > 0 && tot.bytes == tot.ios * (double)st->bs ? st->bs : -1;
-        r->iodepth = st->qd;
+        bl_record *r = row_record(out, &tot, d, st, run);
         r->numjobs = st->threads;
-        r->direct = st->direct;
-        r->io_bytes = bl_count_or(tot.bytes, -1);
-        r->runtime_s = st->seconds;
-        r->iops = tot.iops;
-        r->bw_bytes_s = bw;
-        if (!isnan(tot.avg_ms)) {
-            r->lat_ns.present = true;
-            r->lat_ns.mean = round(tot.avg_ms * 1e6);
-            r->lat_ns.stdev = isnan(tot.sd_ms) ? NAN : round(tot.sd_ms * 1e6);
+        if (r->lat_ns.present)
             percentiles(t, from, to, d + 1, &r->lat_ns);
-        }
-        if (st->command)
-            bl_record_set_label(r, "command", st->command);
+        emit_threads(out, t, head, &tot, d, st, run);
     }
 }
 

@@ -28,6 +28,8 @@ static void move_diags(bl_parse_out *dst, bl_parse_out *src)
     for (size_t i = 0; i < src->n_diags; i++) {
         bl_out_error(dst, src->diags[i].line, "%s", src->diags[i].msg);
     }
+    for (size_t i = 0; i < src->n_warns; i++)
+        bl_out_warn(dst, src->warns[i].line, "%s", src->warns[i].msg);
 }
 
 /* "job\x1fop" of a record, the identity of a run's direction across fio's output forms. */

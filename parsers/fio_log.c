@@ -312,6 +312,75 @@ static void hist_to_lat(const uint64_t *hist, bl_lat *l)
         bl_lat_percentiles_from_bins(l);
 }
 
+static const char *lat_name(kind_t k)
+{
+    return k == K_SLAT ? "slat" : k == K_LAT ? "lat" : "clat";
+}
+
+/* An averaged latency log: no latency figure (see emit); how many windows, so that the
+ * weighting knows whether the timeline still holds each window, and their range in the note. */
+static void averaged_latency(bl_record *r, const acc *a)
+{
+    char b[64];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)a->n);
+    bl_record_set_label(r, "log_windows", b);
+    bl_strbuf note;
+    bl_strbuf_init(&note);
+    bl_strbuf_printf(&note,
+                     "fio log written with log_avg_msec: each value is one window's mean latency "
+                     "(%llu windows, from %.0f to %.0f ns); a mean of window means is not the "
+                     "I/Os' mean, so no latency figure is given without the job's IOPS log",
+                     (unsigned long long)a->n, a->min, a->max);
+    bl_record_set_str(&r->note, note.s);
+    bl_strbuf_free(&note);
+}
+
+/* An averaged rate log's mean over its run, checked. fio's helper logs a window's rate only
+ * when the window had I/O, and a late helper logs one rate over a longer span: a gap between
+ * entries is either, and the log does not say which. Taking every gap as one span gives the
+ * highest run rate, taking a gap over 1.5 windows as one window and idle time the lowest; when the
+ * two differ by over 2% the mean of the entries (what fio's own samples average says) is no run
+ * figure, and 0 is returned with the bounds. Only a timeline that kept every entry can be checked.
+ */
+static int rate_trusted(const acc *a, double *lo, double *hi)
+{
+    const downs *d = &a->ds;
+    if (d->per > 1 || d->n < 3)
+        return 1;
+    double w = INFINITY;
+    for (size_t i = 1; i + 1 < d->n; i++)
+        if (d->t[i] > d->t[i - 1])
+            w = fmin(w, d->t[i] - d->t[i - 1]);
+    /* from the job's start (the first entry's span is as unsure as a gap) to the last entry;
+     * the low bound given counts up to one window more (the run ends after its last entry) */
+    double late = 0, idle = 0, end = d->t[d->n - 1];
+    for (size_t i = 0; i < d->n && isfinite(w); i++) {
+        double step = d->t[i] - (i ? d->t[i - 1] : 0);
+        late += d->v[i] * step;
+        /* an idle sample and a logged one take two windows: shorter steps are one span */
+        idle += d->v[i] * (step > 1.5 * w ? w : step);
+    }
+    if (!(end > 0) || !isfinite(w))
+        return 1;
+    *lo = idle / (end + w);
+    *hi = late / end;
+    return !(late - idle > 0.02 * late);
+}
+
+/* The headline rate of an averaged log left out (see rate_trusted), with its reasons. */
+static void refuse_rate(bl_fio_log *L, bl_record *r, const acc *a, double lo, double hi,
+                        double mult, const char *unit)
+{
+    char b[512];
+    snprintf(b, sizeof b,
+             "fio log written with log_avg_msec has gaps between its entries (windows without "
+             "I/O, or late samples): the run's mean lies between %.6g and %.6g %s, so the mean of "
+             "the entries (%.6g) is not given (the samples' min, max and mean are fio's)",
+             lo * mult, hi * mult, unit, (a->k + a->s1 / (double)a->n) * mult);
+    bl_record_add_note(r, b);
+    bl_out_warn(L->out, a->first_line, "warning: %s", b);
+}
+
 static void emit(bl_fio_log *L, int ddir)
 {
     acc *a = &L->a[ddir];
@@ -329,33 +398,41 @@ static void emit(bl_fio_log *L, int ddir)
     if (a->bs > 0)
         r->bs = a->bs;
     /* log_avg_msec: fio writes bs 0 and one mean a window. A rate's mean over equal windows
-     * is the run's; a latency's is a mean of window means, not of I/Os, and the log has no
-     * count to weight the windows by. */
-    if (a->bs == 0 && L->kind != K_HIST) {
+     * is the run's; a latency's mean of window means is not the I/Os' mean (a slow window
+     * holds few I/Os), and the log has no count to weight the windows by: the latency figures
+     * are left out here, the window means stay as the timeline, and fio_log_weight.c puts a
+     * weighted mean in when the job's IOPS log is given too. */
+    int averaged = a->bs == 0 && L->kind != K_HIST;
+    if (averaged)
         bl_record_set_label(r, "log_avg", "window means (log_avg_msec)");
-        if (L->kind == K_CLAT || L->kind == K_SLAT || L->kind == K_LAT)
-            bl_record_set_str(&r->note, "fio log written with log_avg_msec: each value is one "
-                                        "window's mean latency, so min, max, mean and "
-                                        "percentiles here are over windows, not over I/Os");
-    }
     double n = (double)a->n;
     double mean = L->kind == K_HIST ? a->s1 / n : a->k + a->s1 / n;
     double var = L->kind == K_HIST ? NAN : (a->s2 - a->s1 * a->s1 / n) / (n > 1 ? n - 1 : 1);
     double sd = bl_present(var) ? sqrt(var > 0 ? var : 0) : BL_ABSENT;
     bl_series *s = NULL;
+    double lo = 0, hi = 0;
+    int trusted =
+        !(averaged && (L->kind == K_BW || L->kind == K_IOPS)) || rate_trusted(a, &lo, &hi);
     if (L->kind == K_BW) {
-        r->bw_bytes_s = mean * 1024;
+        r->bw_bytes_s = trusted ? mean * 1024 : BL_ABSENT;
+        if (!trusted)
+            refuse_rate(L, r, a, lo, hi, 1024, "bytes/s");
         r->bw_samples =
             (bl_samples){true, a->min * 1024, a->max * 1024, mean * 1024, sd * 1024, (int64_t)a->n};
         s = bl_record_add_series(r, "bw", "bytes/s");
     } else if (L->kind == K_IOPS) {
-        r->iops = mean;
+        r->iops = trusted ? mean : BL_ABSENT;
+        if (!trusted)
+            refuse_rate(L, r, a, lo, hi, 1, "IO/s");
         r->iops_samples = (bl_samples){true, a->min, a->max, mean, sd, (int64_t)a->n};
         s = bl_record_add_series(r, "iops", "IO/s");
     } else if (L->kind == K_UNKNOWN) {
         bl_record_set_str(&r->metric, "fio log value");
         r->value = mean;
         s = bl_record_add_series(r, "value", "");
+    } else if (averaged) {
+        averaged_latency(r, a);
+        s = bl_record_add_series(r, lat_name(L->kind), "ns");
     } else {
         bl_lat *l = L->kind == K_SLAT ? &r->slat_ns : L->kind == K_LAT ? &r->lat_ns : &r->clat_ns;
         l->present = true;
@@ -364,8 +441,7 @@ static void emit(bl_fio_log *L, int ddir)
         l->mean = mean;
         l->stdev = sd;
         hist_to_lat(a->hist, l);
-        const char *nm = L->kind == K_SLAT ? "slat" : L->kind == K_LAT ? "lat" : "clat";
-        s = bl_record_add_series(r, nm, "ns");
+        s = bl_record_add_series(r, lat_name(L->kind), "ns");
     }
     double mult = L->kind == K_BW ? 1024 : 1;
     for (size_t i = 0; i < a->ds.n; i++)

@@ -101,6 +101,13 @@ static bl_lat *lat_of(bl_record *r)
     return r->clat_ns.present ? &r->clat_ns : r->slat_ns.present ? &r->slat_ns : &r->lat_ns;
 }
 
+static bl_lat *lat_by_kind(bl_record *r, const char *kind)
+{
+    return strcmp(kind, "slat") == 0  ? &r->slat_ns
+           : strcmp(kind, "lat") == 0 ? &r->lat_ns
+                                      : &r->clat_ns;
+}
+
 static void merge_latency(bl_record **m, size_t n, bl_record *r)
 {
     bl_lat *dst = lat_of(r); /* r is a clone of m[0]: same latency object */
@@ -137,6 +144,48 @@ static void merge_latency(bl_record **m, size_t n, bl_record *r)
     dst->stdev = BL_ABSENT; /* the members' spreads do not add into one */
     if (dst->n_bins)
         bl_lat_percentiles_from_bins(dst);
+}
+
+/* Averaged latency logs (log_avg_msec) hold no I/O latency figure unless fio_log_weight.c
+ * weighted them: the merged mean is then their means weighted by their I/O counts; if any
+ * member was not weighted, the merged record has none either. */
+static void merge_averaged_latency(bl_record **m, size_t n, bl_record *r, const char *kind)
+{
+    bl_lat *dst = lat_by_kind(r, kind);
+    double wsum = 0, wn = 0;
+    bl_strbuf by;
+    bl_strbuf_init(&by);
+    for (size_t j = 0; j < n; j++) {
+        const bl_lat *l = lat_by_kind(m[j], kind);
+        const char *ios = bl_record_label(m[j], "log_ios");
+        double c = ios ? strtod(ios, NULL) : 0;
+        if (!l->present || !bl_present(l->mean) || !(c > 0)) {
+            wn = 0;
+            break;
+        }
+        wsum += l->mean * c;
+        wn += c;
+        bl_strbuf_printf(&by, "%s%s", j ? "," : "", bl_record_label(m[j], "weighted_by"));
+    }
+    if (wn > 0) {
+        dst->mean = wsum / wn;
+        char b[32];
+        snprintf(b, sizeof b, "%.0f", wn);
+        bl_record_set_label(r, "log_ios", b);
+        bl_record_set_label(r, "weighted_by", by.s);
+        bl_record_set_str(&r->note, "fio logs written with log_avg_msec: the mean is the jobs' "
+                                    "weighted means weighted by their I/O counts; min, max and "
+                                    "percentiles of single I/Os are not in averaged logs");
+    } else {
+        dst->present = false; /* an averaged log's latency has no bins or percentiles */
+        dst->mean = BL_ABSENT;
+        bl_record_del_label(r, "log_ios");
+        bl_record_del_label(r, "weighted_by");
+        bl_record_set_str(&r->note,
+                          "fio logs written with log_avg_msec, not all weighted by an IOPS log: "
+                          "no latency figure (a mean of window means is not the I/Os' mean)");
+    }
+    bl_strbuf_free(&by);
 }
 
 /* The merged record of members m[0..n) (same job, kind, direction), or NULL. */
@@ -181,9 +230,18 @@ static bl_record *merge_group(bl_record **m, size_t n)
             r->iops = sum;
         r->bw_samples.present = r->iops_samples.present = false;
         sum_windows(m, n, s);
-    } else
+    } else if (averaged)
+        merge_averaged_latency(m, n, r, kind);
+    else
         merge_latency(m, n, r);
     return r;
+}
+
+static int cmp_jobnum(const void *a, const void *b)
+{
+    const bl_record *x = *(bl_record *const *)a, *y = *(bl_record *const *)b;
+    long long i = atoll(bl_record_label(x, "jobnum")), j = atoll(bl_record_label(y, "jobnum"));
+    return i < j ? -1 : i > j;
 }
 
 void bl_fio_logs_merge(const bl_records *in, bl_records *out)
@@ -208,6 +266,8 @@ void bl_fio_logs_merge(const bl_records *in, bl_records *out)
             }
         if (n < 2)
             continue;
+        /* in job order, whatever the order the files came in: the same logs, the same record */
+        qsort(m, n, sizeof *m, cmp_jobnum);
         bl_record *r = merge_group(m, n);
         if (r)
             bl_records_push(out, r);

@@ -74,10 +74,51 @@ static int has_letter(const char *s, size_t n)
     return 0;
 }
 
+/* A prompt's last part before its mark: "root:/home/x", "me@nas:~", "C:\Users\me", "bash-5.1". */
+static int prompt_token(const char *b, const char *e)
+{
+    if ((e - b >= 5 && strncmp(b, "bash-", 5) == 0) || (e - b >= 3 && strncmp(b, "sh-", 3) == 0))
+        return 1;
+    for (const char *p = b; p < e; p++)
+        if (*p == '@' || *p == ':' || *p == '/' || *p == '\\' || *p == '~')
+            return 1;
+    return 0;
+}
+
+/* A shell prompt with its command: "root:/home/x# hdparm -Tt /dev/sda", "me@nas:~$ fio a.fio",
+ * "me@mac ~ % fio a.fio", "bash-5.1# dd ...", PowerShell's "PS C:\tmp> .\diskspd.exe" and
+ * cmd's "C:\tmp>diskspd". The mark ($ # % >) follows a token that names a user, host or
+ * folder, with no space before it (zsh's "%" may have one), at most three words into the line:
+ * "C# notes" or "RAID 1/0 > RAID 5" are not prompts. */
+static int is_prompt(const char *s, size_t n)
+{
+    for (size_t i = 1; i < n && i < 96; i++) {
+        if (!strchr("$#%>", s[i]))
+            continue;
+        /* cmd.exe puts the command right after "C:\Users\me>" */
+        int glued = i + 1 < n && s[i + 1] != ' ';
+        if (glued && !(s[i] == '>' && memmem(s, i, ":\\", 2)))
+            continue;
+        size_t e = i;
+        if (s[i] == '%' && s[e - 1] == ' ')
+            e--;
+        size_t b = e, words = 0;
+        while (b > 0 && s[b - 1] != ' ')
+            b--;
+        for (size_t k = 0; k < b; k++)
+            words += s[k] == ' ';
+        if (b < e && words <= 2 && prompt_token(s + b, s + e))
+            return 1;
+    }
+    return 0;
+}
+
 /* Shell prompts, commands, tool output and table rows are never headings. */
 static int looks_like_output(const char *s, size_t n)
 {
     if (*s == '$' || *s == '>' || *s == '|' || *s == '[' || strncmp(s, "root@", 5) == 0)
+        return 1;
+    if (is_prompt(s, n))
         return 1;
     if (memchr(s, '=', n) || memchr(s, '|', n))
         return 1;

@@ -20,8 +20,11 @@ static const char *setup_key(const bl_record *r, int row_names_setup, char *buf,
     const char *row = row_names_setup ? bl_record_label(r, "row") : NULL;
     const char *col = bl_record_label(r, "column");
     const char *host = bl_record_label(r, "host");
-    snprintf(buf, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s", r->source ? r->source : "", sec ? sec : "",
-             row ? row : "", col ? col : "", host ? host : "");
+    /* scope: a part of a run beside its whole (fio's "group total", DiskSpd's "thread 1"):
+     * never pooled with the whole or with another part as if they were repeats. */
+    const char *scope = bl_record_label(r, "scope");
+    snprintf(buf, n, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", r->source ? r->source : "", sec ? sec : "",
+             row ? row : "", col ? col : "", host ? host : "", scope ? scope : "");
     return buf;
 }
 
@@ -126,17 +129,17 @@ static char *setup_title(const char *key, int show_src, int show_sec)
 {
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    char *p[5];
-    for (int i = 0; i < 5; i++)
+    char *p[6];
+    for (int i = 0; i < 6; i++)
         p[i] = part(key, i);
-    if (show_src || (!*p[1] && !*p[2] && !*p[3] && !*p[4]))
+    if (show_src || (!(show_sec && *p[1]) && !*p[2] && !*p[3] && !*p[4] && !*p[5]))
         bl_strbuf_puts(&sb, bl_basename(p[0]));
     if (show_sec && *p[1])
         bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", p[1]);
-    for (int i = 2; i < 5; i++)
+    for (int i = 2; i < 6; i++)
         if (*p[i])
             bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", p[i]);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         free(p[i]);
     return bl_strbuf_take(&sb);
 }

@@ -114,12 +114,20 @@ static void test_averaged_logs(void **state)
     assert_int_equal(bl_test_parse(path, "fio-log", &o), 0);
     s = file_sums(path, 1, 0);
     const bl_record *r = by_op(&o, "read");
-    assert_true(r->lat_ns.present);
+    /* an averaged log (bs column 0) says so, and gives no mean: one of windows is not one of
+     * I/Os (fio_log_weight.c weights it when the IOPS log is given too) */
+    assert_false(r->lat_ns.present);
+    assert_false(bl_present(r->lat_ns.mean));
     assert_false(r->clat_ns.present);
-    assert_double_equal(r->lat_ns.mean, s.sum / s.n, 1e-6);
-    /* an averaged log (bs column 0) says so: its mean is one of windows, not of I/Os */
     assert_non_null(strstr(r->note, "log_avg_msec"));
     assert_string_equal(bl_record_label(r, "log_avg"), "window means (log_avg_msec)");
+    /* the window means stay, as the timeline */
+    assert_string_equal(r->series[0].name, "lat");
+    assert_int_equal(r->series[0].n, (size_t)s.n);
+    double tot = 0;
+    for (size_t k = 0; k < r->series[0].n; k++)
+        tot += r->series[0].v[k];
+    assert_double_equal(tot, s.sum, 0);
     bl_out_free(&o);
 
     path = bl_test_fixture("fio/log-raw_clat.3.log", p, sizeof p);
@@ -220,8 +228,16 @@ static void test_corpus_logs(void **state)
             assert_double_equal(r->iops, s.sum / s.n, 1e-9);
             assert_int_equal(r->iops_samples.count, (int64_t)s.n);
         } else {
-            assert_double_equal(r->clat_ns.mean, s.sum / s.n, 1e-3);
-            assert_double_equal(r->clat_ns.max, s.max, 0);
+            /* an averaged log (bs 0): window means only, no latency figure of I/Os */
+            assert_false(r->clat_ns.present);
+            assert_false(bl_present(r->clat_ns.mean));
+            char nw[32];
+            snprintf(nw, sizeof nw, "%.0f", s.n);
+            assert_string_equal(bl_record_label(r, "log_windows"), nw);
+            double top = 0;
+            for (size_t k = 0; k < r->series[0].n; k++)
+                top = fmax(top, r->series[0].v[k]);
+            assert_double_equal(top, s.max, 0);
         }
         bl_out_free(&o);
         free(path);
@@ -361,49 +377,75 @@ static void test_numjobs_merged(void **state)
     /* read: "120, 33133, 0" in .1 and "120, 32933, 0" in .2 -> first window (33133+32933) KiB/s */
     assert_non_null(strstr(out, "\"op\":\"read\",\"numjobs\":2,\"bw_bytes_s\":"));
     assert_non_null(strstr(out, "\"v\":[67651584,"));
-    /* clat: bins of both logs; the mean weighted by their sample counts (10 windows each) */
-    bl_parse_out a, b;
-    char p1[256], p2[256];
-    assert_int_equal(
-        bl_test_parse(bl_test_fixture("fio/log-avg_clat.1.log", p1, sizeof p1), "fio-log", &a), 0);
-    assert_int_equal(
-        bl_test_parse(bl_test_fixture("fio/log-avg_clat.2.log", p2, sizeof p2), "fio-log", &b), 0);
-    double want = (by_op(&a, "read")->clat_ns.mean + by_op(&b, "read")->clat_ns.mean) / 2;
+    /* clat: averaged logs without their IOPS logs give no latency figure, merged or not */
     const char *m = strstr(out, "\"jobnum\":\"1,2\",\"log\":\"log-avg_clat.1.log");
     assert_non_null(m);
-    assert_non_null(strstr(m, "\"merged_jobs\":\"2\"},\"op\":\"read\""));
+    assert_non_null(strstr(m, "\"merged_jobs\":\"2\"},\"op\":\"read\",\"numjobs\":2,\"note\""));
+    assert_null(strstr(out, "\"clat_ns\""));
+    assert_non_null(strstr(err, "fixtures/fio/log-avg_clat.2.log:2: warning: fio log written with "
+                                "log_avg_msec: clat mean latency of the read windows left out"));
+    free(out);
+    free(err);
+}
+
+static uint64_t lat_count(const bl_lat *l)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < l->n_bins; i++)
+        n += l->bins[i].count;
+    return n;
+}
+
+/* Per-I/O latency logs of two jobs merge as one distribution: bins add up, the mean is that
+ * of all I/Os. Jobs 1 and 2 of "x" are fio's raw clat and lat logs of one run, renamed. */
+static void test_numjobs_merged_raw(void **state)
+{
+    (void)state;
+    char p1[256], p2[256];
+    const char *src[2] = {bl_test_fixture("fio/log-raw_clat.3.log", p1, sizeof p1),
+                          bl_test_fixture("fio/log-raw_lat.3.log", p2, sizeof p2)};
+    char *dir = bl_test_tmpdir();
+    bl_parse_out o[2];
+    sums s[2];
     bl_records in, mr;
     bl_records_init(&in);
     bl_records_init(&mr);
-    bl_records_push(&in, bl_record_clone(by_op(&a, "read")));
-    bl_records_push(&in, bl_record_clone(by_op(&b, "read")));
+    for (int j = 0; j < 2; j++) {
+        char dst[512];
+        snprintf(dst, sizeof dst, "%s/x_clat.%d.log", dir, j + 1);
+        char *text = bl_test_slurp(src[j]);
+        FILE *f = fopen(dst, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+        free(text);
+        s[j] = file_sums(dst, 1, 0);
+        assert_int_equal(bl_test_parse(dst, "fio-log", &o[j]), 0);
+        bl_records_push(&in, bl_record_clone(by_op(&o[j], "read")));
+        unlink(dst);
+    }
+    rmdir(dir);
+    free(dir);
     bl_fio_logs_merge(&in, &mr);
     assert_int_equal(mr.n, 1);
-    assert_double_equal(mr.v[0]->clat_ns.mean, want, 1e-9);
-    assert_double_equal(mr.v[0]->clat_ns.max,
-                        fmax(by_op(&a, "read")->clat_ns.max, by_op(&b, "read")->clat_ns.max), 0);
-    uint64_t na = 0, nb = 0, nm = 0;
-    for (size_t i = 0; i < by_op(&a, "read")->clat_ns.n_bins; i++)
-        na += by_op(&a, "read")->clat_ns.bins[i].count;
-    for (size_t i = 0; i < by_op(&b, "read")->clat_ns.n_bins; i++)
-        nb += by_op(&b, "read")->clat_ns.bins[i].count;
-    for (size_t i = 0; i < mr.v[0]->clat_ns.n_bins; i++)
-        nm += mr.v[0]->clat_ns.bins[i].count;
-    assert_true(na > 0 && nb > 0);
-    assert_int_equal(nm, na + nb);
+    const bl_lat *l = &mr.v[0]->clat_ns;
+    assert_double_equal(l->mean, (s[0].sum + s[1].sum) / (s[0].n + s[1].n), 1e-6);
+    assert_double_equal(l->max, fmax(s[0].max, s[1].max), 0);
+    assert_double_equal(l->min, fmin(s[0].min, s[1].min), 0);
+    assert_int_equal(lat_count(l), (uint64_t)(s[0].n + s[1].n));
+    assert_int_equal(lat_count(l), lat_count(&in.v[0]->clat_ns) + lat_count(&in.v[1]->clat_ns));
     assert_string_equal(bl_record_label(mr.v[0], "merged_jobs"), "2");
     bl_records_free(&in);
     bl_records_free(&mr);
-    bl_out_free(&a);
-    bl_out_free(&b);
-    free(out);
-    free(err);
+    bl_out_free(&o[0]);
+    bl_out_free(&o[1]);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numjobs_merged),
+        cmocka_unit_test(test_numjobs_merged_raw),
         cmocka_unit_test(test_raw_clat_log_equals_fio_summary),
         cmocka_unit_test(test_averaged_logs),
         cmocka_unit_test(test_hist_logs),

@@ -1,11 +1,13 @@
 /* hdparm -t/-T/--direct timings: real hdparm 9.65 fixtures, the older wording by hand, and
- * the wrong figure of issue 17 (an hdparm line read by dd as 440 bytes). */
+ * the wrong figure of issue 17 (an hdparm line read by dd as 440 bytes); shell prompt lines
+ * above the output are no section labels. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
 #include "../parsers/driver.h"
+#include "../parsers/sections.h"
 #include "formats_util.h"
 #include "support/support.h"
 #include <stdlib.h>
@@ -159,6 +161,62 @@ static void test_refuse_disagreeing(void **state)
 }
 
 /* A mail archive's quoted-printable "=3D" for "=", as in list posts of hdparm 5.x output. */
+/* A shell prompt line above the output is no section label: the heading above it is, or none
+ * (issue 17: "root:/home/x# hdparm -Tt" became the section). */
+static void test_prompt_is_no_section(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    parse_string("My disks\n\nroot:/home/x# hdparm -Tt /dev/sda\n\n/dev/sda:\n"
+                 " Timing cached reads:   19334 MB in  1.99 seconds = 9712.71 MB/sec\n"
+                 " Timing buffered disk reads: 440 MB in  3.01 seconds = 146.42 MB/sec\n",
+                 &o);
+    assert_int_equal(o.recs.n, 2);
+    for (size_t i = 0; i < o.recs.n; i++) {
+        assert_string_equal(bl_record_label(o.recs.v[i], "section"), "My disks");
+        assert_string_equal(bl_record_label(o.recs.v[i], "device"), "/dev/sda");
+    }
+    assert_double_equal(o.recs.v[1]->bw_bytes_s, 146.42 * MIB, 0.005 * MIB);
+    bl_out_free(&o);
+}
+
+/* bl_heading_above over the prompts of bash, zsh, busybox, PowerShell and cmd, and over
+ * headings that only look a little like them. */
+static void test_prompt_forms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line, *want; /* want NULL: no heading (a prompt) */
+    } cases[] = {
+        {"root:/home/x# hdparm -Tt /dev/sda", NULL},
+        {"me@nas:~$ sudo hdparm -t /dev/sdb", NULL},
+        {"me@mac ~ % fio job.fio", NULL},
+        {"bash-5.1# dd if=/dev/zero of=x bs=1M count=100", NULL},
+        {"PS C:\\tmp> .\\diskspd.exe -b4K -d10 x.dat", NULL},
+        {"C:\\Users\\me>diskspd -c1G x.dat", NULL},
+        {"~$ hdparm -T /dev/sda", NULL},
+        {"C# and F# builds", "C# and F# builds"},
+        {"RAID 1/0 > RAID 5", "RAID 1/0 > RAID 5"},
+        {"50% full disk", "50% full disk"},
+        {"Samsung 970 EVO", "Samsung 970 EVO"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[256], err[128];
+        snprintf(text, sizeof text, "\n%s\n\nresult\n", cases[i].line);
+        bl_text t;
+        assert_int_equal(bl_text_from_bytes(&t, "p.txt", text, strlen(text), err, sizeof err), 0);
+        char *h = bl_heading_above(&t, 4, 1);
+        if (cases[i].want) {
+            assert_non_null(h);
+            assert_string_equal(h, cases[i].want);
+        } else if (h) {
+            fail_msg("prompt line '%s' taken as heading '%s'", cases[i].line, h);
+        }
+        free(h);
+        bl_text_free(&t);
+    }
+}
+
 static void test_quoted_printable(void **state)
 {
     (void)state;
@@ -184,6 +242,8 @@ int main(void)
         cmocka_unit_test(test_old_wording_kb_suspicious),
         cmocka_unit_test(test_refuse_disagreeing),
         cmocka_unit_test(test_quoted_printable),
+        cmocka_unit_test(test_prompt_is_no_section),
+        cmocka_unit_test(test_prompt_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
