@@ -127,15 +127,74 @@ static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, b
     return bl_parse_source(path, &opts, out, hash);
 }
 
-/* Every file first, then what needs files given together: averaged latency logs weighted by
- * the IOPS logs of their jobs. status[i] gets file i's status (0/1); outs[0..n) to free by
- * the caller. */
-static void parse_all(char **files, int n, const parse_args *a, bl_parse_out *outs,
-                      bl_content_key *keys, int *status)
+/* The files of one command line. A file is handed to the command's on_file as soon as it is
+ * parsed and then freed, so memory does not grow with the number of files; only fio logs
+ * wait (held), since averaged latency logs are weighted by the IOPS logs given with them and
+ * numjobs=N logs merge: they are handed over at the end, in their order, and kept for the
+ * command's merge. */
+typedef struct {
+    bl_parse_out *outs;
+    bl_content_key *keys;
+    size_t n;
+} held_logs;
+
+typedef int (*file_fn)(bl_parse_out *out, bl_content_key *key, int status, void *ctx);
+
+static int holds_logs(const bl_parse_out *out)
 {
-    for (int i = 0; i < n; i++)
-        status[i] = parse_one(files[i], a, &outs[i], keys ? &keys[i] : NULL);
-    bl_fio_logs_weight(outs, (size_t)n);
+    for (size_t k = 0; k < out->recs.n; k++) {
+        const bl_record *r = out->recs.v[k];
+        if (bl_record_label(r, "log_windows") || (bl_record_label(r, "jobnum") && r->n_series))
+            return 1;
+    }
+    return 0;
+}
+
+/* Returns the OR of on_file's statuses. want_keys: compute content keys (FNV too when
+ * legacy). */
+static int each_file(char **files, int n, const parse_args *a, int want_keys, int legacy,
+                     file_fn on_file, void *ctx, held_logs *held)
+{
+    int status = 0, *held_status = bl_xcalloc((size_t)n + 1, sizeof *held_status);
+    held->outs = bl_xcalloc((size_t)n + 1, sizeof *held->outs);
+    held->keys = bl_xcalloc((size_t)n + 1, sizeof *held->keys);
+    held->n = 0;
+    for (int i = 0; i < n; i++) {
+        bl_parse_out out;
+        bl_content_key key = {.want_fnv = legacy};
+        int st = parse_one(files[i], a, &out, want_keys ? &key : NULL);
+        if (holds_logs(&out)) {
+            held_status[held->n] = st;
+            held->keys[held->n] = key;
+            held->outs[held->n++] = out;
+            continue;
+        }
+        status |= on_file(&out, &key, st, ctx);
+        bl_out_free(&out);
+    }
+    bl_fio_logs_weight(held->outs, held->n);
+    for (size_t i = 0; i < held->n; i++)
+        status |= on_file(&held->outs[i], &held->keys[i], held_status[i], ctx);
+    free(held_status);
+    return status;
+}
+
+static void held_free(held_logs *held)
+{
+    for (size_t i = 0; i < held->n; i++)
+        bl_out_free(&held->outs[i]);
+    free(held->outs);
+    free(held->keys);
+}
+
+static int print_file(bl_parse_out *out, bl_content_key *key, int status, void *ctx)
+{
+    (void)key;
+    (void)ctx;
+    bl_print_diags(out);
+    for (size_t k = 0; k < out->recs.n; k++)
+        bl_record_write_jsonl(out->recs.v[k], stdout);
+    return status;
 }
 
 int cmd_parse(int argc, char **argv)
@@ -146,24 +205,16 @@ int cmd_parse(int argc, char **argv)
         free_args(&a);
         return rc - 1;
     }
-    bl_parse_out *outs = bl_xcalloc((size_t)a.n_files, sizeof *outs);
-    int *st = bl_xcalloc((size_t)a.n_files, sizeof *st), status = 0;
-    parse_all(argv, a.n_files, &a, outs, NULL, st);
+    held_logs held;
+    int status = each_file(argv, a.n_files, &a, 0, 0, print_file, NULL, &held);
     bl_records logs; /* fio-log records, for the logs of numjobs=N jobs given together */
     bl_records_init(&logs);
-    for (int i = 0; i < a.n_files; i++) {
-        bl_parse_out *out = &outs[i];
-        status |= st[i];
-        bl_print_diags(out);
-        for (size_t k = 0; k < out->recs.n; k++) {
-            bl_record_write_jsonl(out->recs.v[k], stdout);
-            if (bl_record_label(out->recs.v[k], "jobnum") && out->recs.v[k]->n_series)
-                bl_records_push(&logs, bl_record_clone(out->recs.v[k]));
-        }
-        bl_out_free(out);
-    }
-    free(outs);
-    free(st);
+    for (size_t i = 0; i < held.n; i++)
+        for (size_t k = 0; k < held.outs[i].recs.n; k++)
+            if (bl_record_label(held.outs[i].recs.v[k], "jobnum") &&
+                held.outs[i].recs.v[k]->n_series)
+                bl_records_push(&logs, bl_record_clone(held.outs[i].recs.v[k]));
+    held_free(&held);
     bl_records merged;
     bl_records_init(&merged);
     bl_fio_logs_merge(&logs, &merged);
@@ -293,6 +344,17 @@ static int import_merged(bl_store *s, bl_parse_out *outs, const bl_content_key *
     return status;
 }
 
+typedef struct {
+    bl_store *s;
+    const parse_args *a;
+} import_ctx;
+
+static int import_file(bl_parse_out *out, bl_content_key *key, int status, void *ctx)
+{
+    const import_ctx *c = ctx;
+    return import_one(c->s, out, key, c->a, status);
+}
+
 int cmd_import(int argc, char **argv)
 {
     parse_args a;
@@ -306,26 +368,14 @@ int cmd_import(int argc, char **argv)
         free_args(&a);
         return 1;
     }
-    int status = 0;
     /* Old stores hold FNV keys: their content is recognised while any is left. */
     int legacy = bl_store_has_legacy_keys(s);
-    bl_parse_out *outs = bl_xcalloc((size_t)a.n_files, sizeof *outs);
-    bl_content_key *keys = bl_xcalloc((size_t)a.n_files, sizeof *keys);
-    int *st = bl_xcalloc((size_t)a.n_files, sizeof *st);
-    for (int i = 0; i < a.n_files; i++)
-        keys[i].want_fnv = legacy;
-    parse_all(argv, a.n_files, &a, outs, keys, st);
-    for (int i = 0; i < a.n_files; i++) {
-        if (import_one(s, &outs[i], &keys[i], &a, st[i]) != 0)
-            status = 1;
-    }
-    if (import_merged(s, outs, keys, a.n_files, &a) != 0)
+    import_ctx ctx = {s, &a};
+    held_logs held;
+    int status = each_file(argv, a.n_files, &a, 1, legacy, import_file, &ctx, &held);
+    if (import_merged(s, held.outs, held.keys, (int)held.n, &a) != 0)
         status = 1;
-    for (int i = 0; i < a.n_files; i++)
-        bl_out_free(&outs[i]);
-    free(outs);
-    free(keys);
-    free(st);
+    held_free(&held);
     bl_store_close(s);
     free_args(&a);
     return status;
