@@ -101,20 +101,11 @@ char *bl_test_tmpdir(void)
     return bl_xstrdup(tmpl);
 }
 
+/* A file's text, "" when it cannot be read (a command that wrote nothing). */
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_puts(&sb, "");
-    if (!f)
-        return bl_strbuf_take(&sb);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        bl_strbuf_putn(&sb, buf, n);
-    fclose(f);
-    return bl_strbuf_take(&sb);
+    char *s = bl_test_slurp(path);
+    return s ? s : bl_xstrdup("");
 }
 
 int bl_test_benchlog(const char *args, char **out, char **err)
