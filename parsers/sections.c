@@ -11,6 +11,7 @@
 #include "../core/strbuf.h"
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 enum { MAX_HEADING_COLS = 80 };
 
@@ -122,6 +123,11 @@ static int looks_like_output(const char *s, size_t n)
         return 1;
     if (memchr(s, '=', n) || memchr(s, '|', n))
         return 1;
+    if (n > 13 && strncasecmp(s, "command line:", 13) == 0) /* DiskSpd and others echo it */
+        return 1;
+    for (size_t i = 0; i + 2 < n; i++) /* "timespan:   1": a field aligned by a tool */
+        if (s[i] == ':' && s[i + 1] == ' ' && s[i + 2] == ' ')
+            return 1;
     if (*s == '#' && s[1] == ' ' && (memchr(s, '/', n) || strstr(s, " -")))
         return 1;
     return ends_with(s, n, ":") || ends_with(s, n, ";") || ends_with(s, n, ",");

@@ -64,6 +64,8 @@ static void test_mix_with_latency(void **state)
     assert_double_equal(r->lat_ns.max, 15204000, 0);
     assert_string_equal(bl_record_label(r, "command"),
                         "diskspd.exe -c1G -d10 -r -w30 -t2 -o8 -b4K -Sh -L testfile.dat");
+    /* Its "Command Line:" and underlined "timespan:   1" are output, not headings. */
+    assert_null(bl_record_label(r, "section"));
     r = total_of(&o, "rand-write");
     assert_int_equal(r->io_bytes, 213114880LL);
     assert_double_equal(r->iops, 5203.00, 1e-9);

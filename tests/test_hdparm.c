@@ -195,6 +195,9 @@ static void test_prompt_forms(void **state)
         {"PS C:\\tmp> .\\diskspd.exe -b4K -d10 x.dat", NULL},
         {"C:\\Users\\me>diskspd -c1G x.dat", NULL},
         {"~$ hdparm -T /dev/sda", NULL},
+        {"timespan:   1", NULL}, /* DiskSpd's field, underlined by its own rule */
+        {"Test 2: RAID 5", "Test 2: RAID 5"},
+        {"Command Line: diskspd.exe -c1G -d10 -r -w30 x.dat", NULL},
         {"C# and F# builds", "C# and F# builds"},
         {"RAID 1/0 > RAID 5", "RAID 1/0 > RAID 5"},
         {"50% full disk", "50% full disk"},
