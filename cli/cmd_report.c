@@ -61,7 +61,8 @@ static int read_args(int argc, char **argv, report_args *a, int *status)
                     "a PDF report (needs -o): title page, summary table, a chart\n"
                     "per metric, sources"),
         BL_OPT_BOOL(0, "no-chart", &a->no_chart, "HTML without the charts"),
-        BL_OPT_BOOL(0, "lat", &a->lat, "add latency columns: mean and 99th percentile"),
+        BL_OPT_BOOL(0, "lat", &a->lat,
+                    "add latency columns: mean and 99th percentile (HTML: open on latency)"),
         BL_OPT_STRING(0, "baseline", &a->baseline, "VALUE",
                       "add each column's ratio to column VALUE (\"x5.6\")"),
         BL_OPT_STRING(0, "title", &a->title, "TEXT",
@@ -89,6 +90,21 @@ static int write_out(const char *path, const bl_strbuf *sb)
     if (bad)
         fprintf(stderr, "benchlog report: cannot write stdout\n");
     return bad;
+}
+
+/* The metric the page opens on: the first --metric, else latency for --lat; a metric no
+ * test has is said, and the page opens on the main figure. */
+static int page_metric(const report_args *a, const bl_table *t)
+{
+    int m = a->cmp.n_metrics ? (int)a->cmp.metrics[0] : a->lat ? BL_M_LAT : -1;
+    if (m < 0)
+        return -1;
+    for (size_t i = 0; i < t->nrows; i++)
+        if (bl_row_has(t, i, (bl_metric)m))
+            return m;
+    fprintf(stderr, "benchlog report: no test has %s figures: the page opens on the main figure\n",
+            bl_metric_name((bl_metric)m));
+    return -1;
 }
 
 int cmd_report(int argc, char **argv)
@@ -141,7 +157,10 @@ int cmd_report(int argc, char **argv)
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     if (a.format == BL_REPORT_HTML)
-        bl_page_html(t, &recs, a.title, !a.no_chart, &sb);
+        bl_page_html(
+            t, &recs,
+            &(bl_page_opts){.title = a.title, .charts = !a.no_chart, .metric = page_metric(&a, t)},
+            &sb);
     else
         bl_report_render(t, &ro, &sb);
     rc = write_out(a.out, &sb);

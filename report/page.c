@@ -56,6 +56,7 @@ static const char css[] =
     "td{text-align:right;font-variant-numeric:tabular-nums}\n"
     "td sub{color:#5b6475;font-size:.72em;margin-left:.2em}\n"
     "td .flag,text.flag{color:#c0392b;fill:#c0392b;font-weight:600}\n"
+    "td .ratio{color:#5b6475;font-size:.85em}\n"
     ".m{display:none}.chart{display:none}.off{display:none}table.long{display:none}\n"
     "svg.bars{width:100%;max-width:960px;height:auto;font-size:12px}\n"
     "svg .test{font-weight:600;font-size:13px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
@@ -206,6 +207,19 @@ static void put_fig(bl_strbuf *out, const bl_table *t, size_t i, size_t j, bl_me
     bl_strbuf_puts(out, "</span>");
 }
 
+/* report --baseline: the column's main figure over the baseline column's, shown with the
+ * main figure ("×1.42 of 1 GbE" on hover). */
+static void put_ratio(bl_strbuf *out, const bl_table *t, size_t i, size_t j)
+{
+    double r = bl_table_ratio(t, i, j);
+    if (t->baseline < 0 || (long)j == t->baseline || !bl_present(r))
+        return;
+    bl_strbuf_puts(out, "<span class=\"m m-main ratio\" title=\"");
+    bl_strbuf_printf(out, "%.3g× the figure of ", r);
+    bl_page_esc(out, t->cols[t->baseline].label);
+    bl_strbuf_printf(out, "\"> ×%.2f</span>", r);
+}
+
 static void put_table(bl_strbuf *out, const bl_table *t, const bl_metric *ms, size_t nm)
 {
     bl_strbuf_puts(out, "<div class=\"scroll\"><table id=\"cmp\">\n<thead><tr><th "
@@ -235,6 +249,7 @@ static void put_table(bl_strbuf *out, const bl_table *t, const bl_metric *ms, si
             const bl_cell *c = bl_table_cell(t, i, j);
             bl_strbuf_printf(out, "<td data-col=\"%zu\">", j);
             put_fig(out, t, i, j, bl_row_main(&t->rows[i]), "m-main");
+            put_ratio(out, t, i, j);
             if (!c->m[bl_row_main(&t->rows[i])].n && c->note)
                 bl_page_esc(out, c->note); /* "+++++: too fast to measure" */
             for (size_t k = 0; k < nm; k++) {
@@ -288,13 +303,17 @@ static void put_print_table(bl_strbuf *out, const bl_table *t)
     bl_strbuf_puts(out, "</tbody></table>\n");
 }
 
-static void put_controls(bl_strbuf *out, const bl_table *t, const bl_metric *ms, size_t nm)
+static void put_controls(bl_strbuf *out, const bl_table *t, const bl_metric *ms, size_t nm,
+                         long open_on)
 {
-    bl_strbuf_puts(out, "<div class=\"controls\"><label>Metric <select id=\"metric\">"
-                        "<option value=\"main\" selected>main figure (MB/s, else IOPS, else "
-                        "the test's own)</option>");
+    bl_strbuf_printf(out,
+                     "<div class=\"controls\"><label>Metric <select id=\"metric\">"
+                     "<option value=\"main\"%s>main figure (MB/s, else IOPS, else "
+                     "the test's own)</option>",
+                     open_on < 0 ? " selected" : "");
     for (size_t k = 0; k < nm; k++)
-        bl_strbuf_printf(out, "<option value=\"m%zu\">%s</option>", k, bl_page_metric_label(ms[k]));
+        bl_strbuf_printf(out, "<option value=\"m%zu\"%s>%s</option>", k,
+                         (long)k == open_on ? " selected" : "", bl_page_metric_label(ms[k]));
     bl_strbuf_printf(out,
                      "</select></label>\n<details id=\"setups\"><summary>Set-ups shown: "
                      "%zu (hide or show)</summary><div class=\"setups\">",
@@ -381,13 +400,15 @@ static void put_sources(bl_strbuf *out, const bl_records *recs)
     bl_strbuf_puts(out, "</tbody></table></details>\n");
 }
 
-void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, int charts,
-                  bl_strbuf *out)
+void bl_page_html(const bl_table *t, const bl_records *recs, const bl_page_opts *o, bl_strbuf *out)
 {
-    if (!title)
-        title = "Storage benchmark comparison";
+    const char *title = o->title ? o->title : "Storage benchmark comparison";
     bl_metric ms[BL_M_COUNT];
     size_t nm = present_metrics(t, ms);
+    long open_on = -1; /* --metric: its place among the page's metrics, when it has it */
+    for (size_t k = 0; k < nm; k++)
+        if (o->metric >= 0 && (int)ms[k] == o->metric)
+            open_on = (long)k;
     bl_strbuf_printf(out,
                      "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
                      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
@@ -396,7 +417,10 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, 
     bl_page_esc(out, title);
     bl_strbuf_puts(out, "</title>\n<style>\n");
     put_css(out, nm);
-    bl_strbuf_puts(out, "</style>\n</head>\n<body data-metric=\"main\">\n<h1>");
+    if (open_on < 0)
+        bl_strbuf_puts(out, "</style>\n</head>\n<body data-metric=\"main\">\n<h1>");
+    else
+        bl_strbuf_printf(out, "</style>\n</head>\n<body data-metric=\"m%ld\">\n<h1>", open_on);
     bl_page_esc(out, title);
     char date[32] = "";
     time_t now = time(NULL);
@@ -413,8 +437,13 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, 
         bl_strbuf_puts(out, " (a set-up: the runs of one source under one heading and table "
                             "column)");
     }
-    bl_strbuf_printf(out, " · repeats: %s</p>\n", bl_repeats_name(t->repeats));
-    put_controls(out, t, ms, nm);
+    bl_strbuf_printf(out, " · repeats: %s", bl_repeats_name(t->repeats));
+    if (t->baseline >= 0) {
+        bl_strbuf_puts(out, " · ×: the main figure over that of ");
+        bl_page_esc(out, t->cols[t->baseline].label);
+    }
+    bl_strbuf_puts(out, "</p>\n");
+    put_controls(out, t, ms, nm, open_on);
     bl_strbuf_puts(out, "<p class=\"what noprint\">Click a column's name to sort by it; hover a "
                         "figure for its repeats (n, stdev, 95% confidence interval).</p>\n");
     put_table(out, t, ms, nm);
@@ -427,7 +456,7 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, 
     bl_page_esc(out, note.s);
     bl_strbuf_free(&note);
     bl_strbuf_puts(out, "</p></footer>\n");
-    if (charts)
+    if (o->charts)
         put_charts(out, t, ms, nm);
     if (recs)
         put_sources(out, recs);

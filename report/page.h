@@ -15,11 +15,15 @@
 #include "../core/strbuf.h"
 #include "table.h"
 
-/* recs are the records the table was built from (for the sources; NULL: none listed); title
- * NULL: a default;
- * charts 0 leaves the charts out. */
-void bl_page_html(const bl_table *t, const bl_records *recs, const char *title, int charts,
-                  bl_strbuf *out);
+typedef struct {
+    const char *title; /* NULL: a default */
+    int charts;        /* 0 leaves the charts out */
+    int metric;        /* the metric the page opens on (report --metric), -1: the main figure */
+} bl_page_opts;
+
+/* recs are the records the table was built from (for the sources; NULL: none listed). With a
+ * baseline column (t->baseline), each other column's main figure carries its ratio to it. */
+void bl_page_html(const bl_table *t, const bl_records *recs, const bl_page_opts *o, bl_strbuf *out);
 
 /* Internals shared with page_svg.c. */
 void bl_page_esc(bl_strbuf *out, const char *s);

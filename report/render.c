@@ -319,7 +319,10 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
         return;
     }
     if (o->format == BL_REPORT_HTML) { /* the page (page.h), without the sources */
-        bl_page_html(t, NULL, o->title, 1, out);
+        bl_page_opts po = {.title = o->title, .charts = 1, .metric = -1};
+        if (o->n_metrics)
+            po.metric = (int)o->metrics[0];
+        bl_page_html(t, NULL, &po, out);
         return;
     }
     bl_grid g;

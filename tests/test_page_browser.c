@@ -13,6 +13,7 @@
 #include "../charts/canvas.h"
 #include "../core/strbuf.h"
 #include "../report/load.h"
+#include "../report/page.h"
 #include "../report/table.h"
 #include "support/support.h"
 #include <cairo.h>
@@ -472,6 +473,54 @@ static void test_screenshot_not_blank(void **state)
     assert_true(swatch > 20); /* the first set-up's colour in the header */
 }
 
+/* report's own options reach the page: --metric opens it on that figure (its option
+ * selected), --lat on latency, --baseline adds each column's ratio to the baseline's main
+ * figure (CrystalDiskMark 519.8 against KDiskMark 441.9 MB/s, ×1.18); a metric no test has is
+ * said, and the page opens on the main figure. */
+static void test_report_options_reach_the_page(void **state)
+{
+    (void)state;
+    char args[1200], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "report --db %s --by tool --metric iops --html", db);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    const char *body = strstr(out, "<body data-metric=\"m");
+    assert_non_null(body);
+    char want[128];
+    snprintf(want, sizeof want, "<option value=\"m%d\" selected>%s</option>",
+             atoi(body + strlen("<body data-metric=\"m")), bl_page_metric_label(BL_M_IOPS));
+    assert_non_null(strstr(out, want));
+    assert_null(strstr(out, "<option value=\"main\" selected>"));
+    free(out);
+    snprintf(args, sizeof args, "report --db %s --by tool --lat --html", db);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    body = strstr(out, "<body data-metric=\"m");
+    assert_non_null(body);
+    snprintf(want, sizeof want, "<option value=\"m%d\" selected>%s</option>",
+             atoi(body + strlen("<body data-metric=\"m")), bl_page_metric_label(BL_M_LAT));
+    assert_non_null(strstr(out, want));
+    free(out);
+    snprintf(args, sizeof args, "report --db %s --by tool --baseline KDiskMark --html tool~Disk",
+             db);
+    assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);
+    assert_non_null(strstr(out, "<body data-metric=\"main\">"));
+    assert_non_null(strstr(out, "×: the main figure over that of KDiskMark"));
+    const char *cell = strstr(out, ">519.8 MB/s</span>");
+    assert_non_null(cell);
+    static const char ratio[] = "<span class=\"m m-main ratio\" title=\"1.18× the figure of "
+                                "KDiskMark\"> ×1.18</span>";
+    cell += strlen(">519.8 MB/s</span>");
+    assert_memory_equal(cell, ratio, strlen(ratio));
+    /* Only the 6 tests both set-ups ran carry a ratio, and never on the baseline itself. */
+    assert_int_equal(count(out, "class=\"m m-main ratio\""), 6);
+    free(out);
+    snprintf(args, sizeof args, "report --db %s --by tool --metric p99 --html tool~Disk", db);
+    assert_int_equal(bl_test_benchlog(args, &out, &err), 0);
+    assert_non_null(strstr(out, "<body data-metric=\"main\">"));
+    assert_non_null(strstr(err, "no test has p99 figures: the page opens on the main figure"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_header_and_test_column_stay),
         cmocka_unit_test(test_print_stylesheet),
         cmocka_unit_test(test_screenshot_not_blank),
+        cmocka_unit_test(test_report_options_reach_the_page),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
