@@ -81,17 +81,21 @@ static int uring_available(char *why, size_t n)
     return 0;
 }
 
-/* hipri needs a device with polled queues: /sys/dev/block/M:m/queue/io_poll is 1 (for a
- * partition, its disk's). Without them every polled I/O would fail with EOPNOTSUPP. */
-static int check_hipri(bl_worker *w)
+/* hipri needs O_DIRECT and a device with polled queues: /sys/dev/block/M:m/queue/io_poll is
+ * 1 (for a partition, its disk's). Without them every polled I/O would fail with EOPNOTSUPP.
+ * Asked before the target is laid out: a refusal costs no write. */
+static int check_target(const bl_job *j, int fd, bool direct, char *why, size_t n)
 {
     struct stat st;
-    if (!w->direct) {
-        bl_worker_fail(w, "hipri: polled I/O needs direct=1 (O_DIRECT)", EINVAL);
+    if (!j->hipri)
+        return 0;
+    if (!direct) {
+        snprintf(why, n, "hipri: polled I/O needs direct=1 (O_DIRECT)%s",
+                 j->direct ? ", which this filesystem refuses" : "");
         return -1;
     }
-    if (fstat(w->fd, &st) != 0) {
-        bl_worker_fail(w, "fstat", errno);
+    if (fstat(fd, &st) != 0) {
+        snprintf(why, n, "fstat: %s", strerror(errno));
         return -1;
     }
     dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
@@ -109,11 +113,10 @@ static int check_hipri(bl_worker *w)
         }
     }
     if (v != 1) {
-        snprintf(w->errmsg, sizeof w->errmsg,
+        snprintf(why, n,
                  "hipri: the device %u:%u has no polled queues (queue/io_poll is %s); polled "
                  "I/O would fail (nvme needs poll_queues=N)",
                  major(dev), minor(dev), v == 0 ? "0" : "unreadable");
-        w->err = EOPNOTSUPP;
         return -1;
     }
     return 0;
@@ -345,8 +348,6 @@ static void drain(uring_state *u)
 
 static int uring_run(bl_worker *w)
 {
-    if (w->job->hipri && check_hipri(w) != 0)
-        return -1;
     uring_state *u = bl_xcalloc(1, sizeof *u);
     u->w = w;
     u->depth = (unsigned)w->job->iodepth;
@@ -374,5 +375,6 @@ const bl_engine_ops bl_engine_io_uring = {
     .summary = "io_uring: fixed buffers, registered file, batched submission (hipri, "
                "sqthread_poll)",
     .available = uring_available,
+    .check_target = check_target,
     .run = uring_run,
 };

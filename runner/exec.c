@@ -288,6 +288,31 @@ static const char *where_for(const bl_exec *ex, const bl_job *j, bl_strbuf *sb)
     return j->directory ? j->directory : ".";
 }
 
+/* The engine's checks of the job against its file, before a byte is written to it. */
+static int check_target(bl_exec *ex, bl_job *j, bl_target *t, char *err, size_t errlen)
+{
+    if (!j->engine->check_target)
+        return 0;
+    bool direct = false;
+    int fd = bl_target_open(&ex->targets, t, j->direct, &direct, err, errlen);
+    if (fd < 0)
+        return -1;
+    char why[384];
+    int rc = j->engine->check_target(j, fd, direct, why, sizeof why);
+    close(fd);
+    if (rc != 0)
+        snprintf(err, errlen, "job '%s': %s", j->name, why);
+    return rc;
+}
+
+/* fio's extend_file: a file is laid out (written before the job) only when the job reads it
+ * or overwrite=1; a write job writes into the new file directly. Trims are ours to decide:
+ * holes punched in a never-written file would measure nothing, so they get a laid-out file. */
+static bool needs_layout(const bl_job *j)
+{
+    return j->is_read || j->overwrite || j->is_trim || j->verify_only;
+}
+
 static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err, size_t errlen)
 {
     for (size_t k = 0; k < n; k++) {
@@ -307,11 +332,17 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
         if (!res[k].target)
             return -1;
         bl_target *t = res[k].target;
-        if (!null && t->laid_out < t->size && !t->blockdev)
+        if (null)
+            continue;
+        if (check_target(ex, j, t, err, errlen) != 0)
+            return -1;
+        bool layout = needs_layout(j);
+        if (layout && t->laid_out < t->size && !t->blockdev)
             fprintf(stderr, "benchlog run: writing the %.1f MiB test file %s (%s)\n",
                     (double)(t->size - t->laid_out) / 1048576.0, t->path,
                     t->fstype ? t->fstype : "unknown");
-        if (!null && bl_target_layout(t, ex->o->interrupt, err, errlen) != 0)
+        if (bl_target_prepare(t, j->fallocate, layout, ex->o->interrupt, ex->o->msg, err, errlen) !=
+            0)
             return -1;
     }
     return 0;

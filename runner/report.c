@@ -104,6 +104,8 @@ static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec
             bl_record_set_label(rec, "ss_criterion", b);
         }
     }
+    if (r->job.fallocate != BL_FALLOC_NATIVE)
+        bl_record_set_label(rec, "fallocate", bl_falloc_name(r->job.fallocate));
     if (r->job.dist) {
         char dn[48];
         bl_record_set_label(rec, "random_distribution",
