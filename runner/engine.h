@@ -38,8 +38,11 @@ typedef struct bl_wstat {
 
 typedef struct bl_worker {
     const bl_job *job;
-    int id; /* 1-based over the whole run: the N of fio's name_bw.N.log */
-    int fd;
+    int id;   /* 1-based over the whole run: the N of fio's name_bw.N.log */
+    int fd;   /* the job's first (or only) file: fds[0] */
+    int *fds; /* nrfiles descriptors; I/O i of a pass goes to file i mod nfiles (fio's
+               * round robin, one I/O a file) */
+    int nfiles;
     bool direct;
     const atomic_int *stop;
 
@@ -76,6 +79,7 @@ typedef struct bl_worker {
 
 typedef struct bl_io {
     bl_dir dir;
+    int file; /* index into the worker's fds */
     uint64_t off;
     unsigned char *buf;
 } bl_io;
@@ -131,6 +135,14 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
         } while (blk >= w->nblocks);
     }
     w->pass_left--;
+    /* nrfiles: block g of the pass is block g / n of file g mod n, so a sequential job takes
+     * the files in turn, each from its own cursor, as fio's roundrobin; a random one covers
+     * every block of every file once a pass. */
+    io->file = 0;
+    if (w->nfiles > 1) {
+        io->file = (int)(blk % (uint64_t)w->nfiles);
+        blk /= (uint64_t)w->nfiles;
+    }
     if (j->is_read && j->is_write)
         io->dir = (int)(bl_rand(&w->rng) % 100) < j->rwmixread ? BL_DIR_READ : BL_DIR_WRITE;
     else

@@ -34,7 +34,6 @@ typedef struct uring_state {
     unsigned depth, nfree, npend, inflight;
     uint64_t bs;
     bool fixed_buf, fixed_file;
-    int fd; /* 0 (the registered index) or the worker's descriptor */
     slot slots[MAX_DEPTH];
     unsigned freeq[MAX_DEPTH], pend[MAX_DEPTH];
     struct io_uring_cqe *cqes[MAX_DEPTH];
@@ -163,11 +162,8 @@ static int setup_ring(uring_state *u)
 static void register_resources(uring_state *u)
 {
     bl_worker *w = u->w;
-    u->fd = w->fd;
-    if (w->job->registerfiles && io_uring_register_files(&u->ring, &w->fd, 1) == 0) {
-        u->fixed_file = true;
-        u->fd = 0;
-    }
+    u->fixed_file = w->job->registerfiles &&
+                    io_uring_register_files(&u->ring, w->fds, (unsigned)w->nfiles) == 0;
     struct iovec iov = {w->buf, (size_t)u->bs * u->depth};
     u->fixed_buf = w->job->fixedbufs && io_uring_register_buffers(&u->ring, &iov, 1) == 0;
 }
@@ -188,18 +184,20 @@ static void prepare(uring_state *u, uint64_t now)
         bl_next_io(w, &io, s->buf);
         s->dir = io.dir;
         unsigned len = (unsigned)u->bs;
+        /* a registered file is named by its index in the registered table */
+        int fd = u->fixed_file ? io.file : w->fds[io.file];
         if (w->job->is_trim)
-            io_uring_prep_fallocate(sqe, u->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+            io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
                                     (off_t)io.off, (off_t)len);
         else if (u->fixed_buf) {
             if (io.dir == BL_DIR_READ)
-                io_uring_prep_read_fixed(sqe, u->fd, s->buf, len, io.off, 0);
+                io_uring_prep_read_fixed(sqe, fd, s->buf, len, io.off, 0);
             else
-                io_uring_prep_write_fixed(sqe, u->fd, s->buf, len, io.off, 0);
+                io_uring_prep_write_fixed(sqe, fd, s->buf, len, io.off, 0);
         } else if (io.dir == BL_DIR_READ)
-            io_uring_prep_read(sqe, u->fd, s->buf, len, io.off);
+            io_uring_prep_read(sqe, fd, s->buf, len, io.off);
         else
-            io_uring_prep_write(sqe, u->fd, s->buf, len, io.off);
+            io_uring_prep_write(sqe, fd, s->buf, len, io.off);
         if (u->fixed_file)
             sqe->flags |= IOSQE_FIXED_FILE;
         io_uring_sqe_set_data64(sqe, k);

@@ -22,6 +22,7 @@ void bl_job_defaults(bl_job *j)
     j->fixedbufs = j->registerfiles = true;
     j->do_verify = true;
     j->randrepeat = true;
+    j->nrfiles = 1;
 }
 
 static char *dup0(const char *s)
@@ -355,15 +356,9 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_int(v, 0, 1 << 30, &j->fdatasync_every, range, rn);
     else if (strcmp(k, "norandommap") == 0)
         rc = set_bool(v, &j->norandommap);
-    else if (strcmp(k, "nrfiles") == 0 || strcmp(k, "nr_files") == 0) {
-        int nf = 0;
-        if ((rc = set_int(v, 1, 1 << 20, &nf, range, rn)) == 0 && nf != 1) {
-            snprintf(err, errlen,
-                     "option '%s': %d files a job is not supported by benchlog's runner (only 1)",
-                     k, nf);
-            return -1;
-        }
-    } else if (strcmp(k, "overwrite") == 0)
+    else if (strcmp(k, "nrfiles") == 0 || strcmp(k, "nr_files") == 0)
+        rc = set_int(v, 1, BL_MAX_FILES, &j->nrfiles, range, rn);
+    else if (strcmp(k, "overwrite") == 0)
         rc = set_bool(v, &j->overwrite);
     else if (strcmp(k, "fallocate") == 0) {
         if (bl_falloc_parse(v, &j->fallocate) != 0) {

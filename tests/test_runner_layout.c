@@ -189,14 +189,186 @@ static void test_fallocate_modes_shape_the_file_as_fio(void **state)
     free(dir);
 }
 
+/* The 64 KiB writes of a strace log: fd and offset of each, in order. */
+typedef struct {
+    int n, fd[64];
+    long long off[64];
+    int fallocs; /* fallocate(fd, 0, 0, 1 MiB) calls: a file's space reserved */
+    int names;   /* files named NAME.0.F opened */
+} trace;
+
+static void read_trace(const char *log, trace *t)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(log, "r");
+    assert_non_null(f);
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        int pid, fd;
+        long long off, len, ret;
+        char *p = strstr(line, "pwrite64(");
+        if (p &&
+            sscanf(p, "pwrite64(%d, \"\"..., %lld, %lld) = %lld", &fd, &len, &off, &ret) == 4 &&
+            len == 65536) {
+            assert_true(t->n < 64);
+            assert_int_equal(ret, 65536);
+            t->fd[t->n] = fd;
+            t->off[t->n++] = off;
+        }
+        long long flen, fret;
+        p = strstr(line, "fallocate(");
+        if (p && sscanf(p, "fallocate(%d, 0, 0, %lld) = %lld", &fd, &flen, &fret) == 3 &&
+            flen == 1048576 && fret == 0)
+            t->fallocs++;
+        for (int k = 0; k < 3; k++) {
+            char want[32];
+            snprintf(want, sizeof want, "nf.0.%d", k);
+            if (strstr(line, "openat(") && strstr(line, want) && strstr(line, "O_CREAT"))
+                t->names++;
+        }
+        (void)pid;
+    }
+    fclose(f);
+}
+
+/* nrfiles=3 over 3 MiB in 64 KiB writes: three files of 1 MiB, each written whole once. */
+static void check_files(const trace *t, bool in_turn, const char *who)
+{
+    printf("  %s: %d writes of 64 KiB, %d files reserved, %d files named nf.0.F; first fds "
+           "%d %d %d %d\n",
+           who, t->n, t->fallocs, t->names, t->fd[0], t->fd[1], t->fd[2], t->fd[3]);
+    assert_int_equal(t->n, 48);
+    assert_int_equal(t->fallocs, 3);
+    assert_true(t->names >= 3);
+    int fds[3], nfd = 0;
+    for (int i = 0; i < t->n; i++) {
+        int k = 0;
+        while (k < nfd && fds[k] != t->fd[i])
+            k++;
+        if (k == nfd) {
+            assert_true(nfd < 3);
+            fds[nfd++] = t->fd[i];
+        }
+        if (in_turn && i > 0)
+            assert_int_not_equal(t->fd[i], t->fd[i - 1]);
+        if (in_turn && i >= 3)
+            assert_int_equal(t->fd[i], t->fd[i - 3]);
+    }
+    assert_int_equal(nfd, 3);
+    for (int k = 0; k < 3; k++) { /* every block of every file once */
+        unsigned seen = 0;
+        for (int i = 0; i < t->n; i++)
+            if (t->fd[i] == fds[k]) {
+                assert_true(t->off[i] % 65536 == 0 && t->off[i] < 1048576);
+                assert_false(seen & (1u << (t->off[i] / 65536)));
+                seen |= 1u << (t->off[i] / 65536);
+            }
+        assert_int_equal(seen, 0xffff);
+    }
+}
+
+static void test_nrfiles_splits_the_job_as_fio(void **state)
+{
+    (void)state;
+    if (system("command -v strace >/dev/null 2>&1") != 0)
+        bl_skip_because("strace is not installed: the writes to each file cannot be seen");
+    char *dir = bl_test_tmpdir();
+    const char *bin = getenv("BENCHLOG_BIN");
+    char cmd[1024], log[256], job[256];
+    snprintf(log, sizeof log, "%s/trace", dir);
+    snprintf(job, sizeof job, "%s/nf.fio", dir);
+    for (int rnd = 0; rnd < 2; rnd++) {
+        FILE *jf = fopen(job, "w");
+        fprintf(jf, "[nf]\nrw=%s\nbs=64k\nsize=3m\nnrfiles=3\nioengine=psync\n",
+                rnd ? "randwrite" : "write");
+        fclose(jf);
+        snprintf(cmd, sizeof cmd,
+                 "strace -f -qq -e trace=openat,pwrite64,fallocate -s 0 -o %s %s run --db "
+                 "%s/s.db --target %s %s >/dev/null 2>&1",
+                 log, bin ? bin : "build/benchlog", dir, dir, job);
+        assert_int_equal(system(cmd), 0);
+        trace t;
+        read_trace(log, &t);
+        /* fio takes the files in turn; a random job of ours takes them as its blocks fall */
+        check_files(&t, !rnd, rnd ? "ours, randwrite" : "ours, write");
+        if (have_fio()) {
+            snprintf(cmd, sizeof cmd,
+                     "strace -f -qq -e trace=openat,pwrite64,fallocate -s 0 -o %s fio --name=nf "
+                     "--directory=%s --rw=%s --bs=64k --size=3m --nrfiles=3 --ioengine=psync "
+                     "--output=/dev/null",
+                     log, dir, rnd ? "randwrite" : "write");
+            assert_int_equal(system(cmd), 0);
+            read_trace(log, &t);
+            check_files(&t, true, rnd ? "fio, randwrite" : "fio, write");
+            for (int k = 0; k < 3; k++) { /* fio keeps its files: 1 MiB each */
+                char p[256];
+                struct stat st;
+                snprintf(p, sizeof p, "%s/nf.0.%d", dir, k);
+                assert_int_equal(stat(p, &st), 0);
+                assert_int_equal(st.st_size, 1048576);
+                unlink(p);
+            }
+        }
+    }
+    unlink(log);
+    unlink(job);
+    snprintf(cmd, sizeof cmd, "%s/s.db", dir);
+    unlink(cmd);
+    assert_int_equal(rmdir(dir), 0); /* our three files are gone */
+    free(dir);
+}
+
+/* Every engine that does I/O reads all the files' blocks: io_bytes is the job's size. */
+static void test_nrfiles_on_every_engine(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    const char *engines[] = {"psync", "libaio", "io_uring"};
+    for (size_t e = 0; e < 3; e++) {
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb,
+                         "[nf]\nrw=randread\nbs=4k\nsize=3m\nnrfiles=3\niodepth=8\nioengine=%s\n",
+                         engines[e]);
+        bl_text t;
+        char err[256];
+        assert_int_equal(bl_text_from_bytes(&t, "n.fio", sb.s, sb.len, err, sizeof err), 0);
+        bl_diags po;
+        bl_diags_init(&po, "n.fio");
+        bl_jobs jobs = {0};
+        assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
+        FILE *devnull = fopen("/dev/null", "w");
+        bl_run_opts o = {.target = dir, .msg = devnull};
+        bl_records recs;
+        bl_records_init(&recs);
+        int rc = bl_run_jobs(&jobs, &o, &recs);
+        fclose(devnull);
+        if (rc == BL_RUN_OK) {
+            printf("  %s: %lld bytes read over 3 files (size_bytes %lld, nrfiles=%s)\n", engines[e],
+                   (long long)recs.v[0]->io_bytes, (long long)recs.v[0]->size_bytes,
+                   bl_record_label(recs.v[0], "nrfiles"));
+            assert_int_equal(recs.v[0]->io_bytes, 3 << 20);
+            assert_int_equal(recs.v[0]->size_bytes, 3 << 20);
+            assert_string_equal(bl_record_label(recs.v[0], "nrfiles"), "3");
+        } else
+            printf("  %s cannot run here: skipped\n", engines[e]);
+        bl_records_free(&recs);
+        bl_jobs_free(&jobs);
+        bl_diags_free(&po);
+        bl_text_free(&t);
+        bl_strbuf_free(&sb);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    free(dir);
+}
+
 static void test_options_refused_with_their_line(void **state)
 {
     (void)state;
     const char *bad[][2] = {
         {"fallocate=fast", "option 'fallocate': 'fast' is not one of none, native"},
-        {"nrfiles=4", "option 'nrfiles': 4 files a job is not supported"},
-        {"nr_files=2", "option 'nr_files': 2 files a job is not supported"},
         {"nrfiles=0", "nrfiles"},
+        {"nrfiles=257", "nrfiles"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         bl_strbuf sb;
@@ -213,6 +385,34 @@ static void test_options_refused_with_their_line(void **state)
         if (!strstr(out.v[0].msg, bad[i][1]))
             printf("got %s\n", out.v[0].msg);
         assert_non_null(strstr(out.v[0].msg, bad[i][1]));
+        bl_jobs_free(&jobs);
+        bl_diags_free(&out);
+        bl_text_free(&t);
+        bl_strbuf_free(&sb);
+    }
+    /* nrfiles with what it cannot honour: refused at the job's section line */
+    const char *across[][2] = {
+        {"size=1m\nnrfiles=3", "size must be a multiple of nrfiles x bs"},
+        {"size=3m\nnrfiles=3\nfilename=/tmp/x", "with filename= fio takes the files"},
+        {"size=3m\nnrfiles=3\nverify=crc32c", "verify reads back one file"},
+        {"size=3m\nnrfiles=3\nfsync=4", "fsync=/fdatasync= with several files"},
+    };
+    for (size_t i = 0; i < sizeof across / sizeof *across; i++) {
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb, "[a]\nrw=write\n%s\n", across[i][0]);
+        bl_text t;
+        char err[256];
+        assert_int_equal(bl_text_from_bytes(&t, "o.fio", sb.s, sb.len, err, sizeof err), 0);
+        bl_diags out;
+        bl_diags_init(&out, "o.fio");
+        bl_jobs jobs = {0};
+        assert_int_equal(bl_jobfile_parse(&t, &jobs, &out), 1);
+        assert_int_equal(out.v[0].line, 1);
+        if (!strstr(out.v[0].msg, across[i][1]))
+            printf("got %s\n", out.v[0].msg);
+        assert_non_null(strstr(out.v[0].msg, "nrfiles=3 is not supported"));
+        assert_non_null(strstr(out.v[0].msg, across[i][1]));
         bl_jobs_free(&jobs);
         bl_diags_free(&out);
         bl_text_free(&t);
@@ -239,6 +439,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_write_job_writes_no_layout_first),
         cmocka_unit_test(test_fallocate_modes_shape_the_file_as_fio),
+        cmocka_unit_test(test_nrfiles_splits_the_job_as_fio),
+        cmocka_unit_test(test_nrfiles_on_every_engine),
         cmocka_unit_test(test_options_refused_with_their_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
