@@ -61,12 +61,15 @@ void bl_exec_apply_overrides(const bl_exec *ex, const bl_job *j, bl_job *out)
 
 void bl_worker_new_pass(bl_worker *w)
 {
+    if (w->nfiles <= 1) /* one file: its blocks are the pass's */
+        w->fblocks = w->nblocks;
     w->pass_left = w->nblocks;
     w->seq_next = 0;
+    w->rr = 0;
     if (w->job->random && !w->job->norandommap) {
         uint64_t m = 1;
         unsigned k = 0;
-        while (m < w->nblocks)
+        while (m < w->fblocks)
             m <<= 1, k++;
         w->perm_mask = m - 1;
         w->perm_shift = k / 2 ? k / 2 : 1;
@@ -80,6 +83,8 @@ void bl_worker_new_pass(bl_worker *w)
             w->perm_a = 1;
         w->perm_c = (bl_rand(&w->rng) | 1) & w->perm_mask;
         w->perm_x = bl_rand(&w->rng) & w->perm_mask;
+        for (int f = 0; w->perm_xs && f < w->nfiles; f++)
+            w->perm_xs[f] = bl_rand(&w->rng) & w->perm_mask;
     }
 }
 
@@ -216,7 +221,8 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     uint64_t fsize = j->size / (uint64_t)w->nfiles;
     uint64_t avail = r->target->size > j->offset ? r->target->size - j->offset : 0;
     w->region = fsize && fsize < avail ? fsize : avail;
-    w->nblocks = w->region / j->bs * (uint64_t)w->nfiles;
+    w->fblocks = w->region / j->bs;
+    w->nblocks = w->fblocks * (uint64_t)w->nfiles;
     if (w->nblocks == 0) {
         snprintf(err, errlen, "job '%s': size %llu is smaller than bs %llu", j->name,
                  (unsigned long long)w->region, (unsigned long long)j->bs);
@@ -243,7 +249,7 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
         w->rng = 1;
     bl_fill_random(w->buf, nbuf, &w->rng);
     if (j->dist)
-        bl_dist_init(&w->dist, j->dist, j->dist_param, w->nblocks, &w->rng);
+        bl_dist_init(&w->dist, j->dist, j->dist_param, w->fblocks, &w->rng);
     w->stamp = ((uint64_t)w->id << 48) ^ (bl_now_ns() << 8);
     w->st = bl_xcalloc(1, sizeof *w->st);
     w->logs.lat_on = j->lat_log != NULL;
@@ -252,6 +258,8 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     w->logs.hist_ms = (uint64_t)j->log_hist_msec;
     w->logs.hist_coarse = (unsigned)j->log_hist_coarseness;
     w->logs.rate_on = j->bw_log || j->iops_log;
+    if (w->nfiles > 1)
+        w->perm_xs = bl_xcalloc((size_t)w->nfiles, sizeof *w->perm_xs);
     bl_worker_new_pass(w);
     return 0;
 }
@@ -506,6 +514,7 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
             if (w[i].fds[f] >= 0)
                 close(w[i].fds[f]);
         free(w[i].fds);
+        free(w[i].perm_xs);
         free(w[i].buf);
         free(w[i].st);
         bl_iolog_free(&w[i].logs);
