@@ -38,13 +38,19 @@ typedef struct bl_wstat {
 
 typedef struct bl_worker {
     const bl_job *job;
-    int id; /* 1-based over the whole run: the N of fio's name_bw.N.log */
-    int fd;
+    int id;   /* 1-based over the whole run: the N of fio's name_bw.N.log */
+    int fd;   /* the job's first (or only) file: fds[0] */
+    int *fds; /* nrfiles descriptors; I/O i of a pass goes to file i mod nfiles (fio's
+               * round robin, one I/O a file) */
+    int nfiles;
     bool direct;
     const atomic_int *stop;
 
-    unsigned char *buf; /* iodepth buffers of bs bytes, 4 KiB aligned */
-    uint64_t region, nblocks;
+    unsigned char *buf;       /* iodepth buffers of bs bytes, 4 KiB aligned */
+    uint64_t region, nblocks; /* nblocks: of all files (a pass); fblocks: of each file */
+    uint64_t fblocks;
+    uint64_t *perm_xs; /* nrfiles > 1: each file's place in the permutation (fblocks) */
+    uint64_t rr;       /* nrfiles > 1: I/Os of this pass, the file is rr mod nfiles */
     /* Offsets: sequential cursor, or a full-period permutation of the blocks per pass. */
     uint64_t seq_next, perm_mask, perm_a, perm_c, perm_x, perm_m, pass_left;
     unsigned perm_shift;
@@ -76,6 +82,7 @@ typedef struct bl_worker {
 
 typedef struct bl_io {
     bl_dir dir;
+    int file; /* index into the worker's fds */
     uint64_t off;
     unsigned char *buf;
 } bl_io;
@@ -114,12 +121,19 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
     uint64_t blk;
     if (w->pass_left == 0)
         bl_worker_new_pass(w);
+    /* nrfiles: the files in turn, one I/O each (fio's roundrobin); each file has its own
+     * cursor, or its own place in the pass's permutation of its blocks. */
+    int f = 0;
+    if (w->nfiles > 1) {
+        f = (int)(w->rr++ % (uint64_t)w->nfiles);
+        w->perm_x = w->perm_xs[f];
+    }
     if (!j->random)
-        blk = w->seq_next++;
+        blk = w->nfiles > 1 ? w->seq_next++ / (uint64_t)w->nfiles : w->seq_next++;
     else if (j->dist)
         blk = bl_dist_next(&w->dist, &w->rng);
     else if (j->norandommap)
-        blk = bl_rand(&w->rng) % w->nblocks;
+        blk = bl_rand(&w->rng) % w->fblocks;
     else {
         /* x -> a*x+c mod 2^k visits every value once per 2^k steps; a bijective scramble
          * hides the LCG's short low-bit cycles; values past the end are skipped. */
@@ -128,9 +142,12 @@ static inline void bl_next_io(bl_worker *w, bl_io *io, unsigned char *buf)
             blk = w->perm_x ^ (w->perm_x >> w->perm_shift);
             blk = (blk * w->perm_m) & w->perm_mask;
             blk ^= blk >> w->perm_shift;
-        } while (blk >= w->nblocks);
+        } while (blk >= w->fblocks);
+        if (w->nfiles > 1)
+            w->perm_xs[f] = w->perm_x;
     }
     w->pass_left--;
+    io->file = f;
     if (j->is_read && j->is_write)
         io->dir = (int)(bl_rand(&w->rng) % 100) < j->rwmixread ? BL_DIR_READ : BL_DIR_WRITE;
     else

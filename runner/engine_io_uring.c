@@ -34,7 +34,6 @@ typedef struct uring_state {
     unsigned depth, nfree, npend, inflight;
     uint64_t bs;
     bool fixed_buf, fixed_file;
-    int fd; /* 0 (the registered index) or the worker's descriptor */
     slot slots[MAX_DEPTH];
     unsigned freeq[MAX_DEPTH], pend[MAX_DEPTH];
     struct io_uring_cqe *cqes[MAX_DEPTH];
@@ -81,17 +80,21 @@ static int uring_available(char *why, size_t n)
     return 0;
 }
 
-/* hipri needs a device with polled queues: /sys/dev/block/M:m/queue/io_poll is 1 (for a
- * partition, its disk's). Without them every polled I/O would fail with EOPNOTSUPP. */
-static int check_hipri(bl_worker *w)
+/* hipri needs O_DIRECT and a device with polled queues: /sys/dev/block/M:m/queue/io_poll is
+ * 1 (for a partition, its disk's). Without them every polled I/O would fail with EOPNOTSUPP.
+ * Asked before the target is laid out: a refusal costs no write. */
+static int check_target(const bl_job *j, int fd, bool direct, char *why, size_t n)
 {
     struct stat st;
-    if (!w->direct) {
-        bl_worker_fail(w, "hipri: polled I/O needs direct=1 (O_DIRECT)", EINVAL);
+    if (!j->hipri)
+        return 0;
+    if (!direct) {
+        snprintf(why, n, "hipri: polled I/O needs direct=1 (O_DIRECT)%s",
+                 j->direct ? ", which this filesystem refuses" : "");
         return -1;
     }
-    if (fstat(w->fd, &st) != 0) {
-        bl_worker_fail(w, "fstat", errno);
+    if (fstat(fd, &st) != 0) {
+        snprintf(why, n, "fstat: %s", strerror(errno));
         return -1;
     }
     dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
@@ -109,11 +112,10 @@ static int check_hipri(bl_worker *w)
         }
     }
     if (v != 1) {
-        snprintf(w->errmsg, sizeof w->errmsg,
+        snprintf(why, n,
                  "hipri: the device %u:%u has no polled queues (queue/io_poll is %s); polled "
                  "I/O would fail (nvme needs poll_queues=N)",
                  major(dev), minor(dev), v == 0 ? "0" : "unreadable");
-        w->err = EOPNOTSUPP;
         return -1;
     }
     return 0;
@@ -160,11 +162,8 @@ static int setup_ring(uring_state *u)
 static void register_resources(uring_state *u)
 {
     bl_worker *w = u->w;
-    u->fd = w->fd;
-    if (w->job->registerfiles && io_uring_register_files(&u->ring, &w->fd, 1) == 0) {
-        u->fixed_file = true;
-        u->fd = 0;
-    }
+    u->fixed_file = w->job->registerfiles &&
+                    io_uring_register_files(&u->ring, w->fds, (unsigned)w->nfiles) == 0;
     struct iovec iov = {w->buf, (size_t)u->bs * u->depth};
     u->fixed_buf = w->job->fixedbufs && io_uring_register_buffers(&u->ring, &iov, 1) == 0;
 }
@@ -185,18 +184,20 @@ static void prepare(uring_state *u, uint64_t now)
         bl_next_io(w, &io, s->buf);
         s->dir = io.dir;
         unsigned len = (unsigned)u->bs;
+        /* a registered file is named by its index in the registered table */
+        int fd = u->fixed_file ? io.file : w->fds[io.file];
         if (w->job->is_trim)
-            io_uring_prep_fallocate(sqe, u->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+            io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
                                     (off_t)io.off, (off_t)len);
         else if (u->fixed_buf) {
             if (io.dir == BL_DIR_READ)
-                io_uring_prep_read_fixed(sqe, u->fd, s->buf, len, io.off, 0);
+                io_uring_prep_read_fixed(sqe, fd, s->buf, len, io.off, 0);
             else
-                io_uring_prep_write_fixed(sqe, u->fd, s->buf, len, io.off, 0);
+                io_uring_prep_write_fixed(sqe, fd, s->buf, len, io.off, 0);
         } else if (io.dir == BL_DIR_READ)
-            io_uring_prep_read(sqe, u->fd, s->buf, len, io.off);
+            io_uring_prep_read(sqe, fd, s->buf, len, io.off);
         else
-            io_uring_prep_write(sqe, u->fd, s->buf, len, io.off);
+            io_uring_prep_write(sqe, fd, s->buf, len, io.off);
         if (u->fixed_file)
             sqe->flags |= IOSQE_FIXED_FILE;
         io_uring_sqe_set_data64(sqe, k);
@@ -345,8 +346,6 @@ static void drain(uring_state *u)
 
 static int uring_run(bl_worker *w)
 {
-    if (w->job->hipri && check_hipri(w) != 0)
-        return -1;
     uring_state *u = bl_xcalloc(1, sizeof *u);
     u->w = w;
     u->depth = (unsigned)w->job->iodepth;
@@ -374,5 +373,6 @@ const bl_engine_ops bl_engine_io_uring = {
     .summary = "io_uring: fixed buffers, registered file, batched submission (hipri, "
                "sqthread_poll)",
     .available = uring_available,
+    .check_target = check_target,
     .run = uring_run,
 };

@@ -123,9 +123,9 @@ static void prepare(aio_state *a, uint64_t now)
         bl_io io;
         bl_next_io(w, &io, buf);
         if (io.dir == BL_DIR_READ)
-            io_prep_pread(cb, w->fd, buf, a->bs, (long long)io.off);
+            io_prep_pread(cb, w->fds[io.file], buf, a->bs, (long long)io.off);
         else
-            io_prep_pwrite(cb, w->fd, buf, a->bs, (long long)io.off);
+            io_prep_pwrite(cb, w->fds[io.file], buf, a->bs, (long long)io.off);
         cb->data = s;
         s->dir = io.dir;
         a->pend[a->npend++] = cb;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 struct bl_worker;
+struct bl_job;
 
 enum {
     /* Touches no file: no scratch file, no fsync (fio's FIO_DISKLESSIO). */
@@ -33,6 +34,9 @@ typedef struct bl_engine_ops {
     /* NULL: usable wherever benchlog builds. Else 0, or -1 with why this machine cannot
      * (kernel too old, disabled by sysctl...), asked before a phase starts. */
     int (*available)(char *why, size_t n);
+    /* NULL, or checks a job's options against its target before anything is written to it
+     * (fd opened as the job will open it; direct: O_DIRECT was granted). 0, or -1 with why. */
+    int (*check_target)(const struct bl_job *j, int fd, bool direct, char *why, size_t n);
     /* The worker's loop: bl_next_io/bl_io_done until bl_more says stop. 0 or -1 (set). */
     int (*run)(struct bl_worker *w);
 } bl_engine_ops;

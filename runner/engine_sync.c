@@ -46,8 +46,8 @@ static int sync_run(bl_worker *w)
         bl_next_io(w, &io, w->buf);
         bl_mark_depth(w, 1, 1);
         uint64_t t0 = bl_now_ns();
-        int rc =
-            w->job->is_trim ? punch(w->fd, bs, io.off) : full_io(w->fd, io.dir, io.buf, bs, io.off);
+        int rc = w->job->is_trim ? punch(w->fds[io.file], bs, io.off)
+                                 : full_io(w->fds[io.file], io.dir, io.buf, bs, io.off);
         now = bl_now_ns();
         if (rc < 0) {
             bl_worker_fail(w,

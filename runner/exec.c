@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,12 +61,15 @@ void bl_exec_apply_overrides(const bl_exec *ex, const bl_job *j, bl_job *out)
 
 void bl_worker_new_pass(bl_worker *w)
 {
+    if (w->nfiles <= 1) /* one file: its blocks are the pass's */
+        w->fblocks = w->nblocks;
     w->pass_left = w->nblocks;
     w->seq_next = 0;
+    w->rr = 0;
     if (w->job->random && !w->job->norandommap) {
         uint64_t m = 1;
         unsigned k = 0;
-        while (m < w->nblocks)
+        while (m < w->fblocks)
             m <<= 1, k++;
         w->perm_mask = m - 1;
         w->perm_shift = k / 2 ? k / 2 : 1;
@@ -79,6 +83,8 @@ void bl_worker_new_pass(bl_worker *w)
             w->perm_a = 1;
         w->perm_c = (bl_rand(&w->rng) | 1) & w->perm_mask;
         w->perm_x = bl_rand(&w->rng) & w->perm_mask;
+        for (int f = 0; w->perm_xs && f < w->nfiles; f++)
+            w->perm_xs[f] = bl_rand(&w->rng) & w->perm_mask;
     }
 }
 
@@ -171,8 +177,9 @@ static void *worker_main(void *p)
         bl_worker_start_measuring(w, now);
     int rc = j->verify_only ? 0 : j->engine->run(w);
     if (rc == 0 && j->end_fsync && j->is_write && !bl_engine_has(j->engine, BL_ENGINE_NO_IO)) {
-        if (fsync(w->fd) != 0)
-            bl_worker_fail(w, "fsync", errno);
+        for (int f = 0; f < w->nfiles && !w->err; f++)
+            if (fsync(w->fds[f]) != 0)
+                bl_worker_fail(w, "fsync", errno);
         w->t_end = bl_now_ns();
     }
     if (!w->measuring) /* stopped during the ramp: nothing measured */
@@ -197,14 +204,25 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     w->stop = &r->stop;
     bool direct = false;
     bool no_io = bl_engine_has(j->engine, BL_ENGINE_NO_IO);
-    w->fd = no_io ? -2 : bl_target_open(&ex->targets, r->target, j->direct, &direct, err, errlen);
-    if (w->fd == -1)
-        return -1;
+    w->nfiles = j->nrfiles;
+    w->fds = bl_xcalloc((size_t)w->nfiles, sizeof *w->fds);
+    for (int f = 0; f < w->nfiles; f++)
+        w->fds[f] = -1;
+    for (int f = 0; f < w->nfiles; f++) {
+        w->fds[f] =
+            no_io ? -2 : bl_target_open(&ex->targets, r->files[f], j->direct, &direct, err, errlen);
+        if (w->fds[f] == -1)
+            return -1;
+    }
+    w->fd = w->fds[0];
     w->direct = direct;
     r->direct = no_io ? j->direct : direct;
+    /* Every file has the same size (bl_job_check); the pass covers all their blocks. */
+    uint64_t fsize = j->size / (uint64_t)w->nfiles;
     uint64_t avail = r->target->size > j->offset ? r->target->size - j->offset : 0;
-    w->region = j->size && j->size < avail ? j->size : avail;
-    w->nblocks = w->region / j->bs;
+    w->region = fsize && fsize < avail ? fsize : avail;
+    w->fblocks = w->region / j->bs;
+    w->nblocks = w->fblocks * (uint64_t)w->nfiles;
     if (w->nblocks == 0) {
         snprintf(err, errlen, "job '%s': size %llu is smaller than bs %llu", j->name,
                  (unsigned long long)w->region, (unsigned long long)j->bs);
@@ -231,7 +249,7 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
         w->rng = 1;
     bl_fill_random(w->buf, nbuf, &w->rng);
     if (j->dist)
-        bl_dist_init(&w->dist, j->dist, j->dist_param, w->nblocks, &w->rng);
+        bl_dist_init(&w->dist, j->dist, j->dist_param, w->fblocks, &w->rng);
     w->stamp = ((uint64_t)w->id << 48) ^ (bl_now_ns() << 8);
     w->st = bl_xcalloc(1, sizeof *w->st);
     w->logs.lat_on = j->lat_log != NULL;
@@ -240,6 +258,8 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     w->logs.hist_ms = (uint64_t)j->log_hist_msec;
     w->logs.hist_coarse = (unsigned)j->log_hist_coarseness;
     w->logs.rate_on = j->bw_log || j->iops_log;
+    if (w->nfiles > 1)
+        w->perm_xs = bl_xcalloc((size_t)w->nfiles, sizeof *w->perm_xs);
     bl_worker_new_pass(w);
     return 0;
 }
@@ -288,31 +308,84 @@ static const char *where_for(const bl_exec *ex, const bl_job *j, bl_strbuf *sb)
     return j->directory ? j->directory : ".";
 }
 
+/* The engine's checks of the job against its file, before a byte is written to it. */
+static int check_target(bl_exec *ex, bl_job *j, bl_target *t, char *err, size_t errlen)
+{
+    if (!j->engine->check_target)
+        return 0;
+    bool direct = false;
+    int fd = bl_target_open(&ex->targets, t, j->direct, &direct, err, errlen);
+    if (fd < 0)
+        return -1;
+    char why[384];
+    int rc = j->engine->check_target(j, fd, direct, why, sizeof why);
+    close(fd);
+    if (rc != 0)
+        snprintf(err, errlen, "job '%s': %s", j->name, why);
+    return rc;
+}
+
+/* fio's extend_file: a file is laid out (written before the job) only when the job reads it
+ * or overwrite=1; a write job writes into the new file directly. Trims are ours to decide:
+ * holes punched in a never-written file would measure nothing, so they get a laid-out file. */
+static bool needs_layout(const bl_job *j)
+{
+    return j->is_read || j->overwrite || j->is_trim || j->verify_only;
+}
+
+/* File f of a job: with nrfiles > 1 a scratch file in a folder named as fio names them
+ * (NAME.0.F), each of size / nrfiles bytes. */
+static bl_target *job_file(bl_exec *ex, const bl_job *j, int f, char *err, size_t errlen)
+{
+    bool null = bl_engine_has(j->engine, BL_ENGINE_NO_IO);
+    uint64_t fsize = j->size / (uint64_t)j->nrfiles;
+    uint64_t need = j->size ? j->offset + fsize : 0;
+    if (null) /* an engine without I/O touches no file: it only needs a size to count in */
+        return bl_target_none(&ex->targets, need ? need : 1u << 20);
+    bl_strbuf sb, key;
+    bl_strbuf_init(&sb);
+    bl_strbuf_init(&key);
+    const char *where = where_for(ex, j, &sb);
+    bl_strbuf_puts(&key, ex->o->suite ? ex->o->suite : j->name);
+    struct stat st;
+    bl_target *t = NULL;
+    if (j->nrfiles > 1 && (stat(where, &st) != 0 || !S_ISDIR(st.st_mode)))
+        snprintf(err, errlen, "job '%s': nrfiles=%d needs a folder for its files; %s is not one",
+                 j->name, j->nrfiles, where);
+    else {
+        if (j->nrfiles > 1)
+            bl_strbuf_printf(&key, ".0.%d", f);
+        t = bl_target_get(&ex->targets, where, key.s, need, err, errlen);
+    }
+    bl_strbuf_free(&sb);
+    bl_strbuf_free(&key);
+    return t;
+}
+
 static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err, size_t errlen)
 {
     for (size_t k = 0; k < n; k++) {
         bl_job *j = &res[k].job;
-        bl_strbuf sb;
-        bl_strbuf_init(&sb);
-        const char *where = where_for(ex, j, &sb);
-        const char *key = ex->o->suite ? ex->o->suite : j->name;
-        uint64_t need = j->size ? j->offset + j->size : 0;
-        bool null = bl_engine_has(j->engine, BL_ENGINE_NO_IO);
-        if (null && need == 0)
-            need = 1u << 20;
-        /* An engine without I/O touches no file: it only needs a size to count blocks in. */
-        res[k].target = null ? bl_target_none(&ex->targets, need)
-                             : bl_target_get(&ex->targets, where, key, need, err, errlen);
-        bl_strbuf_free(&sb);
-        if (!res[k].target)
+        res[k].files = bl_xcalloc((size_t)j->nrfiles, sizeof *res[k].files);
+        for (int f = 0; f < j->nrfiles; f++)
+            if (!(res[k].files[f] = job_file(ex, j, f, err, errlen)))
+                return -1;
+        res[k].target = res[k].files[0];
+        if (bl_engine_has(j->engine, BL_ENGINE_NO_IO))
+            continue;
+        if (check_target(ex, j, res[k].target, err, errlen) != 0)
             return -1;
-        bl_target *t = res[k].target;
-        if (!null && t->laid_out < t->size && !t->blockdev)
-            fprintf(stderr, "benchlog run: writing the %.1f MiB test file %s (%s)\n",
-                    (double)(t->size - t->laid_out) / 1048576.0, t->path,
-                    t->fstype ? t->fstype : "unknown");
-        if (!null && bl_target_layout(t, ex->o->interrupt, err, errlen) != 0)
-            return -1;
+        bool layout = needs_layout(j);
+        for (int f = 0; f < j->nrfiles; f++) {
+            bl_target *t = res[k].files[f];
+            if (layout && t->laid_out < t->size && !t->blockdev)
+                fprintf(stderr, "benchlog run: writing the %.1f MiB test file %s (%s)\n",
+                        (double)(t->size - t->laid_out) / 1048576.0, t->path,
+                        t->fstype ? t->fstype : "unknown");
+            if (bl_target_prepare(t, j->fallocate, layout, ex->o->interrupt, ex->o->msg, err,
+                                  errlen) != 0)
+                return -1;
+        }
     }
     return 0;
 }
@@ -437,8 +510,11 @@ int bl_exec_phase(bl_exec *ex, const bl_job *jobs, size_t n, bl_job_result *res,
     if (rc == -1)
         fprintf(stderr, "benchlog run: %s\n", err);
     for (size_t i = 0; i < made; i++) {
-        if (w[i].fd >= 0)
-            close(w[i].fd);
+        for (int f = 0; w[i].fds && f < w[i].nfiles; f++)
+            if (w[i].fds[f] >= 0)
+                close(w[i].fds[f]);
+        free(w[i].fds);
+        free(w[i].perm_xs);
         free(w[i].buf);
         free(w[i].st);
         bl_iolog_free(&w[i].logs);
@@ -452,6 +528,7 @@ void bl_job_result_free(bl_job_result *r)
 {
     bl_ss_free(&r->ss);
     bl_job_free(&r->job);
+    free(r->files);
     free(r->st);
     free(r->t);
     for (int d = 0; d < 2; d++) {

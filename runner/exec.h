@@ -13,7 +13,8 @@ typedef struct bl_job_result {
     double runtime_s;    /* measured time, longest clone */
     double usr_s, sys_s; /* CPU of all clones */
     bool direct;         /* what was used (false after an O_DIRECT fallback) */
-    bl_target *target;   /* owned by the exec */
+    bl_target *target;   /* owned by the exec; the first of files */
+    bl_target **files;   /* job.nrfiles targets (the array is the result's, owned) */
     size_t n_samples;    /* bw/IOPS each interval, both directions */
     double *t, *bw[2], *iops[2];
     uint64_t verified; /* blocks read back and found good (verify=) */

@@ -22,6 +22,7 @@ void bl_job_defaults(bl_job *j)
     j->fixedbufs = j->registerfiles = true;
     j->do_verify = true;
     j->randrepeat = true;
+    j->nrfiles = 1;
 }
 
 static char *dup0(const char *s)
@@ -355,7 +356,19 @@ int bl_job_set(bl_job *j, const char *k, const char *v, char *err, size_t errlen
         rc = set_int(v, 0, 1 << 30, &j->fdatasync_every, range, rn);
     else if (strcmp(k, "norandommap") == 0)
         rc = set_bool(v, &j->norandommap);
-    else if (strcmp(k, "hipri") == 0)
+    else if (strcmp(k, "nrfiles") == 0 || strcmp(k, "nr_files") == 0)
+        rc = set_int(v, 1, BL_MAX_FILES, &j->nrfiles, range, rn);
+    else if (strcmp(k, "overwrite") == 0)
+        rc = set_bool(v, &j->overwrite);
+    else if (strcmp(k, "fallocate") == 0) {
+        if (bl_falloc_parse(v, &j->fallocate) != 0) {
+            snprintf(err, errlen,
+                     "option 'fallocate': '%s' is not one of none, native, posix, keep, "
+                     "truncate, 0, 1",
+                     v ? v : "");
+            return -1;
+        }
+    } else if (strcmp(k, "hipri") == 0)
         rc = set_bool(v, &j->hipri);
     else if (strcmp(k, "sqthread_poll") == 0)
         rc = set_bool(v, &j->sqthread_poll);

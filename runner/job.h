@@ -15,6 +15,7 @@
 #include "dist.h"
 #include "engine_ops.h"
 #include "steady.h"
+#include "target.h"
 #include "verify.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,6 +47,11 @@ typedef struct bl_job {
     int fsync_every;     /* fsync after every N writes; 0 = never */
     int fdatasync_every; /* fdatasync after every N writes (the etcd disk check: 1); 0 = never */
     bool norandommap;    /* plain uniform random offsets instead of one cover per pass */
+    /* fio's file set-up: a new file's space reserved as fallocate= says (default native);
+     * data written over it first only when the job reads or with overwrite=1. */
+    bl_falloc_mode fallocate;
+    bool overwrite;
+    int nrfiles; /* files of the job, size split evenly (fio's size / nrfiles); default 1 */
     /* io_uring: polled completions, a kernel submission thread (both off by default, as in
      * fio); registered buffers and file (on by default: fio's fixedbufs/registerfiles=0
      * turn them off). */
@@ -82,6 +88,7 @@ typedef struct bl_job {
 #define BL_MAX_OFF INT64_MAX
 #define BL_MAX_BS (256ull << 20)
 #define BL_MAX_TIME_S (100.0 * 86400)
+#define BL_MAX_FILES 256 /* nrfiles: descriptors open at once per clone */
 
 typedef struct bl_jobs {
     size_t n;

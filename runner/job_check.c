@@ -22,6 +22,24 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
                  j->name ? j->name : "", j->engine->name);
         return -1;
     }
+    if (j->nrfiles > 1) {
+        const char *why = NULL;
+        if (j->filename)
+            why = "with filename= fio takes the files from its list; give a folder (directory= or "
+                  "--target DIR) for nrfiles";
+        else if (!j->size || j->size % ((uint64_t)j->nrfiles * j->bs) != 0)
+            why = "size must be a multiple of nrfiles x bs (fio gives the first files one block "
+                  "more; benchlog splits evenly or refuses)";
+        else if (j->verify || j->verify_only)
+            why = "verify reads back one file";
+        else if (j->fsync_every || j->fdatasync_every)
+            why = "fsync=/fdatasync= with several files";
+        if (why) {
+            snprintf(err, errlen, "job '%s': nrfiles=%d is not supported: %s",
+                     j->name ? j->name : "", j->nrfiles, why);
+            return -1;
+        }
+    }
     if (j->is_trim && !bl_engine_has(j->engine, BL_ENGINE_TRIM)) {
         snprintf(err, errlen,
                  "job '%s': rw=trim/randtrim: the %s engine cannot trim (use io_uring or sync)",

@@ -104,6 +104,13 @@ static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec
             bl_record_set_label(rec, "ss_criterion", b);
         }
     }
+    if (r->job.nrfiles > 1) {
+        char b[16];
+        snprintf(b, sizeof b, "%d", r->job.nrfiles);
+        bl_record_set_label(rec, "nrfiles", b);
+    }
+    if (r->job.fallocate != BL_FALLOC_NATIVE)
+        bl_record_set_label(rec, "fallocate", bl_falloc_name(r->job.fallocate));
     if (r->job.dist) {
         char dn[48];
         bl_record_set_label(rec, "random_distribution",
@@ -157,8 +164,10 @@ static bl_record *make_record(const bl_exec *ex, const bl_job_result *r, const a
     rec->numjobs = a->numjobs;
     bl_record_set_str(&rec->ioengine, j->engine->name);
     rec->direct = r->direct ? BL_TRUE : BL_FALSE;
+    /* nrfiles: the files' sizes together, as fio's size= is the job's total */
     uint64_t avail = r->target->size > j->offset ? r->target->size - j->offset : 0;
-    rec->size_bytes = (int64_t)(j->size && j->size < avail ? j->size : avail);
+    uint64_t fsize = j->size / (uint64_t)j->nrfiles;
+    rec->size_bytes = (int64_t)((fsize && fsize < avail ? fsize : avail) * (uint64_t)j->nrfiles);
     rec->io_bytes = (int64_t)a->st.bytes[d];
     rec->runtime_s = a->runtime;
     if (a->runtime > 0) {

@@ -92,6 +92,7 @@ void bl_suite_job(const bl_suite *s, size_t i, bl_dir d, bl_job *j)
     j->runtime_s = s->measure_s;
     j->time_based = true;
     j->direct = 1;
+    j->overwrite = true; /* CrystalDiskMark fills its test file before any test */
     j->engine = bl_engine_find(t->queues > 1 ? "libaio" : "sync");
 }
 

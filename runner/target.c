@@ -196,7 +196,7 @@ static bl_target *existing(bl_targets *ts, const char *path, const struct stat *
     t->blockdev = blk;
     t->size = size ? size : have;
     /* What is already there counts as laid out; only growth is written first. */
-    t->laid_out = have;
+    t->laid_out = t->allocated = have;
     set_fstype(t, path);
     return t;
 }
@@ -235,7 +235,7 @@ bl_target *bl_target_none(bl_targets *ts, uint64_t size)
 {
     bl_target *t = add(ts, "(no file)");
     t->size = size;
-    t->laid_out = size;
+    t->laid_out = t->allocated = size;
     t->fstype = bl_xstrdup("none");
     return t;
 }
@@ -287,17 +287,92 @@ static int open_target(const bl_target *t, int flags)
     return t->fd >= 0 ? reopen_scratch(t, flags) : open(t->path, flags | O_CLOEXEC);
 }
 
-int bl_target_layout(bl_target *t, const volatile sig_atomic_t *stop, char *err, size_t errlen)
+int bl_falloc_parse(const char *v, bl_falloc_mode *out)
 {
-    if (t->blockdev || t->laid_out >= t->size)
+    static const struct {
+        const char *name;
+        bl_falloc_mode m;
+    } modes[] = {
+        {"native", BL_FALLOC_NATIVE}, {"none", BL_FALLOC_NONE},         {"posix", BL_FALLOC_POSIX},
+        {"keep", BL_FALLOC_KEEP},     {"truncate", BL_FALLOC_TRUNCATE}, {"0", BL_FALLOC_NONE},
+        {"1", BL_FALLOC_POSIX}};
+    for (size_t i = 0; v && i < sizeof modes / sizeof modes[0]; i++)
+        if (strcmp(v, modes[i].name) == 0) {
+            *out = modes[i].m;
+            return 0;
+        }
+    return -1;
+}
+
+const char *bl_falloc_name(bl_falloc_mode m)
+{
+    static const char *names[] = {"native", "none", "posix", "keep", "truncate"};
+    return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "native";
+}
+
+/* fio's fallocate_file over the growth [from, size): native failing is no error (fio falls
+ * back silently), posix failing is a warning, keep and truncate failing stop the job. */
+static int reserve(bl_target *t, int fd, bl_falloc_mode m, FILE *msg, char *err, size_t errlen)
+{
+    off_t from = (off_t)t->allocated, len = (off_t)(t->size - t->allocated);
+    int rc = 0;
+    const char *what = "fallocate";
+    switch (m) {
+    case BL_FALLOC_NONE:
+        break;
+    case BL_FALLOC_NATIVE:
+        (void)fallocate(fd, 0, from, len);
+        break;
+    case BL_FALLOC_POSIX:
+        rc = posix_fallocate(fd, from, len);
+        if (rc != 0)
+            fprintf(msg ? msg : stderr, "benchlog run: %s: posix_fallocate fails: %s\n", t->path,
+                    strerror(rc));
+        rc = 0;
+        break;
+    case BL_FALLOC_KEEP:
+        rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, from, len);
+        break;
+    case BL_FALLOC_TRUNCATE:
+        what = "ftruncate";
+        rc = ftruncate(fd, (off_t)t->size);
+        break;
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: fallocate=%s: %s: %s", t->path, bl_falloc_name(m), what,
+                 strerror(errno));
+        return -1;
+    }
+    t->allocated = t->size;
+    return 0;
+}
+
+static int write_layout(bl_target *t, int fd, const volatile sig_atomic_t *stop, char *err,
+                        size_t errlen);
+
+int bl_target_prepare(bl_target *t, bl_falloc_mode falloc, bool layout,
+                      const volatile sig_atomic_t *stop, FILE *msg, char *err, size_t errlen)
+{
+    if (t->blockdev || (t->allocated >= t->size && (!layout || t->laid_out >= t->size)))
         return 0;
     int fd = t->fd >= 0 ? t->fd : open(t->path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", t->path, strerror(errno));
         return -1;
     }
-    if (t->fd >= 0 && check_scratch(t, err, errlen) != 0)
-        return -1;
+    int rc = t->fd >= 0 ? check_scratch(t, err, errlen) : 0;
+    if (rc == 0 && t->allocated < t->size)
+        rc = reserve(t, fd, falloc, msg, err, errlen);
+    if (rc == 0 && layout && t->laid_out < t->size)
+        rc = write_layout(t, fd, stop, err, errlen);
+    if (fd != t->fd)
+        close(fd);
+    return rc;
+}
+
+static int write_layout(bl_target *t, int fd, const volatile sig_atomic_t *stop, char *err,
+                        size_t errlen)
+{
     size_t chunk = 1u << 20;
     unsigned char *buf = bl_xmalloc(chunk);
     uint64_t rng = 0x243f6a8885a308d3ull ^ (uint64_t)getpid(), stamp = (uint64_t)1 << 62;
@@ -323,8 +398,6 @@ int bl_target_layout(bl_target *t, const volatile sig_atomic_t *stop, char *err,
         snprintf(err, errlen, "%s: fsync: %s", t->path, strerror(errno));
         rc = -1;
     }
-    if (fd != t->fd)
-        close(fd);
     free(buf);
     if (rc == 0)
         t->laid_out = t->size;

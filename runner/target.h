@@ -15,6 +15,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* fio's fallocate= modes: how a file's new space is reserved before any I/O (fio's default
+ * native: fallocate(fd, 0, ...), silently nothing where the filesystem cannot). */
+typedef enum {
+    BL_FALLOC_NATIVE = 0,
+    BL_FALLOC_NONE,
+    BL_FALLOC_POSIX,    /* posix_fallocate */
+    BL_FALLOC_KEEP,     /* fallocate(FALLOC_FL_KEEP_SIZE): blocks reserved, size unchanged */
+    BL_FALLOC_TRUNCATE, /* ftruncate to the size: a sparse file */
+} bl_falloc_mode;
+
+/* "none", "native", "posix", "keep", "truncate", "0" (none), "1" (posix); 0 or -1. */
+int bl_falloc_parse(const char *v, bl_falloc_mode *out);
+const char *bl_falloc_name(bl_falloc_mode m);
+
 typedef struct bl_target {
     char *path;
     bool scratch; /* created by us: removed by bl_targets_cleanup */
@@ -22,11 +36,12 @@ typedef struct bl_target {
      * later use goes through this descriptor: renaming a symlink over the name mid-run
      * (runs are often as root) cannot redirect a write. -1 for other targets. */
     int fd;
-    bool blockdev; /* a block device (allowed with allow_overwrite) */
-    uint64_t size; /* bytes the jobs may use */
-    uint64_t laid_out;
-    int direct_ok; /* -1 not probed, 0 O_DIRECT refused, 1 works */
-    char *fstype;  /* "ext4", "tmpfs", ... */
+    bool blockdev;      /* a block device (allowed with allow_overwrite) */
+    uint64_t size;      /* bytes the jobs may use */
+    uint64_t laid_out;  /* written with data from 0 up to here */
+    uint64_t allocated; /* fallocate= applied up to here */
+    int direct_ok;      /* -1 not probed, 0 O_DIRECT refused, 1 works */
+    char *fstype;       /* "ext4", "tmpfs", ... */
 } bl_target;
 
 typedef struct bl_targets {
@@ -43,9 +58,14 @@ typedef struct bl_targets {
  * needed). Returns NULL with a message in err on refusal. */
 bl_target *bl_target_get(bl_targets *ts, const char *where, const char *key, uint64_t size,
                          char *err, size_t errlen);
-/* Writes random data over [0, size) once, so reads read real blocks; *stop (may be NULL)
- * set by a signal handler interrupts it. 0 or -1 with err. */
-int bl_target_layout(bl_target *t, const volatile sig_atomic_t *stop, char *err, size_t errlen);
+/* Readies the space a job needs, as fio's extend_file: the growth is first reserved as
+ * `falloc` says; then, only when `layout` (the job reads, or overwrite=1), random data is
+ * written over [0, size) once so reads read real blocks. A write job on a new file writes
+ * into it directly, with no layout pass. *stop (may be NULL) set by a signal handler
+ * interrupts the layout. 0 or -1 with err; a warning (posix_fallocate failing, as fio only
+ * logs it) goes to msg. */
+int bl_target_prepare(bl_target *t, bl_falloc_mode falloc, bool layout,
+                      const volatile sig_atomic_t *stop, FILE *msg, char *err, size_t errlen);
 /* A target without a file, for the null engine. */
 bl_target *bl_target_none(bl_targets *ts, uint64_t size);
 /* Opens for I/O; with want_direct, O_DIRECT when the filesystem allows it (probes once and

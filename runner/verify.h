@@ -1,7 +1,7 @@
 /* fio's verify: every block a job writes carries a header (where it belongs, how long it is)
  * and a digest of the whole block; after the writes, the block is read back and checked.
- * Digests come from maintained libraries: crc32c from ISA-L, md5 and sha256 from OpenSSL's
- * libcrypto, xxhash (32-bit, as fio's) from libxxhash. */
+ * Digests come from maintained libraries: crc32c from ISA-L, md5 and sha256 from nettle (which
+ * also keys the store), xxhash (32-bit, as fio's) from libxxhash. */
 #ifndef BL_RUNNER_VERIFY_H
 #define BL_RUNNER_VERIFY_H
 

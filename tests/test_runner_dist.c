@@ -104,6 +104,16 @@ static void test_pareto_shape_is_fios(void **state)
     compare("pareto", BL_DIST_PARETO, 0.2);
 }
 
+/* fio's normal: 13.3% of the draws on the hottest 5% of the blocks hit, 48% on the hottest
+ * quarter (uniform would be 5% and 25%); the jitter of normal:10 moves it a little. */
+static void test_normal_shape_is_fios(void **state)
+{
+    (void)state;
+    compare("normal", BL_DIST_NORMAL, 0);
+    compare("normal", BL_DIST_NORMAL, 10);
+    compare("normal", BL_DIST_NORMAL, 60);
+}
+
 /* Distinct blocks of n draws over n blocks from our generator. */
 static uint64_t distinct(bl_dist_kind kind, double param, uint64_t n)
 {
@@ -146,6 +156,8 @@ static uint64_t job_distinct(const char *file, const char *dist)
     const char *label = bl_record_label(recs.v[0], "random_distribution");
     if (strstr(dist, "zipf"))
         assert_string_equal(label, "zipf:1.2");
+    if (strstr(dist, "normal"))
+        assert_string_equal(label, "normal:0");
     uint64_t c = 0;
     static unsigned char b[BS];
     for (size_t k = 0; k < NBLK; k++) {
@@ -182,6 +194,13 @@ static void test_a_zipf_job_draws_from_zipf(void **state)
     assert_true(bl_test_close((double)zipf, (double)want_zipf, 0.10));
     assert_true(bl_test_close((double)uni, 16384 * 0.632, 0.03));
     assert_int_equal(map, 16384);
+    /* normal piles the draws near the middle rank: fewer distinct blocks than uniform. */
+    uint64_t want_normal = distinct(BL_DIST_NORMAL, 0, 16384);
+    uint64_t normal = job_distinct(f.s, "random_distribution=normal");
+    printf("  normal: %llu distinct (generator: %llu)\n", (unsigned long long)normal,
+           (unsigned long long)want_normal);
+    assert_true(bl_test_close((double)normal, (double)want_normal, 0.05));
+    assert_true(normal < uni * 0.8);
     unlink(f.s);
     bl_strbuf_free(&f);
     assert_int_equal(rmdir(dir), 0);
@@ -192,8 +211,12 @@ static void test_what_is_not_done_is_refused(void **state)
 {
     (void)state;
     const char *bad[][2] = {
-        {"normal:10", "'normal:10' is not supported"}, {"zoned:50/5:50/95", "is not supported"},
-        {"zipf", "zipf needs its parameter"},          {"zipf:1", "theta must be above 0, not 1"},
+        {"normal:100", "the normal deviation must be 0 <= dev < 100"},
+        {"normal:5:0.3", "normal takes one deviation"},
+        {"normal:-1", "the normal deviation must be 0 <= dev < 100"},
+        {"zoned:50/5:50/95", "is not supported"},
+        {"zipf", "zipf needs its parameter"},
+        {"zipf:1", "theta must be above 0, not 1"},
         {"pareto:1.5", "h must be between 0 and 1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -223,6 +246,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zipf_shape_is_fios),
         cmocka_unit_test(test_pareto_shape_is_fios),
+        cmocka_unit_test(test_normal_shape_is_fios),
         cmocka_unit_test(test_a_zipf_job_draws_from_zipf),
         cmocka_unit_test(test_what_is_not_done_is_refused),
     };

@@ -9,6 +9,7 @@
 
 #include "../core/strbuf.h"
 #include "../runner/engine_ops.h"
+#include "../runner/verify.h"
 #include "support/support.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -138,6 +139,47 @@ static void test_every_digest_catches_a_flipped_byte(void **state)
         corrupt_and_catch("libaio", kinds[i]);
 }
 
+/* The digests are the real md5 and sha256: coreutils' md5sum/sha256sum of the sealed block
+ * with its digest field zeroed give the digest the header holds (offset 24: magic 4, kind 2,
+ * length 2, offset 8, block length 8). */
+static void test_digests_are_the_real_md5_and_sha256(void **state)
+{
+    (void)state;
+    const char *tools[] = {"md5sum", "sha256sum"};
+    bl_verify_kind kinds[] = {BL_VERIFY_MD5, BL_VERIFY_SHA256};
+    unsigned lens[] = {16, 32};
+    char *dir = bl_test_tmpdir();
+    char path[256], cmd[512];
+    snprintf(path, sizeof path, "%s/blk", dir);
+    for (int i = 0; i < 2; i++) {
+        static unsigned char blk[4096];
+        for (size_t k = 0; k < sizeof blk; k++)
+            blk[k] = (unsigned char)(k * 7 + 3);
+        bl_verify_seal(kinds[i], blk, sizeof blk, 8192);
+        unsigned char held[32];
+        memcpy(held, blk + 24, lens[i]);
+        memset(blk + 24, 0, 32);
+        FILE *f = fopen(path, "wb");
+        assert_int_equal(fwrite(blk, 1, sizeof blk, f), sizeof blk);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "%s %s", tools[i], path);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        char line[256] = "";
+        assert_non_null(fgets(line, sizeof line, p));
+        pclose(p);
+        char hex[65];
+        for (unsigned k = 0; k < lens[i]; k++)
+            snprintf(hex + 2 * k, 3, "%02x", held[k]);
+        printf("  %s: header %s, %s %.*s\n", bl_verify_name(kinds[i]), hex, tools[i],
+               (int)lens[i] * 2, line);
+        assert_int_equal(strncmp(line, hex, lens[i] * 2), 0);
+    }
+    unlink(path);
+    assert_int_equal(rmdir(dir), 0);
+    free(dir);
+}
+
 static void test_every_engine_writes_verifiable_blocks(void **state)
 {
     (void)state;
@@ -205,6 +247,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_digest_catches_a_flipped_byte),
+        cmocka_unit_test(test_digests_are_the_real_md5_and_sha256),
         cmocka_unit_test(test_every_engine_writes_verifiable_blocks),
         cmocka_unit_test(test_a_misplaced_block_is_caught_by_its_header),
         cmocka_unit_test(test_verify_fatal_stops_at_the_first),
