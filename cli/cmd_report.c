@@ -91,6 +91,27 @@ static int write_out(const char *path, const bl_strbuf *sb)
     return bad;
 }
 
+/* The table and, for the pages that draw charts and list sources (HTML, PDF), the records
+ * themselves; a text, Markdown or CSV table is built as the store is walked. */
+static int load(const report_args *a, int n, char **argv, bl_records *recs, bl_table **t)
+{
+    char err[512];
+    bl_table_opts to = {.by = a->by, .baseline = a->baseline, .repeats = a->cmp.repeats};
+    int rc;
+    if (a->pdf || a->format == BL_REPORT_HTML) {
+        rc = bl_report_load(a->db, n, argv, recs, err, sizeof err);
+        if (rc == 0 && !(*t = bl_table_build(recs, &to, err, sizeof err)))
+            rc = 3;
+    } else {
+        rc = bl_report_table(a->db, n, argv, &to, NULL, NULL, t, err, sizeof err);
+    }
+    if (rc == 3)
+        return bl_usage_error("report", "%s", err);
+    if (rc)
+        fprintf(stderr, "benchlog report: %s\n", err);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     report_args a;
@@ -100,17 +121,11 @@ int cmd_report(int argc, char **argv)
     bl_records recs;
     bl_records_init(&recs);
     char err[512];
-    rc = bl_report_load(a.db, n, argv, &recs, err, sizeof err);
+    bl_table *t = NULL;
+    rc = load(&a, n, argv, &recs, &t);
     if (rc) {
-        fprintf(stderr, "benchlog report: %s\n", err);
         bl_records_free(&recs);
         return rc;
-    }
-    bl_table_opts to = {.by = a.by, .baseline = a.baseline, .repeats = a.cmp.repeats};
-    bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
-    if (!t) {
-        bl_records_free(&recs);
-        return bl_usage_error("report", "%s", err);
     }
     if (t->nrows == 0) {
         fprintf(stderr,
