@@ -117,3 +117,38 @@ int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opt
         *out = t;
     return rc;
 }
+
+typedef struct each_ctx {
+    bl_report_rec_fn fn;
+    void *ctx;
+    size_t n;
+} each_ctx;
+
+static int each_one(void *ctx, bl_record *r, const char *run_id)
+{
+    (void)run_id;
+    each_ctx *e = ctx;
+    e->n++;
+    int stop = e->fn(e->ctx, r);
+    bl_record_free(r);
+    return stop;
+}
+
+int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn, void *ctx,
+                   char *err, size_t errlen)
+{
+    bl_filter f = {0};
+    bl_store *s = NULL;
+    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
+    if (rc == 0) {
+        each_ctx e = {fn, ctx, 0};
+        rc = bl_store_each(s, &f, each_one, &e, err, errlen) == 0 ? 0 : 1;
+        bl_store_close(s);
+        if (rc == 0 && e.n == 0) {
+            snprintf(err, errlen, "no stored record matches");
+            rc = 1;
+        }
+    }
+    bl_filter_free(&f);
+    return rc;
+}

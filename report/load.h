@@ -20,4 +20,10 @@ typedef void (*bl_report_each_fn)(void *ctx, const bl_record *r);
 int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
                     bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen);
 
+/* Calls fn for every matching record, in import order (r valid during the call); a nonzero
+ * return from fn stops the walk. Returns as bl_report_load; a stop is 1. */
+typedef int (*bl_report_rec_fn)(void *ctx, const bl_record *r);
+int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn, void *ctx,
+                   char *err, size_t errlen);
+
 #endif
