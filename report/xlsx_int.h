@@ -39,10 +39,12 @@ void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_me
 #define BL_XRUN_NAME_KEYS 6
 #define BL_XLSX_MAX_PCT 48
 typedef struct bl_xrun {
-    char *key;                       /* source \x1f run */
-    size_t n;                        /* records */
-    int64_t line;                    /* first line, -1 when unknown */
-    bl_record *first;                /* its first record (source, tool, labels), owned */
+    char *key;                     /* source \x1f run */
+    size_t n;                      /* records */
+    int64_t line;                  /* first line, -1 when unknown */
+    char *source, *tool, *version; /* of its first record */
+    char *labels;                  /* its first record's labels, as Sources shows them */
+    int64_t run;
     bl_record *disks;                /* its first record with devices, owned, or NULL */
     char *name_v[BL_XRUN_NAME_KEYS]; /* labels naming it, when every record has the same */
     unsigned char name_varies[BL_XRUN_NAME_KEYS];
@@ -77,6 +79,9 @@ typedef struct bl_xdetail {
     lxw_row_t rec_row, lat_row;
     bl_strbuf sb;
 } bl_xdetail;
+
+/* "k=v; k=v": a record's labels in one cell. */
+void bl_xlsx_labels_text(const bl_record *r, bl_strbuf *sb);
 
 void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns *runs,
                            size_t max_sheets);

@@ -76,7 +76,14 @@ void bl_xruns_add(bl_xruns *runs, const bl_record *r)
         bl_xrun *run = &runs->v[runs->n];
         memset(run, 0, sizeof *run);
         run->key = bl_strbuf_take(&sb);
-        run->first = bl_record_clone(r);
+        run->source = r->source ? bl_xstrdup(r->source) : NULL;
+        run->tool = r->tool ? bl_xstrdup(r->tool) : NULL;
+        run->version = r->tool_version ? bl_xstrdup(r->tool_version) : NULL;
+        run->run = r->run;
+        bl_strbuf lb;
+        bl_strbuf_init(&lb);
+        bl_xlsx_labels_text(r, &lb);
+        run->labels = bl_strbuf_take(&lb);
         run->line = -1;
         bl_smap_put(&runs->map, run->key, runs->n);
         k = (long)runs->n++;
@@ -123,8 +130,7 @@ static void run_label(const bl_xrun *run, bl_strbuf *sb)
     }
     if (sb->len)
         return;
-    const bl_record *r = run->first;
-    bl_strbuf_printf(sb, "%s #%lld", r->tool ? r->tool : "run", (long long)r->run);
+    bl_strbuf_printf(sb, "%s #%lld", run->tool ? run->tool : "run", (long long)run->run);
 }
 
 static size_t utf8_chars(const char *s)
@@ -187,7 +193,10 @@ void bl_xruns_free(bl_xruns *runs)
     for (size_t k = 0; k < runs->n; k++) {
         bl_xrun *run = &runs->v[k];
         free(run->key);
-        bl_record_free(run->first);
+        free(run->source);
+        free(run->tool);
+        free(run->version);
+        free(run->labels);
         bl_record_free(run->disks);
         for (size_t i = 0; i < BL_XRUN_NAME_KEYS; i++)
             free(run->name_v[i]);

@@ -64,7 +64,7 @@ static const char *const rec_head[] = {"Line",
                                        "Labels"};
 #define N_REC_HEAD (sizeof rec_head / sizeof rec_head[0])
 
-static void labels_text(const bl_record *r, bl_strbuf *sb)
+void bl_xlsx_labels_text(const bl_record *r, bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
     bl_strbuf_puts(sb, "");
@@ -109,7 +109,7 @@ static void record_row(lxw_worksheet *ws, bl_xfmt *x, lxw_row_t row, lxw_col_t c
     num(ws, row, c++, r->value, f1);
     str(ws, row, c++, r->unit, NULL);
     str(ws, row, c++, r->note, NULL);
-    labels_text(r, sb);
+    bl_xlsx_labels_text(r, sb);
     str(ws, row, c++, sb->s, NULL);
 }
 
@@ -249,23 +249,18 @@ static void sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_xruns *runs, si
     worksheet_set_column(ws, 0, 0, 22, NULL);
     worksheet_set_column(ws, 1, 1, 40, NULL);
     worksheet_set_column(ws, 6, 6, 80, NULL);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
     for (size_t k = 0; k < runs->n; k++) {
         const bl_xrun *run = &runs->v[k];
-        const bl_record *r = run->first;
         lxw_row_t row = (lxw_row_t)(k + 1);
         run_cell(ws, row, runs, k, max_sheets);
-        str(ws, row, 1, r->source, NULL);
+        str(ws, row, 1, run->source, NULL);
         inum(ws, row, 2, run->line, NULL);
-        str(ws, row, 3, r->tool, NULL);
-        str(ws, row, 4, r->tool_version, NULL);
+        str(ws, row, 3, run->tool, NULL);
+        str(ws, row, 4, run->version, NULL);
         worksheet_write_number(ws, row, 5, (double)run->n, NULL);
-        labels_text(r, &sb);
-        str(ws, row, 6, sb.s, NULL);
+        str(ws, row, 6, run->labels, NULL);
     }
     worksheet_autofilter(ws, 0, 0, (lxw_row_t)runs->n, 6);
-    bl_strbuf_free(&sb);
 }
 
 void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns *runs,
