@@ -5,6 +5,7 @@
  * the decoder, so both ways give the same row. */
 #include "csv.h"
 #include "fields.h"
+#include "json_scan.h"
 #include "jsonl.h"
 #include <math.h>
 #include <stdio.h>
@@ -101,249 +102,19 @@ void bl_csv_row(bl_strbuf *sb, const bl_record *r)
     bl_strbuf_putc(sb, '\n');
 }
 
-/* ---- the direct reader: a JSON scanner that gives up (-1) rather than guess ---------- */
-
-typedef struct scan {
-    const char *p, *e;
-    int depth;
-} scan;
-
-static void ws(scan *s)
-{
-    while (s->p < s->e && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
-        s->p++;
-}
-
-/* One UTF-8 sequence at p (strictly valid, as jansson wants); its length or 0. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *e)
-{
-    unsigned c = p[0];
-    size_t n = c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
-    if (!n || (size_t)(e - p) < n)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) ||
-        (c == 0xF4 && p[1] >= 0x90))
-        return 0; /* overlong, surrogate, past U+10FFFF */
-    return n;
-}
-
-/* A string at s->p (the opening quote); its text into out when out is given. Escapes other
- * than the two-character ones (\uXXXX) are left to the decoder. */
-static int string(scan *s, bl_strbuf *out)
-{
-    if (s->p >= s->e || *s->p != '"')
-        return -1;
-    s->p++;
-    if (out)
-        bl_strbuf_reset(out);
-    while (s->p < s->e) {
-        const char *run = s->p;
-        while (s->p < s->e && *s->p != '"' && *s->p != '\\' && (unsigned char)*s->p >= 0x20 &&
-               (unsigned char)*s->p < 0x80)
-            s->p++;
-        if (out && s->p > run)
-            bl_strbuf_putn(out, run, (size_t)(s->p - run));
-        if (s->p >= s->e)
-            return -1;
-        unsigned char c = (unsigned char)*s->p;
-        if (c == '"') {
-            s->p++;
-            if (out && !out->s)
-                bl_strbuf_puts(out, "");
-            return 0;
-        }
-        if (c < 0x20)
-            return -1;
-        if (c >= 0x80) {
-            size_t n = utf8_len((const unsigned char *)s->p, (const unsigned char *)s->e);
-            if (!n)
-                return -1;
-            if (out)
-                bl_strbuf_putn(out, s->p, n);
-            s->p += n;
-            continue;
-        }
-        /* a backslash */
-        if (s->p + 1 >= s->e)
-            return -1;
-        const char *esc = strchr("\"\\/bfnrt", s->p[1]);
-        if (!esc || !s->p[1])
-            return -1;
-        if (out)
-            bl_strbuf_putc(out, "\"\\/\b\f\n\r\t"[esc - "\"\\/bfnrt"]);
-        s->p += 2;
-    }
-    return -1;
-}
-
-/* A number token; is_int when it has neither fraction nor exponent. */
-static int number(scan *s, const char **tok, size_t *len, int *is_int)
-{
-    const char *p = s->p, *e = s->e;
-    *tok = p;
-    *is_int = 1;
-    if (p < e && *p == '-')
-        p++;
-    if (p >= e || *p < '0' || *p > '9')
-        return -1;
-    if (*p == '0')
-        p++;
-    else
-        while (p < e && *p >= '0' && *p <= '9')
-            p++;
-    if (p < e && *p == '.') {
-        *is_int = 0;
-        const char *d = ++p;
-        while (p < e && *p >= '0' && *p <= '9')
-            p++;
-        if (p == d)
-            return -1;
-    }
-    size_t exp_digits = 0;
-    if (p < e && (*p == 'e' || *p == 'E')) {
-        *is_int = 0;
-        p++;
-        if (p < e && (*p == '+' || *p == '-'))
-            p++;
-        const char *d = p;
-        while (p < e && *p >= '0' && *p <= '9')
-            p++;
-        if (p == d)
-            return -1;
-        exp_digits = (size_t)(p - d);
-    }
-    *len = (size_t)(p - *tok);
-    s->p = p;
-    /* jansson refuses integers past int64 and reals past double (a whole record then): a
-     * long integer, a long number or a three-digit exponent is left to the decoder */
-    return (*is_int && *len > 18) || *len > 300 || exp_digits > 2 ? -1 : 0;
-}
-
-static int literal(scan *s, const char *word)
-{
-    size_t n = strlen(word);
-    if ((size_t)(s->e - s->p) < n || memcmp(s->p, word, n) != 0)
-        return -1;
-    s->p += n;
-    return 0;
-}
-
-static int value(scan *s);
-
-/* An object or array; fn (may be NULL) sees each member's key and value position. */
-typedef int (*member_fn)(void *ctx, const bl_strbuf *key, scan *s);
-
-static int object(scan *s, member_fn fn, void *ctx, bl_strbuf *key)
-{
-    if (++s->depth > 32)
-        return -1;
-    s->p++; /* '{' */
-    ws(s);
-    if (s->p < s->e && *s->p == '}') {
-        s->p++;
-        s->depth--;
-        return 0;
-    }
-    for (;;) {
-        ws(s);
-        if (string(s, fn ? key : NULL) != 0)
-            return -1;
-        ws(s);
-        if (s->p >= s->e || *s->p != ':')
-            return -1;
-        s->p++;
-        ws(s);
-        if (fn ? fn(ctx, key, s) != 0 : value(s) != 0)
-            return -1;
-        ws(s);
-        if (s->p < s->e && *s->p == ',') {
-            s->p++;
-            continue;
-        }
-        if (s->p < s->e && *s->p == '}') {
-            s->p++;
-            s->depth--;
-            return 0;
-        }
-        return -1;
-    }
-}
-
-static int array(scan *s)
-{
-    if (++s->depth > 32)
-        return -1;
-    s->p++; /* '[' */
-    ws(s);
-    if (s->p < s->e && *s->p == ']') {
-        s->p++;
-        s->depth--;
-        return 0;
-    }
-    for (;;) {
-        ws(s);
-        if (value(s) != 0)
-            return -1;
-        ws(s);
-        if (s->p < s->e && *s->p == ',') {
-            s->p++;
-            continue;
-        }
-        if (s->p < s->e && *s->p == ']') {
-            s->p++;
-            s->depth--;
-            return 0;
-        }
-        return -1;
-    }
-}
-
-static int value(scan *s)
-{
-    if (s->p >= s->e)
-        return -1;
-    const char *tok;
-    size_t len;
-    int is_int;
-    switch (*s->p) {
-    case '"':
-        return string(s, NULL);
-    case '{': {
-        bl_strbuf key;
-        bl_strbuf_init(&key);
-        int rc = object(s, NULL, NULL, &key);
-        bl_strbuf_free(&key);
-        return rc;
-    }
-    case '[':
-        return array(s);
-    case 't':
-        return literal(s, "true");
-    case 'f':
-        return literal(s, "false");
-    case 'n':
-        return literal(s, "null");
-    default:
-        return number(s, &tok, &len, &is_int);
-    }
-}
-
 /* ---- the row from the text: one pass; a value is kept as where it starts ---------- */
 
 /* The number at p (after validation) as jansson reads it: 1 with *v or *iv, 0 when the
  * value is no number (absent), -1 when unsure. */
 static int num_at(const char *p, const char *e, double *v, int want_int, int64_t *iv)
 {
-    scan s = {p, e, 0};
+    bl_js s = {p, e, 0};
     const char *tok;
     size_t len;
     int is_int;
     if (p >= e || !(*p == '-' || (*p >= '0' && *p <= '9')))
         return 0;
-    if (number(&s, &tok, &len, &is_int) != 0)
+    if (bl_js_number(&s, &tok, &len, &is_int) != 0)
         return -1;
     char buf[400];
     if (len >= sizeof buf)
@@ -398,11 +169,11 @@ static int num_put(bl_strbuf *sb, const char *p, const char *e)
 {
     if (p >= e || !(*p == '-' || (*p >= '0' && *p <= '9')))
         return 0;
-    scan s = {p, e, 0};
+    bl_js s = {p, e, 0};
     const char *tok;
     size_t len;
     int is_int;
-    if (number(&s, &tok, &len, &is_int) != 0)
+    if (bl_js_number(&s, &tok, &len, &is_int) != 0)
         return -1;
     int neg_zero = is_int && len == 2 && tok[0] == '-'; /* "-0": jansson's integer 0 */
     if (canonical(tok, len) && !neg_zero) {
@@ -459,7 +230,7 @@ typedef struct row_ctx {
     size_t hint;
 } row_ctx;
 
-static int label_member(void *ctx, const bl_strbuf *key, scan *s)
+static int label_member(void *ctx, const bl_strbuf *key, bl_js *s)
 {
     row_ctx *c = ctx;
     for (size_t i = 0; i < c->n_keys; i++)
@@ -472,8 +243,8 @@ static int label_member(void *ctx, const bl_strbuf *key, scan *s)
         bl_strbuf_putn(&c->keys, key->s, key->len + 1);
     }
     if (s->p < s->e && *s->p != '"')
-        return value(s); /* not a string: the decoder skips it */
-    if (string(s, &c->val) != 0)
+        return bl_js_value(s); /* not a string: the decoder skips it */
+    if (bl_js_string(s, &c->val) != 0)
         return -1;
     if (c->labels.len)
         bl_strbuf_putn(&c->labels, "; ", 2);
@@ -483,11 +254,11 @@ static int label_member(void *ctx, const bl_strbuf *key, scan *s)
     return 0;
 }
 
-static int pct_member(void *ctx, const bl_strbuf *key, scan *s)
+static int pct_member(void *ctx, const bl_strbuf *key, bl_js *s)
 {
     row_ctx *c = ctx;
     const char *at = s->p;
-    if (value(s) != 0)
+    if (bl_js_value(s) != 0)
         return -1;
     if (*at != '-' && (*at < '0' || *at > '9'))
         return 0; /* not a number: the decoder skips it */
@@ -498,26 +269,26 @@ static int pct_member(void *ctx, const bl_strbuf *key, scan *s)
     return 0;
 }
 
-static int lat_member(void *ctx, const bl_strbuf *key, scan *s)
+static int lat_member(void *ctx, const bl_strbuf *key, bl_js *s)
 {
     row_ctx *c = ctx;
     lat_at *l = &c->lat[c->cur];
     if (strcmp(key->s, "mean") == 0)
         l->mean = s->p;
     if (strcmp(key->s, "p") != 0)
-        return value(s);
+        return bl_js_value(s);
     l->p99 = NULL; /* the last "p" counts, an object or not */
     l->n99 = 0;
     if (s->p >= s->e || *s->p != '{')
-        return value(s);
+        return bl_js_value(s);
     bl_strbuf key2;
     bl_strbuf_init(&key2);
-    int rc = object(s, pct_member, c, &key2);
+    int rc = bl_js_object(s, pct_member, c, &key2);
     bl_strbuf_free(&key2);
     return rc;
 }
 
-static int top_member(void *ctx, const bl_strbuf *key, scan *s)
+static int top_member(void *ctx, const bl_strbuf *key, bl_js *s)
 {
     row_ctx *c = ctx;
     size_t i = SIZE_MAX;
@@ -528,7 +299,7 @@ static int top_member(void *ctx, const bl_strbuf *key, scan *s)
             i = at;
     }
     if (i == SIZE_MAX)
-        return value(s);
+        return bl_js_value(s);
     c->hint = i + 1;
     c->at[i] = s->p;
     const bl_field *f = &bl_fields[i];
@@ -541,15 +312,15 @@ static int top_member(void *ctx, const bl_strbuf *key, scan *s)
         bl_strbuf_reset(&c->keys);
         c->n_keys = 0;
         c->has_labels = 1;
-        rc = object(s, label_member, c, &k2);
+        rc = bl_js_object(s, label_member, c, &k2);
     } else if (f->kind == BL_FK_LAT && is_obj) {
         c->cur = (int)i;
         memset(&c->lat[i], 0, sizeof c->lat[i]);
-        rc = object(s, lat_member, c, &k2);
+        rc = bl_js_object(s, lat_member, c, &k2);
     } else {
         if (f->kind == BL_FK_LABELS)
             c->has_labels = 0;
-        rc = value(s);
+        rc = bl_js_value(s);
     }
     bl_strbuf_free(&k2);
     return rc;
@@ -583,8 +354,8 @@ static int scalar_put(bl_strbuf *sb, const bl_field *f, const row_ctx *c, const 
     case BL_FK_STR: {
         if (*p != '"')
             return 0;
-        scan s = {p, e, 0};
-        if (string(&s, tmp) != 0)
+        bl_js s = {p, e, 0};
+        if (bl_js_string(&s, tmp) != 0)
             return -1;
         csv_field(sb, tmp->s, tmp->len);
         return 0;
@@ -632,14 +403,14 @@ static int row_direct(bl_strbuf *sb, const char *json, size_t len)
 {
     if (bl_n_fields > MAX_FIELDS)
         return -1;
-    scan s = {json, json + len, 0};
+    bl_js s = {json, json + len, 0};
     row_ctx *c = bl_xcalloc(1, sizeof *c);
     bl_strbuf key, tmp;
     bl_strbuf_init(&key);
     bl_strbuf_init(&tmp);
-    ws(&s);
-    int rc = s.p < s.e && *s.p == '{' ? object(&s, top_member, c, &key) : -1;
-    ws(&s);
+    bl_js_ws(&s);
+    int rc = s.p < s.e && *s.p == '{' ? bl_js_object(&s, top_member, c, &key) : -1;
+    bl_js_ws(&s);
     if (rc == 0 && (s.p != s.e || c->bad))
         rc = -1;
     size_t start = sb->len;
