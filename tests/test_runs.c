@@ -216,9 +216,27 @@ static void test_relabel(void **state)
     assert_int_equal(run(&out, NULL, "export --db %s rack=7", s->db), 0);
     assert_int_equal(count_lines(out), 8);
     free(out);
-    /* refusals change nothing */
-    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd rack=8", s->db), 2);
-    assert_non_null(strstr(err, "put '--' between"));
+    /* without '--', the first operand alone is the selection and the rest are labels */
+    assert_int_equal(
+        run(NULL, &err, "relabel --db %s tool=KDiskMark rack=6 'row=a b' 'mark=x~y'", s->db), 0);
+    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+    free(err);
+    assert_int_equal(run(&out, NULL, "export --db %s rack=6 'label.row=a b' mark=x~y", s->db), 0);
+    assert_int_equal(count_lines(out), 8);
+    free(out);
+    /* refusals change nothing: a second FILTER term, a run ID after a FILTER */
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd test~seq rack=8", s->db), 2);
+    assert_non_null(strstr(err, "'test~seq' is not K=V: a selection of several FILTER terms"));
+    assert_non_null(strstr(err, "needs '--' before the labels"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd %s rack=8", s->db, wr), 2);
+    assert_non_null(strstr(err, "is a run ID after the FILTER 'tool=dd'"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd host!=x rack=8", s->db), 2);
+    assert_non_null(strstr(err, "'host!=x' is not K=V"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd", s->db), 2);
+    assert_non_null(strstr(err, "no label to set"));
     free(err);
     assert_int_equal(run(NULL, &err, "relabel --db %s %s", s->db, wr), 2);
     assert_non_null(strstr(err, "no label to set"));
