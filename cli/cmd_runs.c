@@ -107,11 +107,13 @@ static int show_record(void *ctx, bl_record *r, const char *run_id)
 static int show_header(void *ctx, const bl_run_info *ri)
 {
     *(size_t *)ctx = ri->n_records;
-    printf("run      %s\nsource   %s", ri->id, ri->source);
+    const bl_record *h = ri->head;
+    printf("run      %s\nsource   %s", ri->id, h->source ? h->source : "");
     if (ri->first_line > 0)
         printf(":%lld", (long long)ri->first_line);
-    printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)ri->run,
-           ri->imported_at, ri->tool, *ri->tool_version ? " " : "", ri->tool_version);
+    printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)h->run,
+           ri->imported_at, h->tool ? h->tool : "", h->tool_version && *h->tool_version ? " " : "",
+           h->tool_version ? h->tool_version : "");
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t i = 0; i < ri->n_labels; i++) {
