@@ -132,6 +132,8 @@ static void test_strings_and_labels(void **state)
         "{\"clat_ns\":{\"p\":{\"9.9e1\":4}}}",
         "{\"clat_ns\":7,\"lat_ns\":{}}",
         "{\"clat_ns\":{\"mean\":1,\"mean\":2}}",
+        /* found by fuzz_csv: a negative bin count made the decoder's cast undefined */
+        "{\"clat_ns\":{\"mean\":1,\"bins\":[[1000,-5],[2000,3],[3000,1e300]]}}",
         "{}",
         "[]",
         "{\"tool\":\"a\"} trailing",
