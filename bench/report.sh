@@ -2,9 +2,9 @@
 # Store-wide commands on big stores. For each size in SIZES (default 100,000 and 1,000,000
 # records, in RUNS runs of 20 hosts: fio jobs with latency percentiles, bonnie++ tests) it
 # times `sqlite3 .dump` of the store against `benchlog export` (JSON Lines and CSV) and
-# `benchlog list`, the workbook, the bar chart and the tables, which stream, with wall time
-# and peak memory (RSS) of each; then, for sizes up to REPORT_MAX, the percentile chart and
-# the HTML page, which still load their records whole.
+# `benchlog list`, the workbook, the bar chart, the tables and the HTML page, which stream,
+# with wall time and peak memory (RSS) of each; then, for sizes up to REPORT_MAX, the
+# percentile chart, which still loads its records whole.
 #
 #   sh bench/report.sh [BENCHLOG_BINARY]      (default build/benchlog; its folder holds
 #                                              libbenchlog.a, used to fill the store)
@@ -67,7 +67,7 @@ for n in $SIZES; do
     run "chart bar" chart --kind bar -o "$DIR/bar.png"
     run "report --text" report --text
     run "report --csv --by host" report --csv --by host
+    run "report --html --lat" report --html --lat
     [ "$n" -le "$REPORT_MAX" ] || continue
     run "chart percentiles (whole)" chart --kind percentiles -o "$DIR/pct.png"
-    run "report --html --lat (whole)" report --html --lat
 done

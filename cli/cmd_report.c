@@ -91,19 +91,26 @@ static int write_out(const char *path, const bl_strbuf *sb)
     return bad;
 }
 
-/* The table and, for the pages that draw charts and list sources (HTML, PDF), the records
- * themselves; a text, Markdown or CSV table is built as the store is walked. */
-static int load(const report_args *a, int n, char **argv, bl_records *recs, bl_table **t)
+static void page_add(void *page, const bl_record *r)
+{
+    bl_page_recs_add(page, r);
+}
+
+/* The table and, for the PDF report (its charts draw records), the records themselves; a
+ * table or the HTML page (its sources gathered into page) is built as the store is walked. */
+static int load(const report_args *a, int n, char **argv, bl_records *recs, bl_page_recs *page,
+                bl_table **t)
 {
     char err[512];
     bl_table_opts to = {.by = a->by, .baseline = a->baseline, .repeats = a->cmp.repeats};
     int rc;
-    if (a->pdf || a->format == BL_REPORT_HTML) {
+    if (a->pdf) {
         rc = bl_report_load(a->db, n, argv, recs, err, sizeof err);
         if (rc == 0 && !(*t = bl_table_build(recs, &to, err, sizeof err)))
             rc = 3;
     } else {
-        rc = bl_report_table(a->db, n, argv, &to, NULL, NULL, t, err, sizeof err);
+        int html = a->format == BL_REPORT_HTML;
+        rc = bl_report_table(a->db, n, argv, &to, html ? page_add : NULL, page, t, err, sizeof err);
     }
     if (rc == 3)
         return bl_usage_error("report", "%s", err);
@@ -122,9 +129,11 @@ int cmd_report(int argc, char **argv)
     bl_records_init(&recs);
     char err[512];
     bl_table *t = NULL;
-    rc = load(&a, n, argv, &recs, &t);
+    bl_page_recs page = {0};
+    rc = load(&a, n, argv, &recs, &page, &t);
     if (rc) {
         bl_records_free(&recs);
+        bl_page_recs_free(&page);
         return rc;
     }
     if (t->nrows == 0) {
@@ -134,6 +143,7 @@ int cmd_report(int argc, char **argv)
                 t->n_left_out);
         bl_table_free(t);
         bl_records_free(&recs);
+        bl_page_recs_free(&page);
         return 1;
     }
     bl_cmp_warn_unlabelled(t, "report");
@@ -151,17 +161,19 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "benchlog report: %s\n", err);
         bl_table_free(t);
         bl_records_free(&recs);
+        bl_page_recs_free(&page);
         return rc == 2 ? bl_usage_error("report", "--pdf needs -o FILE.pdf") : rc;
     }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     if (a.format == BL_REPORT_HTML)
-        bl_page_html(t, &recs, a.title, !a.no_chart, &sb);
+        bl_page_html_recs(t, &page, a.title, !a.no_chart, &sb);
     else
         bl_report_render(t, &ro, &sb);
     rc = write_out(a.out, &sb);
     bl_strbuf_free(&sb);
     bl_table_free(t);
     bl_records_free(&recs);
+    bl_page_recs_free(&page);
     return rc;
 }

@@ -197,8 +197,11 @@ static void test_report(void **state)
         bl_skip_because("memory is not measurable under a sanitizer or valgrind (shadow memory)");
     stores *s = *state;
     const char *const text[] = {"--text", NULL}, *const by[] = {"--csv", "--by", "host", NULL};
+    const char *const html[] = {"--html", "--lat", NULL};
     measure_out(s, "report", text, 40 * 1024, 4 * 1024);
     measure_out(s, "report", by, 40 * 1024, 4 * 1024);
+    /* the page's Sources table is one row a run: 25,000 runs here */
+    measure_out(s, "report", html, 40 * 1024, 8 * 1024);
 }
 
 static void test_chart(void **state)
