@@ -227,7 +227,8 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
                  size_t errlen)
 {
     bl_table_opts to = {.by = o->by, .repeats = o->repeats};
-    bl_table *t = bl_table_build(recs, &to, err, errlen);
+    bl_table *own = o->table ? NULL : bl_table_build(recs, &to, err, errlen);
+    const bl_table *t = o->table ? o->table : own;
     int iops_lat = o->kind == BL_CHART_IOPS_LAT;
     int metric = iops_lat ? BL_M_IOPS : o->has_metric ? o->metric : -1;
     size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows);
@@ -258,7 +259,7 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
             snprintf(err, errlen, "no record has a figure to draw as bars");
         free(rows);
         free(all);
-        bl_table_free(t);
+        bl_table_free(own);
         return 1;
     }
     double hi = 0, lo = INFINITY, s = c->s;
@@ -288,9 +289,9 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     const char **names = bl_xcalloc(ns, sizeof *names);
     for (size_t b = 0; b < ns; b++)
         names[b] = t->cols[page[b]].label;
-    const bl_record **rv = (const bl_record **)recs->v;
-    char *title =
-        bl_chart_title(iops_lat ? "IOPS and latency by test" : chart_name(metric), rv, recs->n, o);
+    const char *kind = iops_lat ? "IOPS and latency by test" : chart_name(metric);
+    char *title = o->common ? bl_chart_title_common(kind, o->common, o)
+                            : bl_chart_title(kind, (const bl_record **)recs->v, recs->n, o);
     int ns_axis = strcmp(unit ? unit : "", "ns") == 0;
     bl_strbuf sub;
     bl_strbuf_init(&sub);
@@ -320,6 +321,6 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     free(names);
     free(rows);
     free(all);
-    bl_table_free(t);
+    bl_table_free(own);
     return 0;
 }

@@ -82,30 +82,59 @@ char *bl_chart_name(const bl_record *r, const char *by)
     return bl_strbuf_take(&sb);
 }
 
-char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
-                     const bl_chart_opts *o)
+static const char *const common_keys[] = {"tool", "section", "host", "suite", "column"};
+
+void bl_chart_common_add(bl_chart_common *c, const bl_record *r)
+{
+    for (size_t k = 0; k < sizeof common_keys / sizeof common_keys[0]; k++) {
+        if (c->varies[k])
+            continue;
+        char b[64];
+        const char *w = bl_record_field_text(r, common_keys[k], b, sizeof b);
+        if (!w || (c->n && strcmp(c->v[k], w) != 0)) {
+            c->varies[k] = 1;
+            free(c->v[k]);
+            c->v[k] = NULL;
+        } else if (!c->n) {
+            c->v[k] = bl_xstrdup(w);
+        }
+    }
+    c->n++;
+}
+
+void bl_chart_common_free(bl_chart_common *c)
+{
+    for (size_t k = 0; k < sizeof common_keys / sizeof common_keys[0]; k++)
+        free(c->v[k]);
+    memset(c, 0, sizeof *c);
+}
+
+char *bl_chart_title_common(const char *kind, const bl_chart_common *c, const bl_chart_opts *o)
 {
     if (o->title)
         return bl_xstrdup(o->title);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_puts(&sb, kind);
-    static const char *const keys[] = {"tool", "section", "host", "suite", "column"};
     const char *sep = " — ";
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        char b0[64], b1[64];
-        const char *v = n ? bl_record_field_text(recs[0], keys[k], b0, sizeof b0) : NULL;
-        for (size_t i = 1; i < n && v; i++) {
-            const char *w = bl_record_field_text(recs[i], keys[k], b1, sizeof b1);
-            if (!w || strcmp(v, w) != 0)
-                v = NULL;
-        }
-        if (v) {
-            bl_strbuf_printf(&sb, "%s%s", sep, v);
+    for (size_t k = 0; k < sizeof common_keys / sizeof common_keys[0]; k++) {
+        if (c->n && !c->varies[k]) {
+            bl_strbuf_printf(&sb, "%s%s", sep, c->v[k]);
             sep = " · ";
         }
     }
     return bl_strbuf_take(&sb);
+}
+
+char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
+                     const bl_chart_opts *o)
+{
+    bl_chart_common c = {0};
+    for (size_t i = 0; i < n && !o->title; i++)
+        bl_chart_common_add(&c, recs[i]);
+    char *s = bl_chart_title_common(kind, &c, o);
+    bl_chart_common_free(&c);
+    return s;
 }
 
 /* Draws the chart and writes it to path, or appends it to mem when path is NULL. */

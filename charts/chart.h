@@ -46,7 +46,22 @@ typedef struct bl_chart_opts {
     size_t page;
     size_t *pages;
     size_t *drawn; /* bar, when not NULL: increased by the set-ups (legend entries) drawn */
+    /* bar: the comparison already built (a store walked row by row) and what its records
+     * share (the default title); then the records are not read. */
+    const struct bl_table *table;
+    const struct bl_chart_common *common;
 } bl_chart_opts;
+
+/* What the charted records have in common (tool, heading, host, suite, table column), for
+ * the default title, gathered one record at a time. Zero-initialise; free with
+ * bl_chart_common_free. */
+typedef struct bl_chart_common {
+    size_t n;
+    char *v[5];
+    unsigned char varies[5];
+} bl_chart_common;
+void bl_chart_common_add(bl_chart_common *c, const bl_record *r);
+void bl_chart_common_free(bl_chart_common *c);
 
 /* Returns 0; 1 when no record has what the kind draws or the file cannot be written;
  * 2 for bad options. err says why. The file's format follows its name: .svg, .pdf, else PNG. */
@@ -98,6 +113,7 @@ char *bl_chart_name(const bl_record *r, const char *by);
 /* "KIND — common labels" unless o->title; caller frees. */
 char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
                      const bl_chart_opts *o);
+char *bl_chart_title_common(const char *kind, const bl_chart_common *c, const bl_chart_opts *o);
 
 /* Percentiles from latency bins: the first bin whose cumulative count reaches p% of all, at
  * fio's points (1 .. 99.99) while at least one I/O lies beyond the point. */

@@ -52,15 +52,9 @@ static int kind_arg(void *value, const char *s, char *err, size_t errlen)
     return 0;
 }
 
-/* Says on stderr which set-ups lack the --by label (each drawn on its own). */
-static void warn_unlabelled(const bl_records *recs, const char *by, const char *cmd)
+static void common_add(void *common, const bl_record *r)
 {
-    char err[256];
-    bl_table_opts to = {.by = by};
-    bl_table *t = bl_table_build(recs, &to, err, sizeof err);
-    if (t)
-        bl_cmp_warn_unlabelled(t, cmd);
-    bl_table_free(t);
+    bl_chart_common_add(common, r);
 }
 
 /* "x.png" and metric p99 -> "x-p99.png". */
@@ -149,10 +143,20 @@ int cmd_chart(int argc, char **argv)
     bl_records recs;
     bl_records_init(&recs);
     char err[512];
-    rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
     co.repeats = cmp.repeats;
-    if (rc == 0 && co.by && (co.kind == BL_CHART_BAR || co.kind == BL_CHART_IOPS_LAT))
-        warn_unlabelled(&recs, co.by, "chart");
+    bl_table *t = NULL;
+    bl_chart_common common = {0};
+    if (co.kind == BL_CHART_BAR || co.kind == BL_CHART_IOPS_LAT) {
+        /* Bars are the comparison table: built as the store is walked. */
+        bl_table_opts to = {.by = co.by, .repeats = co.repeats};
+        rc = bl_report_table(db, n, argv, &to, common_add, &common, &t, err, sizeof err);
+        co.table = t;
+        co.common = &common;
+        if (rc == 0 && co.by)
+            bl_cmp_warn_unlabelled(t, "chart");
+    } else {
+        rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
+    }
     if (rc == 0) {
         rc = draw(out, &recs, &co, &cmp, err, sizeof err);
         bl_chart_cleanup();
@@ -161,6 +165,8 @@ int cmd_chart(int argc, char **argv)
         rc = bl_usage_error("chart", "%s", err);
     else if (rc)
         fprintf(stderr, "benchlog chart: %s\n", err);
+    bl_table_free(t);
+    bl_chart_common_free(&common);
     bl_records_free(&recs);
     return rc;
 }

@@ -3,6 +3,7 @@
 #include "../core/fields.h"
 #include "../core/jsonl.h"
 #include "../core/store.h"
+#include "../core/csv.h"
 #include "../core/strbuf.h"
 #include "args.h"
 #include "commands.h"
@@ -21,93 +22,6 @@ static const char after[] =
     "selects a run. Options may stand before, between or after the filters.\n\n"
     "Example: benchlog export --csv test=rand-read > randread.csv\n";
 
-static void csv_field(bl_strbuf *sb, const char *v)
-{
-    if (!v)
-        v = "";
-    if (!strpbrk(v, ",\"\n\r")) {
-        bl_strbuf_puts(sb, v);
-        return;
-    }
-    bl_strbuf_putc(sb, '"');
-    for (; *v; v++) {
-        if (*v == '"')
-            bl_strbuf_putc(sb, '"');
-        bl_strbuf_putc(sb, *v);
-    }
-    bl_strbuf_putc(sb, '"');
-}
-
-static double pct_of(const bl_lat *l, double p)
-{
-    for (size_t i = 0; i < l->n_pct; i++)
-        if (l->pct[i].pct == p)
-            return l->pct[i].value;
-    return BL_ABSENT;
-}
-
-static void csv_num(bl_strbuf *sb, double v)
-{
-    if (bl_present(v))
-        bl_strbuf_put_double(sb, v);
-}
-
-/* The CSV columns come from the field table: its CSV scalars, the labels as "k=v; k=v",
- * and a latency's mean and 99th percentile as NAME_mean_ns / NAME_p99_ns. */
-static void csv_header(bl_strbuf *sb)
-{
-    int first = 1;
-    for (size_t i = 0; i < bl_n_fields; i++) {
-        const bl_field *f = &bl_fields[i];
-        char base[64];
-        snprintf(base, sizeof base, "%.*s", (int)(strlen(f->name) - 3), f->name); /* -"_ns" */
-        if (f->flags & BL_FF_CSV)
-            bl_strbuf_printf(sb, "%s%s", first ? "" : ",", f->name), first = 0;
-        if (f->kind == BL_FK_LAT && (f->flags & BL_FF_CSV_MEAN))
-            bl_strbuf_printf(sb, "%s%s_mean_ns", first ? "" : ",", base), first = 0;
-        if (f->kind == BL_FK_LAT && (f->flags & BL_FF_CSV_P99))
-            bl_strbuf_printf(sb, "%s%s_p99_ns", first ? "" : ",", base), first = 0;
-    }
-    bl_strbuf_putc(sb, '\n');
-}
-
-static void csv_row(bl_strbuf *sb, const bl_record *r)
-{
-    char buf[64];
-    int first = 1;
-    for (size_t i = 0; i < bl_n_fields; i++) {
-        const bl_field *f = &bl_fields[i];
-        if (f->flags & BL_FF_CSV) {
-            if (!first)
-                bl_strbuf_putc(sb, ',');
-            first = 0;
-            if (f->kind == BL_FK_LABELS) {
-                bl_strbuf lb;
-                bl_strbuf_init(&lb);
-                for (size_t k = 0; k < r->n_labels; k++)
-                    bl_strbuf_printf(&lb, "%s%s=%s", k ? "; " : "", r->labels[k].key,
-                                     r->labels[k].value);
-                csv_field(sb, lb.s);
-                bl_strbuf_free(&lb);
-            } else {
-                csv_field(sb, bl_field_text(f, r, buf, sizeof buf));
-            }
-        }
-        if (f->kind != BL_FK_LAT)
-            continue;
-        const bl_lat *l = BL_CFIELD(r, f, bl_lat);
-        if (f->flags & BL_FF_CSV_MEAN) {
-            bl_strbuf_putc(sb, ',');
-            csv_num(sb, l->present ? l->mean : BL_ABSENT);
-        }
-        if (f->flags & BL_FF_CSV_P99) {
-            bl_strbuf_putc(sb, ',');
-            csv_num(sb, pct_of(l, 99));
-        }
-    }
-    bl_strbuf_putc(sb, '\n');
-}
-
 typedef struct export_ctx {
     bl_strbuf sb;
     int csv;
@@ -122,12 +36,12 @@ static int flush_out(export_ctx *x)
     return x->write_failed;
 }
 
-static int export_csv(void *ctx, bl_record *r, const char *run_id)
+/* The row straight from the stored text: no record is built (core/csv.h). */
+static int export_csv(void *ctx, const char *json, size_t len, const char *run_id)
 {
     (void)run_id;
     export_ctx *x = ctx;
-    csv_row(&x->sb, r);
-    bl_record_free(r);
+    bl_csv_row_json(&x->sb, json, len);
     /* A closed pipe (| head) stops the walk instead of reading the rest of the store. */
     return x->sb.len > (1 << 16) ? flush_out(x) : 0;
 }
@@ -168,9 +82,9 @@ int cmd_export(int argc, char **argv)
     export_ctx x = {.csv = csv};
     bl_strbuf_init(&x.sb);
     if (csv)
-        csv_header(&x.sb);
+        bl_csv_header(&x.sb);
     char err[512];
-    rc = csv ? bl_store_each(s, &f, export_csv, &x, err, sizeof err)
+    rc = csv ? bl_store_each_json(s, &f, export_csv, &x, err, sizeof err)
              : bl_store_each_json(s, &f, export_json, &x, err, sizeof err);
     if (rc < 0)
         fprintf(stderr, "benchlog export: %s\n", err);

@@ -107,6 +107,34 @@ static int page_metric(const report_args *a, const bl_table *t)
     return -1;
 }
 
+static void page_add(void *page, const bl_record *r)
+{
+    bl_page_recs_add(page, r);
+}
+
+/* The table and, for the PDF report (its charts draw records), the records themselves; a
+ * table or the HTML page (its sources gathered into page) is built as the store is walked. */
+static int load(const report_args *a, int n, char **argv, bl_records *recs, bl_page_recs *page,
+                bl_table **t)
+{
+    char err[512];
+    bl_table_opts to = {.by = a->by, .baseline = a->baseline, .repeats = a->cmp.repeats};
+    int rc;
+    if (a->pdf) {
+        rc = bl_report_load(a->db, n, argv, recs, err, sizeof err);
+        if (rc == 0 && !(*t = bl_table_build(recs, &to, err, sizeof err)))
+            rc = 3;
+    } else {
+        int html = a->format == BL_REPORT_HTML;
+        rc = bl_report_table(a->db, n, argv, &to, html ? page_add : NULL, page, t, err, sizeof err);
+    }
+    if (rc == 3)
+        return bl_usage_error("report", "%s", err);
+    if (rc)
+        fprintf(stderr, "benchlog report: %s\n", err);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     report_args a;
@@ -116,17 +144,13 @@ int cmd_report(int argc, char **argv)
     bl_records recs;
     bl_records_init(&recs);
     char err[512];
-    rc = bl_report_load(a.db, n, argv, &recs, err, sizeof err);
+    bl_table *t = NULL;
+    bl_page_recs page = {0};
+    rc = load(&a, n, argv, &recs, &page, &t);
     if (rc) {
-        fprintf(stderr, "benchlog report: %s\n", err);
         bl_records_free(&recs);
+        bl_page_recs_free(&page);
         return rc;
-    }
-    bl_table_opts to = {.by = a.by, .baseline = a.baseline, .repeats = a.cmp.repeats};
-    bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
-    if (!t) {
-        bl_records_free(&recs);
-        return bl_usage_error("report", "%s", err);
     }
     if (t->nrows == 0) {
         fprintf(stderr,
@@ -135,6 +159,7 @@ int cmd_report(int argc, char **argv)
                 t->n_left_out);
         bl_table_free(t);
         bl_records_free(&recs);
+        bl_page_recs_free(&page);
         return 1;
     }
     bl_cmp_warn_unlabelled(t, "report");
@@ -152,13 +177,14 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "benchlog report: %s\n", err);
         bl_table_free(t);
         bl_records_free(&recs);
+        bl_page_recs_free(&page);
         return rc == 2 ? bl_usage_error("report", "--pdf needs -o FILE.pdf") : rc;
     }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     if (a.format == BL_REPORT_HTML)
-        bl_page_html(
-            t, &recs,
+        bl_page_html_recs(
+            t, &page,
             &(bl_page_opts){.title = a.title, .charts = !a.no_chart, .metric = page_metric(&a, t)},
             &sb);
     else
@@ -167,5 +193,6 @@ int cmd_report(int argc, char **argv)
     bl_strbuf_free(&sb);
     bl_table_free(t);
     bl_records_free(&recs);
+    bl_page_recs_free(&page);
     return rc;
 }

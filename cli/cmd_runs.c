@@ -107,11 +107,13 @@ static int show_record(void *ctx, bl_record *r, const char *run_id)
 static int show_header(void *ctx, const bl_run_info *ri)
 {
     *(size_t *)ctx = ri->n_records;
-    printf("run      %s\nsource   %s", ri->id, ri->source);
+    const bl_record *h = ri->head;
+    printf("run      %s\nsource   %s", ri->id, h->source ? h->source : "");
     if (ri->first_line > 0)
         printf(":%lld", (long long)ri->first_line);
-    printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)ri->run,
-           ri->imported_at, ri->tool, *ri->tool_version ? " " : "", ri->tool_version);
+    printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)h->run,
+           ri->imported_at, h->tool ? h->tool : "", h->tool_version && *h->tool_version ? " " : "",
+           h->tool_version ? h->tool_version : "");
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t i = 0; i < ri->n_labels; i++) {
@@ -202,12 +204,23 @@ static int add_key(void *list, const char *arg, char *err, size_t errlen)
 
 static const char relabel_usage[] =
     "Usage: benchlog relabel [OPTIONS] RUN... K=V... [--unset K]...\n"
+    "       benchlog relabel [OPTIONS] FILTER K=V... [--unset K]...\n"
     "       benchlog relabel [OPTIONS] FILTER... -- K=V... [--unset K]...\n\n"
     "Sets (K=V) and removes (--unset K) labels on every record of the runs given by ID,\n"
-    "or of the runs 'benchlog list FILTER' shows; all in one transaction. With a\n"
-    "FILTER, '--' separates it from the labels.\n";
+    "or of the runs 'benchlog list FILTER' shows; all in one transaction. The selection\n"
+    "is the leading run IDs, else the first operand alone (one FILTER term); every later\n"
+    "operand is a label to set. A selection of several FILTER terms ends with '--'.\n";
 
-/* Splits the operands into the runs' selection and the labels to set. */
+/* K=V, not K!=V nor K~V (whose text may hold '=' after the '~'). */
+static int is_assignment(const char *op)
+{
+    const char *eq = strchr(op, '='), *tilde = strchr(op, '~');
+    return eq && eq != op && !(eq[-1] == '!' && eq - 1 != op) && !(tilde && tilde < eq);
+}
+
+/* Splits the operands into the runs' selection and the labels to set: everything before
+ * '--'; else the leading run IDs; else the first operand. What follows must be K=V: a
+ * second FILTER term or a run ID after a FILTER is refused, never guessed at. */
 static int split_relabel(int n, char **ops, int *n_sel, bl_labels *set)
 {
     int dash = -1;
@@ -219,24 +232,29 @@ static int split_relabel(int n, char **ops, int *n_sel, bl_labels *set)
         first_label = 0;
         while (first_label < n && bl_is_run_id(ops[first_label]))
             first_label++;
+        if (first_label == 0 && n > 0)
+            first_label = 1; /* one FILTER term */
     }
     *n_sel = first_label;
+    int by_filter = dash < 0 && first_label == 1 && !bl_is_run_id(ops[0]);
     for (int i = first_label + (dash >= 0); i < n; i++) {
-        const char *eq = strchr(ops[i], '=');
-        if (!eq || eq == ops[i] || (eq[-1] == '!' && eq - 1 != ops[i])) {
-            if (dash < 0)
-                return bl_usage_error("relabel",
-                                      "'%s' is not a run ID nor K=V; with a FILTER, "
-                                      "put '--' between it and the labels",
-                                      ops[i]);
-            return bl_usage_error("relabel", "'%s' is not K=V", ops[i]);
+        if (is_assignment(ops[i])) {
+            bl_labels_add(set, ops[i]);
+            continue;
         }
-        if (dash < 0 && i == first_label && first_label == 0)
+        if (dash >= 0)
+            return bl_usage_error("relabel", "'%s' is not K=V", ops[i]);
+        if (by_filter && bl_is_run_id(ops[i]))
             return bl_usage_error("relabel",
-                                  "'%s': which runs? Give run IDs first, or put '--' "
-                                  "between a FILTER and the labels",
-                                  ops[i]);
-        bl_labels_add(set, ops[i]);
+                                  "'%s' is a run ID after the FILTER '%s': give run IDs "
+                                  "first, or put '--' between the selection and the labels",
+                                  ops[i], ops[0]);
+        if (by_filter)
+            return bl_usage_error("relabel",
+                                  "'%s' is not K=V: a selection of several FILTER terms "
+                                  "('%s %s ...') needs '--' before the labels",
+                                  ops[i], ops[0], ops[i]);
+        return bl_usage_error("relabel", "'%s' is not a run ID nor K=V", ops[i]);
     }
     return 0;
 }
@@ -253,7 +271,8 @@ int cmd_relabel(int argc, char **argv)
     static const bl_command_help h = {
         "relabel", relabel_usage,
         "Examples:\n  benchlog relabel 3f2a9c1b host=nas2 --unset disk\n"
-        "  benchlog relabel source~old/ -- batch=2019\n",
+        "  benchlog relabel tool=fio batch=2019\n"
+        "  benchlog relabel source~old/ host=nas1 -- batch=2019\n",
         NULL, 1};
     bl_labels set = {0, NULL};
     bl_filter f = {0};

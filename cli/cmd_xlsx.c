@@ -22,9 +22,23 @@ static const char usage[] =
     "  Disks     fio's device figures (ios, ticks, util %) of the runs that have them\n"
     "  Sources   where each run came from: file, line, tool, version, labels\n";
 
-static const char after[] = "Sheets are named by their runs' labels and print on A4 landscape, fit to width.\n"
-                            "Options may stand before, between or after the filters.\n"
-                            "Example: benchlog xlsx -o nas.xlsx --by host tool=fio\n";
+static const char after[] =
+    "Sheets are named by their runs' labels and print on A4 landscape, fit to width.\n"
+    "Options may stand before, between or after the filters.\n"
+    "Example: benchlog xlsx -o nas.xlsx --by host tool=fio\n";
+
+typedef struct store_src {
+    const char *db;
+    int nterms;
+    char **terms;
+} store_src;
+
+static int walk_store(void *src, int (*fn)(void *ctx, const bl_record *r), void *ctx, char *err,
+                      size_t errlen)
+{
+    const store_src *s = src;
+    return bl_report_walk(s->db, s->nterms, s->terms, fn, ctx, err, errlen);
+}
 
 int cmd_xlsx(int argc, char **argv)
 {
@@ -55,26 +69,25 @@ int cmd_xlsx(int argc, char **argv)
         return rc;
     if (!out)
         return bl_usage_error("xlsx", "-o FILE.xlsx is required");
-    bl_records recs;
-    bl_records_init(&recs);
     char err[512];
-    rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
     xo.metrics = cmp.metrics;
     xo.n_metrics = cmp.n_metrics;
     xo.repeats = cmp.repeats;
-    if (rc == 0 && xo.by) { /* say which set-ups lack the label, as report does */
-        bl_table_opts to = {.by = xo.by};
-        bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
-        if (t)
-            bl_cmp_warn_unlabelled(t, "xlsx");
-        bl_table_free(t);
-    }
+    /* The store is walked twice (the table and the runs, then the rows): no record is held. */
+    bl_table_opts to = {.by = xo.by, .baseline = xo.baseline, .repeats = xo.repeats};
+    bl_table *t = NULL;
+    bl_xruns *runs = bl_xlsx_runs_new();
+    rc = bl_report_table(db, n, argv, &to, bl_xlsx_runs_add, runs, &t, err, sizeof err);
+    if (rc == 0 && xo.by) /* say which set-ups lack the label, as report does */
+        bl_cmp_warn_unlabelled(t, "xlsx");
+    store_src src = {db, n, argv};
     if (rc == 0)
-        rc = bl_xlsx_write(out, &recs, &xo, err, sizeof err);
-    if (rc == 2)
+        rc = bl_xlsx_write_walk(out, t, runs, walk_store, &src, &xo, err, sizeof err);
+    if (rc == 2 || rc == 3)
         rc = bl_usage_error("xlsx", "%s", err);
     else if (rc)
         fprintf(stderr, "benchlog xlsx: %s\n", err);
-    bl_records_free(&recs);
+    bl_table_free(t);
+    bl_xlsx_runs_free(runs);
     return rc;
 }

@@ -1,5 +1,7 @@
 #include "runlist.h"
+#include "../core/fields.h"
 #include "../core/strbuf.h"
+#include <stddef.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,21 +70,66 @@ static void flush_page(bl_run_table *t)
     t->n_rows = 0;
 }
 
+/* A run-level field's value as JSON: text ("" when absent) or a number. */
+static json_t *field_json(const bl_field *f, const bl_record *head)
+{
+    char buf[64];
+    const char *v = bl_field_text(f, head, buf, sizeof buf);
+    if (f->kind == BL_FK_INT)
+        return v ? json_integer(*BL_CFIELD(head, f, int64_t)) : json_null();
+    if (f->kind == BL_FK_NUM)
+        return v ? json_real(*BL_CFIELD(head, f, double)) : json_null();
+    return json_string(v ? v : "");
+}
+
+/* The run-level fields come from the field table, in its order; a run's "line" (its least
+ * line) stands where the record's line stands in the table. */
 static void add_json(bl_run_table *t, const bl_run_info *ri)
 {
     json_t *labels = json_object();
     for (size_t i = 0; i < ri->n_labels; i++)
         json_object_set_new(labels, ri->labels[i].key, json_string(ri->labels[i].value));
-    json_t *o =
-        json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:s, s:o}", "id", ri->id, "source",
-                  ri->source, "line", (json_int_t)ri->first_line, "run", (json_int_t)ri->run,
-                  "tool", ri->tool, "tool_version", ri->tool_version, "records",
-                  (json_int_t)ri->n_records, "imported_at", ri->imported_at, "labels", labels);
-    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_string(ri->id));
+    for (size_t i = 0; i < bl_n_fields; i++) {
+        const bl_field *f = &bl_fields[i];
+        if (f->flags & BL_FF_RUN)
+            json_object_set_new(o, f->name, field_json(f, ri->head));
+        else if (f->off == offsetof(bl_record, line))
+            json_object_set_new(o, f->name, json_integer(ri->first_line));
+    }
+    json_object_set_new(o, "records", json_integer((json_int_t)ri->n_records));
+    json_object_set_new(o, "imported_at", json_string(ri->imported_at));
+    json_object_set_new(o, "labels", labels);
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (text)
         fprintf(t->out, "%s\n", text);
     free(text);
     json_decref(o);
+}
+
+/* The run-level text fields of the field table: the first (the source) with the run's first
+ * line, the others (tool, version, ...) in the next column, by spaces. The run's number is
+ * what its ID stands for. */
+static void run_fields_text(const bl_run_info *ri, bl_strbuf *where, bl_strbuf *what)
+{
+    int first = 1;
+    for (size_t i = 0; i < bl_n_fields; i++) {
+        const bl_field *f = &bl_fields[i];
+        if (!(f->flags & BL_FF_RUN) || f->kind != BL_FK_STR)
+            continue;
+        const char *v = *BL_CFIELD(ri->head, f, char *);
+        if (first) {
+            bl_put_escaped(where, v ? v : "");
+            if (ri->first_line > 0)
+                bl_strbuf_printf(where, ":%lld", (long long)ri->first_line);
+            first = 0;
+        } else if (v && *v) {
+            if (what->len)
+                bl_strbuf_putc(what, ' ');
+            bl_put_escaped(what, v);
+        }
+    }
 }
 
 int bl_run_table_add(void *table, const bl_run_info *ri)
@@ -97,14 +144,7 @@ int bl_run_table_add(void *table, const bl_run_info *ri)
     for (int i = 0; i < N_COLS; i++)
         bl_strbuf_init(&c[i]);
     bl_strbuf_puts(&c[0], ri->id);
-    bl_put_escaped(&c[1], ri->source);
-    if (ri->first_line > 0)
-        bl_strbuf_printf(&c[1], ":%lld", (long long)ri->first_line);
-    bl_put_escaped(&c[2], ri->tool);
-    if (*ri->tool_version) {
-        bl_strbuf_putc(&c[2], ' ');
-        bl_put_escaped(&c[2], ri->tool_version);
-    }
+    run_fields_text(ri, &c[1], &c[2]);
     bl_strbuf_printf(&c[3], "%zu record%s", ri->n_records, ri->n_records == 1 ? "" : "s");
     for (size_t i = 0; i < ri->n_labels; i++) {
         bl_strbuf_puts(&c[4], i ? ", " : "");

@@ -307,8 +307,11 @@ static void get_lat(json_t *o, const char *k, bl_lat *l)
     json_array_foreach(bins, i, b)
     {
         json_t *bv = json_array_get(b, 0), *bc = json_array_get(b, 1);
-        if (json_is_number(bv) && json_is_number(bc))
-            bl_lat_add_bin(l, json_number_value(bv), (uint64_t)json_number_value(bc));
+        /* a count is a whole number of I/Os: a negative or huge one is no bin (and its cast
+         * would be undefined) */
+        double count = json_is_number(bc) ? json_number_value(bc) : -1;
+        if (json_is_number(bv) && count >= 0 && count < 18446744073709551616.0)
+            bl_lat_add_bin(l, json_number_value(bv), (uint64_t)count);
     }
 }
 

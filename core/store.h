@@ -65,12 +65,10 @@ int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, 
 typedef struct bl_run_info {
     char id[BL_RUN_ID_LEN + 1];
     int64_t import_id;
-    char *source;
-    int64_t run;
-    int64_t first_line;
-    char *tool;
-    char *tool_version;
-    char *imported_at; /* ISO 8601 UTC */
+    bl_record *head;    /* the run-level fields (fields.h: BL_FF_RUN: source, run, tool, ...)
+                           as its first record has them; nothing else set */
+    int64_t first_line; /* the least line of its records */
+    char *imported_at;  /* ISO 8601 UTC */
     size_t n_records;
     size_t n_labels;
     bl_label *labels; /* the run's labels: those every record of the run has, same value */

@@ -21,7 +21,7 @@ static int collect(void *ctx, const bl_run_info *ri)
     void *p = k->v;
     bl_grow(&p, &k->cap, k->n + 1, sizeof *k->v);
     k->v = p;
-    k->v[k->n++] = (run_key){ri->import_id, ri->run};
+    k->v[k->n++] = (run_key){ri->import_id, ri->head->run};
     return 0;
 }
 

@@ -146,11 +146,15 @@ sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *ex
     bl_strbuf_puts(
         &w.sql,
         runs ? "SELECT r.json, ru.uid, r.import_id, ri.imported_at, r.id, r.run, "
-               "json_extract(r.json, '$.labels'), r.line, "
-               "json_extract(r.json, '$.source'), r.tool, "
-               "json_extract(r.json, '$.tool_version')" FROM_RECORDS("r") " WHERE 1"
+               "json_extract(r.json, '$.labels'), r.line"
              : "SELECT r.json, ru.uid, r.import_id, ri.imported_at, r.id, r.run" FROM_RECORDS(
                    "r") " WHERE 1");
+    /* a walk of runs reads their run-level fields, as the field table names them */
+    for (size_t i = 0; runs && i < bl_n_fields; i++)
+        if (bl_fields[i].flags & BL_FF_RUN)
+            bl_strbuf_printf(&w.sql, ", json_extract(r.json, '$.%s')", bl_fields[i].name);
+    if (runs)
+        bl_strbuf_puts(&w.sql, FROM_RECORDS("r") " WHERE 1");
     if (runs) {
         /* whole runs holding a matching record */
         sql_where m = {.n = 0, .exact = 1};
@@ -279,9 +283,7 @@ static void intersect_labels(bl_run_info *ri, json_t *labels)
 
 static void run_info_clear(bl_run_info *ri)
 {
-    free(ri->source);
-    free(ri->tool);
-    free(ri->tool_version);
+    bl_record_free(ri->head);
     free(ri->imported_at);
     for (size_t i = 0; i < ri->n_labels; i++) {
         free(ri->labels[i].key);
@@ -302,11 +304,23 @@ static void run_info_start(bl_run_info *ri, sqlite3_stmt *row, json_t *labels)
     snprintf(ri->id, sizeof ri->id, "%s", (const char *)sqlite3_column_text(row, 1));
     ri->import_id = sqlite3_column_int64(row, 2);
     ri->imported_at = column_dup(row, 3);
-    ri->run = sqlite3_column_int64(row, 5);
     ri->first_line = sqlite3_column_type(row, 7) == SQLITE_NULL ? -1 : sqlite3_column_int64(row, 7);
-    ri->source = column_dup(row, 8);
-    ri->tool = column_dup(row, 9);
-    ri->tool_version = column_dup(row, 10);
+    ri->head = bl_record_new();
+    int col = 8; /* the run-level fields, in the table's order (bl_store_select) */
+    for (size_t i = 0; i < bl_n_fields; i++) {
+        const bl_field *f = &bl_fields[i];
+        if (!(f->flags & BL_FF_RUN))
+            continue;
+        int null = sqlite3_column_type(row, col) == SQLITE_NULL;
+        if (f->kind == BL_FK_STR && !null)
+            bl_record_set_str(BL_FIELD(ri->head, f, char *),
+                              (const char *)sqlite3_column_text(row, col));
+        else if (f->kind == BL_FK_INT && !null)
+            *BL_FIELD(ri->head, f, int64_t) = sqlite3_column_int64(row, col);
+        else if (f->kind == BL_FK_NUM && !null)
+            *BL_FIELD(ri->head, f, double) = sqlite3_column_double(row, col);
+        col++;
+    }
     size_t n = json_object_size(labels);
     ri->labels = bl_xcalloc(n ? n : 1, sizeof *ri->labels);
     const char *k;
@@ -385,9 +399,7 @@ static int keep_run(void *ctx, const bl_run_info *ri)
     acc->v = p;
     bl_run_info *c = &acc->v[acc->n++];
     *c = *ri;
-    c->source = bl_xstrdup(ri->source);
-    c->tool = bl_xstrdup(ri->tool);
-    c->tool_version = bl_xstrdup(ri->tool_version);
+    c->head = bl_record_clone(ri->head);
     c->imported_at = bl_xstrdup(ri->imported_at);
     c->labels = bl_xcalloc(ri->n_labels ? ri->n_labels : 1, sizeof *c->labels);
     for (size_t i = 0; i < ri->n_labels; i++)

@@ -1,24 +1,150 @@
 #include "load.h"
 #include "../core/filter.h"
 #include "../core/store.h"
+#include "setups.h"
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int open_filtered(const char *db, int nterms, char **terms, bl_filter *f, bl_store **s,
+                         char *err, size_t errlen)
+{
+    for (int i = 0; i < nterms; i++)
+        if (bl_filter_add(f, terms[i], err, errlen) != 0)
+            return 2;
+    *s = bl_store_open_existing(db, err, errlen);
+    return *s ? 0 : 1;
+}
 
 int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, char *err,
                    size_t errlen)
 {
     bl_filter f = {0};
-    for (int i = 0; i < nterms; i++) {
-        if (bl_filter_add(&f, terms[i], err, errlen) != 0) {
-            bl_filter_free(&f);
-            return 2;
-        }
-    }
-    bl_store *s = bl_store_open_existing(db, err, errlen);
-    int rc = 1;
-    if (s) {
+    bl_store *s = NULL;
+    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
+    if (rc == 0) {
         rc = bl_store_query(s, &f, out, err, errlen) == 0 ? 0 : 1;
         bl_store_close(s);
         if (rc == 0 && out->n == 0) {
+            snprintf(err, errlen, "no stored record matches");
+            rc = 1;
+        }
+    }
+    bl_filter_free(&f);
+    return rc;
+}
+
+/* Whether a record's "row" label names its set-up depends on the run's other records
+ * (setups.c): from a source's first record with a row label, the source's records wait
+ * until the walk leaves that source (an import is one source, its records consecutive). */
+typedef struct walk {
+    bl_table_builder *b;
+    bl_report_each_fn each;
+    void *ctx;
+    size_t n;
+    char *source;
+    bl_records pending;
+    int waiting;
+} walk;
+
+static void flush(walk *w)
+{
+    if (w->pending.n) {
+        int *row_setup = bl_setup_rows_naming(&w->pending);
+        for (size_t i = 0; i < w->pending.n; i++)
+            bl_table_add(w->b, w->pending.v[i], row_setup[i]);
+        free(row_setup);
+    }
+    bl_records_free(&w->pending);
+    bl_records_init(&w->pending);
+    w->waiting = 0;
+}
+
+static int take(void *ctx, bl_record *r, const char *run_id)
+{
+    (void)run_id;
+    walk *w = ctx;
+    w->n++;
+    if (w->each)
+        w->each(w->ctx, r);
+    const char *src = r->source ? r->source : "";
+    if (!w->source || strcmp(w->source, src) != 0) {
+        flush(w);
+        free(w->source);
+        w->source = bl_xstrdup(src);
+    }
+    if (!w->waiting && !bl_record_label(r, "row")) {
+        bl_table_add(w->b, r, 0);
+        bl_record_free(r);
+        return 0;
+    }
+    w->waiting = 1;
+    bl_records_push(&w->pending, r);
+    return 0;
+}
+
+int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
+                    bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    bl_filter f = {0};
+    bl_store *s = NULL;
+    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
+    if (rc) {
+        bl_filter_free(&f);
+        return rc;
+    }
+    bl_table_opts lean = *o;
+    lean.lean = 1;
+    walk w = {.b = bl_table_begin(&lean), .each = each, .ctx = ctx};
+    bl_records_init(&w.pending);
+    rc = bl_store_each(s, &f, take, &w, err, errlen) == 0 ? 0 : 1;
+    flush(&w);
+    free(w.source);
+    bl_store_close(s);
+    bl_filter_free(&f);
+    if (rc == 0 && w.n == 0) {
+        snprintf(err, errlen, "no stored record matches");
+        rc = 1;
+    }
+    char ignored[256];
+    bl_table *t = bl_table_end(w.b, rc ? ignored : err, rc ? sizeof ignored : errlen);
+    if (rc == 0 && !t)
+        rc = 3;
+    if (rc)
+        bl_table_free(t);
+    else
+        *out = t;
+    return rc;
+}
+
+typedef struct each_ctx {
+    bl_report_rec_fn fn;
+    void *ctx;
+    size_t n;
+} each_ctx;
+
+static int each_one(void *ctx, bl_record *r, const char *run_id)
+{
+    (void)run_id;
+    each_ctx *e = ctx;
+    e->n++;
+    int stop = e->fn(e->ctx, r);
+    bl_record_free(r);
+    return stop;
+}
+
+int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn, void *ctx,
+                   char *err, size_t errlen)
+{
+    bl_filter f = {0};
+    bl_store *s = NULL;
+    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
+    if (rc == 0) {
+        each_ctx e = {fn, ctx, 0};
+        rc = bl_store_each(s, &f, each_one, &e, err, errlen) == 0 ? 0 : 1;
+        bl_store_close(s);
+        if (rc == 0 && e.n == 0) {
             snprintf(err, errlen, "no stored record matches");
             rc = 1;
         }

@@ -4,11 +4,26 @@
 #define BL_REPORT_LOAD_H
 
 #include "../core/record.h"
+#include "table.h"
 #include <stddef.h>
 
 /* Returns 0, 1 when the store could not be read or no record matches, 2 for a bad FILTER
  * term; err says why. */
 int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, char *err,
                    size_t errlen);
+
+/* The comparison table of the same records, built as the store is walked: memory holds the
+ * table's figures and at most one source's records (while its table rows may still name
+ * set-ups), never the whole store. each (may be NULL) sees every matching record first.
+ * Returns as bl_report_load, or 3 when the table is refused (a baseline naming no column). */
+typedef void (*bl_report_each_fn)(void *ctx, const bl_record *r);
+int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
+                    bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen);
+
+/* Calls fn for every matching record, in import order (r valid during the call); a nonzero
+ * return from fn stops the walk. Returns as bl_report_load; a stop is 1. */
+typedef int (*bl_report_rec_fn)(void *ctx, const bl_record *r);
+int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn, void *ctx,
+                   char *err, size_t errlen);
 
 #endif

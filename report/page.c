@@ -121,15 +121,17 @@ static const char *lang_of(const char *s, int *kana, int *han, int *hangul)
     return *kana ? "ja" : *han ? "zh" : *hangul ? "ko" : "en";
 }
 
-static const char *page_lang(const bl_table *t, const bl_records *recs, const char *title)
+const char *bl_page_lang_of(const char *s, int *kana, int *han, int *hangul)
 {
-    int kana = 0, han = 0, hangul = 0;
+    return lang_of(s, kana, han, hangul);
+}
+
+static const char *page_lang(const bl_table *t, const bl_page_recs *p, const char *title)
+{
+    int kana = p ? p->kana : 0, han = p ? p->han : 0, hangul = p ? p->hangul : 0;
     const char *lang = lang_of(title, &kana, &han, &hangul);
     for (size_t j = 0; j < t->ncols; j++)
         lang = lang_of(t->cols[j].title, &kana, &han, &hangul);
-    for (size_t i = 0; recs && i < recs->n; i++)
-        for (size_t k = 0; k < recs->v[i]->n_labels; k++)
-            lang = lang_of(recs->v[i]->labels[k].value, &kana, &han, &hangul);
     return lang;
 }
 
@@ -348,59 +350,16 @@ static void put_charts(bl_strbuf *out, const bl_table *t, const bl_metric *ms, s
     }
 }
 
-/* Each run once: its file, first line, tool, how many records, the labels all of them share. */
-static void put_sources(bl_strbuf *out, const bl_records *recs)
+void bl_page_html(const bl_table *t, const bl_records *recs, const bl_page_opts *o, bl_strbuf *out)
 {
-    size_t runs = 0;
-    for (size_t i = 0; i < recs->n; i++)
-        runs += i == 0 || recs->v[i]->run != recs->v[i - 1]->run ||
-                strcmp(recs->v[i]->source, recs->v[i - 1]->source) != 0;
-    bl_strbuf_printf(out,
-                     "<details class=\"sources\"><summary><h2 style=\"display:inline\">Sources: "
-                     "%zu run%s</h2></summary>\n<table class=\"src\"><thead><tr><th>File</th>"
-                     "<th>Run</th><th>Line</th><th>Tool</th><th>Records</th><th>Labels</th>"
-                     "</tr></thead><tbody>\n",
-                     runs, runs == 1 ? "" : "s");
-    for (size_t i = 0; i < recs->n;) {
-        const bl_record *r = recs->v[i];
-        size_t e = i, first = (size_t)-1;
-        while (e < recs->n && recs->v[e]->run == r->run &&
-               strcmp(recs->v[e]->source, r->source) == 0) {
-            if (recs->v[e]->line > 0 && (size_t)recs->v[e]->line < first)
-                first = (size_t)recs->v[e]->line;
-            e++;
-        }
-        bl_strbuf_puts(out, "<tr><th title=\"");
-        bl_page_esc(out, r->source);
-        bl_strbuf_puts(out, "\">");
-        bl_page_esc(out, bl_basename(r->source));
-        bl_strbuf_printf(out, "</th><td>%lld</td><td>", (long long)r->run);
-        if (first != (size_t)-1)
-            bl_strbuf_printf(out, "%zu", first);
-        bl_strbuf_puts(out, "</td><td>");
-        bl_page_esc(out, r->tool ? r->tool : "");
-        bl_strbuf_printf(out, "</td><td>%zu</td><td>", e - i);
-        for (size_t k = 0; k < r->n_labels; k++) {
-            const bl_label *l = &r->labels[k];
-            int shared = 1;
-            for (size_t x = i + 1; x < e && shared; x++) {
-                const char *v = bl_record_label(recs->v[x], l->key);
-                shared = v && strcmp(v, l->value) == 0;
-            }
-            if (!shared)
-                continue;
-            bl_page_esc(out, l->key);
-            bl_strbuf_putc(out, '=');
-            bl_page_esc(out, l->value);
-            bl_strbuf_puts(out, k + 1 < r->n_labels ? "; " : "");
-        }
-        bl_strbuf_puts(out, "</td></tr>\n");
-        i = e;
-    }
-    bl_strbuf_puts(out, "</tbody></table></details>\n");
+    bl_page_recs p = {0};
+    for (size_t i = 0; recs && i < recs->n; i++)
+        bl_page_recs_add(&p, recs->v[i]);
+    bl_page_html_recs(t, recs ? &p : NULL, o, out);
+    bl_page_recs_free(&p);
 }
 
-void bl_page_html(const bl_table *t, const bl_records *recs, const bl_page_opts *o, bl_strbuf *out)
+void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts *o, bl_strbuf *out)
 {
     const char *title = o->title ? o->title : "Storage benchmark comparison";
     bl_metric ms[BL_M_COUNT];
@@ -459,7 +418,7 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const bl_page_opts 
     if (o->charts)
         put_charts(out, t, ms, nm);
     if (recs)
-        put_sources(out, recs);
+        bl_page_put_sources(recs, out);
     bl_strbuf_printf(out,
                      "<footer><p>Made by benchlog. This page fetches nothing: its style, "
                      "script and charts are inside it.</p></footer>\n<script>\n%s</script>\n"

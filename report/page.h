@@ -25,7 +25,27 @@ typedef struct {
  * baseline column (t->baseline), each other column's main figure carries its ratio to it. */
 void bl_page_html(const bl_table *t, const bl_records *recs, const bl_page_opts *o, bl_strbuf *out);
 
-/* Internals shared with page_svg.c. */
+/* What the page says of the records (its language, the Sources table: each run once, as its
+ * records follow one another, with its file, first line, tool, records and the labels they all
+ * share), gathered one record at a time so that the records need not be held.
+ * Zero-initialise, add every record, free. */
+typedef struct bl_page_recs {
+    int kana, han, hangul;
+    size_t runs;
+    bl_strbuf rows;      /* the Sources rows of the runs finished */
+    bl_record *first;    /* the run being read: its first record (owned), */
+    size_t n, line;      /* its records, its least line (SIZE_MAX: none) */
+    unsigned char *same; /* which of first's labels every record so far shares */
+} bl_page_recs;
+void bl_page_recs_add(bl_page_recs *p, const bl_record *r);
+void bl_page_recs_free(bl_page_recs *p);
+/* The page from the table and the records gathered (NULL: no sources). */
+void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts *o,
+                       bl_strbuf *out);
+
+/* Internals shared with page_svg.c and page_sources.c. */
+void bl_page_put_sources(bl_page_recs *p, bl_strbuf *out);
+const char *bl_page_lang_of(const char *s, int *kana, int *han, int *hangul);
 void bl_page_esc(bl_strbuf *out, const char *s);
 /* A figure of metric m for display: "424.8 MB/s", "812 µs", "61206 IOPS"; unit for
  * BL_M_VALUE from the cell. */

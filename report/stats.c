@@ -9,8 +9,19 @@ void bl_stat_add(bl_stat *s, double x)
 {
     if (!bl_present(x))
         return;
-    bl_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v);
-    s->v[s->n++] = x;
+    if (s->keep) {
+        bl_grow((void **)&s->v, &s->cap, s->n + 1, sizeof *s->v);
+        s->v[s->n] = x;
+    }
+    s->n++;
+    s->sum += x;
+    double d = x - s->wmean;
+    s->wmean += d / (double)s->n;
+    s->wm2 += d * (x - s->wmean);
+    if (s->n == 1 || x < s->lo)
+        s->lo = x;
+    if (s->n == 1 || x > s->hi)
+        s->hi = x;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -49,24 +60,26 @@ void bl_stat_finish(bl_stat *s, bl_repeats mode, int lower_better)
     s->fig = s->mean = s->median = s->min = s->max = s->sd = s->ci = BL_ABSENT;
     if (s->n == 0)
         return;
-    double sum = 0;
-    for (size_t i = 0; i < s->n; i++)
-        sum += s->v[i];
-    s->mean = sum / (double)s->n;
+    s->mean = s->sum / (double)s->n;
+    s->min = s->lo;
+    s->max = s->hi;
     if (s->n >= 2) {
-        double m2 = 0;
-        for (size_t i = 0; i < s->n; i++)
-            m2 += (s->v[i] - s->mean) * (s->v[i] - s->mean);
+        double m2 = s->wm2;
+        if (s->keep) { /* two passes over the values when they are at hand */
+            m2 = 0;
+            for (size_t i = 0; i < s->n; i++)
+                m2 += (s->v[i] - s->mean) * (s->v[i] - s->mean);
+        }
         s->sd = sqrt(m2 / (double)(s->n - 1));
         s->ci = bl_t95(s->n - 1) * s->sd / sqrt((double)s->n);
     }
-    double *sorted = bl_xmalloc(s->n * sizeof *sorted);
-    memcpy(sorted, s->v, s->n * sizeof *sorted);
-    qsort(sorted, s->n, sizeof *sorted, cmp_double);
-    s->min = sorted[0];
-    s->max = sorted[s->n - 1];
-    s->median = s->n % 2 ? sorted[s->n / 2] : (sorted[s->n / 2 - 1] + sorted[s->n / 2]) / 2;
-    free(sorted);
+    if (s->keep) {
+        double *sorted = bl_xmalloc(s->n * sizeof *sorted);
+        memcpy(sorted, s->v, s->n * sizeof *sorted);
+        qsort(sorted, s->n, sizeof *sorted, cmp_double);
+        s->median = s->n % 2 ? sorted[s->n / 2] : (sorted[s->n / 2 - 1] + sorted[s->n / 2]) / 2;
+        free(sorted);
+    }
     switch (mode) {
     case BL_REP_MEDIAN:
         s->fig = s->median;

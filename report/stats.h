@@ -10,13 +10,18 @@
 typedef enum { BL_REP_MEAN, BL_REP_MEDIAN, BL_REP_BEST, BL_REP_ALL } bl_repeats;
 
 typedef struct bl_stat {
-    size_t n;            /* present values */
-    double fig;          /* the figure shown (by bl_repeats); BL_ABSENT when n == 0 */
-    double mean, median; /* BL_ABSENT when n == 0 */
-    double min, max;     /* BL_ABSENT when n == 0 */
-    double sd, ci;       /* sample stdev, CI half-width; BL_ABSENT when n < 2 */
-    double *v;           /* the values in record order (owned) */
+    size_t n;        /* present values */
+    double fig;      /* the figure shown (by bl_repeats); BL_ABSENT when n == 0 */
+    double mean;     /* BL_ABSENT when n == 0 */
+    double median;   /* BL_ABSENT when n == 0 or the values were not kept */
+    double min, max; /* BL_ABSENT when n == 0 */
+    double sd, ci;   /* sample stdev, CI half-width; BL_ABSENT when n < 2 */
+    int keep;        /* set before the first value: keep every value (median, all) */
+    double *v;       /* when keep: the values in record order (owned) */
     size_t cap;
+    /* Running figures, so that a mean or best of a million repeats costs no memory: the
+     * sum in value order, Welford's mean and sum of squared deviations, the extremes. */
+    double sum, wmean, wm2, lo, hi;
 } bl_stat;
 
 /* Adds x when present (absent values are not repeats). */

@@ -50,7 +50,9 @@ static double pct_of(const bl_lat *l, double p)
     return BL_ABSENT;
 }
 
-static void cell_add(bl_cell *c, const bl_record *r)
+static const char *intern_str(bl_table *t, bl_smap *pool, const char *s);
+
+static void cell_add(bl_table *t, bl_smap *pool, bl_cell *c, const bl_record *r)
 {
     c->n_recs++;
     bl_stat_add(&c->m[BL_M_BW], bl_present(r->bw_bytes_s) ? r->bw_bytes_s / 1e6 : BL_ABSENT);
@@ -72,9 +74,9 @@ static void cell_add(bl_cell *c, const bl_record *r)
     }
     bl_stat_add(&c->m[BL_M_CPU], r->cpu_pct);
     if (r->unit && !c->unit)
-        c->unit = r->unit;
+        c->unit = intern_str(t, pool, r->unit);
     if (r->note && !c->note)
-        c->note = r->note;
+        c->note = intern_str(t, pool, r->note);
     if (r->note && !bl_present(r->bw_bytes_s) && !bl_present(r->iops) && !bl_present(r->value))
         c->n_notes++;
 }
@@ -173,29 +175,84 @@ static int row_idx_cmp(const void *a, const void *b, void *rows)
                    (*(const size_t *)a < *(const size_t *)b);
 }
 
-static size_t intern_row(bl_table *t, bl_smap *m, size_t *cap, const bl_record *r, bl_strbuf *key)
+/* A string the table keeps (a cell's unit and note, a column's tool): records are gone once
+ * added, so the table owns one copy of each distinct string. */
+static const char *intern_str(bl_table *t, bl_smap *pool, const char *s)
 {
-    row_key(r, key);
-    long i = bl_smap_get(m, key->s);
+    if (!s)
+        return NULL;
+    long i = bl_smap_get(pool, s);
+    if (i >= 0)
+        return t->strs[i];
+    bl_grow((void **)&t->strs, &t->strs_cap, t->nstrs + 1, sizeof *t->strs);
+    t->strs[t->nstrs] = bl_xstrdup(s);
+    bl_smap_put(pool, t->strs[t->nstrs], t->nstrs);
+    return t->strs[t->nstrs++];
+}
+
+typedef struct bcell {
+    bl_cell c;
+    size_t row, col; /* row in first-seen order */
+    char *key;       /* of cellmap */
+} bcell;
+
+struct bl_table_builder {
+    bl_table *t;
+    char *baseline;
+    int lean;
+    bl_smap rows, cols, cellmap, pool;
+    size_t rcap, ccap, cellcap;
+    bcell *cells; /* in first-seen order; placed by row and column at the end */
+    size_t ncells;
+    bl_strbuf key;
+};
+
+static size_t intern_row(bl_table_builder *b, const bl_record *r)
+{
+    bl_table *t = b->t;
+    row_key(r, &b->key);
+    long i = bl_smap_get(&b->rows, b->key.s);
     if (i >= 0)
         return (size_t)i;
-    bl_grow((void **)&t->rows, cap, t->nrows + 1, sizeof *t->rows);
+    bl_grow((void **)&t->rows, &b->rcap, t->nrows + 1, sizeof *t->rows);
     bl_row *row = &t->rows[t->nrows];
     memset(row, 0, sizeof *row);
     row_init(row, r);
-    bl_smap_put(m, bl_xstrdup(key->s), t->nrows);
+    bl_smap_put(&b->rows, bl_xstrdup(b->key.s), t->nrows);
     return t->nrows++;
 }
 
-static size_t intern_col(bl_table *t, bl_smap *m, size_t *cap, const char *key, const bl_record *r)
+static size_t intern_col(bl_table_builder *b, const char *key, const bl_record *r)
 {
-    long i = bl_smap_get(m, key);
+    bl_table *t = b->t;
+    long i = bl_smap_get(&b->cols, key);
     if (i >= 0)
         return (size_t)i;
-    bl_grow((void **)&t->cols, cap, t->ncols + 1, sizeof *t->cols);
-    t->cols[t->ncols] = (bl_col){bl_xstrdup(key), NULL, NULL, r->tool, 0, 0};
-    bl_smap_put(m, t->cols[t->ncols].key, t->ncols);
+    bl_grow((void **)&t->cols, &b->ccap, t->ncols + 1, sizeof *t->cols);
+    t->cols[t->ncols] =
+        (bl_col){bl_xstrdup(key), NULL, NULL, intern_str(t, &b->pool, r->tool), 0, 0};
+    bl_smap_put(&b->cols, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
+}
+
+static bl_cell *cell_at(bl_table_builder *b, size_t row, size_t col)
+{
+    char k[48];
+    snprintf(k, sizeof k, "%zu:%zu", row, col);
+    long i = bl_smap_get(&b->cellmap, k);
+    if (i >= 0)
+        return &b->cells[i].c;
+    bl_grow((void **)&b->cells, &b->cellcap, b->ncells + 1, sizeof *b->cells);
+    bcell *c = &b->cells[b->ncells];
+    memset(c, 0, sizeof *c);
+    c->row = row;
+    c->col = col;
+    /* Only a median or every repeat needs the values themselves. */
+    for (int k = 0; k < BL_M_COUNT; k++)
+        c->c.m[k].keep = !b->lean || b->t->repeats == BL_REP_MEDIAN || b->t->repeats == BL_REP_ALL;
+    c->key = bl_xstrdup(k);
+    bl_smap_put(&b->cellmap, c->key, b->ncells);
+    return &b->cells[b->ncells++].c;
 }
 
 static double median_of(double *v, size_t n)
@@ -295,32 +352,52 @@ static int comparable(const bl_record *r)
     return r->test && *r->test;
 }
 
-bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *err, size_t errlen)
+bl_table_builder *bl_table_begin(const bl_table_opts *o)
 {
-    bl_table *t = bl_xcalloc(1, sizeof *t);
-    t->by = o && o->by ? bl_xstrdup(o->by) : NULL;
-    t->repeats = o ? o->repeats : BL_REP_MEAN;
-    bl_smap rows = {0}, cols = {0};
-    size_t rcap = 0, ccap = 0;
-    size_t *rix = bl_xmalloc((recs->n + 1) * sizeof *rix);
-    size_t *cix = bl_xmalloc((recs->n + 1) * sizeof *cix);
-    bl_strbuf key;
-    bl_strbuf_init(&key);
-    char buf[4096];
-    int *row_setup = bl_setup_rows_naming(recs);
-    for (size_t i = 0; i < recs->n; i++) {
-        const bl_record *r = recs->v[i];
-        if (!comparable(r)) {
-            rix[i] = SIZE_MAX;
-            t->n_left_out++;
-            continue;
-        }
-        t->n_records++;
-        rix[i] = intern_row(t, &rows, &rcap, r, &key);
-        cix[i] = intern_col(t, &cols, &ccap,
-                            bl_setup_col_key(r, t->by, row_setup[i], buf, sizeof buf), r);
+    bl_table_builder *b = bl_xcalloc(1, sizeof *b);
+    b->t = bl_xcalloc(1, sizeof *b->t);
+    b->t->by = o && o->by ? bl_xstrdup(o->by) : NULL;
+    b->t->repeats = o ? o->repeats : BL_REP_MEAN;
+    b->baseline = o && o->baseline ? bl_xstrdup(o->baseline) : NULL;
+    b->lean = o && o->lean;
+    bl_strbuf_init(&b->key);
+    return b;
+}
+
+void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
+{
+    bl_table *t = b->t;
+    if (!comparable(r)) {
+        t->n_left_out++;
+        return;
     }
-    /* Sort rows and map old indices to new ones. */
+    t->n_records++;
+    char buf[4096];
+    size_t row = intern_row(b, r);
+    size_t col = intern_col(b, bl_setup_col_key(r, t->by, row_setup, buf, sizeof buf), r);
+    cell_add(t, &b->pool, cell_at(b, row, col), r);
+}
+
+static void builder_free(bl_table_builder *b)
+{
+    for (size_t i = 0; i < b->rows.cap; i++)
+        free((char *)b->rows.k[i]);
+    for (size_t i = 0; i < b->ncells; i++)
+        free(b->cells[i].key);
+    bl_smap_free(&b->rows);
+    bl_smap_free(&b->cols);
+    bl_smap_free(&b->cellmap);
+    bl_smap_free(&b->pool);
+    free(b->cells);
+    free(b->baseline);
+    bl_strbuf_free(&b->key);
+    free(b);
+}
+
+/* Sorts the rows and places each cell at its row and column of the grid. */
+static void place_cells(bl_table_builder *b)
+{
+    bl_table *t = b->t;
     size_t *perm = bl_xmalloc((t->nrows + 1) * sizeof *perm);
     size_t *order = bl_xmalloc((t->nrows + 1) * sizeof *order);
     for (size_t i = 0; i < t->nrows; i++)
@@ -335,25 +412,34 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
     free(t->rows);
     t->rows = sorted;
     t->cells = bl_xcalloc(t->nrows * t->ncols + 1, sizeof *t->cells);
-    for (size_t i = 0; i < recs->n; i++)
-        if (rix[i] != SIZE_MAX)
-            cell_add(bl_table_cell(t, order[rix[i]], cix[i]), recs->v[i]);
+    for (size_t i = 0; i < b->ncells; i++)
+        *bl_table_cell(t, order[b->cells[i].row], b->cells[i].col) = b->cells[i].c;
+    free(order);
+}
+
+bl_table *bl_table_end(bl_table_builder *b, char *err, size_t errlen)
+{
+    bl_table *t = b->t;
+    place_cells(b);
     finish(t);
     bl_setup_name_columns(t);
-    for (size_t i = 0; i < rows.cap; i++)
-        free((char *)rows.k[i]);
-    bl_smap_free(&rows);
-    bl_smap_free(&cols);
-    free(order);
-    free(rix);
-    free(cix);
-    free(row_setup);
-    bl_strbuf_free(&key);
-    if (find_baseline(t, o ? o->baseline : NULL, err, errlen) != 0) {
+    int bad = find_baseline(t, b->baseline, err, errlen) != 0;
+    builder_free(b);
+    if (bad) {
         bl_table_free(t);
         return NULL;
     }
     return t;
+}
+
+bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *err, size_t errlen)
+{
+    bl_table_builder *b = bl_table_begin(o);
+    int *row_setup = bl_setup_rows_naming(recs);
+    for (size_t i = 0; i < recs->n; i++)
+        bl_table_add(b, recs->v[i], row_setup[i]);
+    free(row_setup);
+    return bl_table_end(b, err, errlen);
 }
 
 void bl_table_free(bl_table *t)
@@ -372,6 +458,9 @@ void bl_table_free(bl_table *t)
     for (size_t i = 0; i < t->nrows * t->ncols; i++)
         for (int k = 0; k < BL_M_COUNT; k++)
             bl_stat_free(&t->cells[i].m[k]);
+    for (size_t i = 0; i < t->nstrs; i++)
+        free(t->strs[i]);
+    free(t->strs);
     free(t->rows);
     free(t->cols);
     free(t->cells);

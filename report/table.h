@@ -91,17 +91,30 @@ typedef struct bl_table {
                                         total latency (lat), [1] completion latency (clat) */
     size_t n_unlabelled;             /* columns of records lacking --by */
     size_t n_flagged;                /* cells flagged implausible */
+    char **strs;                     /* owned: the cells' units and notes, columns' tools */
+    size_t nstrs, strs_cap;
 } bl_table;
 
 typedef struct bl_table_opts {
     const char *by;       /* NULL: runs grouped by source/section/column */
     const char *baseline; /* a column's key or title, NULL for none */
     bl_repeats repeats;   /* default mean */
+    int lean;             /* keep each repeat's value only where the figure needs it (median,
+                             all); else cells hold running sums (stats.h) and v stays empty */
 } bl_table_opts;
 
 /* Builds the model; returns NULL with a message when the baseline names no column. The
- * records are borrowed: keep them alive while the table is used (units, notes). */
+ * table keeps copies of what it shows: the records may go once it is built. */
 bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *err, size_t errlen);
+
+/* The same, one record at a time (a store walked row by row): the table keeps per record only
+ * the figures its statistics need. row_setup says whether r's "row" label is the same over
+ * the run's records (setups.h: bl_setup_rows_naming); r is read during the call only.
+ * bl_table_end frees the builder and returns what bl_table_build would. */
+typedef struct bl_table_builder bl_table_builder;
+bl_table_builder *bl_table_begin(const bl_table_opts *o);
+void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup);
+bl_table *bl_table_end(bl_table_builder *b, char *err, size_t errlen);
 void bl_table_free(bl_table *t);
 
 static inline bl_cell *bl_table_cell(const bl_table *t, size_t row, size_t col)

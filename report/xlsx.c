@@ -88,22 +88,56 @@ void bl_xlsx_print_setup(lxw_worksheet *ws, const char *title, int repeat_head, 
     bl_strbuf_free(&sb);
 }
 
-int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *o, char *err,
-                  size_t errlen)
+static int gather(void *runs, const bl_record *r)
 {
-    bl_table_opts to = {.by = o->by, .baseline = o->baseline, .repeats = o->repeats};
-    bl_table *t = bl_table_build(recs, &to, err, errlen);
-    if (!t)
-        return 2;
+    bl_xruns_add(runs, r);
+    return 0;
+}
+
+static int detail_row(void *d, const bl_record *r)
+{
+    bl_xlsx_details_row(d, r);
+    return 0;
+}
+
+bl_xruns *bl_xlsx_runs_new(void)
+{
+    return bl_xcalloc(1, sizeof(bl_xruns));
+}
+
+void bl_xlsx_runs_add(void *runs, const bl_record *r)
+{
+    bl_xruns_add(runs, r);
+}
+
+void bl_xlsx_runs_free(bl_xruns *runs)
+{
+    if (runs)
+        bl_xruns_free(runs);
+    free(runs);
+}
+
+int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_xlsx_walk_fn walk,
+                       void *src, const bl_xlsx_opts *o, char *err, size_t errlen)
+{
+    bl_xruns runs = {0};
+    if (given) { /* taken over: emptied */
+        runs = *given;
+        memset(given, 0, sizeof *given);
+    } else if (walk(src, gather, &runs, err, errlen) != 0) {
+        bl_xruns_free(&runs);
+        return 1;
+    }
+    bl_xruns_finish(&runs);
     /* Constant-memory mode keeps a huge workbook small in memory, but leaves the chart
      * without cached values (Excel and LibreOffice read the cells on opening); below this
      * size the cache costs nothing and makes the file complete. */
     size_t cm = o->constant_memory_from ? o->constant_memory_from : BL_XLSX_CONSTANT_MEMORY_FROM;
-    lxw_workbook_options wo = {.constant_memory = recs->n >= cm, .tmpdir = NULL};
+    lxw_workbook_options wo = {.constant_memory = runs.n_records >= cm, .tmpdir = NULL};
     /* libxlsxwriter writes by name: it writes the temporary file, renamed when complete. */
     bl_atomic out;
     if (bl_atomic_open(&out, path, err, errlen) != 0) {
-        bl_table_free(t);
+        bl_xruns_free(&runs);
         return 1;
     }
     bl_atomic_close_stream(&out);
@@ -111,7 +145,7 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     if (!wb) {
         snprintf(err, errlen, "cannot create %s", path);
         bl_atomic_abort(&out);
-        bl_table_free(t);
+        bl_xruns_free(&runs);
         return 1;
     }
     const char *title = o->title ? o->title : "Storage benchmark comparison";
@@ -130,18 +164,16 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     bl_xfmt x;
     xfmt_init(&x, wb);
     x.title = title;
-    size_t max = o->max_run_sheets ? o->max_run_sheets : 200;
-    bl_xruns runs;
-    bl_xruns_build(recs, &runs);
     bl_xlsx_summary(wb, &x, t, title);
     bl_xlsx_pivots(wb, &x, t, o->metrics, o->n_metrics, title);
-    bl_xlsx_run_sheets(wb, &x, recs, &runs, max);
-    bl_xlsx_latency_sheet(wb, &x, recs, &runs, max);
-    bl_xlsx_disks_sheet(wb, &x, recs, &runs, max);
-    bl_xlsx_sources_sheet(wb, &x, recs, &runs, max);
+    bl_xdetail d;
+    bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200);
+    int rc = walk(src, detail_row, &d, err, errlen) != 0;
+    bl_xlsx_details_end(&d);
     lxw_error e = workbook_close(wb);
-    int rc = 0;
-    if (e != LXW_NO_ERROR) {
+    if (rc) {
+        bl_atomic_abort(&out);
+    } else if (e != LXW_NO_ERROR) {
         snprintf(err, errlen, "cannot write %s: %s (the old file, if any, is unchanged)", path,
                  lxw_strerror(e));
         bl_atomic_abort(&out);
@@ -151,6 +183,29 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     }
     bl_xruns_free(&runs);
     xfmt_free(&x);
+    return rc;
+}
+
+static int walk_array(void *recs, int (*fn)(void *ctx, const bl_record *r), void *ctx, char *err,
+                      size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const bl_records *rs = recs;
+    for (size_t i = 0; i < rs->n; i++)
+        if (fn(ctx, rs->v[i]) != 0)
+            return 1;
+    return 0;
+}
+
+int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *o, char *err,
+                  size_t errlen)
+{
+    bl_table_opts to = {.by = o->by, .baseline = o->baseline, .repeats = o->repeats};
+    bl_table *t = bl_table_build(recs, &to, err, errlen);
+    if (!t)
+        return 2;
+    int rc = bl_xlsx_write_walk(path, t, NULL, walk_array, (void *)recs, o, err, errlen);
     bl_table_free(t);
     return rc;
 }

@@ -7,7 +7,7 @@
  * metric (past max_run_sheets runs, one "Records" sheet instead, since a workbook of thousands of
  * sheets helps nobody), Latency (mean and percentiles in µs) when any record has latency, and
  * Sources (file, line, tool, version, labels of each run). Past 20,000 records it is written in
- * libxlsxwriter's constant-memory mode, so a 100,000-record store needs little memory. Every sheet
+ * libxlsxwriter's constant-memory mode; walked from the store, no record is held whole. Every sheet
  * prints on A4 landscape, fit to the page width, with its header row repeated and a header and
  * footer. */
 #ifndef BL_REPORT_XLSX_H
@@ -31,5 +31,19 @@ typedef struct bl_xlsx_opts {
 /* Returns 0, 2 when the baseline names no column, 1 when the file cannot be written. */
 int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *o, char *err,
                   size_t errlen);
+
+/* The same from records walked twice (a store read row by row: first the runs, then each
+ * record's rows) and the table already built (report/load.h): no record is held. walk calls
+ * fn for each record in order (r valid during the call), returns nonzero with err when the
+ * records cannot be read. Returns 0, or 1 with err. */
+typedef int (*bl_xlsx_walk_fn)(void *src, int (*fn)(void *ctx, const bl_record *r), void *ctx,
+                               char *err, size_t errlen);
+/* runs: the runs gathered while the table was built (saves a walk), or NULL. */
+typedef struct bl_xruns bl_xruns;
+int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *runs, bl_xlsx_walk_fn walk,
+                       void *src, const bl_xlsx_opts *o, char *err, size_t errlen);
+bl_xruns *bl_xlsx_runs_new(void);
+void bl_xlsx_runs_add(void *runs, const bl_record *r); /* a bl_report_each_fn */
+void bl_xlsx_runs_free(bl_xruns *runs);
 
 #endif

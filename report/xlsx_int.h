@@ -4,7 +4,10 @@
 #define BL_REPORT_XLSX_INT_H
 
 #include "../core/record.h"
+#include "../core/strbuf.h"
+#include "smap.h"
 #include "table.h"
+#include "xlsx.h"
 #include <xlsxwriter.h>
 
 /* Formats are made once per number format text: a workbook holds a few dozen at most. */
@@ -31,31 +34,58 @@ void bl_xlsx_summary(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const char
 void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_metric *ms, size_t nm,
                     const char *title);
 
-/* The runs of the records, in first-seen order. */
+/* The runs of the records, in first-seen order, gathered as they are walked (xlsx_runs.c):
+ * what names each run's sheet and fills its Sources and Disks rows. */
+#define BL_XRUN_NAME_KEYS 6
+#define BL_XLSX_MAX_PCT 48
 typedef struct bl_xrun {
-    const bl_record *first;
-    size_t n;
-    size_t *idx;        /* the run's records, in order */
+    char *key;                     /* source \x1f run */
+    size_t n;                      /* records */
+    int64_t line;                  /* first line, -1 when unknown */
+    char *source, *tool, *version; /* of its first record */
+    char *labels;                  /* its first record's labels, as Sources shows them */
+    int64_t run;
+    bl_record *disks;                /* its first record with devices, owned, or NULL */
+    char *name_v[BL_XRUN_NAME_KEYS]; /* labels naming it, when every record has the same */
+    unsigned char name_varies[BL_XRUN_NAME_KEYS];
     char sheet[32 * 4]; /* sheet name, at most 31 characters of UTF-8 */
+    lxw_worksheet *ws;  /* its sheet while written */
+    lxw_row_t row;      /* the last row written to it */
 } bl_xrun;
 
-typedef struct bl_xruns {
-    size_t n;
+struct bl_xruns {
+    size_t n, cap, n_records;
     bl_xrun *v;
-} bl_xruns;
+    bl_smap map;
+    int any_lat; /* a record has latency figures */
+    size_t np;   /* percentiles reported anywhere, ascending once finished */
+    double pct[BL_XLSX_MAX_PCT];
+};
 
-void bl_xruns_build(const bl_records *recs, bl_xruns *runs);
+/* Zero-initialise; add every record, then finish (sheet names). */
+void bl_xruns_add(bl_xruns *runs, const bl_record *r);
+void bl_xruns_finish(bl_xruns *runs);
+long bl_xruns_find(const bl_xruns *runs, const bl_record *r); /* index of r's run, or -1 */
 void bl_xruns_free(bl_xruns *runs);
 
-/* Writes the per-run sheets (or one Records sheet past max sheets), Latency, Disks, Sources. */
-void bl_xlsx_run_sheets(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, const bl_xruns *runs,
-                        size_t max_sheets);
-void bl_xlsx_latency_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
-                           const bl_xruns *runs, size_t max_sheets);
-/* Disks: fio's device figures of each run that has them; no sheet when none has. */
-void bl_xlsx_disks_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs, const bl_xruns *runs,
-                         size_t max_sheets);
-void bl_xlsx_sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_records *recs,
-                           const bl_xruns *runs, size_t max_sheets);
+/* The detail sheets: begin adds the per-run sheets (or one Records sheet past max_sheets runs)
+ * and Latency, and writes Disks and Sources, which need no record; row writes a record into
+ * its run's sheet and Latency, in the order of the walk; end sets their autofilters. */
+typedef struct bl_xdetail {
+    bl_xfmt *x;
+    bl_xruns *runs;
+    size_t max_sheets;
+    lxw_worksheet *records, *latency;
+    lxw_row_t rec_row, lat_row;
+    bl_strbuf sb;
+} bl_xdetail;
+
+/* "k=v; k=v": a record's labels in one cell. */
+void bl_xlsx_labels_text(const bl_record *r, bl_strbuf *sb);
+
+void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns *runs,
+                           size_t max_sheets);
+void bl_xlsx_details_row(bl_xdetail *d, const bl_record *r);
+void bl_xlsx_details_end(bl_xdetail *d);
 
 #endif

@@ -216,9 +216,27 @@ static void test_relabel(void **state)
     assert_int_equal(run(&out, NULL, "export --db %s rack=7", s->db), 0);
     assert_int_equal(count_lines(out), 8);
     free(out);
-    /* refusals change nothing */
-    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd rack=8", s->db), 2);
-    assert_non_null(strstr(err, "put '--' between"));
+    /* without '--', the first operand alone is the selection and the rest are labels */
+    assert_int_equal(
+        run(NULL, &err, "relabel --db %s tool=KDiskMark rack=6 'row=a b' 'mark=x~y'", s->db), 0);
+    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+    free(err);
+    assert_int_equal(run(&out, NULL, "export --db %s rack=6 'label.row=a b' mark=x~y", s->db), 0);
+    assert_int_equal(count_lines(out), 8);
+    free(out);
+    /* refusals change nothing: a second FILTER term, a run ID after a FILTER */
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd test~seq rack=8", s->db), 2);
+    assert_non_null(strstr(err, "'test~seq' is not K=V: a selection of several FILTER terms"));
+    assert_non_null(strstr(err, "needs '--' before the labels"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd %s rack=8", s->db, wr), 2);
+    assert_non_null(strstr(err, "is a run ID after the FILTER 'tool=dd'"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd host!=x rack=8", s->db), 2);
+    assert_non_null(strstr(err, "'host!=x' is not K=V"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd", s->db), 2);
+    assert_non_null(strstr(err, "no label to set"));
     free(err);
     assert_int_equal(run(NULL, &err, "relabel --db %s %s", s->db, wr), 2);
     assert_non_null(strstr(err, "no label to set"));
@@ -422,6 +440,48 @@ static void test_legacy_fnv_key(void **state)
     free(err);
 }
 
+/* A store of schema 2 (FNV keys, no run IDs) is upgraded in place: its runs get IDs derived
+ * from the FNV key, which stay the same when the store is opened again and when the same
+ * content is imported again (recognised by its FNV key). The same content in a new store
+ * gets the IDs of its SHA-256 key: an upgraded store's IDs are its own. */
+static void test_upgraded_ids_stable(void **state)
+{
+    store *s = *state;
+    char path[512], *out, *err, first[9], again[9], fresh[9];
+    snprintf(path, sizeof path, "%s/v2.db", s->dir);
+    assert_int_equal(run(NULL, NULL, "import --db %s %s", path, DD), 0);
+    bl_text t;
+    char msg[256], fnv[33], sql[256];
+    assert_int_equal(bl_text_load(&t, DD, msg, sizeof msg), 0);
+    bl_fnv_key(t.buf, t.len, fnv);
+    bl_text_free(&t);
+    snprintf(sql, sizeof sql,
+             "DROP TABLE runs; UPDATE imports SET hash = '%s'; PRAGMA user_version = 2;", fnv);
+    sqlite_exec(path, sql);
+    assert_int_equal(run(&out, NULL, "list --db %s", path), 0);
+    assert_int_equal(count_lines(out), 2);
+    snprintf(first, sizeof first, "%.8s", out);
+    free(out);
+    assert_int_equal(run(&out, NULL, "list --db %s", path), 0);
+    snprintf(again, sizeof again, "%.8s", out);
+    free(out);
+    assert_string_equal(first, again);
+    assert_int_equal(run(NULL, &err, "import --db %s %s", path, DD), 0);
+    assert_non_null(strstr(err, "already in the store (same content"));
+    assert_non_null(strstr(err, first));
+    free(err);
+    assert_int_equal(run(&out, NULL, "list --db %s", path), 0);
+    assert_int_equal(count_lines(out), 2);
+    assert_int_equal(strncmp(out, first, 8), 0);
+    free(out);
+    /* the store made now (setup) holds the same content under its SHA-256 IDs */
+    assert_int_equal(run(&out, NULL, "list --db %s tool=dd", s->db), 0);
+    snprintf(fresh, sizeof fresh, "%.8s", out);
+    free(out);
+    assert_string_equal(fresh, s->ids[0]);
+    assert_string_not_equal(fresh, first);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +493,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_foreign_sqlite_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged_store_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_legacy_fnv_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgraded_ids_stable, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

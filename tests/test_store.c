@@ -88,7 +88,7 @@ static void test_round_trip_and_duplicates(void **state)
     assert_int_equal(bl_store_runs(s, NULL, &runs, &n, err, sizeof err), 0);
     assert_int_equal(n, 6); /* 3 runs of 4 records, imported twice */
     assert_int_equal(runs[0].n_records, 4);
-    assert_string_equal(runs[0].tool, "fio");
+    assert_string_equal(runs[0].head->tool, "fio");
     bl_run_infos_free(runs, n);
     bl_store_close(s);
     assert_int_equal(count_records(path, NULL), 24);
