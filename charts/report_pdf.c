@@ -88,7 +88,7 @@ static const char *setup_name(const bl_table *t, size_t j)
 }
 
 /* Title page: what the reader needs before the figures. */
-static void title_page(doc *d, const bl_table *t, const bl_records *recs)
+static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools)
 {
     new_page(d);
     double y = M + 40;
@@ -106,15 +106,7 @@ static void title_page(doc *d, const bl_table *t, const bl_records *recs)
     /* What was measured: the tools and the figures. */
     bl_strbuf_reset(&sb);
     bl_strbuf_puts(&sb, "Measured with ");
-    size_t tools = 0;
-    for (size_t i = 0; i < recs->n; i++) {
-        const char *tool = recs->v[i]->tool;
-        int seen = 0;
-        for (size_t k = 0; k < i && !seen && tool; k++)
-            seen = recs->v[k]->tool && strcmp(recs->v[k]->tool, tool) == 0;
-        if (tool && !seen)
-            bl_strbuf_printf(&sb, "%s%s", tools++ ? ", " : "", tool);
-    }
+    bl_strbuf_puts(&sb, tools->s ? tools->s : "");
     bl_strbuf_puts(&sb, ". Figures: ");
     int first = 1;
     for (int m = 0; m < BL_M_COUNT; m++)
@@ -253,7 +245,7 @@ static void summary(doc *d, const bl_table *t)
 }
 
 /* One bar chart per metric, each set-up drawn (pages of ten as the chart kind makes them). */
-static int charts(doc *d, const bl_table *t, const bl_records *recs, const bl_pdf_opts *o,
+static int charts(doc *d, const bl_table *t, const bl_chart_common *common, const bl_pdf_opts *o,
                   char *err, size_t errlen)
 {
     double s = (PW - 2 * M) / 1600.0;
@@ -280,8 +272,10 @@ static int charts(doc *d, const bl_table *t, const bl_records *recs, const bl_pd
                                 .repeats = o->repeats,
                                 .page = p,
                                 .pages = &pages,
-                                .log = -1};
-            int rc = bl_chart_draw(&c, recs, &co, err, errlen);
+                                .log = -1,
+                                .table = t,
+                                .common = common};
+            int rc = bl_chart_draw(&c, NULL, &co, err, errlen);
             bl_canvas_free(&c);
             cairo_restore(d->cr);
             if (rc == 2)
@@ -293,50 +287,104 @@ static int charts(doc *d, const bl_table *t, const bl_records *recs, const bl_pd
     return 0;
 }
 
-static void sources(doc *d, const bl_records *recs)
+/* The sources appendix, one run at a time as the walk brings its records: the run's first
+ * record, how many, its least line, and which of its labels every record shares. */
+typedef struct {
+    doc *d;
+    double y;
+    bl_record *first;
+    size_t n;
+    int64_t line;
+    unsigned char *same;
+} src_walk;
+
+static void source_line(src_walk *w)
 {
-    new_page(d);
-    double y = M;
-    y += text(d, M, y, PW - 2 * M, "Sources: each run, its file and first line", 13, 1, 0, 0, INK) +
-         8;
+    const bl_record *r = w->first;
+    if (!r)
+        return;
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    for (size_t i = 0; i < recs->n;) {
-        const bl_record *r = recs->v[i];
-        size_t e = i;
-        int64_t line = -1;
-        while (e < recs->n && recs->v[e]->run == r->run &&
-               strcmp(recs->v[e]->source, r->source) == 0) {
-            if (recs->v[e]->line > 0 && (line < 0 || recs->v[e]->line < line))
-                line = recs->v[e]->line;
-            e++;
+    bl_strbuf_printf(&sb, "%s  run %lld", r->source, (long long)r->run);
+    if (w->line > 0)
+        bl_strbuf_printf(&sb, ", line %lld", (long long)w->line);
+    bl_strbuf_printf(&sb, " · %s · %zu record%s", r->tool ? r->tool : "?", w->n,
+                     w->n == 1 ? "" : "s");
+    const char *sep = " · ";
+    for (size_t k = 0; k < r->n_labels; k++)
+        if (w->same[k]) {
+            bl_strbuf_printf(&sb, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
+            sep = "; ";
         }
-        bl_strbuf_reset(&sb);
-        bl_strbuf_printf(&sb, "%s  run %lld", r->source, (long long)r->run);
-        if (line > 0)
-            bl_strbuf_printf(&sb, ", line %lld", (long long)line);
-        bl_strbuf_printf(&sb, " · %s · %zu record%s", r->tool ? r->tool : "?", e - i,
-                         e - i == 1 ? "" : "s");
-        const char *sep = " · ";
-        for (size_t k = 0; k < r->n_labels; k++) {
-            int shared = 1;
-            for (size_t x = i + 1; x < e && shared; x++) {
-                const char *v = bl_record_label(recs->v[x], r->labels[k].key);
-                shared = v && strcmp(v, r->labels[k].value) == 0;
-            }
-            if (shared) {
-                bl_strbuf_printf(&sb, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
-                sep = "; ";
-            }
-        }
-        if (y > PH - M - 3 * LINE_H) {
-            new_page(d);
-            y = M;
-        }
-        y += text(d, M, y, PW - 2 * M, sb.s, 8, 0, 0, 0, INK) + 3;
-        i = e;
+    if (w->y > PH - M - 3 * LINE_H) {
+        new_page(w->d);
+        w->y = M;
     }
+    w->y += text(w->d, M, w->y, PW - 2 * M, sb.s, 8, 0, 0, 0, INK) + 3;
     bl_strbuf_free(&sb);
+    bl_record_free(w->first);
+    free(w->same);
+    w->first = NULL;
+    w->same = NULL;
+}
+
+static int source_add(void *ctx, const bl_record *r)
+{
+    src_walk *w = ctx;
+    if (w->first && (w->first->run != r->run || strcmp(w->first->source, r->source) != 0))
+        source_line(w);
+    if (!w->first) {
+        w->first = bl_record_clone(r);
+        w->n = 0;
+        w->line = -1;
+        w->same = bl_xmalloc(r->n_labels + 1);
+        memset(w->same, 1, r->n_labels + 1);
+    }
+    w->n++;
+    if (r->line > 0 && (w->line < 0 || r->line < w->line))
+        w->line = r->line;
+    for (size_t k = 0; k < w->first->n_labels; k++) {
+        const char *v = bl_record_label(r, w->first->labels[k].key);
+        w->same[k] = w->same[k] && v && strcmp(v, w->first->labels[k].value) == 0;
+    }
+    return 0;
+}
+
+static int sources(doc *d, bl_pdf_walk_fn walk, void *src, char *err, size_t errlen)
+{
+    new_page(d);
+    src_walk w = {.d = d, .y = M};
+    w.y += text(d, M, w.y, PW - 2 * M, "Sources: each run, its file and first line", 13, 1, 0, 0,
+                INK) +
+           8;
+    int rc = walk(src, source_add, &w, err, errlen) != 0;
+    source_line(&w);
+    return rc;
+}
+
+/* What the title page and the charts' titles say of the records: the tools, in the order
+ * first seen, and the labels they share. */
+typedef struct {
+    bl_strbuf tools;
+    size_t n_tools;
+    bl_chart_common common;
+} about_walk;
+
+static int about_add(void *ctx, const bl_record *r)
+{
+    about_walk *a = ctx;
+    bl_chart_common_add(&a->common, r);
+    if (!r->tool)
+        return 0;
+    for (const char *p = a->tools.s; p && *p;) { /* "fio, dd": a short list */
+        size_t n = strcspn(p, ",");
+        if (n == strlen(r->tool) && strncmp(p, r->tool, n) == 0)
+            return 0;
+        p += n;
+        p += strspn(p, ", ");
+    }
+    bl_strbuf_printf(&a->tools, "%s%s", a->n_tools++ ? ", " : "", r->tool);
+    return 0;
 }
 
 static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
@@ -344,9 +392,16 @@ static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned
     return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int bl_report_pdf(const char *path, const bl_table *t, const bl_records *recs, const bl_pdf_opts *o,
-                  size_t *pages, char *err, size_t errlen)
+int bl_report_pdf_walk(const char *path, const bl_table *t, bl_pdf_walk_fn walk, void *src,
+                       const bl_pdf_opts *o, size_t *pages, char *err, size_t errlen)
 {
+    about_walk about = {0};
+    bl_strbuf_init(&about.tools);
+    if (walk(src, about_add, &about, err, errlen) != 0) {
+        bl_strbuf_free(&about.tools);
+        bl_chart_common_free(&about.common);
+        return 1;
+    }
     /* Whole or not at all: a failed write leaves the old PDF as it was. */
     bl_atomic out;
     if (bl_atomic_open(&out, path, err, errlen) != 0)
@@ -358,11 +413,13 @@ int bl_report_pdf(const char *path, const bl_table *t, const bl_records *recs, c
     cairo_pdf_surface_set_metadata(d.surf, CAIRO_PDF_METADATA_CREATOR, "benchlog");
     d.cr = cairo_create(d.surf);
     d.lay = pango_cairo_create_layout(d.cr);
-    title_page(&d, t, recs);
+    title_page(&d, t, &about.tools);
     summary(&d, t);
-    int rc = charts(&d, t, recs, o, err, errlen);
+    int rc = charts(&d, t, &about.common, o, err, errlen);
     if (rc == 0)
-        sources(&d, recs);
+        rc = sources(&d, walk, src, err, errlen);
+    bl_strbuf_free(&about.tools);
+    bl_chart_common_free(&about.common);
     end_page(&d);
     g_object_unref(d.lay);
     cairo_destroy(d.cr);
@@ -380,4 +437,22 @@ int bl_report_pdf(const char *path, const bl_table *t, const bl_records *recs, c
     if (pages)
         *pages = d.page;
     return rc;
+}
+
+static int walk_array(void *recs, int (*fn)(void *ctx, const bl_record *r), void *ctx, char *err,
+                      size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const bl_records *rs = recs;
+    for (size_t i = 0; i < rs->n; i++)
+        if (fn(ctx, rs->v[i]) != 0)
+            return 1;
+    return 0;
+}
+
+int bl_report_pdf(const char *path, const bl_table *t, const bl_records *recs, const bl_pdf_opts *o,
+                  size_t *pages, char *err, size_t errlen)
+{
+    return bl_report_pdf_walk(path, t, walk_array, (void *)recs, o, pages, err, errlen);
 }

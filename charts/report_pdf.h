@@ -6,7 +6,9 @@
  *     n, 95% CI), split across pages, the header repeated on each;
  *   - one bar chart per metric (the chart kind `bar`, every set-up, in pages of ten);
  *   - a sources appendix: each run with its file, line, tool and labels.
- * Built on the comparison model (table.h) and the records it was built from. */
+ * Built on the comparison model (table.h) and the records it was built from, which are walked
+ * (twice: what the title page and the charts' titles say of them, then the sources) and never
+ * held. */
 #ifndef BL_CHARTS_REPORT_PDF_H
 #define BL_CHARTS_REPORT_PDF_H
 
@@ -20,8 +22,16 @@ typedef struct bl_pdf_opts {
     bl_repeats repeats;
 } bl_pdf_opts;
 
-/* Writes the PDF to path; returns 0, or 1 with err saying why. recs are the table's records.
- * *pages (when not NULL) is set to the page count. */
+/* Calls fn on every record the table was built from, in the order it saw them; a nonzero
+ * return of fn stops the walk. Returns 0, else nonzero with err saying why. */
+typedef int (*bl_pdf_walk_fn)(void *src, int (*fn)(void *ctx, const bl_record *r), void *ctx,
+                              char *err, size_t errlen);
+
+/* Writes the PDF to path; returns 0, or 1 with err saying why. *pages (when not NULL) is set
+ * to the page count. */
+int bl_report_pdf_walk(const char *path, const bl_table *t, bl_pdf_walk_fn walk, void *src,
+                       const bl_pdf_opts *o, size_t *pages, char *err, size_t errlen);
+/* The same from records held (the table's records). */
 int bl_report_pdf(const char *path, const bl_table *t, const bl_records *recs, const bl_pdf_opts *o,
                   size_t *pages, char *err, size_t errlen);
 

@@ -112,27 +112,32 @@ static void page_add(void *page, const bl_record *r)
     bl_page_recs_add(page, r);
 }
 
-/* The table and, for the PDF report (its charts draw records), the records themselves; a
- * table or the HTML page (its sources gathered into page) is built as the store is walked. */
-static int load(const report_args *a, int n, char **argv, bl_records *recs, bl_page_recs *page,
-                bl_table **t)
+/* The table, built as the store is walked; for the HTML page its sources are gathered into
+ * page on the way. No record is held (the PDF walks the store again for its sources). */
+static int load(const report_args *a, int n, char **argv, bl_page_recs *page, bl_table **t)
 {
     char err[512];
     bl_table_opts to = {.by = a->by, .baseline = a->baseline, .repeats = a->cmp.repeats};
-    int rc;
-    if (a->pdf) {
-        rc = bl_report_load(a->db, n, argv, recs, err, sizeof err);
-        if (rc == 0 && !(*t = bl_table_build(recs, &to, err, sizeof err)))
-            rc = 3;
-    } else {
-        int html = a->format == BL_REPORT_HTML;
-        rc = bl_report_table(a->db, n, argv, &to, html ? page_add : NULL, page, t, err, sizeof err);
-    }
+    int html = a->format == BL_REPORT_HTML && !a->pdf;
+    int rc = bl_report_table(a->db, n, argv, &to, html ? page_add : NULL, page, t, err, sizeof err);
     if (rc == 3)
         return bl_usage_error("report", "%s", err);
     if (rc)
         fprintf(stderr, "benchlog report: %s\n", err);
     return rc;
+}
+
+typedef struct {
+    const char *db;
+    int nterms;
+    char **terms;
+} store_src;
+
+static int walk_store(void *src, int (*fn)(void *ctx, const bl_record *r), void *ctx, char *err,
+                      size_t errlen)
+{
+    const store_src *s = src;
+    return bl_report_walk(s->db, s->nterms, s->terms, fn, ctx, err, errlen);
 }
 
 int cmd_report(int argc, char **argv)
@@ -141,14 +146,11 @@ int cmd_report(int argc, char **argv)
     int rc, n = read_args(argc, argv, &a, &rc);
     if (n < 0)
         return rc;
-    bl_records recs;
-    bl_records_init(&recs);
     char err[512];
     bl_table *t = NULL;
     bl_page_recs page = {0};
-    rc = load(&a, n, argv, &recs, &page, &t);
+    rc = load(&a, n, argv, &page, &t);
     if (rc) {
-        bl_records_free(&recs);
         bl_page_recs_free(&page);
         return rc;
     }
@@ -158,7 +160,6 @@ int cmd_report(int argc, char **argv)
                 "compare (bare logs: see benchlog chart --kind timeline)\n",
                 t->n_left_out);
         bl_table_free(t);
-        bl_records_free(&recs);
         bl_page_recs_free(&page);
         return 1;
     }
@@ -171,12 +172,12 @@ int cmd_report(int argc, char **argv)
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
     if (a.pdf) {
         bl_pdf_opts po = {.title = a.title, .by = a.by, .repeats = a.cmp.repeats};
-        rc = a.out ? bl_report_pdf(a.out, t, &recs, &po, NULL, err, sizeof err) : 2;
+        store_src src = {a.db, n, argv};
+        rc = a.out ? bl_report_pdf_walk(a.out, t, walk_store, &src, &po, NULL, err, sizeof err) : 2;
         bl_chart_cleanup();
         if (rc == 1)
             fprintf(stderr, "benchlog report: %s\n", err);
         bl_table_free(t);
-        bl_records_free(&recs);
         bl_page_recs_free(&page);
         return rc == 2 ? bl_usage_error("report", "--pdf needs -o FILE.pdf") : rc;
     }
@@ -192,7 +193,6 @@ int cmd_report(int argc, char **argv)
     rc = write_out(a.out, &sb);
     bl_strbuf_free(&sb);
     bl_table_free(t);
-    bl_records_free(&recs);
     bl_page_recs_free(&page);
     return rc;
 }
