@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define BS 65536
@@ -267,12 +268,62 @@ static void test_clones_share_a_named_file(void **state)
     free(dir);
 }
 
+/* The clones' files are all made before any is filled: the free space must hold them all.
+ * On a 40 MiB tmpfs (a private mount namespace, so root only) two clones of 16 MiB need
+ * 32 MiB and the 16.3 MiB margin: refused before a byte is written; one clone runs. */
+static void test_free_space_holds_every_clones_file(void **state)
+{
+    (void)state;
+    if (geteuid() != 0 || !bl_test_have("unshare"))
+        bl_skip_because("a tmpfs of a set size needs root and unshare");
+    char *dir = bl_test_tmpdir();
+    const char *bin = getenv("BENCHLOG_BIN");
+    char cmd[2048], m[256];
+    snprintf(m, sizeof m, "%s/m", dir);
+    assert_int_equal(mkdir(m, 0700), 0);
+    for (int n = 2; n >= 1; n--) {
+        char job[256];
+        snprintf(job, sizeof job, "%s/nj%d.fio", dir, n);
+        FILE *jf = fopen(job, "w");
+        assert_non_null(jf);
+        fprintf(jf, "[nj]\nbs=64k\nioengine=psync\nrw=write\nsize=16m\nnumjobs=%d\n", n);
+        fclose(jf);
+    }
+    snprintf(cmd, sizeof cmd,
+             "unshare -m sh -c 'mount -t tmpfs -o size=40m none %s || exit 99; "
+             "%s run --db %s/s.db --target %s %s/nj2.fio 2>&1; echo rc=$?; ls -A %s; "
+             "%s run --db %s/s.db --target %s %s/nj1.fio >/dev/null 2>&1; echo rc=$?'",
+             m, bin ? bin : "build/benchlog", dir, m, dir, m, bin ? bin : "build/benchlog", dir, m,
+             dir);
+    int st;
+    char *out = bl_test_sh(cmd, &st);
+    printf("  %s", out);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 99) {
+        free(out);
+        bl_skip_because("tmpfs cannot be mounted here");
+    }
+    assert_non_null(strstr(out, "not enough free space: the test files need 32.0 MiB"));
+    /* refused (exit 1), nothing left in the folder, then one clone runs (exit 0) */
+    assert_non_null(strstr(out, "rc=1\nrc=0\n"));
+    free(out);
+    for (int n = 1; n <= 2; n++) {
+        snprintf(cmd, sizeof cmd, "%s/nj%d.fio", dir, n);
+        unlink(cmd);
+    }
+    snprintf(cmd, sizeof cmd, "%s/s.db", dir);
+    unlink(cmd);
+    assert_int_equal(rmdir(m), 0);
+    assert_int_equal(rmdir(dir), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_clone_writes_its_own_file),
         cmocka_unit_test(test_clones_with_several_files),
         cmocka_unit_test(test_clones_share_a_named_file),
+        cmocka_unit_test(test_free_space_holds_every_clones_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
