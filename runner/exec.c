@@ -208,9 +208,10 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
     w->fds = bl_xcalloc((size_t)w->nfiles, sizeof *w->fds);
     for (int f = 0; f < w->nfiles; f++)
         w->fds[f] = -1;
+    bl_target **files = r->files + (r->nsets > 1 ? clone * w->nfiles : 0);
     for (int f = 0; f < w->nfiles; f++) {
         w->fds[f] =
-            no_io ? -2 : bl_target_open(&ex->targets, r->files[f], j->direct, &direct, err, errlen);
+            no_io ? -2 : bl_target_open(&ex->targets, files[f], j->direct, &direct, err, errlen);
         if (w->fds[f] == -1)
             return -1;
     }
@@ -333,9 +334,25 @@ static bool needs_layout(const bl_job *j)
     return j->is_read || j->overwrite || j->is_trim || j->verify_only;
 }
 
-/* File f of a job: with nrfiles > 1 a scratch file in a folder named as fio names them
- * (NAME.0.F), each of size / nrfiles bytes. */
-static bl_target *job_file(bl_exec *ex, const bl_job *j, int f, char *err, size_t errlen)
+/* fio's add_job: a job naming no file gives each clone its own files, NAME.C.F (clone C,
+ * file F); with filename= (or --target a file or device) the clones share it. A suite's
+ * threads share its one test file, as CrystalDiskMark's do. */
+static bool own_files_per_clone(const bl_exec *ex, const bl_job *j)
+{
+    if (j->numjobs <= 1 || j->filename || ex->o->suite || bl_engine_has(j->engine, BL_ENGINE_NO_IO))
+        return false;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    struct stat st;
+    bool dir = stat(where_for(ex, j, &sb), &st) == 0 && S_ISDIR(st.st_mode);
+    bl_strbuf_free(&sb);
+    return dir;
+}
+
+/* File f of clone set c: size / nrfiles bytes, a scratch file named as fio names it (NAME.C.F)
+ * when the job has several clones with their own files or several files. */
+static bl_target *job_file(bl_exec *ex, const bl_job *j, int c, int f, bool own, char *err,
+                           size_t errlen)
 {
     bool null = bl_engine_has(j->engine, BL_ENGINE_NO_IO);
     uint64_t fsize = j->size / (uint64_t)j->nrfiles;
@@ -353,8 +370,8 @@ static bl_target *job_file(bl_exec *ex, const bl_job *j, int f, char *err, size_
         snprintf(err, errlen, "job '%s': nrfiles=%d needs a folder for its files; %s is not one",
                  j->name, j->nrfiles, where);
     else {
-        if (j->nrfiles > 1)
-            bl_strbuf_printf(&key, ".0.%d", f);
+        if (j->nrfiles > 1 || own)
+            bl_strbuf_printf(&key, ".%d.%d", c, f);
         t = bl_target_get(&ex->targets, where, key.s, need, err, errlen);
     }
     bl_strbuf_free(&sb);
@@ -366,9 +383,13 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
 {
     for (size_t k = 0; k < n; k++) {
         bl_job *j = &res[k].job;
-        res[k].files = bl_xcalloc((size_t)j->nrfiles, sizeof *res[k].files);
-        for (int f = 0; f < j->nrfiles; f++)
-            if (!(res[k].files[f] = job_file(ex, j, f, err, errlen)))
+        bool own = own_files_per_clone(ex, j);
+        res[k].nsets = own ? j->numjobs : 1;
+        int nf = res[k].nsets * j->nrfiles;
+        res[k].files = bl_xcalloc((size_t)nf, sizeof *res[k].files);
+        for (int i = 0; i < nf; i++)
+            if (!(res[k].files[i] =
+                      job_file(ex, j, i / j->nrfiles, i % j->nrfiles, own, err, errlen)))
                 return -1;
         res[k].target = res[k].files[0];
         if (bl_engine_has(j->engine, BL_ENGINE_NO_IO))
@@ -376,7 +397,7 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
         if (check_target(ex, j, res[k].target, err, errlen) != 0)
             return -1;
         bool layout = needs_layout(j);
-        for (int f = 0; f < j->nrfiles; f++) {
+        for (int f = 0; f < nf; f++) {
             bl_target *t = res[k].files[f];
             if (layout && t->laid_out < t->size && !t->blockdev)
                 fprintf(stderr, "benchlog run: writing the %.1f MiB test file %s (%s)\n",

@@ -14,7 +14,8 @@ typedef struct bl_job_result {
     double usr_s, sys_s; /* CPU of all clones */
     bool direct;         /* what was used (false after an O_DIRECT fallback) */
     bl_target *target;   /* owned by the exec; the first of files */
-    bl_target **files;   /* job.nrfiles targets (the array is the result's, owned) */
+    bl_target **files;   /* nsets x job.nrfiles targets (the array is the result's, owned) */
+    int nsets;           /* 1: the clones share the files; numjobs: clone C has set C (fio's) */
     size_t n_samples;    /* bw/IOPS each interval, both directions */
     double *t, *bw[2], *iops[2];
     uint64_t verified; /* blocks read back and found good (verify=) */

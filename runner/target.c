@@ -126,11 +126,31 @@ static int check_space(const char *dir, uint64_t need, char *err, size_t errlen)
     uint64_t margin = need / 100 + (16u << 20);
     if (avail < need + margin) {
         snprintf(err, errlen,
-                 "%s: not enough free space: the test needs %.1f MiB, %.1f MiB are free", dir,
-                 (double)need / 1048576.0, (double)avail / 1048576.0);
+                 "%s: not enough free space: the test files need %.1f MiB and a margin of "
+                 "%.1f MiB, %.1f MiB are free",
+                 dir, (double)need / 1048576.0, (double)margin / 1048576.0,
+                 (double)avail / 1048576.0);
         return -1;
     }
     return 0;
+}
+
+/* Bytes the scratch files already made on dir's filesystem will still take: a job's clones
+ * and files are all created before any is filled, so the free space must hold them all. */
+static uint64_t pending(const bl_targets *ts, const char *dir)
+{
+    struct stat d, f;
+    uint64_t sum = 0;
+    if (stat(dir, &d) != 0)
+        return 0;
+    for (size_t i = 0; i < ts->n; i++) {
+        const bl_target *t = ts->v[i];
+        if (!t->scratch || t->fd < 0 || fstat(t->fd, &f) != 0 || f.st_dev != d.st_dev)
+            continue;
+        uint64_t used = (uint64_t)f.st_blocks * 512u;
+        sum += used < t->size ? t->size - used : 0;
+    }
+    return sum;
 }
 
 /* A new file at path: created exclusively, so a file that appeared meanwhile is not reused. */
@@ -139,7 +159,7 @@ static bl_target *new_scratch(bl_targets *ts, const char *path, uint64_t size, c
 {
     char *tmp = bl_xstrdup(path);
     const char *dir = dirname(tmp);
-    int rc = check_space(dir, size, err, errlen);
+    int rc = check_space(dir, size + pending(ts, dir), err, errlen);
     free(tmp);
     if (rc != 0)
         return NULL;
