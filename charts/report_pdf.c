@@ -350,7 +350,7 @@ static int source_add(void *ctx, const bl_record *r)
     return 0;
 }
 
-static int sources(doc *d, bl_pdf_walk_fn walk, void *src, char *err, size_t errlen)
+static int sources(doc *d, bl_rec_walk_fn walk, void *src, char *err, size_t errlen)
 {
     new_page(d);
     src_walk w = {.d = d, .y = M};
@@ -392,7 +392,7 @@ static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned
     return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int bl_report_pdf_walk(const char *path, const bl_table *t, bl_pdf_walk_fn walk, void *src,
+int bl_report_pdf_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk, void *src,
                        const bl_pdf_opts *o, size_t *pages, char *err, size_t errlen)
 {
     about_walk about = {0};
@@ -439,20 +439,8 @@ int bl_report_pdf_walk(const char *path, const bl_table *t, bl_pdf_walk_fn walk,
     return rc;
 }
 
-static int walk_array(void *recs, int (*fn)(void *ctx, const bl_record *r), void *ctx, char *err,
-                      size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    const bl_records *rs = recs;
-    for (size_t i = 0; i < rs->n; i++)
-        if (fn(ctx, rs->v[i]) != 0)
-            return 1;
-    return 0;
-}
-
 int bl_report_pdf(const char *path, const bl_table *t, const bl_records *recs, const bl_pdf_opts *o,
                   size_t *pages, char *err, size_t errlen)
 {
-    return bl_report_pdf_walk(path, t, walk_array, (void *)recs, o, pages, err, errlen);
+    return bl_report_pdf_walk(path, t, bl_walk_records, (void *)recs, o, pages, err, errlen);
 }

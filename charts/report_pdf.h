@@ -13,6 +13,7 @@
 #define BL_CHARTS_REPORT_PDF_H
 
 #include "../core/record.h"
+#include "../report/load.h"
 #include "../report/table.h"
 #include <stddef.h>
 
@@ -22,14 +23,10 @@ typedef struct bl_pdf_opts {
     bl_repeats repeats;
 } bl_pdf_opts;
 
-/* Calls fn on every record the table was built from, in the order it saw them; a nonzero
- * return of fn stops the walk. Returns 0, else nonzero with err saying why. */
-typedef int (*bl_pdf_walk_fn)(void *src, int (*fn)(void *ctx, const bl_record *r), void *ctx,
-                              char *err, size_t errlen);
-
-/* Writes the PDF to path; returns 0, or 1 with err saying why. *pages (when not NULL) is set
- * to the page count. */
-int bl_report_pdf_walk(const char *path, const bl_table *t, bl_pdf_walk_fn walk, void *src,
+/* Writes the PDF to path from the table and a walk of the records it was built from
+ * (report/load.h); returns 0, or 1 with err saying why. *pages (when not NULL) is set to the
+ * page count. */
+int bl_report_pdf_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk, void *src,
                        const bl_pdf_opts *o, size_t *pages, char *err, size_t errlen);
 /* The same from records held (the table's records). */
 int bl_report_pdf(const char *path, const bl_table *t, const bl_records *recs, const bl_pdf_opts *o,

@@ -127,19 +127,6 @@ static int load(const report_args *a, int n, char **argv, bl_page_recs *page, bl
     return rc;
 }
 
-typedef struct {
-    const char *db;
-    int nterms;
-    char **terms;
-} store_src;
-
-static int walk_store(void *src, int (*fn)(void *ctx, const bl_record *r), void *ctx, char *err,
-                      size_t errlen)
-{
-    const store_src *s = src;
-    return bl_report_walk(s->db, s->nterms, s->terms, fn, ctx, err, errlen);
-}
-
 int cmd_report(int argc, char **argv)
 {
     report_args a;
@@ -172,8 +159,9 @@ int cmd_report(int argc, char **argv)
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
     if (a.pdf) {
         bl_pdf_opts po = {.title = a.title, .by = a.by, .repeats = a.cmp.repeats};
-        store_src src = {a.db, n, argv};
-        rc = a.out ? bl_report_pdf_walk(a.out, t, walk_store, &src, &po, NULL, err, sizeof err) : 2;
+        bl_store_walk src = {a.db, n, argv};
+        rc = a.out ? bl_report_pdf_walk(a.out, t, bl_walk_store, &src, &po, NULL, err, sizeof err)
+                   : 2;
         bl_chart_cleanup();
         if (rc == 1)
             fprintf(stderr, "benchlog report: %s\n", err);

@@ -27,19 +27,6 @@ static const char after[] =
     "Options may stand before, between or after the filters.\n"
     "Example: benchlog xlsx -o nas.xlsx --by host tool=fio\n";
 
-typedef struct store_src {
-    const char *db;
-    int nterms;
-    char **terms;
-} store_src;
-
-static int walk_store(void *src, int (*fn)(void *ctx, const bl_record *r), void *ctx, char *err,
-                      size_t errlen)
-{
-    const store_src *s = src;
-    return bl_report_walk(s->db, s->nterms, s->terms, fn, ctx, err, errlen);
-}
-
 int cmd_xlsx(int argc, char **argv)
 {
     const char *db = NULL, *out = NULL;
@@ -80,9 +67,9 @@ int cmd_xlsx(int argc, char **argv)
     rc = bl_report_table(db, n, argv, &to, bl_xlsx_runs_add, runs, &t, err, sizeof err);
     if (rc == 0 && xo.by) /* say which set-ups lack the label, as report does */
         bl_cmp_warn_unlabelled(t, "xlsx");
-    store_src src = {db, n, argv};
+    bl_store_walk src = {db, n, argv};
     if (rc == 0)
-        rc = bl_xlsx_write_walk(out, t, runs, walk_store, &src, &xo, err, sizeof err);
+        rc = bl_xlsx_write_walk(out, t, runs, bl_walk_store, &src, &xo, err, sizeof err);
     if (rc == 2 || rc == 3)
         rc = bl_usage_error("xlsx", "%s", err);
     else if (rc)

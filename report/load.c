@@ -152,3 +152,20 @@ int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn
     bl_filter_free(&f);
     return rc;
 }
+
+int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const bl_records *rs = src;
+    for (size_t i = 0; i < rs->n; i++)
+        if (fn(ctx, rs->v[i]) != 0)
+            return 1;
+    return 0;
+}
+
+int bl_walk_store(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
+{
+    const bl_store_walk *s = src;
+    return bl_report_walk(s->db, s->nterms, s->terms, fn, ctx, err, errlen);
+}

@@ -26,4 +26,17 @@ typedef int (*bl_report_rec_fn)(void *ctx, const bl_record *r);
 int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn, void *ctx,
                    char *err, size_t errlen);
 
+/* A source of records the workbook and the PDF walk (twice, so that none is held): walk
+ * calls fn on each record in order; returns 0, else nonzero with err. */
+typedef int (*bl_rec_walk_fn)(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
+/* src: a bl_records held. */
+int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
+/* src: a bl_store_walk, the store's records matching FILTER terms (bl_report_walk). */
+typedef struct {
+    const char *db;
+    int nterms;
+    char **terms;
+} bl_store_walk;
+int bl_walk_store(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
+
 #endif

@@ -117,7 +117,7 @@ void bl_xlsx_runs_free(bl_xruns *runs)
     free(runs);
 }
 
-int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_xlsx_walk_fn walk,
+int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_rec_walk_fn walk,
                        void *src, const bl_xlsx_opts *o, char *err, size_t errlen)
 {
     bl_xruns runs = {0};
@@ -186,18 +186,6 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_
     return rc;
 }
 
-static int walk_array(void *recs, int (*fn)(void *ctx, const bl_record *r), void *ctx, char *err,
-                      size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    const bl_records *rs = recs;
-    for (size_t i = 0; i < rs->n; i++)
-        if (fn(ctx, rs->v[i]) != 0)
-            return 1;
-    return 0;
-}
-
 int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *o, char *err,
                   size_t errlen)
 {
@@ -205,7 +193,7 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     bl_table *t = bl_table_build(recs, &to, err, errlen);
     if (!t)
         return 2;
-    int rc = bl_xlsx_write_walk(path, t, NULL, walk_array, (void *)recs, o, err, errlen);
+    int rc = bl_xlsx_write_walk(path, t, NULL, bl_walk_records, (void *)recs, o, err, errlen);
     bl_table_free(t);
     return rc;
 }

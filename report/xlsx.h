@@ -14,6 +14,7 @@
 #define BL_REPORT_XLSX_H
 
 #include "../core/record.h"
+#include "load.h"
 #include "table.h"
 #include <stddef.h>
 
@@ -36,11 +37,9 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
  * record's rows) and the table already built (report/load.h): no record is held. walk calls
  * fn for each record in order (r valid during the call), returns nonzero with err when the
  * records cannot be read. Returns 0, or 1 with err. */
-typedef int (*bl_xlsx_walk_fn)(void *src, int (*fn)(void *ctx, const bl_record *r), void *ctx,
-                               char *err, size_t errlen);
 /* runs: the runs gathered while the table was built (saves a walk), or NULL. */
 typedef struct bl_xruns bl_xruns;
-int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *runs, bl_xlsx_walk_fn walk,
+int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *runs, bl_rec_walk_fn walk,
                        void *src, const bl_xlsx_opts *o, char *err, size_t errlen);
 bl_xruns *bl_xlsx_runs_new(void);
 void bl_xlsx_runs_add(void *runs, const bl_record *r); /* a bl_report_each_fn */
