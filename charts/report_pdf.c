@@ -3,6 +3,7 @@
 #include "../core/strbuf.h"
 #include "../report/fmt.h"
 #include "../report/render.h"
+#include "../report/run_digest.h"
 #include "canvas.h"
 #include "chart.h"
 #include <cairo-pdf.h>
@@ -287,32 +288,29 @@ static int charts(doc *d, const bl_table *t, const bl_chart_common *common, cons
     return 0;
 }
 
-/* The sources appendix, one run at a time as the walk brings its records: the run's first
- * record, how many, its least line, and which of its labels every record shares. */
+/* The sources appendix, one run at a time as the walk brings its records. */
 typedef struct {
     doc *d;
     double y;
-    bl_record *first;
-    size_t n;
-    int64_t line;
-    unsigned char *same;
+    bl_run_digest run;
 } src_walk;
 
 static void source_line(src_walk *w)
 {
-    const bl_record *r = w->first;
+    const bl_run_digest *run = &w->run;
+    const bl_record *r = run->head;
     if (!r)
         return;
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_printf(&sb, "%s  run %lld", r->source, (long long)r->run);
-    if (w->line > 0)
-        bl_strbuf_printf(&sb, ", line %lld", (long long)w->line);
-    bl_strbuf_printf(&sb, " · %s · %zu record%s", r->tool ? r->tool : "?", w->n,
-                     w->n == 1 ? "" : "s");
+    if (run->line > 0)
+        bl_strbuf_printf(&sb, ", line %lld", (long long)run->line);
+    bl_strbuf_printf(&sb, " · %s · %zu record%s", r->tool ? r->tool : "?", run->n,
+                     run->n == 1 ? "" : "s");
     const char *sep = " · ";
     for (size_t k = 0; k < r->n_labels; k++)
-        if (w->same[k]) {
+        if (run->same[k]) {
             bl_strbuf_printf(&sb, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
             sep = "; ";
         }
@@ -322,31 +320,15 @@ static void source_line(src_walk *w)
     }
     w->y += text(w->d, M, w->y, PW - 2 * M, sb.s, 8, 0, 0, 0, INK) + 3;
     bl_strbuf_free(&sb);
-    bl_record_free(w->first);
-    free(w->same);
-    w->first = NULL;
-    w->same = NULL;
+    bl_run_digest_clear(&w->run);
 }
 
 static int source_add(void *ctx, const bl_record *r)
 {
     src_walk *w = ctx;
-    if (w->first && (w->first->run != r->run || strcmp(w->first->source, r->source) != 0))
+    if (bl_run_digest_other(&w->run, r))
         source_line(w);
-    if (!w->first) {
-        w->first = bl_record_clone(r);
-        w->n = 0;
-        w->line = -1;
-        w->same = bl_xmalloc(r->n_labels + 1);
-        memset(w->same, 1, r->n_labels + 1);
-    }
-    w->n++;
-    if (r->line > 0 && (w->line < 0 || r->line < w->line))
-        w->line = r->line;
-    for (size_t k = 0; k < w->first->n_labels; k++) {
-        const char *v = bl_record_label(r, w->first->labels[k].key);
-        w->same[k] = w->same[k] && v && strcmp(v, w->first->labels[k].value) == 0;
-    }
+    bl_run_digest_add(&w->run, r);
     return 0;
 }
 

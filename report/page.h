@@ -13,6 +13,7 @@
 
 #include "../core/record.h"
 #include "../core/strbuf.h"
+#include "run_digest.h"
 #include "table.h"
 
 typedef struct {
@@ -32,10 +33,8 @@ void bl_page_html(const bl_table *t, const bl_records *recs, const bl_page_opts 
 typedef struct bl_page_recs {
     int kana, han, hangul;
     size_t runs;
-    bl_strbuf rows;      /* the Sources rows of the runs finished */
-    bl_record *first;    /* the run being read: its first record (owned), */
-    size_t n, line;      /* its records, its least line (SIZE_MAX: none) */
-    unsigned char *same; /* which of first's labels every record so far shares */
+    bl_strbuf rows;    /* the Sources rows of the runs finished */
+    bl_run_digest run; /* the run being read */
 } bl_page_recs;
 void bl_page_recs_add(bl_page_recs *p, const bl_record *r);
 void bl_page_recs_free(bl_page_recs *p);

@@ -2,14 +2,14 @@
 #include "../core/strbuf.h"
 #include "fmt.h"
 #include "page.h"
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The run read so far as a row: file, run, least line, tool, records, shared labels. */
 static void finish_run(bl_page_recs *p)
 {
-    const bl_record *r = p->first;
+    const bl_run_digest *d = &p->run;
+    const bl_record *r = d->head;
     if (!r)
         return;
     bl_strbuf *out = &p->rows;
@@ -18,13 +18,13 @@ static void finish_run(bl_page_recs *p)
     bl_strbuf_puts(out, "\">");
     bl_page_esc(out, bl_basename(r->source ? r->source : ""));
     bl_strbuf_printf(out, "</th><td>%lld</td><td>", (long long)r->run);
-    if (p->line != SIZE_MAX)
-        bl_strbuf_printf(out, "%zu", p->line);
+    if (d->line > 0)
+        bl_strbuf_printf(out, "%lld", (long long)d->line);
     bl_strbuf_puts(out, "</td><td>");
     bl_page_esc(out, r->tool ? r->tool : "");
-    bl_strbuf_printf(out, "</td><td>%zu</td><td>", p->n);
+    bl_strbuf_printf(out, "</td><td>%zu</td><td>", d->n);
     for (size_t k = 0; k < r->n_labels; k++) {
-        if (!p->same[k])
+        if (!d->same[k])
             continue;
         bl_page_esc(out, r->labels[k].key);
         bl_strbuf_putc(out, '=');
@@ -33,40 +33,16 @@ static void finish_run(bl_page_recs *p)
     }
     bl_strbuf_puts(out, "</td></tr>\n");
     p->runs++;
-    bl_record_free(p->first);
-    free(p->same);
-    p->first = NULL;
-    p->same = NULL;
+    bl_run_digest_clear(&p->run);
 }
 
 void bl_page_recs_add(bl_page_recs *p, const bl_record *r)
 {
     for (size_t k = 0; k < r->n_labels; k++)
         bl_page_lang_of(r->labels[k].value, &p->kana, &p->han, &p->hangul);
-    const char *src = r->source ? r->source : "";
-    if (p->first &&
-        (p->first->run != r->run || strcmp(p->first->source ? p->first->source : "", src) != 0))
+    if (bl_run_digest_other(&p->run, r))
         finish_run(p);
-    if (!p->first) {
-        p->first = bl_record_new();
-        bl_record_set_str(&p->first->source, r->source);
-        bl_record_set_str(&p->first->tool, r->tool);
-        p->first->run = r->run;
-        for (size_t k = 0; k < r->n_labels; k++)
-            bl_record_set_label(p->first, r->labels[k].key, r->labels[k].value);
-        p->same = bl_xmalloc(r->n_labels + 1);
-        memset(p->same, 1, r->n_labels + 1);
-        p->n = 0;
-        p->line = SIZE_MAX;
-    } else {
-        for (size_t k = 0; k < p->first->n_labels; k++) {
-            const char *v = p->same[k] ? bl_record_label(r, p->first->labels[k].key) : NULL;
-            p->same[k] = v && strcmp(v, p->first->labels[k].value) == 0;
-        }
-    }
-    p->n++;
-    if (r->line > 0 && (size_t)r->line < p->line)
-        p->line = (size_t)r->line;
+    bl_run_digest_add(&p->run, r);
 }
 
 void bl_page_put_sources(bl_page_recs *p, bl_strbuf *out)
@@ -85,8 +61,7 @@ void bl_page_put_sources(bl_page_recs *p, bl_strbuf *out)
 
 void bl_page_recs_free(bl_page_recs *p)
 {
-    bl_record_free(p->first);
-    free(p->same);
+    bl_run_digest_clear(&p->run);
     bl_strbuf_free(&p->rows);
     memset(p, 0, sizeof *p);
 }
