@@ -336,45 +336,34 @@ static bool needs_layout(const bl_job *j)
 
 /* fio's add_job: a job naming no file gives each clone its own files, NAME.C.F (clone C,
  * file F); with filename= (or --target a file or device) the clones share it. A suite's
- * threads share its one test file, as CrystalDiskMark's do. */
-static bool own_files_per_clone(const bl_exec *ex, const bl_job *j)
+ * threads share its one test file, as CrystalDiskMark's do. in_dir: the job's files go into
+ * a folder. */
+static bool own_files_per_clone(const bl_exec *ex, const bl_job *j, bool in_dir)
 {
-    if (j->numjobs <= 1 || j->filename || ex->o->suite || bl_engine_has(j->engine, BL_ENGINE_NO_IO))
-        return false;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    struct stat st;
-    bool dir = stat(where_for(ex, j, &sb), &st) == 0 && S_ISDIR(st.st_mode);
-    bl_strbuf_free(&sb);
-    return dir;
+    return j->numjobs > 1 && !j->filename && !ex->o->suite &&
+           !bl_engine_has(j->engine, BL_ENGINE_NO_IO) && in_dir;
 }
 
-/* File f of clone set c: size / nrfiles bytes, a scratch file named as fio names it (NAME.C.F)
- * when the job has several clones with their own files or several files. */
-static bl_target *job_file(bl_exec *ex, const bl_job *j, int c, int f, bool own, char *err,
-                           size_t errlen)
+/* File f of clone set c in where: size / nrfiles bytes, a scratch file named as fio names it
+ * (NAME.C.F) when the job has several clones with their own files or several files. */
+static bl_target *job_file(bl_exec *ex, const bl_job *j, const char *where, bool in_dir, int c,
+                           int f, bool own, char *err, size_t errlen)
 {
-    bool null = bl_engine_has(j->engine, BL_ENGINE_NO_IO);
     uint64_t fsize = j->size / (uint64_t)j->nrfiles;
     uint64_t need = j->size ? j->offset + fsize : 0;
-    if (null) /* an engine without I/O touches no file: it only needs a size to count in */
+    if (bl_engine_has(j->engine, BL_ENGINE_NO_IO)) /* it touches no file: a size to count in */
         return bl_target_none(&ex->targets, need ? need : 1u << 20);
-    bl_strbuf sb, key;
-    bl_strbuf_init(&sb);
-    bl_strbuf_init(&key);
-    const char *where = where_for(ex, j, &sb);
-    bl_strbuf_puts(&key, ex->o->suite ? ex->o->suite : j->name);
-    struct stat st;
-    bl_target *t = NULL;
-    if (j->nrfiles > 1 && (stat(where, &st) != 0 || !S_ISDIR(st.st_mode)))
+    if (j->nrfiles > 1 && !in_dir) {
         snprintf(err, errlen, "job '%s': nrfiles=%d needs a folder for its files; %s is not one",
                  j->name, j->nrfiles, where);
-    else {
-        if (j->nrfiles > 1 || own)
-            bl_strbuf_printf(&key, ".%d.%d", c, f);
-        t = bl_target_get(&ex->targets, where, key.s, need, err, errlen);
+        return NULL;
     }
-    bl_strbuf_free(&sb);
+    bl_strbuf key;
+    bl_strbuf_init(&key);
+    bl_strbuf_puts(&key, ex->o->suite ? ex->o->suite : j->name);
+    if (j->nrfiles > 1 || own)
+        bl_strbuf_printf(&key, ".%d.%d", c, f);
+    bl_target *t = bl_target_get(&ex->targets, where, key.s, need, err, errlen);
     bl_strbuf_free(&key);
     return t;
 }
@@ -383,14 +372,22 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
 {
     for (size_t k = 0; k < n; k++) {
         bl_job *j = &res[k].job;
-        bool own = own_files_per_clone(ex, j);
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        const char *where = where_for(ex, j, &sb);
+        struct stat st;
+        bool in_dir = stat(where, &st) == 0 && S_ISDIR(st.st_mode);
+        bool own = own_files_per_clone(ex, j, in_dir);
         res[k].nsets = own ? j->numjobs : 1;
         int nf = res[k].nsets * j->nrfiles;
         res[k].files = bl_xcalloc((size_t)nf, sizeof *res[k].files);
-        for (int i = 0; i < nf; i++)
-            if (!(res[k].files[i] =
-                      job_file(ex, j, i / j->nrfiles, i % j->nrfiles, own, err, errlen)))
-                return -1;
+        int made = 0;
+        while (made < nf && (res[k].files[made] = job_file(ex, j, where, in_dir, made / j->nrfiles,
+                                                           made % j->nrfiles, own, err, errlen)))
+            made++;
+        bl_strbuf_free(&sb);
+        if (made < nf)
+            return -1;
         res[k].target = res[k].files[0];
         if (bl_engine_has(j->engine, BL_ENGINE_NO_IO))
             continue;
