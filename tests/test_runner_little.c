@@ -126,11 +126,14 @@ static void test_libaio_on_tmpfs(void **state)
     assert_int_equal(rmdir(dir), 0); /* the scratch files are gone */
 }
 
+/* Blocks sized by depth, as for io_uring on a real file below: under valgrind the four clones'
+ * user code runs one at a time, and at QD8 x4 with 4 KiB the queue waited on valgrind's lock
+ * (29.8 of 32), which says nothing of the engine. make test and make check check the timing. */
 static void test_libaio_on_a_real_file(void **state)
 {
     (void)state;
     char *dir = bl_test_tmpdir();
-    check_law("ioengine=libaio\ndirect=1\nbs=4k\nsize=16m\n", false, dir);
+    check_law("ioengine=libaio\ndirect=1\nsize=16m\n", true, dir);
     assert_int_equal(rmdir(dir), 0);
     free(dir);
 }
