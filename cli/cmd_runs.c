@@ -1,6 +1,7 @@
 /* benchlog show / relabel / delete: one run looked at, labels fixed after import, runs
  * removed. A RUN is the ID `benchlog list` prints; where a FILTER is allowed, the runs it
  * acts on are the runs `benchlog list FILTER` shows. */
+#include "../core/fields.h"
 #include "../core/jsonl.h"
 #include "../core/store.h"
 #include "../core/strbuf.h"
@@ -209,7 +210,10 @@ static const char relabel_usage[] =
     "Sets (K=V) and removes (--unset K) labels on every record of the runs given by ID,\n"
     "or of the runs 'benchlog list FILTER' shows; all in one transaction. The selection\n"
     "is the leading run IDs, else the first operand alone (one FILTER term); every later\n"
-    "operand is a label to set. A selection of several FILTER terms ends with '--'.\n";
+    "operand is a label to set. A selection of several FILTER terms ends with '--'.\n"
+    "After one FILTER term, a K=V that names a record field or would change K where\n"
+    "the selected records hold another value is refused (it may be meant as a FILTER\n"
+    "term); after '--' it is set.\n";
 
 /* K=V, not K!=V nor K~V (whose text may hold '=' after the '~'). */
 static int is_assignment(const char *op)
@@ -221,7 +225,7 @@ static int is_assignment(const char *op)
 /* Splits the operands into the runs' selection and the labels to set: everything before
  * '--'; else the leading run IDs; else the first operand. What follows must be K=V: a
  * second FILTER term or a run ID after a FILTER is refused, never guessed at. */
-static int split_relabel(int n, char **ops, int *n_sel, bl_labels *set)
+static int split_relabel(int n, char **ops, int *n_sel, int *one_filter, bl_labels *set)
 {
     int dash = -1;
     for (int i = 0; i < n; i++)
@@ -237,6 +241,7 @@ static int split_relabel(int n, char **ops, int *n_sel, bl_labels *set)
     }
     *n_sel = first_label;
     int by_filter = dash < 0 && first_label == 1 && !bl_is_run_id(ops[0]);
+    *one_filter = by_filter;
     for (int i = first_label + (dash >= 0); i < n; i++) {
         if (is_assignment(ops[i])) {
             bl_labels_add(set, ops[i]);
@@ -259,6 +264,77 @@ static int split_relabel(int n, char **ops, int *n_sel, bl_labels *set)
     return 0;
 }
 
+/* In the one-FILTER form a later K=V may have been meant as a second FILTER term:
+ * `relabel tool=dd dd_bs=64k rack=8` would set dd_bs=64k on every dd run. A K=V that would
+ * change K where the selected records hold it with another value, or that names a record
+ * field, is refused with both ways to write what was meant; after '--' it is set. */
+typedef struct overwrite_scan {
+    const bl_labels *set;
+    size_t *records;     /* per label: selected records holding K with another value */
+    const char **before; /* per label: one such value (owned by `kept`) */
+    bl_labels kept;
+} overwrite_scan;
+
+static int scan_labels(void *ctx, bl_record *r, const char *run_id)
+{
+    overwrite_scan *o = ctx;
+    (void)run_id;
+    for (size_t i = 0; i < o->set->n; i++)
+        for (size_t k = 0; k < r->n_labels; k++) {
+            const bl_label *l = &r->labels[k];
+            if (strcmp(l->key, o->set->v[i].key) != 0 || strcmp(l->value, o->set->v[i].value) == 0)
+                continue;
+            if (o->records[i]++ == 0) {
+                o->kept.v = bl_xrealloc(o->kept.v, (o->kept.n + 1) * sizeof *o->kept.v);
+                o->kept.v[o->kept.n].key = bl_xstrdup(l->key);
+                o->kept.v[o->kept.n].value = bl_xstrdup(l->value);
+                o->before[i] = o->kept.v[o->kept.n++].value;
+            }
+        }
+    bl_record_free(r);
+    return 0;
+}
+
+static int refuse_ambiguous(const char *filter, const bl_label *l, const char *why)
+{
+    return bl_usage_error("relabel",
+                          "'%s=%s' %s. To select by it write 'benchlog relabel %s %s=%s -- "
+                          "K=V...'; to set it write 'benchlog relabel %s -- %s=%s ...'",
+                          l->key, l->value, why, filter, l->key, l->value, filter, l->key,
+                          l->value);
+}
+
+static int check_one_filter_labels(bl_store *s, const bl_filter *f, const char *filter,
+                                   const bl_labels *set)
+{
+    for (size_t i = 0; i < set->n; i++)
+        if (bl_field_find(set->v[i].key))
+            return refuse_ambiguous(filter, &set->v[i],
+                                    "names a record field, so it may be a second FILTER term");
+    overwrite_scan o = {set,
+                        bl_xcalloc(set->n, sizeof(size_t)),
+                        bl_xcalloc(set->n, sizeof(const char *)),
+                        {0, NULL}};
+    char err[512];
+    int rc = bl_store_each(s, f, scan_labels, &o, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "benchlog relabel: %s; store unchanged\n", err);
+    for (size_t i = 0; rc == 0 && i < set->n; i++)
+        if (o.records[i]) {
+            char why[256];
+            snprintf(why, sizeof why,
+                     "would overwrite %s on %zu record%s that '%s' selects (%s=%s among them), "
+                     "so it may be a second FILTER term",
+                     set->v[i].key, o.records[i], o.records[i] == 1 ? "" : "s", filter,
+                     set->v[i].key, o.before[i]);
+            rc = refuse_ambiguous(filter, &set->v[i], why);
+        }
+    free(o.records);
+    free(o.before);
+    bl_labels_free(&o.kept);
+    return rc ? 2 : 0;
+}
+
 int cmd_relabel(int argc, char **argv)
 {
     const char *db = NULL;
@@ -276,10 +352,10 @@ int cmd_relabel(int argc, char **argv)
         NULL, 1};
     bl_labels set = {0, NULL};
     bl_filter f = {0};
-    int rc, n = bl_options(&h, opts, argc, argv, &rc), n_sel = 0;
+    int rc, n = bl_options(&h, opts, argc, argv, &rc), n_sel = 0, one_filter = 0;
     if (n < 0)
         goto out;
-    if ((rc = split_relabel(n, argv, &n_sel, &set)) != 0 ||
+    if ((rc = split_relabel(n, argv, &n_sel, &one_filter, &set)) != 0 ||
         (rc = selection("relabel", n_sel, argv, &f)) != 0)
         goto out;
     if (set.n == 0 && unset.n == 0) {
@@ -289,6 +365,10 @@ int cmd_relabel(int argc, char **argv)
     bl_store *s = bl_open_store_rw(db);
     if (!s) {
         rc = 1;
+        goto out;
+    }
+    if (one_filter && (rc = check_one_filter_labels(s, &f, argv[0], &set)) != 0) {
+        bl_store_close(s);
         goto out;
     }
     char err[512];

@@ -218,10 +218,36 @@ static void test_relabel(void **state)
     free(out);
     /* without '--', the first operand alone is the selection and the rest are labels */
     assert_int_equal(
-        run(NULL, &err, "relabel --db %s tool=KDiskMark rack=6 'row=a b' 'mark=x~y'", s->db), 0);
+        run(NULL, &err, "relabel --db %s tool=KDiskMark shelf=6 'row=a b' 'mark=x~y'", s->db), 0);
     assert_non_null(strstr(err, "1 run (8 records) relabelled"));
     free(err);
-    assert_int_equal(run(&out, NULL, "export --db %s rack=6 'label.row=a b' mark=x~y", s->db), 0);
+    assert_int_equal(run(&out, NULL, "export --db %s shelf=6 'label.row=a b' mark=x~y", s->db), 0);
+    assert_int_equal(count_lines(out), 8);
+    free(out);
+    /* ...unless a label would change a value the selection holds, or names a record field:
+     * `dd_bs=64k` may be meant as a second FILTER term, and would set 64k on the 1M write */
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd dd_bs=64k rack=8", s->db), 2);
+    assert_non_null(strstr(err, "'dd_bs=64k' would overwrite dd_bs on 1 record that 'tool=dd' "
+                                "selects (dd_bs=1M among them)"));
+    assert_non_null(strstr(err, "benchlog relabel tool=dd dd_bs=64k -- K=V"));
+    assert_non_null(strstr(err, "benchlog relabel tool=dd -- dd_bs=64k"));
+    free(err);
+    assert_int_equal(run(&out, NULL, "export --db %s dd_bs=64k", s->db), 0);
+    assert_int_equal(count_lines(out), 1); /* the read alone, as imported */
+    free(out);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=dd op=read rack=8", s->db), 2);
+    assert_non_null(strstr(err, "'op=read' names a record field"));
+    free(err);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=KDiskMark rack=6", s->db), 2);
+    assert_non_null(strstr(err, "would overwrite rack on 8 records"));
+    free(err);
+    /* the same value again changes nothing and is not refused; after '--' the value is set */
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=KDiskMark shelf=6", s->db), 0);
+    free(err);
+    assert_int_equal(run(NULL, &err, "relabel --db %s tool=KDiskMark -- rack=6", s->db), 0);
+    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+    free(err);
+    assert_int_equal(run(&out, NULL, "export --db %s rack=6", s->db), 0);
     assert_int_equal(count_lines(out), 8);
     free(out);
     /* refusals change nothing: a second FILTER term, a run ID after a FILTER */
