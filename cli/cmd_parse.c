@@ -256,6 +256,17 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
     if (rc == BL_IMPORT_DUPLICATE) {
         fprintf(stderr, "%s: already in the store (same content, runs %s): skipped\n", out.source,
                 first);
+    } else if (rc == BL_IMPORT_DUPLICATE_OTHER && a->labels.n == 0) {
+        /* No --label asked for: the records read now carry labels the stored ones lack, from
+         * the files given beside it (an IOPS log that weights a latency log) or a relabel
+         * since. relabel cannot store figures read differently; a new import can. */
+        fprintf(stderr,
+                "%s: already in the store (same content, runs %s) but read differently now: "
+                "%s. Files given beside it (a fio IOPS log beside its latency log) or a "
+                "relabel since change what is read; to store it as read now: benchlog delete "
+                "--yes %s, then import again\n",
+                out.source, first, err, first);
+        status = 1;
     } else if (rc == BL_IMPORT_DUPLICATE_OTHER) {
         /* The labels asked for are not what the store holds: say how to get them. */
         fprintf(stderr,

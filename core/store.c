@@ -423,13 +423,20 @@ static void run_ids_of(bl_store *s, sqlite3_int64 import_id, bl_strbuf *out)
     sqlite3_finalize(st);
 }
 
-/* Whether stored carries every label of fresh with the same value. */
-static int has_labels(const bl_record *stored, const bl_record *fresh)
+/* Whether stored carries every label of fresh with the same value; if not, the first one
+ * it lacks goes to `differs` as "K=V (stored: W)" or "K=V (not stored)". */
+static int has_labels(const bl_record *stored, const bl_record *fresh, char *differs, size_t n)
 {
     for (size_t i = 0; i < fresh->n_labels; i++) {
-        const char *v = bl_record_label(stored, fresh->labels[i].key);
-        if (!v || strcmp(v, fresh->labels[i].value) != 0)
-            return 0;
+        const bl_label *l = &fresh->labels[i];
+        const char *v = bl_record_label(stored, l->key);
+        if (v && strcmp(v, l->value) == 0)
+            continue;
+        if (v)
+            snprintf(differs, n, "%s=%s (stored: %s)", l->key, l->value, v);
+        else
+            snprintf(differs, n, "%s=%s (not stored)", l->key, l->value);
+        return 0;
     }
     return 1;
 }
@@ -439,7 +446,7 @@ static int has_labels(const bl_record *stored, const bl_record *fresh)
  * the store holds another number of them (runs deleted since, or a parser that reads more
  * today), *n_stored how many. */
 static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *recs,
-                        size_t *n_stored)
+                        size_t *n_stored, char *differs, size_t n)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db, "SELECT json FROM records WHERE import_id = ? ORDER BY id", -1,
@@ -452,7 +459,7 @@ static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *
         if (same) {
             bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 0),
                                                (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
-            same = r && i < recs->n && has_labels(r, recs->v[i]);
+            same = r && i < recs->n && has_labels(r, recs->v[i], differs, n);
             bl_record_free(r);
         }
         i++;
@@ -472,7 +479,7 @@ int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, 
         goto fail;
     if (id) {
         size_t n_stored;
-        int same = labels_match(s, id, recs, &n_stored);
+        int same = labels_match(s, id, recs, &n_stored, err, errlen);
         run_ids_of(s, id, run_ids);
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         if (same < 0)

@@ -36,7 +36,7 @@ int bl_store_has_legacy_keys(bl_store *s);
 enum {
     BL_IMPORT_DONE = 0,
     BL_IMPORT_DUPLICATE = 1,       /* same content and labels: nothing to do */
-    BL_IMPORT_DUPLICATE_OTHER = 2, /* same content, other labels: see relabel */
+    BL_IMPORT_DUPLICATE_OTHER = 2, /* same content, other labels: the first in err */
     BL_IMPORT_DUPLICATE_PART = 3,  /* same content, another number of records stored (err) */
     BL_IMPORT_FAILED = -1
 };
