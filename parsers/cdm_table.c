@@ -86,12 +86,27 @@ static void fio_cdm_meta(const bl_text *t, size_t i, bl_cdm_meta *m)
     }
 }
 
+/* fio-cdm's shell script prints MB/s as %.3f after converting fio's "bw=" by its unit
+ * letter; when it misreads the unit the cell is a whole number of B/s or KB/s printed as
+ * "64159.000" (buty4649/fio-cdm issue 1: 43673.000 "MB/s" for an HDD's 4K reads). Which unit
+ * it was cannot be told from the table, so such a cell is refused, never scaled. */
+static int misread_unit(const piece *c, double mb_s)
+{
+    return mb_s >= 1000 && c->n > 4 && memcmp(c->s + c->n - 4, ".000", 4) == 0;
+}
+
 static void fill(double *dst, const piece *c, size_t nc, size_t ncol, double scale, bl_parse_out *o,
                  long line)
 {
     for (size_t k = 0; k < ncol && k + 1 < nc; k++) {
         double v;
-        if (plain_number(&c[k + 1], &v))
+        if (plain_number(&c[k + 1], &v) && scale == 1e6 && misread_unit(&c[k + 1], v))
+            bl_out_error(o, line,
+                         "fio-cdm cell '%.*s' MB/s is a whole number printed as .000, what "
+                         "fio-cdm's shell script gives when it misreads fio's bandwidth unit "
+                         "(B/s or KB/s, it does not say which): left out",
+                         (int)c[k + 1].n, c[k + 1].s);
+        else if (plain_number(&c[k + 1], &v))
             dst[k] = v * scale;
         else if (c[k + 1].n)
             bl_out_error(o, line, "fio-cdm cell '%.*s' is not a number", (int)c[k + 1].n,

@@ -148,6 +148,33 @@ static void test_kdiskmark_fio_cdm(void **state)
     bl_out_free(&o);
 }
 
+/* fio-cdm's shell script prints "%11.3f" MB/s; a cell where it misread fio's unit comes out
+ * a whole number as "43673.000" (buty4649/fio-cdm issue 1, an HDD's 4K reads). That cell is
+ * refused at its line; the other cells, large ones too, are read as printed. */
+static void test_fio_cdm_misread_unit(void **state)
+{
+    (void)state;
+    char buf[256];
+    bl_parse_out o;
+    bl_out_init(&o, "f");
+    assert_int_equal(
+        bl_test_parse(bl_test_fixture("cdm/fio-cdm-shell_handwritten_misread.txt", buf, sizeof buf),
+                      NULL, &o),
+        1);
+    assert_int_equal(o.recs.n, 7);
+    assert_int_equal(o.n_diags, 1);
+    assert_int_equal(o.diags[0].line, 6);
+    assert_non_null(strstr(o.diags[0].msg, "'43673.000' MB/s is a whole number printed as .000"));
+    assert_null(fu_find(&o, "rand-read", "cdm_test", "RND4K Q1T1", 0));
+    const bl_record *r = fu_find(&o, "rand-write", "cdm_test", "RND4K Q1T1", 0);
+    assert_double_equal(r->bw_bytes_s, 30.172e6, 1e-6);
+    r = fu_find(&o, "seq-read", "cdm_test", "SEQ1M Q1T1", 0);
+    assert_double_equal(r->bw_bytes_s, 1523.457e6, 1e-3);
+    r = fu_find(&o, "rand-read", "cdm_test", "RND512K Q1T1", 0);
+    assert_double_equal(r->bw_bytes_s, 1011.25e6, 1e-3);
+    bl_out_free(&o);
+}
+
 static void test_fixture_utf16(void **state)
 {
     (void)state;
@@ -345,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_cdm3),
         cmocka_unit_test(test_cdm6_7_8),
         cmocka_unit_test(test_kdiskmark_fio_cdm),
+        cmocka_unit_test(test_fio_cdm_misread_unit),
         cmocka_unit_test(test_fixture_utf16),
         cmocka_unit_test(test_fixture_kdiskmark),
         cmocka_unit_test(test_kdiskmark_versions),
