@@ -166,9 +166,14 @@ static void label_sections(const bl_text *t, bl_parse_out *out)
                 last = line;
         }
         char *h = first > 0 ? bl_heading_above(t, (long)first, (long)prev_end + 1) : NULL;
+        /* A heading that only names the run's test titles a test (blog 000: one fio run
+         * under each of "シーケンシャルリード", "ランダムライト4k"): as a section it would
+         * make each test a set-up of its own, a table's figures down its diagonal. */
+        const char *key =
+            h && bl_heading_names_test(h, out->recs.v + i, j - i) ? "test_heading" : "section";
         for (size_t m = i; h && m < j; m++)
             if (!bl_record_label(out->recs.v[m], "section"))
-                bl_record_set_label(out->recs.v[m], "section", h);
+                bl_record_set_label(out->recs.v[m], key, h);
         free(h);
         if (last > prev_end)
             prev_end = last;

@@ -9,6 +9,7 @@
  * Marks are stripped from the label. */
 #include "sections.h"
 #include "../core/strbuf.h"
+#include "cdm_common.h"
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -246,4 +247,71 @@ char *bl_heading_above(const bl_text *t, long line, long stop_line)
             return h;
     }
     return NULL;
+}
+
+/* ---- headings that only name a test ---- */
+
+/* Words of a test's name: pattern and direction, in English and Japanese. */
+static const char *const test_words[] = {
+    "sequential", "seq",   "random",         "rand",     "rnd",    "reads",  "read",
+    "writes",     "write", "シーケンシャル", "ランダム", "リード", "ライト", "読み込み",
+    "書き込み",   NULL};
+
+/* The word, size ("4k", "512 KiB") or queue ("q32", "t1") at s, or NULL. */
+static const char *test_token(const char *s)
+{
+    for (size_t i = 0; test_words[i]; i++)
+        if (strncasecmp(s, test_words[i], strlen(test_words[i])) == 0)
+            return s + strlen(test_words[i]);
+    const char *p = s;
+    if (*p == 'q' || *p == 'Q' || *p == 't' || *p == 'T') {
+        p++;
+        if (*p == 'd' || *p == 'D')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return NULL;
+    }
+    if (!isdigit((unsigned char)*p))
+        return NULL;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (p > s && isdigit((unsigned char)*s)) {
+        p = skip_ws(p);
+        static const char *const units[] = {"kib", "kb", "k", "mib", "mb", "m", "b", NULL};
+        for (size_t i = 0; units[i]; i++)
+            if (strncasecmp(p, units[i], strlen(units[i])) == 0)
+                return p + strlen(units[i]);
+    }
+    return p;
+}
+
+/* Whether the heading holds nothing but test words, sizes and queue marks. */
+static int only_test_words(const char *h)
+{
+    for (const char *s = skip_ws(h); *s; s = skip_ws(s)) {
+        if (strchr("-_/():,.", *s)) {
+            s++;
+            continue;
+        }
+        const char *next = test_token(s);
+        if (!next)
+            return 0;
+        s = next;
+    }
+    return 1;
+}
+
+int bl_heading_names_test(const char *h, bl_record *const *recs, size_t n)
+{
+    bl_cdm_test t;
+    if (!only_test_words(h) || !bl_cdm_test_parse(h, strlen(h), 0, &t) || !t.op || t.op == 'm')
+        return 0;
+    int sized = strpbrk(h, "0123456789") != NULL;
+    for (size_t i = 0; i < n; i++) {
+        const bl_record *r = recs[i];
+        if (!r->op || !r->pattern || strcmp(r->op, t.op == 'r' ? "read" : "write") != 0 ||
+            strcmp(r->pattern, t.seq ? "seq" : "rand") != 0 || (sized && r->bs != t.bs))
+            return 0;
+    }
+    return n > 0;
 }

@@ -2,11 +2,17 @@
 #ifndef BL_SECTIONS_H
 #define BL_SECTIONS_H
 
+#include "../core/record.h"
 #include "../core/text.h"
 
 /* The heading that stands above line `line` (1-based), in a static-lifetime-free copy the
  * caller frees, or NULL when there is none. `stop_line` is the lowest line to look at
  * (1-based; headings above it belong to an earlier block). */
 char *bl_heading_above(const bl_text *t, long line, long stop_line);
+
+/* Whether heading h only names the test every record of recs[0..n) ran ("シーケンシャルリード",
+ * "Random read 4k"): its words are all of a test's name and agree with each record's pattern,
+ * direction and (when it gives one) block size. Such a heading titles a test, not a set-up. */
+int bl_heading_names_test(const char *h, bl_record *const *recs, size_t n);
 
 #endif

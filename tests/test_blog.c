@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "../core/strbuf.h"
 #include "../parsers/sections.h"
 #include "formats_util.h"
 #include "support/support.h"
@@ -251,7 +252,9 @@ static void test_000_headings(void **state)
     char *none = bl_heading_above(&t, 60, 45);
     assert_null(none);
     bl_text_free(&t);
-    /* and through the driver, on the fio parser's records */
+    /* and through the driver, on the fio parser's records: each heading only names its
+     * run's test, so it is a test_heading, not a section (which would make a set-up of
+     * each test) */
     static const char *const jobs[][2] = {
         {"seqread", "シーケンシャルリード"},     {"seqwrite", "シーケンシャルライト"},
         {"randread512k", "ランダムリード 512k"}, {"randwrite512k", "ランダムライト 512k"},
@@ -262,10 +265,51 @@ static void test_000_headings(void **state)
     for (size_t i = 0; i < 6; i++) {
         const bl_record *r = fu_find(&o, NULL, "job", jobs[i][0], 0);
         assert_non_null(r);
-        assert_string_equal(bl_record_label(r, "section"), jobs[i][1]);
+        assert_string_equal(bl_record_label(r, "test_heading"), jobs[i][1]);
+        assert_null(bl_record_label(r, "section"));
     }
     bl_out_free(&o);
     free(p);
+}
+
+static bl_record *rec(const char *op, const char *pattern, int64_t bs)
+{
+    bl_record *r = bl_record_new();
+    r->op = bl_xstrdup(op);
+    r->pattern = bl_xstrdup(pattern);
+    r->bs = bs;
+    return r;
+}
+
+/* A heading titles a test only when it holds nothing but the words of that test and they
+ * agree with every record under it; anything more may name a set-up and stays a section. */
+static void test_heading_names_test(void **state)
+{
+    (void)state;
+    bl_record *rr4 = rec("read", "rand", 4096), *rw4 = rec("write", "rand", 4096),
+              *sr = rec("read", "seq", 1048576), *rr8 = rec("read", "rand", 8192);
+    bl_record *one[1] = {rr4}, *mixed[2] = {rr4, rw4}, *seq[1] = {sr}, *r8[1] = {rr8};
+    assert_true(bl_heading_names_test("ランダムリード4k", one, 1));
+    assert_true(bl_heading_names_test("Random read 4k", one, 1));
+    assert_true(bl_heading_names_test("Random read (4 KiB, QD1)", one, 1));
+    assert_true(bl_heading_names_test("シーケンシャルリード", seq, 1));
+    assert_true(bl_heading_names_test("Sequential read", seq, 1));
+    /* more than the test: a machine, a setting */
+    assert_false(bl_heading_names_test("Random read 4k on NAS-1", one, 1));
+    assert_false(bl_heading_names_test("iSCSI ランダムリード4k", one, 1));
+    assert_false(bl_heading_names_test("Random read 4k ext4", one, 1));
+    /* words that disagree with the records, or name no direction */
+    assert_false(bl_heading_names_test("Random read 4k", r8, 1));
+    assert_false(bl_heading_names_test("Random read 4k", mixed, 2));
+    assert_false(bl_heading_names_test("シーケンシャルリード", one, 1));
+    assert_false(bl_heading_names_test("Random write", one, 1));
+    assert_false(bl_heading_names_test("Random 4k", one, 1));
+    assert_false(bl_heading_names_test("4k", one, 1));
+    assert_false(bl_heading_names_test("Random read 4k", one, 0));
+    bl_record_free(rr4);
+    bl_record_free(rw4);
+    bl_record_free(sr);
+    bl_record_free(rr8);
 }
 
 /* Heading marks of wikis and Markdown, and what is never a heading. */
@@ -378,10 +422,11 @@ static void test_every_corpus_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_004_bonnie),        cmocka_unit_test(test_004_fio_cdm_dd),
-        cmocka_unit_test(test_001_grid),          cmocka_unit_test(test_003_runon),
-        cmocka_unit_test(test_runon_ambiguous),   cmocka_unit_test(test_000_headings),
-        cmocka_unit_test(test_every_corpus_file), cmocka_unit_test(test_heading_kinds),
+        cmocka_unit_test(test_004_bonnie),         cmocka_unit_test(test_004_fio_cdm_dd),
+        cmocka_unit_test(test_001_grid),           cmocka_unit_test(test_003_runon),
+        cmocka_unit_test(test_runon_ambiguous),    cmocka_unit_test(test_000_headings),
+        cmocka_unit_test(test_every_corpus_file),  cmocka_unit_test(test_heading_kinds),
+        cmocka_unit_test(test_heading_names_test),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,7 +110,8 @@ static void test_blog_six_runs(void **state)
 }
 
 /* The heading each run stood under comes from parsers/sections.c (another part), the
- * last one written in Hatena markup ("** ランダムライト4k" followed by ">||"). */
+ * last one written in Hatena markup ("** ランダムライト4k" followed by ">||"). Each only
+ * names its run's test, so it is the run's test_heading. */
 static void test_blog_sections(void **state)
 {
     (void)state;
@@ -119,7 +120,7 @@ static void test_blog_sections(void **state)
         skip();
     assert_int_equal(o.recs.n, 6);
     for (size_t i = 0; i < 6; i++)
-        assert_string_equal(bl_record_label(o.recs.v[i], "section"), blog_runs[i].section);
+        assert_string_equal(bl_record_label(o.recs.v[i], "test_heading"), blog_runs[i].section);
     bl_out_free(&o);
 }
 
