@@ -59,7 +59,8 @@ for n in $SIZES; do
     timed "export --csv" "$BIN" export --csv --db "$DIR/store.db"
     awk -v a="$secs" -v b="$dump" 'BEGIN { printf "  %.1fx the dump\n", a / b }'
     run "export host=nas03 (SQL)" export host=nas03
-    run "export host~nas03 (C)" export host~nas03
+    run "export host~NAS03 (SQL)" export host~NAS03
+    run "export bs~409 (C)" export bs~409
     run "list" list
     run "list --json host=nas03" list --json host=nas03
     run "xlsx (workbook)" xlsx -o "$DIR/report.xlsx"

@@ -1,7 +1,8 @@
 /* Reading the store: records and runs matching a FILTER, one row at a time. The terms SQL
  * decides exactly as C would (run IDs; '=' and '!=' on tool and test through their index,
- * on string keys and labels through json_extract) go into the SELECT; when any term is
- * left (KEY~TEXT, numbers), every record is decoded and checked in C too. A walk that needs
+ * on string keys and labels through json_extract; '~' with an ASCII needle on those) go into
+ * the SELECT; when any term is left (numbers, '~' on numbers or with a needle beyond ASCII),
+ * every record is decoded and checked in C too. A walk that needs
  * no decoded record (export as JSON Lines) reads the stored text as it is. */
 #include "fields.h"
 #include "jsonl.h"
@@ -75,8 +76,41 @@ static int int_path(const char *k, const char *value, bl_strbuf *path)
     return 1;
 }
 
+static int is_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return 0;
+    return 1;
+}
+
+/* KEY~TEXT on a string key or label: C's strcasestr folds ASCII letters only, and so do
+ * SQLite's lower() and instr() (without ICU, which benchlog's SQLite lacks); a needle that is
+ * not ASCII is left to C, where the locale could fold more. An absent key matches neither. */
+static void where_contains(sql_where *w, const bl_filter_term *t, const char *r)
+{
+    bl_strbuf path;
+    bl_strbuf_init(&path);
+    const char *k = t->key;
+    if (!is_ascii(t->value) || sqlite3_compileoption_used("ENABLE_ICU")) {
+        w->exact = 0;
+    } else if (strcmp(k, "tool") == 0 || strcmp(k, "test") == 0) {
+        bl_strbuf_printf(&w->sql, " AND instr(lower(%s.%s), lower(?)) > 0", r, k);
+        add_param(w, t->value, NULL);
+    } else if (text_path(k, &path)) {
+        bl_strbuf_printf(&w->sql, " AND instr(lower(json_extract(%s.json, ?)), lower(?)) > 0", r);
+        char *owned = bl_strbuf_take(&path);
+        add_param(w, owned, owned);
+        add_param(w, t->value, NULL);
+    } else {
+        w->exact = 0;
+    }
+    bl_strbuf_free(&path);
+}
+
 /* One term as SQL on records `r`: '=' and '!=' on text keys and integer keys are exact
- * ('!=' also matches an absent key, as in C); '~' and fractional numbers are left to C. */
+ * ('!=' also matches an absent key, as in C), so is '~' on text keys with an ASCII needle;
+ * fractional numbers and the rest are left to C. */
 static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
 {
     const char *k = t->key;
@@ -85,8 +119,10 @@ static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
     bl_strbuf path;
     bl_strbuf_init(&path);
     const char *cmp = t->op == '=' ? "=" : "IS NOT";
-    if (w->n + 2 > 64 || t->op == '~') {
+    if (w->n + 2 > 64) {
         w->exact = 0;
+    } else if (t->op == '~') {
+        where_contains(w, t, r);
     } else if (strcmp(k, "run") == 0) {
         bl_strbuf_printf(&w->sql, " AND %su.uid IS NOT ?", r);
         add_param(w, t->value, NULL);

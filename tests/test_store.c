@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "../core/store.h"
+#include "../core/store_int.h"
 #include "../core/strbuf.h"
 #include "support/support.h"
 #include <signal.h>
@@ -242,6 +243,8 @@ static void test_sql_filters_match_c(void **state)
             bl_record_set_str(&r->note, "a \"quoted\" note");
         if (i % 6 == 0)
             bl_record_set_label(r, "test", "mine"); /* a label named like a field */
+        if (i % 7 == 0)
+            bl_record_set_label(r, "disk", i % 2 ? "ÄbC Ssd-1" : "äbc SSD-2");
     }
     bl_content_key k = key_of("sql");
     assert_int_equal(bl_store_import(s, "x.txt", &k, "fio", &rs, NULL, err, sizeof err), 0);
@@ -270,7 +273,41 @@ static void test_sql_filters_match_c(void **state)
         "nokey=1",
         "nokey!=1",
         "bw_bytes_s=3000",
+        /* KEY~TEXT: ASCII needles in SQL (case folded as C folds them), others in C */
+        "tool~FI",
+        "test~READ",
+        "test~Rand-",
+        "section~nf",
+        "section~",
+        "label.test~MIN",
+        "test~min",
+        "note~QUOTED",
+        "nokey~x",
+        "disk~ssd-",
+        "disk~BC",
+        "disk~ÄB",
+        "disk~äb",
+        "bs~409",
+        "label.disk~c s",
     };
+    /* which of them SQL decides alone (no record decoded and checked in C) */
+    static const char *const in_sql[] = {"tool~FI",   "test~READ", "section~nf",  "label.test~MIN",
+                                         "disk~ssd-", "section~",  "note~QUOTED", "nokey~x"};
+    static const char *const in_c[] = {"disk~ÄB", "disk~äb", "bs~409"};
+    for (size_t t = 0; t < sizeof in_sql / sizeof in_sql[0] + sizeof in_c / sizeof in_c[0]; t++) {
+        size_t n_sql = sizeof in_sql / sizeof in_sql[0];
+        const char *term = t < n_sql ? in_sql[t] : in_c[t - n_sql];
+        bl_filter f = {0};
+        assert_int_equal(bl_filter_add(&f, term, err, sizeof err), 0);
+        int exact = -1;
+        sqlite3_stmt *st = bl_store_select(s, &f, 0, &exact, err, sizeof err);
+        assert_non_null(st);
+        sqlite3_finalize(st);
+        if (exact != (t < n_sql))
+            print_error("%s: decided in %s\n", term, exact ? "SQL" : "C");
+        assert_int_equal(exact, t < n_sql);
+        bl_filter_free(&f);
+    }
     for (size_t t = 0; t < sizeof terms / sizeof terms[0]; t++) {
         bl_filter f = {0};
         assert_int_equal(bl_filter_add(&f, terms[t], err, sizeof err), 0);
