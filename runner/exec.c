@@ -368,6 +368,33 @@ static bl_target *job_file(bl_exec *ex, const bl_job *j, const char *where, bool
     return t;
 }
 
+/* One line for a job's layout, whatever its number of files (numjobs=8 printed eight). */
+static void say_layout(FILE *msg, bl_target *const *files, int nf)
+{
+    int n = 0, first = -1, last = -1;
+    uint64_t bytes = 0;
+    for (int f = 0; f < nf; f++) {
+        const bl_target *t = files[f];
+        if (t->laid_out >= t->size || t->blockdev)
+            continue;
+        bytes += t->size - t->laid_out;
+        if (n++ == 0)
+            first = f;
+        last = f;
+    }
+    if (n == 0)
+        return;
+    const char *fs = files[first]->fstype ? files[first]->fstype : "unknown";
+    if (n == 1) {
+        fprintf(msg, "benchlog run: writing the %.1f MiB test file %s (%s)\n",
+                (double)bytes / 1048576.0, files[first]->path, fs);
+        return;
+    }
+    const char *base = strrchr(files[last]->path, '/');
+    fprintf(msg, "benchlog run: writing %d test files, %.1f MiB in all: %s .. %s (%s)\n", n,
+            (double)bytes / 1048576.0, files[first]->path, base ? base + 1 : files[last]->path, fs);
+}
+
 static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err, size_t errlen)
 {
     for (size_t k = 0; k < n; k++) {
@@ -394,12 +421,10 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
         if (check_target(ex, j, res[k].target, err, errlen) != 0)
             return -1;
         bool layout = needs_layout(j);
+        if (layout)
+            say_layout(ex->o->msg ? ex->o->msg : stderr, res[k].files, nf);
         for (int f = 0; f < nf; f++) {
             bl_target *t = res[k].files[f];
-            if (layout && t->laid_out < t->size && !t->blockdev)
-                fprintf(stderr, "benchlog run: writing the %.1f MiB test file %s (%s)\n",
-                        (double)(t->size - t->laid_out) / 1048576.0, t->path,
-                        t->fstype ? t->fstype : "unknown");
             if (bl_target_prepare(t, j->fallocate, layout, ex->o->interrupt, ex->o->msg, err,
                                   errlen) != 0)
                 return -1;
