@@ -422,7 +422,7 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
             return -1;
         bool layout = needs_layout(j);
         if (layout)
-            say_layout(ex->o->msg ? ex->o->msg : stderr, res[k].files, nf);
+            say_layout(stderr, res[k].files, nf); /* progress, not a result: never stdout */
         for (int f = 0; f < nf; f++) {
             bl_target *t = res[k].files[f];
             if (bl_target_prepare(t, j->fallocate, layout, ex->o->interrupt, ex->o->msg, err,
