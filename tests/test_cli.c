@@ -14,33 +14,12 @@
 
 #define DD_FIXTURE "fixtures/dd/gnu-dd-9.1_c_write_read.txt"
 
-static int run(char **out, char **err, const char *fmt, ...)
-{
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    va_list ap;
-    va_start(ap, fmt);
-    bl_strbuf_vprintf(&sb, fmt, ap);
-    va_end(ap);
-    int rc = bl_test_benchlog(sb.s, out, err);
-    bl_strbuf_free(&sb);
-    return rc;
-}
-
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 static void test_parse_dd(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run(&out, &err, "parse %s", DD_FIXTURE), 0);
-    assert_int_equal(count_lines(out), 2);
+    assert_int_equal(bl_test_benchlogf(&out, &err, "parse %s", DD_FIXTURE), 0);
+    assert_int_equal(bl_test_count_lines(out), 2);
     /* 67108864 bytes (67 MB, 64 MiB) copied, 0.281737 s, 238 MB/s  (of=file: a write) */
     assert_non_null(strstr(out, "\"line\":4,\"run\":1,\"tool\":\"dd\""));
     assert_non_null(strstr(out, "\"test\":\"seq-write\",\"op\":\"write\""));
@@ -60,31 +39,34 @@ static void test_import_twice_list_export(void **state)
 {
     (void)state;
     char *dir = bl_test_tmpdir(), *out, *err;
-    assert_int_equal(run(NULL, &err, "import --db %s/s.db --label host=nas1 %s", dir, DD_FIXTURE),
-                     0);
+    assert_int_equal(
+        bl_test_benchlogf(NULL, &err, "import --db %s/s.db --label host=nas1 %s", dir, DD_FIXTURE),
+        0);
     assert_non_null(strstr(err, "imported 2 records in 2 runs"));
     free(err);
-    assert_int_equal(run(NULL, &err, "import --db %s/s.db %s", dir, DD_FIXTURE), 0);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s/s.db %s", dir, DD_FIXTURE), 0);
     assert_non_null(strstr(err, "already in the store"));
     free(err);
-    assert_int_equal(run(&out, NULL, "list --db %s/s.db", dir), 0);
-    assert_int_equal(count_lines(out), 2);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "list --db %s/s.db", dir), 0);
+    assert_int_equal(bl_test_count_lines(out), 2);
     assert_non_null(strstr(out, "host=nas1"));
     free(out);
-    assert_int_equal(run(&out, NULL, "export --db %s/s.db --jsonl test=seq-read", dir), 0);
-    assert_int_equal(count_lines(out), 1);
+    assert_int_equal(
+        bl_test_benchlogf(&out, NULL, "export --db %s/s.db --jsonl test=seq-read", dir), 0);
+    assert_int_equal(bl_test_count_lines(out), 1);
     assert_non_null(strstr(out, "\"runtime_s\":0.0146754"));
     free(out);
-    assert_int_equal(run(&out, NULL, "export --db %s/s.db --csv host=nas1", dir), 0);
-    assert_int_equal(count_lines(out), 3);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "export --db %s/s.db --csv host=nas1", dir), 0);
+    assert_int_equal(bl_test_count_lines(out), 3);
     assert_true(strncmp(out, "source,line,run,tool,", 21) == 0);
     assert_non_null(strstr(out, ",67108864,0.281737,"));
     free(out);
     /* $BENCHLOG_DB is the default store */
-    assert_int_equal(run(&out, NULL, "--version >/dev/null; BENCHLOG_DB=%s/s.db %s list", dir,
-                         getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog"),
-                     0);
-    assert_int_equal(count_lines(out), 2);
+    assert_int_equal(
+        bl_test_benchlogf(&out, NULL, "--version >/dev/null; BENCHLOG_DB=%s/s.db %s list", dir,
+                          getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog"),
+        0);
+    assert_int_equal(bl_test_count_lines(out), 2);
     free(out);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -152,8 +134,10 @@ static void test_good_records_kept(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run(&out, &err, "parse - < %s", "fixtures/dd/gnu-dd-9.1_c_write_read.txt"), 0);
-    assert_int_equal(count_lines(out), 2);
+    assert_int_equal(
+        bl_test_benchlogf(&out, &err, "parse - < %s", "fixtures/dd/gnu-dd-9.1_c_write_read.txt"),
+        0);
+    assert_int_equal(bl_test_count_lines(out), 2);
     assert_non_null(strstr(out, "\"source\":\"<stdin>\""));
     free(out);
     free(err);
@@ -163,20 +147,20 @@ static void test_help_and_version(void **state)
 {
     (void)state;
     char *out;
-    assert_int_equal(run(&out, NULL, "--version"), 0);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "--version"), 0);
     assert_true(strncmp(out, "benchlog ", 9) == 0);
     free(out);
     static const char *const cmds[] = {"parse", "import", "run",  "list",    "export", "report",
                                        "chart", "xlsx",   "show", "relabel", "delete"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        assert_int_equal(run(&out, NULL, "%s --help", cmds[i]), 0);
+        assert_int_equal(bl_test_benchlogf(&out, NULL, "%s --help", cmds[i]), 0);
         assert_non_null(strstr(out, "Usage: benchlog "));
         free(out);
-        assert_int_equal(run(&out, NULL, "help %s", cmds[i]), 0);
+        assert_int_equal(bl_test_benchlogf(&out, NULL, "help %s", cmds[i]), 0);
         assert_non_null(strstr(out, "Usage: benchlog "));
         free(out);
     }
-    assert_int_equal(run(&out, NULL, "help"), 0);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "help"), 0);
     assert_non_null(strstr(out, "Commands:"));
     free(out);
 }

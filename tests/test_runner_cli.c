@@ -26,19 +26,6 @@ static char *cat(const char *a, const char *b)
     return bl_strbuf_take(&sb);
 }
 
-static int run(char **out, char **err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_vprintf(&sb, fmt, ap);
-    va_end(ap);
-    int rc = bl_test_benchlog(sb.s, out, err);
-    bl_strbuf_free(&sb);
-    return rc;
-}
-
 static size_t scratch_files(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -72,22 +59,23 @@ static void test_help_and_usage(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run(&out, &err, "run --help"), 0);
+    assert_int_equal(bl_test_benchlogf(&out, &err, "run --help"), 0);
     assert_non_null(strstr(out, "cdm8"));
     assert_non_null(strstr(out, "cdm3"));
     assert_non_null(strstr(out, "quick"));
     assert_non_null(strstr(out, "--allow-overwrite"));
     free(out);
     free(err);
-    assert_int_equal(run(NULL, &err, "run --suite cdm9"), 2);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "run --suite cdm9"), 2);
     assert_non_null(strstr(err, "cdm9"));
     free(err);
-    assert_int_equal(run(NULL, &err, "run --size lots"), 2);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "run --size lots"), 2);
     assert_non_null(strstr(err, "--size"));
     free(err);
-    assert_int_equal(run(NULL, &err, "run --suite quick fixtures/jobs/randread-qd32.fio"), 2);
+    assert_int_equal(
+        bl_test_benchlogf(NULL, &err, "run --suite quick fixtures/jobs/randread-qd32.fio"), 2);
     free(err);
-    assert_int_equal(run(NULL, &err, "run --engine posixaio"), 2);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "run --engine posixaio"), 2);
     free(err);
 }
 
@@ -95,11 +83,12 @@ static void test_quick_suite_into_store(void **state)
 {
     (void)state;
     char *dir = bl_test_tmpdir(), *db = cat(dir, "/s.db"), *out, *err;
-    assert_int_equal(run(&out, &err,
-                         "run --db %s --suite quick --target %s --size 4m --runtime 200ms "
-                         "--label disk=test",
-                         db, dir),
-                     0);
+    assert_int_equal(
+        bl_test_benchlogf(&out, &err,
+                          "run --db %s --suite quick --target %s --size 4m --runtime 200ms "
+                          "--label disk=test",
+                          db, dir),
+        0);
     /* stdout is not a terminal here: summaries, but no progress line. */
     assert_null(strchr(out, '\r'));
     assert_null(strstr(out, "\033["));
@@ -155,8 +144,10 @@ static void test_jobfile_round_trip(void **state)
     /* ...and benchlog runs it as it says: a full sequential pass, then two threads each
      * covering the file once, folded by group_reporting. */
     char *dir = bl_test_tmpdir(), *db = cat(dir, "/j.db"), *err;
-    assert_int_equal(
-        run(NULL, &err, "run --db %s --target %s fixtures/jobs/seq-then-rand.fio", db, dir), 0);
+    assert_int_equal(bl_test_benchlogf(NULL, &err,
+                                       "run --db %s --target %s fixtures/jobs/seq-then-rand.fio",
+                                       db, dir),
+                     0);
     bl_records recs;
     query(db, &recs);
     assert_int_equal(recs.n, 2);
@@ -189,12 +180,13 @@ static size_t sync_calls(const char *dir, const char *db, const char *call, int 
     fclose(f);
     snprintf(trace, sizeof trace, "%s/trace-%s%d", dir, call, every);
     const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
-    assert_int_equal(run(NULL, &err,
-                         "--version >/dev/null; ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e "
-                         "trace=fsync,fdatasync -o %s %s run --db %s "
-                         "--target %s %s",
-                         trace, bin, db, dir, job),
-                     0);
+    assert_int_equal(
+        bl_test_benchlogf(NULL, &err,
+                          "--version >/dev/null; ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e "
+                          "trace=fsync,fdatasync -o %s %s run --db %s "
+                          "--target %s %s",
+                          trace, bin, db, dir, job),
+        0);
     free(err);
     FILE *t = fopen(trace, "r");
     assert_non_null(t);
@@ -240,8 +232,10 @@ static void test_errors_and_refusals(void **state)
 {
     (void)state;
     char *dir = bl_test_tmpdir(), *db = cat(dir, "/e.db"), *err;
-    assert_int_equal(
-        run(NULL, &err, "run --db %s --target %s fixtures/jobs/bad-options.fio", db, dir), 1);
+    assert_int_equal(bl_test_benchlogf(NULL, &err,
+                                       "run --db %s --target %s fixtures/jobs/bad-options.fio", db,
+                                       dir),
+                     1);
     assert_non_null(strstr(err, "fixtures/jobs/bad-options.fio:6: option 'verify'"));
     assert_non_null(strstr(err, "fixtures/jobs/bad-options.fio:7: option 'bs'"));
     free(err);
@@ -250,7 +244,8 @@ static void test_errors_and_refusals(void **state)
     FILE *f = fopen(file, "w");
     fputs("data\n", f);
     fclose(f);
-    assert_int_equal(run(NULL, &err, "run --db %s --target %s --size 1m", db, file), 1);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "run --db %s --target %s --size 1m", db, file),
+                     1);
     assert_non_null(strstr(err, "existing file"));
     assert_non_null(strstr(err, "--allow-overwrite"));
     free(err);
@@ -349,7 +344,7 @@ static void test_clean_after_sigkill(void **state)
     FILE *g = fopen(lv.s, "w");
     fclose(g);
     char *out = NULL, *err = NULL;
-    assert_int_equal(run(&out, &err, "run --clean %s", dir), 0);
+    assert_int_equal(bl_test_benchlogf(&out, &err, "run --clean %s", dir), 0);
     assert_non_null(strstr(err, "1 stale scratch file removed"));
     bl_strbuf gone;
     bl_strbuf_init(&gone);
@@ -360,7 +355,7 @@ static void test_clean_after_sigkill(void **state)
     assert_int_equal(access(lv.s, F_OK), 0);
     free(out);
     free(err);
-    assert_int_equal(run(&out, NULL, "run --help"), 0);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "run --help"), 0);
     assert_non_null(strstr(out, "SIGKILL"));
     assert_non_null(strstr(out, "--clean DIR"));
     free(out);

@@ -108,6 +108,27 @@ static char *slurp(const char *path)
     return s ? s : bl_xstrdup("");
 }
 
+int bl_test_benchlogf(char **out, char **err, const char *fmt, ...)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    va_list ap;
+    va_start(ap, fmt);
+    bl_strbuf_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    int rc = bl_test_benchlog(sb.s, out, err);
+    bl_strbuf_free(&sb);
+    return rc;
+}
+
+size_t bl_test_count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
 int bl_test_benchlog(const char *args, char **out, char **err)
 {
     const char *bin = getenv("BENCHLOG_BIN");

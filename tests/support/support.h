@@ -34,6 +34,11 @@ char *bl_test_tmpdir(void);
 /* Runs `benchlog ARGS` (BENCHLOG_BIN) through the shell with stdin from /dev/null; returns
  * its exit status and, when out/err are not NULL, its stdout and stderr (caller frees). */
 int bl_test_benchlog(const char *args, char **out, char **err);
+/* The same with ARGS formatted as printf does. */
+int bl_test_benchlogf(char **out, char **err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The number of newline characters in s. */
+size_t bl_test_count_lines(const char *s);
 
 /* Parses a file as `benchlog parse` does (format "auto" when as is NULL); returns the
  * driver's status. out must be freed with bl_out_free. */
