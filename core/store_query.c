@@ -84,63 +84,73 @@ static int is_ascii(const char *s)
     return 1;
 }
 
-/* KEY~TEXT on a string key or label: C's strcasestr folds ASCII letters only, and so do
- * SQLite's lower() and instr() (without ICU, which benchlog's SQLite lacks); a needle that is
- * not ASCII is left to C, where the locale could fold more. An absent key matches neither. */
-static void where_contains(sql_where *w, const bl_filter_term *t, const char *r)
+/* Key k's value on records `r` as SQL gives it in C's text form: the indexed column for
+ * tool and test, else json_extract (its path added as a parameter) for string keys and labels,
+ * and for integer fields when `value` is an integer as C prints one. 0 when SQL cannot. */
+static int key_sql(sql_where *w, const char *k, const char *value, int ints, const char *r,
+                   bl_strbuf *expr)
 {
+    if (strcmp(k, "tool") == 0 || strcmp(k, "test") == 0) {
+        bl_strbuf_printf(expr, "%s.%s", r, k);
+        return 1;
+    }
     bl_strbuf path;
     bl_strbuf_init(&path);
-    const char *k = t->key;
-    if (!is_ascii(t->value) || sqlite3_compileoption_used("ENABLE_ICU")) {
-        w->exact = 0;
-    } else if (strcmp(k, "tool") == 0 || strcmp(k, "test") == 0) {
-        bl_strbuf_printf(&w->sql, " AND instr(lower(%s.%s), lower(?)) > 0", r, k);
-        add_param(w, t->value, NULL);
-    } else if (text_path(k, &path)) {
-        bl_strbuf_printf(&w->sql, " AND instr(lower(json_extract(%s.json, ?)), lower(?)) > 0", r);
-        char *owned = bl_strbuf_take(&path);
-        add_param(w, owned, owned);
-        add_param(w, t->value, NULL);
-    } else {
-        w->exact = 0;
+    if (!text_path(k, &path) && !(ints && int_path(k, value, &path))) {
+        bl_strbuf_free(&path);
+        return 0;
     }
-    bl_strbuf_free(&path);
+    bl_strbuf_printf(expr, "json_extract(%s.json, ?)", r);
+    char *owned = bl_strbuf_take(&path);
+    add_param(w, owned, owned);
+    return 1;
 }
 
-/* One term as SQL on records `r`: '=' and '!=' on text keys and integer keys are exact
- * ('!=' also matches an absent key, as in C), so is '~' on text keys with an ASCII needle;
- * fractional numbers and the rest are left to C. */
-static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
+/* KEY~TEXT: C's strcasestr folds ASCII letters only, and so do SQLite's lower() and instr()
+ * (without ICU, which benchlog's SQLite lacks); a needle that is not ASCII is left to C,
+ * where the locale could fold more. An absent key matches neither. */
+static int contains_sql(sql_where *w, const bl_filter_term *t, const char *r, bl_strbuf *expr)
+{
+    if (!is_ascii(t->value) || sqlite3_compileoption_used("ENABLE_ICU") ||
+        !key_sql(w, t->key, t->value, 0, r, expr))
+        return 0;
+    bl_strbuf_printf(&w->sql, " AND instr(lower(%s), lower(?)) > 0", expr->s);
+    add_param(w, t->value, NULL);
+    return 1;
+}
+
+/* KEY=VALUE and KEY!=VALUE ('!=' also matches an absent key, as in C). */
+static int equals_sql(sql_where *w, const bl_filter_term *t, const char *r, bl_strbuf *expr)
 {
     const char *k = t->key;
-    if (strcmp(k, "run") == 0 && t->op == '=')
-        return; /* where_runs */
-    bl_strbuf path;
-    bl_strbuf_init(&path);
-    const char *cmp = t->op == '=' ? "=" : "IS NOT";
-    if (w->n + 2 > 64) {
-        w->exact = 0;
-    } else if (t->op == '~') {
-        where_contains(w, t, r);
-    } else if (strcmp(k, "run") == 0) {
+    if (strcmp(k, "run") == 0) {
         bl_strbuf_printf(&w->sql, " AND %su.uid IS NOT ?", r);
         add_param(w, t->value, NULL);
-    } else if (strcmp(k, "tool") == 0 || strcmp(k, "test") == 0) {
-        bl_strbuf_printf(&w->sql, " AND %s.%s %s ?", r, k, cmp);
-        add_param(w, t->value, NULL);
-    } else if (text_path(k, &path) || int_path(k, t->value, &path)) {
-        bl_strbuf_printf(&w->sql, " AND json_extract(%s.json, ?) %s %s", r, cmp,
-                         is_string_key(k) || !is_field(k) || !strncmp(k, "label.", 6)
-                             ? "?"
-                             : "CAST(? AS INTEGER)");
-        char *owned = bl_strbuf_take(&path);
-        add_param(w, owned, owned);
-        add_param(w, t->value, NULL);
-    } else {
-        w->exact = 0;
+        return 1;
     }
-    bl_strbuf_free(&path);
+    if (!key_sql(w, k, t->value, 1, r, expr))
+        return 0;
+    int as_int = is_field(k) && !is_string_key(k) && strncmp(k, "label.", 6) != 0;
+    bl_strbuf_printf(&w->sql, " AND %s %s %s", expr->s, t->op == '=' ? "=" : "IS NOT",
+                     as_int ? "CAST(? AS INTEGER)" : "?");
+    add_param(w, t->value, NULL);
+    return 1;
+}
+
+/* One term as SQL on records `r`: '=' and '!=' on text keys and integer keys, '~' on text
+ * keys with an ASCII needle; what SQL cannot decide as C would (fractional numbers, '~' on
+ * numbers) is left to C. */
+static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
+{
+    if (strcmp(t->key, "run") == 0 && t->op == '=')
+        return; /* where_runs */
+    bl_strbuf expr;
+    bl_strbuf_init(&expr);
+    int in_sql = w->n + 2 <= 64 &&
+                 (t->op == '~' ? contains_sql(w, t, r, &expr) : equals_sql(w, t, r, &expr));
+    if (!in_sql)
+        w->exact = 0;
+    bl_strbuf_free(&expr);
 }
 
 /* run=ID terms select any of their runs. */
