@@ -40,6 +40,21 @@ static int result_line(const char *s, int major, bl_cdm_test *t, double *bw, dou
     return 0;
 }
 
+/* "Sequential Read :   478,802 MB/s": a test name, then a figure with a comma, as
+ * CrystalDiskMark prints in locales with a decimal comma. With three decimals always printed,
+ * "478,802" could as well be 478802 with a thousands separator: not read, but said. */
+static int comma_figure(const char *s, int major)
+{
+    const char *c = strchr(s, ':');
+    bl_cdm_test t;
+    if (!c || strchr(s, '|') || !bl_cdm_test_parse(s, (size_t)(c - s), major, &t))
+        return 0;
+    const char *f = skip_sp(c + 1);
+    size_t int_digits = strspn(f, "0123456789");
+    return int_digits > 0 && f[int_digits] == ',' && isdigit((unsigned char)f[int_digits + 1]) &&
+           strstr(f, "MB/s") != NULL;
+}
+
 /* "Random Read 4KB (QD=32) : n/a": a test name before the first colon but no figure. */
 static int named_without_figure(const char *s, int major, int op)
 {
@@ -146,7 +161,8 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
         while (start < t->nlines && !is_header(t->line[start])) {
             bl_cdm_test tt;
             double a, b, c;
-            if (result_line(t->line[start], 0, &tt, &a, &b, &c, NULL) || section_op(t->line[start]))
+            if (result_line(t->line[start], 0, &tt, &a, &b, &c, NULL) ||
+                section_op(t->line[start]) || comma_figure(t->line[start], 0))
                 break;
             start++;
         }
@@ -177,6 +193,12 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
                 bl_record *r = bl_cdm_emit(o, (long)k + 1, *run, &m, &tt, op, bw, iops, lat);
                 r->bw_prec = prec[0];
                 r->iops_prec = prec[1];
+            } else if (comma_figure(t->line[k], major)) {
+                bl_out_error(o, (long)k + 1,
+                             "CrystalDiskMark figure with a comma ('%.*s'): a decimal comma or "
+                             "a thousands separator, the text cannot say; not read",
+                             (int)strcspn(skip_sp(strchr(t->line[k], ':') + 1), " "),
+                             skip_sp(strchr(t->line[k], ':') + 1));
             } else if (named_without_figure(t->line[k], major, op)) {
                 bl_out_error(o, (long)k + 1, "CrystalDiskMark result without a figure in MB/s");
             }
@@ -200,8 +222,9 @@ static int probe(const bl_text *t)
             score = 90;
         else if (strstr(s, "Read(MB/s)") && strchr(s, '|'))
             score = 90;
-        else if (strstr(s, " MB/s") && (strstr(s, "IOPS]") || strstr(s, "Sequential")))
-            score = 70;
+        else if (strstr(s, " MB/s") &&
+                 (strstr(s, "IOPS]") || strstr(s, "Sequential") || strstr(s, "(Q=")))
+            score = 70; /* "(Q=": CrystalDiskMark 5-8's "SEQ    1MiB (Q=  8, T= 1):" alone */
         else if (bl_cdm_runon_header(s))
             score = 60;
     }

@@ -175,6 +175,53 @@ static void test_fio_cdm_misread_unit(void **state)
     bl_out_free(&o);
 }
 
+static int parse_auto(const char *text, bl_parse_out *o)
+{
+    bl_text t;
+    char err[128];
+    assert_int_equal(bl_text_from_bytes(&t, "p.txt", text, strlen(text), err, sizeof err), 0);
+    bl_out_init(o, "p.txt");
+    bl_parse_opts opts = {0};
+    int rc = bl_parse_text(&t, &opts, o);
+    bl_text_free(&t);
+    return rc;
+}
+
+/* A CrystalDiskMark 8 body pasted without its header, IOPS or latency ("SEQ    1MiB (Q=  8, T=
+ * 1):" is CrystalDiskMark's own wording; KDiskMark writes "Sequential   1 MiB"): read, MB/s =
+ * 10^6 bytes/s. A CrystalDiskMark 3 export with decimal commas is refused line by line. */
+static void test_cdm_body_alone_and_commas(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(parse_auto("My new NVMe, CrystalDiskMark 8 results:\n\n[Read]\n"
+                                "  SEQ    1MiB (Q=  8, T= 1):  2293.007 MB/s\n"
+                                "  RND    4KiB (Q= 32, T=16):  1158.079 MB/s\n\n[Write]\n"
+                                "  RND    4KiB (Q=  1, T= 1):   220.477 MB/s\n",
+                                &o),
+                     0);
+    assert_int_equal(o.recs.n, 3);
+    const bl_record *r = fu_find(&o, "seq-read", "cdm_test", "SEQ1M Q8T1", 0);
+    assert_string_equal(r->tool, "CrystalDiskMark");
+    assert_double_equal(r->bw_bytes_s, 2293.007e6, 1e-3);
+    r = fu_find(&o, "rand-read", "cdm_test", "RND4K Q32T16", 0);
+    assert_int_equal(r->numjobs, 16);
+    assert_int_equal(r->bs, 4096);
+    r = fu_find(&o, "rand-write", "cdm_test", "RND4K Q1T1", 0);
+    assert_double_equal(r->bw_bytes_s, 220.477e6, 1e-3);
+    bl_out_free(&o);
+    assert_int_equal(parse_auto("Sequential Read :   478,802 MB/s\n"
+                                "Random Read 4KB (QD=1) :    21,235 MB/s [  5184,4 IOPS]\n",
+                                &o),
+                     1);
+    assert_int_equal(o.recs.n, 0);
+    assert_int_equal(o.n_diags, 2);
+    assert_int_equal(o.diags[0].line, 1);
+    assert_non_null(strstr(o.diags[0].msg, "figure with a comma ('478,802')"));
+    assert_int_equal(o.diags[1].line, 2);
+    bl_out_free(&o);
+}
+
 static void test_fixture_utf16(void **state)
 {
     (void)state;
@@ -373,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_cdm6_7_8),
         cmocka_unit_test(test_kdiskmark_fio_cdm),
         cmocka_unit_test(test_fio_cdm_misread_unit),
+        cmocka_unit_test(test_cdm_body_alone_and_commas),
         cmocka_unit_test(test_fixture_utf16),
         cmocka_unit_test(test_fixture_kdiskmark),
         cmocka_unit_test(test_kdiskmark_versions),
