@@ -248,12 +248,21 @@ static const char *inherited_key(const heading *hd, bl_record *const *recs, size
     return "section";
 }
 
+/* Whether the run starting at recs[i] follows a run of the same tool. */
+static int same_tool_as_above(const bl_parse_out *out, size_t i)
+{
+    const char *a = i ? out->recs.v[i - 1]->tool : NULL, *b = out->recs.v[i]->tool;
+    return a && b && strcmp(a, b) == 0;
+}
+
 /* Labels each run with the nearest heading above it: its own (between the previous run's end
  * and its start) or else the one the run above stood under ("SSD results", then a write and
- * a read). A heading that only names the run's test titles a test (blog 000: one fio run
- * under each of "シーケンシャルリード", "ランダムライト4k"): as a section it would make each
- * test a set-up of its own, a table's figures down its diagonal. Records arrive grouped by
- * run, so one pass does it. */
+ * a read). Prose that introduces a run of the same tool as the run above says what differs
+ * ("After tuning, CSV only:", "And on the laptop with --minimal:") and names it; after a run
+ * of another tool ("and hdparm:") it continues the set-up. A heading that only names the run's test
+ * titles a test (blog 000: one fio run under each of "シーケンシャルリード", "ランダムライト4k"):
+ * as a section it would make each test a set-up of its own, a table's figures down its diagonal.
+ * Records arrive grouped by run, so one pass does it. */
 static void label_sections(const bl_text *t, bl_parse_out *out)
 {
     int64_t prev_end = 0;
@@ -270,6 +279,8 @@ static void label_sections(const bl_text *t, bl_parse_out *out)
         }
         char *own = first > 0 ? bl_heading_above(t, (long)first, (long)prev_end + 1) : NULL;
         const char *key = NULL;
+        if (!own && first > 0 && same_tool_as_above(out, i))
+            own = bl_intro_above(t, (long)first, (long)prev_end + 1);
         if (own) {
             heading_set(&hd, own, out->recs.v + i, j - i);
             key = hd.test_title ? "test_heading" : "section";
