@@ -59,7 +59,8 @@ static int figure_agrees(double a, double b, double slack)
 
 /* The same run printed twice (terse,normal or json,normal of one fio run): the job and
  * direction are not enough (--name=test is fio's most common job name), the figures must
- * agree too: bytes moved and bandwidth, with the runtime when both give it. */
+ * agree too: bytes moved and bandwidth, with the runtime and mean completion latency when
+ * both give them. */
 static int same_run(const bl_record *a, const bl_record *b)
 {
     int io = figure_agrees((double)a->io_bytes, (double)b->io_bytes, 1024);
@@ -68,7 +69,11 @@ static int same_run(const bl_record *a, const bl_record *b)
     int rt = !(a->runtime_s >= 0) || !(b->runtime_s >= 0)
                  ? -1
                  : fabs(a->runtime_s - b->runtime_s) <= 0.0015;
-    if (io == 0 || bw == 0 || rt == 0)
+    /* the mean completion latency sets apart two rate-limited runs of equal speed */
+    double ca = a->clat_ns.present ? a->clat_ns.mean : BL_ABSENT;
+    double cb = b->clat_ns.present ? b->clat_ns.mean : BL_ABSENT;
+    int clat = figure_agrees(ca, cb, 10);
+    if (io == 0 || bw == 0 || rt == 0 || clat == 0)
         return 0;
     return io == 1 || bw == 1;
 }

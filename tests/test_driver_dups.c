@@ -167,6 +167,33 @@ static void test_terse_plus_normal_deduplicated(void **state)
     bl_out_free(&o);
 }
 
+/* Two runs alike in bytes, bandwidth and runtime (rate-limited, time-based) are still two
+ * when their mean completion latency differs: the corpus file with its first terse line's
+ * clat mean made 145224 usec where the normal output says "avg=135.22" msec gives nine
+ * records, the normal output's Seq1M-Read-Q8 (line 20) among them. */
+static void test_latency_tells_runs_apart(void **state)
+{
+    (void)state;
+    char *p = bl_test_corpus("fio-terse/fio-3.28_terse3_plus_normal_8groups.txt");
+    if (!p)
+        skip();
+    char *text = bl_test_slurp(p);
+    free(p);
+    char *mean = strstr(text, ";135224.217241;");
+    assert_non_null(mean);
+    mean[2] = '4'; /* 145224.217241 */
+    bl_parse_out o;
+    assert_int_equal(parse_string(text, &o), 0);
+    assert_int_equal(o.recs.n, 9);
+    const bl_record *n = at_line(&o, 20, "read"), *t = at_line(&o, 11, "read");
+    assert_double_equal(n->clat_ns.mean, 135.22e6, 1e-3);
+    assert_double_equal(t->clat_ns.mean, 145224.217241e3, 1e-3);
+    assert_double_equal(n->bw_bytes_s, 51.6 * 1048576, 1e-3);
+    assert_double_equal(t->bw_bytes_s, 52883.0 * 1024, 0);
+    bl_out_free(&o);
+    free(text);
+}
+
 /* fixtures/fio/mix-3.33.out: normal, JSON+ and terse of one run: each job direction once. */
 static void test_three_forms_of_one_run(void **state)
 {
@@ -187,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_namesakes_in_normal_and_terse_kept),
         cmocka_unit_test(test_namesakes_real_runs_kept),
         cmocka_unit_test(test_terse_plus_normal_deduplicated),
+        cmocka_unit_test(test_latency_tells_runs_apart),
         cmocka_unit_test(test_three_forms_of_one_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
