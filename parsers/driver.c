@@ -253,25 +253,39 @@ static const char *inherited_key(const heading *hd, bl_record *const *recs, size
     return "section";
 }
 
-/* Whether the run starting at recs[i] follows a run of the same tool. */
-static int same_tool_as_above(const bl_parse_out *out, size_t i)
+static int same_str(const char *a, const char *b)
 {
-    const char *a = i ? out->recs.v[i - 1]->tool : NULL, *b = out->recs.v[i]->tool;
     return a && b && strcmp(a, b) == 0;
+}
+
+/* Whether recs[i..j) repeat the tests of the run recs[pi..i) above: same tool, and the same
+ * tests at the same block sizes in the same order (bonnie++ after bonnie++, a dd write after
+ * a dd write), not the next test of a series (a dd read after a dd write). */
+static int repeats_run_above(bl_record *const *recs, size_t pi, size_t i, size_t j)
+{
+    if (pi >= i || i - pi != j - i)
+        return 0;
+    for (size_t k = 0; k < i - pi; k++) {
+        const bl_record *a = recs[pi + k], *b = recs[i + k];
+        if (!same_str(a->tool, b->tool) || !same_str(a->test, b->test) || a->bs != b->bs)
+            return 0;
+    }
+    return 1;
 }
 
 /* Labels each run with the nearest heading above it: its own (between the previous run's end
  * and its start) or else the one the run above stood under ("SSD results", then a write and
- * a read). Prose that introduces a run of the same tool as the run above says what differs
- * ("After tuning, CSV only:", "And on the laptop with --minimal:") and names it; after a run
- * of another tool ("and hdparm:") it continues the set-up. A heading that only names the run's test
- * titles a test (blog 000: one fio run under each of "シーケンシャルリード", "ランダムライト4k"):
- * as a section it would make each test a set-up of its own, a table's figures down its diagonal.
- * Records arrive grouped by run, so one pass does it. */
+ * a read). Prose that introduces a run repeating the tests of the run above says what differs
+ * ("After tuning, CSV only:", "And on the laptop with --minimal:") and names it; before the
+ * next test of a series ("Read:") or another tool ("and hdparm:") it continues the set-up. A
+ * heading that only names the run's test titles a test (blog 000: one fio run under each of
+ * "シーケンシャルリード", "ランダムライト4k"): as a section it would make each test a set-up of its
+ * own, a table's figures down its diagonal. Records arrive grouped by run, so one pass does it. */
 static void label_sections(const bl_text *t, bl_parse_out *out)
 {
     int64_t prev_end = 0;
     heading hd = {0};
+    size_t prev_i = 0; /* where the run above starts */
     for (size_t i = 0; i < out->recs.n;) {
         size_t j = i;
         int64_t first = -1, last = -1;
@@ -284,7 +298,7 @@ static void label_sections(const bl_text *t, bl_parse_out *out)
         }
         char *own = first > 0 ? bl_heading_above(t, (long)first, (long)prev_end + 1) : NULL;
         const char *key = NULL;
-        if (!own && first > 0 && same_tool_as_above(out, i))
+        if (!own && first > 0 && repeats_run_above(out->recs.v, prev_i, i, j))
             own = bl_intro_above(t, (long)first, (long)prev_end + 1);
         if (own) {
             heading_set(&hd, own, out->recs.v + i, j - i);
@@ -297,6 +311,7 @@ static void label_sections(const bl_text *t, bl_parse_out *out)
                 bl_record_set_label(out->recs.v[m], key, hd.text);
         if (last > prev_end)
             prev_end = last;
+        prev_i = i;
         i = j;
     }
     free(hd.text);

@@ -164,8 +164,9 @@ static void test_tool_heading(void **state)
     bl_out_free(&o);
 }
 
-/* Prose alone before a second run of the same tool says what differs and names it (QA b4:
- * "After tuning ..., CSV only:"); a run without any heading above stays unlabelled. */
+/* Prose alone before a run that repeats the tests of the run above says what differs and
+ * names it (QA b4: "After tuning ..., CSV only:"); a run without any heading above stays
+ * unlabelled. */
 static void test_intro_names_same_tool_run(void **state)
 {
     (void)state;
@@ -189,6 +190,44 @@ static void test_intro_names_same_tool_run(void **state)
     bl_out_free(&o);
 }
 
+/* Prose before the next test of a series titles the test, not a set-up: the reads stay under
+ * "SSD results" and "HDD results" rather than both under "Read" (pooled again). */
+static void test_intro_of_next_test_continues(void **state)
+{
+    (void)state;
+    const char *text = "SSD results\n"                             /* 1 */
+                       "\n"                                        /* 2 */
+                       "Write:\n"                                  /* 3 */
+                       "\n"                                        /* 4 */
+        DD("dd if=/dev/zero of=x bs=1M count=1024", "2.1", "511")  /* 5-8 */
+        "\n"                                                       /* 9 */
+        "Read:\n"                                                  /* 10 */
+        "\n"                                                       /* 11 */
+        DD("dd if=x of=/dev/null bs=1M count=1024", "1.1", "976")  /* 12-15 */
+        "\n"                                                       /* 16 */
+        "HDD results\n"                                            /* 17 */
+        "\n"                                                       /* 18 */
+        "Write:\n"                                                 /* 19 */
+        "\n"                                                       /* 20 */
+        DD("dd if=/dev/zero of=x bs=1M count=1024", "6.1", "176")  /* 21-24 */
+        "\n"                                                       /* 25 */
+        "Read:\n"                                                  /* 26 */
+        "\n"                                                       /* 27 */
+        DD("dd if=x of=/dev/null bs=1M count=1024", "5.4", "199"); /* 28-31 */
+    bl_parse_out o;
+    assert_int_equal(parse_string(text, &o), 0);
+    assert_int_equal(o.recs.n, 4);
+    assert_label(at_line(&o, 8), "section", "SSD results");
+    const bl_record *r = at_line(&o, 15);
+    assert_double_equal(r->bw_bytes_s, 1073741824 / 1.1, 1e-3);
+    assert_label(r, "section", "SSD results");
+    assert_label(at_line(&o, 24), "section", "HDD results");
+    r = at_line(&o, 31);
+    assert_double_equal(r->bw_bytes_s, 1073741824 / 5.4, 1e-3);
+    assert_label(r, "section", "HDD results");
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_inherited_test_title),
         cmocka_unit_test(test_tool_heading),
         cmocka_unit_test(test_intro_names_same_tool_run),
+        cmocka_unit_test(test_intro_of_next_test_continues),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
