@@ -34,7 +34,8 @@ static int same_size(const char *a, const char *b)
 }
 
 /* The table row that a CSV line repeats: unmatched, above it and close, same host (bonnie++
- * truncates long names in the table) and size. */
+ * truncates long names in the table), size and figures. A CSV line of a later run of the
+ * same machine (b4: "Before tuning" table, "After tuning" CSV) is a run of its own. */
 static bl_bonnie_run *find_twin(run_list *rl, const bl_bonnie_run *csv, const char *used)
 {
     for (size_t i = 0; i < rl->n; i++) {
@@ -43,7 +44,7 @@ static bl_bonnie_run *find_twin(run_list *rl, const bl_bonnie_run *csv, const ch
             continue;
         if (r->host[0] && strncmp(csv->host, r->host, strlen(r->host)) != 0)
             continue;
-        if (!same_size(r->size, csv->size))
+        if (!same_size(r->size, csv->size) || !bl_bonnie_same_figures(r, csv))
             continue;
         return r;
     }

@@ -2,6 +2,7 @@
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +54,9 @@ static int all_char(const char *s, size_t n, char c)
     return 1;
 }
 
-/* A number that spans exactly n bytes, with an optional k/m/g suffix for transfers. */
-static int number_in(const char *s, size_t n, int kind, double *out)
+/* A number that spans exactly n bytes, with an optional k/m/g suffix for transfers; *step
+ * (when asked) is one unit of its last printed digit, in the same units. */
+static int number_step(const char *s, size_t n, int kind, double *out, double *step)
 {
     char buf[64];
     if (n == 0 || n >= sizeof buf)
@@ -88,7 +90,19 @@ static int number_in(const char *s, size_t n, int kind, double *out)
     if (*end != '\0')
         return 0;
     *out = v * mul;
+    if (step) {
+        const char *dot = memchr(buf, '.', n);
+        double unit = 1;
+        for (const char *d = dot ? dot + 1 : end; d < end && isdigit((unsigned char)*d); d++)
+            unit /= 10;
+        *step = unit * mul;
+    }
     return 1;
+}
+
+static int number_in(const char *s, size_t n, int kind, double *out)
+{
+    return number_step(s, n, kind, out, NULL);
 }
 
 int bl_bonnie_cell_parse(const char *val, size_t vlen, const char *cpu, size_t clen, int test,
@@ -97,11 +111,12 @@ int bl_bonnie_cell_parse(const char *val, size_t vlen, const char *cpu, size_t c
     c->line = line;
     c->cpu = BL_ABSENT;
     c->lat_ns = BL_ABSENT; /* the Latency row, if any, comes later */
+    c->step = 0;
     /* bon_csv2txt 2.00 prints "+++++" as "0k +++": the %CP "+++" is what tells */
     if (all_char(val, vlen, '+') || (cpu && all_char(cpu, clen, '+'))) {
         c->state = BL_CELL_PLUS;
         c->value = BL_ABSENT;
-    } else if (number_in(val, vlen, tests[test].kind, &c->value)) {
+    } else if (number_step(val, vlen, tests[test].kind, &c->value, &c->step)) {
         c->state = BL_CELL_VALUE;
     } else {
         return 0;
@@ -109,6 +124,21 @@ int bl_bonnie_cell_parse(const char *val, size_t vlen, const char *cpu, size_t c
     double p;
     if (cpu && clen && number_in(cpu, clen, KIND_SEEKS, &p))
         c->cpu = p;
+    return 1;
+}
+
+int bl_bonnie_same_figures(const bl_bonnie_run *a, const bl_bonnie_run *b)
+{
+    for (int i = 0; i < BL_BONNIE_NTESTS; i++) {
+        const bl_bonnie_cell *x = &a->cell[i], *y = &b->cell[i];
+        if (x->state == BL_CELL_EMPTY || y->state == BL_CELL_EMPTY)
+            continue;
+        if (x->state != y->state)
+            return 0;
+        double slack = (x->step > y->step ? x->step : y->step) / 2;
+        if (x->state == BL_CELL_VALUE && fabs(x->value - y->value) > slack * (1 + 1e-9))
+            return 0;
+    }
     return 1;
 }
 

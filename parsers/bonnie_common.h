@@ -19,6 +19,7 @@ typedef struct bl_bonnie_cell {
     double value;  /* model units (see above) */
     double cpu;    /* %CP, BL_ABSENT for "+++" or none */
     double lat_ns; /* BL_ABSENT when not reported */
+    double step;   /* one unit of the value's last printed digit ("12.3m": 0.1 MiB/s) */
     long line;
 } bl_bonnie_cell;
 
@@ -48,6 +49,11 @@ int bl_bonnie_cell_parse(const char *val, size_t vlen, const char *cpu, size_t c
  * Returns 1 and fills r, 0 when the line is not a bonnie++ CSV line, -1 when it looks like
  * one but is malformed (message in err). */
 int bl_bonnie_csv_line(const char *s, long line, bl_bonnie_run *r, char *err, size_t errlen);
+
+/* Whether two printings of a run (a table row and its CSV line) give the same figures: every
+ * test both measured agrees within the coarser print's last digit, and a "+++++" is one in
+ * both. bonnie++ prints both forms of one run; a CSV line of another run never matches. */
+int bl_bonnie_same_figures(const bl_bonnie_run *a, const bl_bonnie_run *b);
 
 /* Appends the run's records (one per test that ran) with run number `run`. */
 void bl_bonnie_emit(bl_parse_out *o, const bl_bonnie_run *r, int64_t run, const char *section);

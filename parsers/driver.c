@@ -4,7 +4,9 @@
 #include "../core/normalize.h"
 #include "../core/strbuf.h"
 #include "sections.h"
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,25 +46,80 @@ static char *job_op_key(const bl_record *r)
     return bl_strbuf_take(&sb);
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Whether two printings of a figure agree: the coarser form prints three significant
+ * digits (fio's "51.6MiB/s", "1024MiB") or whole KiB and ms (terse), so 1% plus one unit of
+ * `slack`. Unknown on either side proves nothing (-1); otherwise 1 or 0. */
+static int figure_agrees(double a, double b, double slack)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    if (!(a >= 0) || !(b >= 0))
+        return -1;
+    double big = a > b ? a : b;
+    return fabs(a - b) <= 0.01 * big + slack;
 }
 
-/* Drops from `low` every record whose job and direction `high` also gave. */
+/* The same run printed twice (terse,normal or json,normal of one fio run): the job and
+ * direction are not enough (--name=test is fio's most common job name), the figures must
+ * agree too: bytes moved and bandwidth, with the runtime and mean completion latency when
+ * both give them. */
+static int same_run(const bl_record *a, const bl_record *b)
+{
+    int io = figure_agrees((double)a->io_bytes, (double)b->io_bytes, 1024);
+    int bw = figure_agrees(a->bw_bytes_s, b->bw_bytes_s, 1024);
+    /* runtimes are whole ms in every form: time-based runs of 60 s differ there */
+    int rt = !(a->runtime_s >= 0) || !(b->runtime_s >= 0)
+                 ? -1
+                 : fabs(a->runtime_s - b->runtime_s) <= 0.0015;
+    /* the mean completion latency sets apart two rate-limited runs of equal speed */
+    double ca = a->clat_ns.present ? a->clat_ns.mean : BL_ABSENT;
+    double cb = b->clat_ns.present ? b->clat_ns.mean : BL_ABSENT;
+    int clat = figure_agrees(ca, cb, 10);
+    if (io == 0 || bw == 0 || rt == 0 || clat == 0)
+        return 0;
+    return io == 1 || bw == 1;
+}
+
+typedef struct keyed {
+    char *key;
+    const bl_record *rec;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    return strcmp(((const keyed *)a)->key, ((const keyed *)b)->key);
+}
+
+/* Whether some record of high[0..n) (sorted by key) has r's job and direction and figures. */
+static int repeated_in(const keyed *high, size_t n, const char *key, const bl_record *r)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first entry not below key */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(high[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < n && strcmp(high[i].key, key) == 0; i++)
+        if (same_run(high[i].rec, r))
+            return 1;
+    return 0;
+}
+
+/* Drops from `low` every record that repeats a record of `high`: same job and direction
+ * and the same figures. A namesake with other figures is another run and stays. */
 static void drop_repeated(bl_records *low, const bl_records *high)
 {
-    char **keys = bl_xcalloc(high->n, sizeof *keys);
+    keyed *keys = bl_xcalloc(high->n + 1, sizeof *keys);
     size_t nk = 0;
     for (size_t i = 0; i < high->n; i++)
-        if ((keys[nk] = job_op_key(high->v[i])))
-            nk++;
+        if ((keys[nk].key = job_op_key(high->v[i])))
+            keys[nk++].rec = high->v[i];
     if (nk > 1)
-        qsort(keys, nk, sizeof *keys, cmp_str);
+        qsort(keys, nk, sizeof *keys, cmp_keyed);
     size_t keep = 0;
     for (size_t i = 0; i < low->n; i++) {
         char *k = job_op_key(low->v[i]);
-        if (k && nk && bsearch(&k, keys, nk, sizeof *keys, cmp_str))
+        if (k && nk && repeated_in(keys, nk, k, low->v[i]))
             bl_record_free(low->v[i]);
         else
             low->v[keep++] = low->v[i];
@@ -70,12 +127,12 @@ static void drop_repeated(bl_records *low, const bl_records *high)
     }
     low->n = keep;
     for (size_t i = 0; i < nk; i++)
-        free(keys[i]);
+        free(keys[i].key);
     free(keys);
 }
 
 /* Within a family, a lower-rank format's record that repeats a run a higher-rank format
- * gave (same job and direction) is dropped: "terse,normal" output describes one run twice. */
+ * gave is dropped: "terse,normal" output describes one run twice. */
 static void drop_family_duplicates(const bl_format **fmts, bl_parse_out *outs, size_t n)
 {
     for (size_t a = 0; a < n; a++)
@@ -150,11 +207,85 @@ static void merge_runs(bl_parse_out *outs, size_t n, bl_parse_out *out)
     free(s);
 }
 
-/* Labels each run with the heading above it, looking no higher than the end of the previous
- * run. Records arrive grouped by run, so one pass does it. */
+/* Whether heading h names tool as a word ("ddで計測", "hdparm results"), ASCII-bounded. */
+static int names_tool(const char *h, const char *tool)
+{
+    size_t n = tool ? strlen(tool) : 0;
+    for (const char *p = h; n && (p = strcasestr(p, tool)); p++) {
+        unsigned char before = p > h ? (unsigned char)p[-1] : ' ';
+        unsigned char after = (unsigned char)p[n];
+        if (!(before < 0x80 && isalnum(before)) && !(after < 0x80 && isalnum(after)))
+            return 1;
+    }
+    return 0;
+}
+
+/* The heading the runs above stand under, and what it said of the run it was found above. */
+typedef struct heading {
+    char *text;
+    int test_title; /* it only named that run's test */
+    char *tool;     /* that run's tool, when the heading names it ("ddで計測") */
+} heading;
+
+static void heading_set(heading *hd, char *text, bl_record *const *recs, size_t n)
+{
+    free(hd->text);
+    free(hd->tool);
+    hd->text = text;
+    hd->test_title = bl_heading_names_test(text, recs, n);
+    const char *tool = recs[0]->tool;
+    hd->tool = tool && names_tool(text, tool) ? bl_xstrdup(tool) : NULL;
+}
+
+/* The label key an inherited heading gives the run recs[0..n), or NULL for none. A heading
+ * that titled the test of the run it stood above, or named that run's tool, names nothing
+ * for a run of another test or tool (blog 004: "ddで計測", then fio-cdm on a new file
+ * system); it titles this run's test when it only names that too. */
+static const char *inherited_key(const heading *hd, bl_record *const *recs, size_t n)
+{
+    if (bl_heading_names_test(hd->text, recs, n))
+        return "test_heading";
+    if (hd->test_title)
+        return NULL;
+    const char *tool = recs[0]->tool;
+    if (hd->tool && (!tool || strcmp(tool, hd->tool) != 0) && !names_tool(hd->text, tool))
+        return NULL;
+    return "section";
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+/* Whether recs[i..j) repeat the tests of the run recs[pi..i) above: same tool, and the same
+ * tests at the same block sizes in the same order (bonnie++ after bonnie++, a dd write after
+ * a dd write), not the next test of a series (a dd read after a dd write). */
+static int repeats_run_above(bl_record *const *recs, size_t pi, size_t i, size_t j)
+{
+    if (pi >= i || i - pi != j - i)
+        return 0;
+    for (size_t k = 0; k < i - pi; k++) {
+        const bl_record *a = recs[pi + k], *b = recs[i + k];
+        if (!same_str(a->tool, b->tool) || !same_str(a->test, b->test) || a->bs != b->bs)
+            return 0;
+    }
+    return 1;
+}
+
+/* Labels each run with the nearest heading above it: its own (between the previous run's end
+ * and its start) or else the one the run above stood under ("SSD results", then a write and
+ * a read). Prose that introduces a run repeating the tests of the run above says what differs
+ * ("After tuning, CSV only:", "And on the laptop with --minimal:") and names it; before the
+ * next test of a series ("Read:") or another tool ("and hdparm:") it continues the set-up. A
+ * heading that only names the run's test titles a test (blog 000: one fio run under each of
+ * "シーケンシャルリード", "ランダムライト4k"): as a section it would make each test a set-up of its
+ * own, a table's figures down its diagonal. Records arrive grouped by run, so one pass does it. */
 static void label_sections(const bl_text *t, bl_parse_out *out)
 {
     int64_t prev_end = 0;
+    heading hd = {0};
+    size_t prev_i = 0; /* where the run above starts */
     for (size_t i = 0; i < out->recs.n;) {
         size_t j = i;
         int64_t first = -1, last = -1;
@@ -165,20 +296,26 @@ static void label_sections(const bl_text *t, bl_parse_out *out)
             if (line > last)
                 last = line;
         }
-        char *h = first > 0 ? bl_heading_above(t, (long)first, (long)prev_end + 1) : NULL;
-        /* A heading that only names the run's test titles a test (blog 000: one fio run
-         * under each of "シーケンシャルリード", "ランダムライト4k"): as a section it would
-         * make each test a set-up of its own, a table's figures down its diagonal. */
-        const char *key =
-            h && bl_heading_names_test(h, out->recs.v + i, j - i) ? "test_heading" : "section";
-        for (size_t m = i; h && m < j; m++)
+        char *own = first > 0 ? bl_heading_above(t, (long)first, (long)prev_end + 1) : NULL;
+        const char *key = NULL;
+        if (!own && first > 0 && repeats_run_above(out->recs.v, prev_i, i, j))
+            own = bl_intro_above(t, (long)first, (long)prev_end + 1);
+        if (own) {
+            heading_set(&hd, own, out->recs.v + i, j - i);
+            key = hd.test_title ? "test_heading" : "section";
+        } else if (hd.text && first > 0) {
+            key = inherited_key(&hd, out->recs.v + i, j - i);
+        }
+        for (size_t m = i; key && m < j; m++)
             if (!bl_record_label(out->recs.v[m], "section"))
-                bl_record_set_label(out->recs.v[m], key, h);
-        free(h);
+                bl_record_set_label(out->recs.v[m], key, hd.text);
         if (last > prev_end)
             prev_end = last;
+        prev_i = i;
         i = j;
     }
+    free(hd.text);
+    free(hd.tool);
 }
 
 /* The user's labels, and the consistency check of every record whatever its format: a

@@ -315,3 +315,35 @@ int bl_heading_names_test(const char *h, bl_record *const *recs, size_t n)
     }
     return n > 0;
 }
+
+/* ---- lines of prose that introduce a block ---- */
+
+/* "After tuning (noatime, deadline scheduler), CSV only:" alone between blank lines. Tool
+ * output ending in a colon ("/dev/sda:", "Run status group 0 (all jobs):") has its figures
+ * on the very next line, never after a blank one. */
+static char *intro_line(const bl_text *t, size_t k)
+{
+    const char *s = skip_ws(t->line[k]);
+    size_t n = trimmed_len(s);
+    if (n < 2 || s[n - 1] != ':' || s[n - 2] == ':' || s[n - 2] == ' ' || *s == '/' || *s == '#' ||
+        k == 0 || k + 1 >= t->nlines || !blank_or_fence(t->line[k - 1]) ||
+        !blank_or_fence(t->line[k + 1]))
+        return NULL;
+    n--;
+    if (columns(s, n) > MAX_HEADING_COLS || !has_letter(s, n) || looks_like_output(s, n))
+        return NULL;
+    return bl_xstrndup(s, n);
+}
+
+char *bl_intro_above(const bl_text *t, long line, long stop_line)
+{
+    if (stop_line < 1)
+        stop_line = 1;
+    for (long i = line - 1; i >= stop_line; i--) {
+        size_t k = (size_t)(i - 1);
+        char *h = k < t->nlines ? intro_line(t, k) : NULL;
+        if (h)
+            return h;
+    }
+    return NULL;
+}

@@ -10,6 +10,11 @@
  * (1-based; headings above it belong to an earlier block). */
 char *bl_heading_above(const bl_text *t, long line, long stop_line);
 
+/* The line of prose nearest above `line` (down to stop_line) that introduces the block
+ * below it: a line ending in a colon alone between blank lines ("After tuning, CSV only:"),
+ * without its colon, or NULL. Not a heading: "and hdparm:" continues the set-up above. */
+char *bl_intro_above(const bl_text *t, long line, long stop_line);
+
 /* Whether heading h only names the test every record of recs[0..n) ran ("シーケンシャルリード",
  * "Random read 4k"): its words are all of a test's name and agree with each record's pattern,
  * direction and (when it gives one) block size. Such a heading titles a test, not a set-up. */
