@@ -66,22 +66,30 @@ const char *bl_fio_after(const char *s, const char *key)
     return NULL;
 }
 
-/* "4096B-4096B", "64.0KiB-64.0KiB", "1M-1M", "4k" -> bytes when the range is one size. */
-static int64_t fixed_bs(const char *s, const char **end)
+/* "4096B-4096B", "64.0KiB-64.0KiB", "1M-1M", "4k" -> bytes when the range is one size; a K/M
+ * without 'i' means what kilo says. */
+static int64_t fixed_bs_in(const char *s, int kilo, const char **end)
 {
     double lo, hi;
     const char *p;
-    if (!bl_parse_size(s, BL_BINARY, &lo, &p))
+    if (!bl_parse_size(s, kilo, &lo, &p))
         return -1;
     hi = lo;
-    if (*p == '-' && !bl_parse_size(p + 1, BL_BINARY, &hi, &p))
+    if (*p == '-' && !bl_parse_size(p + 1, kilo, &hi, &p))
         return -1;
     if (end)
         *end = p;
     return lo == hi && lo > 0 ? bl_count_or(lo, -1) : -1;
 }
 
-/* Both layouts: "1M-1M/1M-1M[/...]" (fio 2.x) and "(R) 4096B-4096B, (W) ..., (T) ..." (3.x). */
+static int64_t fixed_bs(const char *s, const char **end)
+{
+    return fixed_bs_in(s, BL_BINARY, end);
+}
+
+/* Both layouts: "1M-1M/1M-1M[/...]" (fio 2.x, K = 1024) and "(R) 4096B-4096B, (W) ..., (T) ..."
+ * (3.x, whose num2str writes KiB for 1024 and kB for 1000: "(R) 64.0kB-64.0kB" under
+ * kb_base=1000 is 64000 bytes). */
 static void parse_bs_field(const char *s, int64_t bs[BL_FIO_NDIR])
 {
     if (*s == '(') {
@@ -90,7 +98,7 @@ static void parse_bs_field(const char *s, int64_t bs[BL_FIO_NDIR])
             char tag[5] = {'(', tags[d], ')', ' ', 0};
             const char *p = strstr(s, tag);
             if (p)
-                bs[d] = fixed_bs(p + 4, NULL);
+                bs[d] = fixed_bs_in(p + 4, BL_SI, NULL);
         }
         return;
     }

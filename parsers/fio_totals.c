@@ -2,6 +2,7 @@
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include "fio_common.h"
+#include "fio_units.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -16,13 +17,16 @@ bl_record *bl_fio_group_total(const char *p, int ddir, long group, const char *v
     if (!run && (run = bl_fio_after(p, "run=")))
         run = strchr(run, '-') ? strchr(run, '-') + 1 : run;
     double x;
-    if (!bw || !bl_parse_bandwidth(bw, BL_BINARY, &x, NULL))
+    int si = 0, fig = bw ? bl_fio_figure(bw, 0, &x, &si, NULL) : BL_FIO_FIG_BAD;
+    if (fig == BL_FIO_FIG_DISAGREE ||
+        (fig == BL_FIO_FIG_BAD && (!bw || !bl_parse_bandwidth(bw, BL_BINARY, &x, NULL))))
         return NULL;
     bl_record *r = bl_record_new();
     bl_fio_fill(r, ddir, NULL, NULL, version);
     r->bw_bytes_s = x;
     const char *io = bl_fio_after(p, "io=");
-    if (io && bl_parse_size(io, BL_BINARY, &x, NULL))
+    if (io && (bl_fio_figure(io, si, &x, NULL, NULL) == BL_FIO_FIG_OK ||
+               bl_parse_size(io, BL_BINARY, &x, NULL)))
         r->io_bytes = bl_count_or(x, -1);
     if (run && bl_parse_duration_ns(run, 1e6, &x, NULL))
         r->runtime_s = x / 1e9;
