@@ -176,6 +176,29 @@ bool bl_fio_parse_layout_line(const char *line, bl_fio_jobdefs *d)
     return true;
 }
 
+/* "4k" or "4k,64k[,8k]" for read,write,trim. */
+static void set_bs(bl_fio_jobdef *j, const char *bs, int kilo)
+{
+    const char *p = bs;
+    for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
+        const char *e = NULL;
+        int64_t v = fixed_bs_in(p, kilo, &e);
+        j->bs[dd] = v;
+        if (!e || *e != ',') {
+            for (int k = dd + 1; k < BL_FIO_NDIR; k++)
+                j->bs[k] = v;
+            break;
+        }
+        p = e + 1;
+    }
+}
+
+void bl_fio_jobdef_kb_base(bl_fio_jobdefs *d, const char *bs, const char *kb_base)
+{
+    if (d->n && bs && kb_base && strtol(kb_base, NULL, 10) == 1000)
+        set_bs(&d->v[d->n - 1], bs, BL_SI);
+}
+
 void bl_fio_jobdef_add(bl_fio_jobdefs *d, const char *name, const char *rw, const char *bs,
                        const char *ioengine, const char *iodepth, const char *numjobs)
 {
@@ -184,20 +207,8 @@ void bl_fio_jobdef_add(bl_fio_jobdefs *d, const char *name, const char *rw, cons
         j->rw = bl_xstrdup(rw);
         j->rw[strcspn(j->rw, ":")] = '\0';
     }
-    if (bs) { /* "4k" or "4k,64k[,8k]" for read,write,trim */
-        const char *p = bs;
-        for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
-            const char *e = NULL;
-            int64_t v = fixed_bs(p, &e);
-            j->bs[dd] = v;
-            if (!e || *e != ',') {
-                for (int k = dd + 1; k < BL_FIO_NDIR; k++)
-                    j->bs[k] = v;
-                break;
-            }
-            p = e + 1;
-        }
-    }
+    if (bs)
+        set_bs(j, bs, BL_BINARY);
     if (ioengine)
         j->ioengine = bl_xstrdup(ioengine);
     if (iodepth)

@@ -16,6 +16,7 @@
  * is in the text give group-total records (label scope=group total). */
 #include "../core/strbuf.h"
 #include "../core/units.h"
+#include "fio_clones.h"
 #include "fio_common.h"
 #include "fio_totals.h"
 #include "fio_units.h"
@@ -127,6 +128,9 @@ static void group_total(nstate *s, int ddir, const char *p, long lineno)
 
 static void flush_totals(nstate *s)
 {
+    /* fio --client prints "<hostname>" only: two servers on one host look like clones */
+    if (!s->client_text)
+        bl_fio_clone_totals(s->out, s->run_first, &s->totals);
     bl_fio_flush_totals(&s->totals, &s->out->recs, s->run_first);
 }
 

@@ -47,7 +47,9 @@ void bl_fio_flush_totals(bl_records *totals, bl_records *out, size_t run_first)
         int has_jobs = 0;
         for (size_t k = run_first; k < out->n && !has_jobs; k++) {
             const char *rg = bl_record_label(out->v[k], "group");
-            has_jobs = !bl_record_label(out->v[k], "scope") && (!rg || strcmp(rg, g) == 0);
+            const char *sc = bl_record_label(out->v[k], "scope");
+            /* job records, numjobs clones (scope "job K/N") among them */
+            has_jobs = (!sc || strcmp(sc, "group total") != 0) && (!rg || strcmp(rg, g) == 0);
         }
         if (has_jobs)
             bl_record_free(t);

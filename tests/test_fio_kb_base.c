@@ -177,6 +177,7 @@ static void test_fio333_kb1000_vs_json(void **state)
         assert_true(bl_test_close(r->bw_samples.mean, x->bw_samples.mean, 0.0005));
         assert_true(bl_test_close(r->bw_samples.max, x->bw_samples.max, 0.0005));
         assert_int_equal(r->bw_samples.count, x->bw_samples.count);
+        assert_int_equal(r->bs, x->bs); /* JSON "bs" : "64k" under "kb_base" : "1000" */
     }
     /* bs=(R) 64.0kB-64.0kB, (R) 4000B-4000B: bs=64k and 4k under kb_base=1000 */
     assert_int_equal(bl_test_nth(&n, "job", "kbw", 0)->bs, 64000);
