@@ -190,6 +190,8 @@ static void add_def(bl_fio_jobdefs *defs, const cdoc *d, json_t *stats, json_t *
         defs, job, bl_fj_option(e, d->global, "rw", "readwrite"),
         bl_fj_option(e, d->global, "bs", "blocksize"), bl_fj_option(e, d->global, "ioengine", NULL),
         bl_fj_option(e, d->global, "iodepth", NULL), nj && entries_of(stats, e) == 1 ? nj : "1");
+    bl_fio_jobdef_kb_base(defs, bl_fj_option(e, d->global, "bs", "blocksize"),
+                          bl_fj_option(e, d->global, "kb_base", NULL));
     bl_fio_jobdef *def = &defs->v[defs->n - 1];
     if (def->iodepth < 0 && json_object_get(e, "job options"))
         def->iodepth = 1; /* fio's default, which it does not echo */

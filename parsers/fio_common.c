@@ -66,22 +66,30 @@ const char *bl_fio_after(const char *s, const char *key)
     return NULL;
 }
 
-/* "4096B-4096B", "64.0KiB-64.0KiB", "1M-1M", "4k" -> bytes when the range is one size. */
-static int64_t fixed_bs(const char *s, const char **end)
+/* "4096B-4096B", "64.0KiB-64.0KiB", "1M-1M", "4k" -> bytes when the range is one size; a K/M
+ * without 'i' means what kilo says. */
+static int64_t fixed_bs_in(const char *s, int kilo, const char **end)
 {
     double lo, hi;
     const char *p;
-    if (!bl_parse_size(s, BL_BINARY, &lo, &p))
+    if (!bl_parse_size(s, kilo, &lo, &p))
         return -1;
     hi = lo;
-    if (*p == '-' && !bl_parse_size(p + 1, BL_BINARY, &hi, &p))
+    if (*p == '-' && !bl_parse_size(p + 1, kilo, &hi, &p))
         return -1;
     if (end)
         *end = p;
     return lo == hi && lo > 0 ? bl_count_or(lo, -1) : -1;
 }
 
-/* Both layouts: "1M-1M/1M-1M[/...]" (fio 2.x) and "(R) 4096B-4096B, (W) ..., (T) ..." (3.x). */
+static int64_t fixed_bs(const char *s, const char **end)
+{
+    return fixed_bs_in(s, BL_BINARY, end);
+}
+
+/* Both layouts: "1M-1M/1M-1M[/...]" (fio 2.x, K = 1024) and "(R) 4096B-4096B, (W) ..., (T) ..."
+ * (3.x, whose num2str writes KiB for 1024 and kB for 1000: "(R) 64.0kB-64.0kB" under
+ * kb_base=1000 is 64000 bytes). */
 static void parse_bs_field(const char *s, int64_t bs[BL_FIO_NDIR])
 {
     if (*s == '(') {
@@ -90,7 +98,7 @@ static void parse_bs_field(const char *s, int64_t bs[BL_FIO_NDIR])
             char tag[5] = {'(', tags[d], ')', ' ', 0};
             const char *p = strstr(s, tag);
             if (p)
-                bs[d] = fixed_bs(p + 4, NULL);
+                bs[d] = fixed_bs_in(p + 4, BL_SI, NULL);
         }
         return;
     }
@@ -168,6 +176,29 @@ bool bl_fio_parse_layout_line(const char *line, bl_fio_jobdefs *d)
     return true;
 }
 
+/* "4k" or "4k,64k[,8k]" for read,write,trim. */
+static void set_bs(bl_fio_jobdef *j, const char *bs, int kilo)
+{
+    const char *p = bs;
+    for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
+        const char *e = NULL;
+        int64_t v = fixed_bs_in(p, kilo, &e);
+        j->bs[dd] = v;
+        if (!e || *e != ',') {
+            for (int k = dd + 1; k < BL_FIO_NDIR; k++)
+                j->bs[k] = v;
+            break;
+        }
+        p = e + 1;
+    }
+}
+
+void bl_fio_jobdef_kb_base(bl_fio_jobdefs *d, const char *bs, const char *kb_base)
+{
+    if (d->n && bs && kb_base && strtol(kb_base, NULL, 10) == 1000)
+        set_bs(&d->v[d->n - 1], bs, BL_SI);
+}
+
 void bl_fio_jobdef_add(bl_fio_jobdefs *d, const char *name, const char *rw, const char *bs,
                        const char *ioengine, const char *iodepth, const char *numjobs)
 {
@@ -176,20 +207,8 @@ void bl_fio_jobdef_add(bl_fio_jobdefs *d, const char *name, const char *rw, cons
         j->rw = bl_xstrdup(rw);
         j->rw[strcspn(j->rw, ":")] = '\0';
     }
-    if (bs) { /* "4k" or "4k,64k[,8k]" for read,write,trim */
-        const char *p = bs;
-        for (int dd = 0; dd < BL_FIO_NDIR; dd++) {
-            const char *e = NULL;
-            int64_t v = fixed_bs(p, &e);
-            j->bs[dd] = v;
-            if (!e || *e != ',') {
-                for (int k = dd + 1; k < BL_FIO_NDIR; k++)
-                    j->bs[k] = v;
-                break;
-            }
-            p = e + 1;
-        }
-    }
+    if (bs)
+        set_bs(j, bs, BL_BINARY);
     if (ioengine)
         j->ioengine = bl_xstrdup(ioengine);
     if (iodepth)

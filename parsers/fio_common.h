@@ -45,6 +45,10 @@ bool bl_fio_parse_layout_line(const char *line, bl_fio_jobdefs *d);
 void bl_fio_jobdef_add(bl_fio_jobdefs *d, const char *name, const char *rw, const char *bs,
                        const char *ioengine, const char *iodepth, const char *numjobs);
 
+/* Options say kb_base=1000 (fio: then "4k" is 4000 bytes, and KiB still 1024): re-reads
+ * the last definition's bs that way; nothing when kb_base is NULL or 1024. */
+void bl_fio_jobdef_kb_base(bl_fio_jobdefs *d, const char *bs, const char *kb_base);
+
 const char *bl_fio_ddir_name(int ddir); /* "read", "write", "trim" */
 /* "read"/"write"/"trim" (also "READ", "mixed" -> -1) to a ddir; -1 when none. */
 int bl_fio_ddir_from(const char *s, size_t len);

@@ -198,6 +198,8 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
                           bl_fj_option(job, global, "bs", "blocksize"),
                           bl_fj_option(job, global, "ioengine", NULL),
                           bl_fj_option(job, global, "iodepth", NULL), NULL);
+        bl_fio_jobdef_kb_base(&defs, bl_fj_option(job, global, "bs", "blocksize"),
+                              bl_fj_option(job, global, "kb_base", NULL));
         defs.v[0].numjobs = numjobs_of(jobs, job, global);
         const char *size = bl_fj_option(job, global, "size", NULL);
         double sz;

@@ -16,8 +16,10 @@
  * is in the text give group-total records (label scope=group total). */
 #include "../core/strbuf.h"
 #include "../core/units.h"
+#include "fio_clones.h"
 #include "fio_common.h"
 #include "fio_totals.h"
+#include "fio_units.h"
 #include "parser.h"
 #include <ctype.h>
 #include <math.h>
@@ -49,6 +51,7 @@ typedef struct nstate {
     char *host;        /* server of the open job block */
     int client_text;   /* the text is fio --client output */
     int headless;      /* the open block's job header was not in the text */
+    int kb_si;         /* the block's figures say kb_base=1000 (SI first in BW=A (B)) */
     bl_records totals; /* "Run status group" lines of the run, as group-total records */
 } nstate;
 
@@ -61,6 +64,7 @@ static void close_job(nstate *s)
     free(s->date);
     s->job = s->group = s->date = NULL;
     s->headless = 0;
+    s->kb_si = 0;
     s->nrecs = 0;
     s->cur = NULL;
     s->pct = NULL;
@@ -124,17 +128,33 @@ static void group_total(nstate *s, int ddir, const char *p, long lineno)
 
 static void flush_totals(nstate *s)
 {
+    /* fio --client prints "<hostname>" only: two servers on one host look like clones */
+    if (!s->client_text)
+        bl_fio_clone_totals(s->out, s->run_first, &s->totals);
     bl_fio_flush_totals(&s->totals, &s->out->recs, s->run_first);
 }
 
-/* `   READ: io=5120.0MB, aggrb=...` (2.x) or `   READ: bw=..., io=140MiB (147MB), ...` */
+/* `   READ: io=5120.0MB, aggrb=...` (2.x) or `   READ: bw=..., io=140MiB (147MB), ...`;
+ * a 3.x line whose two figures of bw or io disagree is refused. */
 static void status_line(nstate *s, const char *p, long lineno)
 {
     size_t k = strcspn(p, ":");
     int ddir = bl_fio_ddir_from(p, k);
+    double io, bw;
+    int si = 0;
+    if (ddir >= 0 && p[k] == ':' &&
+        (bl_fio_figure_after(p + k, "bw=", 0, &bw, &si) == BL_FIO_FIG_DISAGREE ||
+         bl_fio_figure_after(p + k, "io=", si, &io, NULL) == BL_FIO_FIG_DISAGREE)) {
+        bl_out_error(s->out, lineno,
+                     "fio %.*s line of group %ld: the two figures of a bw=A (B) or io=A (B) "
+                     "pair disagree (retyped?); line refused",
+                     (int)k, p, s->status_group);
+        return;
+    }
     const char *v = p[k] == ':' ? bl_fio_after(p + k, "io=") : NULL;
-    double io;
-    if (ddir >= 0 && v && bl_parse_size(v, BL_BINARY, &io, NULL))
+    if (ddir >= 0 && v &&
+        (bl_fio_figure(v, si, &io, NULL, NULL) == BL_FIO_FIG_OK ||
+         bl_parse_size(v, BL_BINARY, &io, NULL)))
         group_io(s, ddir, io);
     if (ddir >= 0 && p[k] == ':')
         group_total(s, ddir, p + k + 1, lineno);
@@ -189,22 +209,21 @@ static void parse_old_summary(const char *p, bl_record *r)
         r->runtime_s = x / 1e9;
 }
 
-/* `IOPS=18.0k, BW=70.2MiB/s (73.6MB/s)(140MiB/2001msec)`: the binary figure is the exact
- * one; the SI one in parentheses is the same number rounded again. */
-static void parse_new_summary(const char *p, bl_record *r)
+/* `IOPS=18.0k, BW=70.2MiB/s (73.6MB/s)(140MiB/2001msec)`: the first figure is in kb_base's
+ * units (MiB by default, MB with kb_base=1000: fio_units.h), and so is the io after it. fio's
+ * client mode prints its "All clients" rate without the unit: `BW=105Mi (110M)`. */
+static void parse_new_summary(const char *p, bl_record *r, int *si)
 {
     const char *v;
     double x;
     if ((v = bl_fio_after(p, "IOPS=")) && bl_parse_count(v, &x, NULL))
         r->iops = x;
-    /* fio's client mode prints its "All clients" rate without the unit: `BW=105Mi (110M)`. */
-    if ((v = bl_fio_after(p, "BW=")) &&
-        (bl_parse_bandwidth(v, BL_BINARY, &x, NULL) || bl_parse_size(v, BL_BINARY, &x, NULL)))
+    if (bl_fio_figure_after(p, "BW=", 0, &x, si) == BL_FIO_FIG_OK)
         r->bw_bytes_s = x;
     const char *io = strstr(p, ")(");
     io = io ? io + 2 : NULL;
     const char *e;
-    if (io && bl_parse_size(io, BL_BINARY, &x, &e) && *e == '/') {
+    if (io && bl_fio_figure(io, *si, &x, NULL, &e) == BL_FIO_FIG_OK && *e == '/') {
         r->io_bytes = bl_count_or(x, -1);
         if (bl_parse_duration_ns(e + 1, 1e6, &x, NULL))
             r->runtime_s = x / 1e9;
@@ -233,6 +252,17 @@ static void open_direction(nstate *s, int ddir, const char *p, long lineno)
 {
     if (s->nrecs == sizeof s->recs / sizeof s->recs[0])
         return;
+    double x;
+    if (bl_fio_after(p, "IOPS=") &&
+        bl_fio_figure_after(p, "BW=", 0, &x, NULL) == BL_FIO_FIG_DISAGREE) {
+        bl_out_error(s->out, lineno,
+                     "fio %s line of job '%s': the two figures of BW=A (B) disagree "
+                     "(retyped?); line refused",
+                     ddir >= 0 ? bl_fio_ddir_name(ddir) : "mixed", s->job ? s->job : "?");
+        s->cur = NULL;
+        s->pct = NULL;
+        return;
+    }
     bl_record *r = bl_out_record(s->out, s->job_line > 0 && !s->headless ? s->job_line : lineno);
     r->run = s->run;
     int all_clients = s->client_text && s->job && strcmp(s->job, "All clients") == 0;
@@ -267,7 +297,7 @@ static void open_direction(nstate *s, int ddir, const char *p, long lineno)
     if (ddir < 0)
         bl_record_set_label(r, "ddir", "mixed");
     if (bl_fio_after(p, "IOPS="))
-        parse_new_summary(p, r);
+        parse_new_summary(p, r, &s->kb_si);
     else
         parse_old_summary(p, r);
     if (!bl_present(r->bw_bytes_s) || !bl_present(r->iops))
@@ -476,7 +506,7 @@ static int job_line(nstate *s, const char *p, long lineno)
         return 0;
     }
     if (line_key(p, "bw") && bl_fio_after(p, "min=")) {
-        double m = bw_unit(p);
+        double m = s->kb_si && strchr(p, '(') ? bl_fio_sample_unit(strchr(p, '('), 1) : bw_unit(p);
         if (m <= 0 || !parse_samples(p, m, &s->cur->bw_samples))
             bl_out_error(s->out, lineno, "fio bw sample line: unreadable figure");
         return 1;

@@ -130,7 +130,8 @@ static void test_corpus_old_style(void **state)
     bl_parse_out o;
     if (!corpus("fio-normal/fio-2.0.15_8jobs_no_group_reporting.txt", "fio", &o))
         skip();
-    assert_int_equal(o.recs.n, 8);
+    assert_int_equal(o.recs.n, 9); /* 8 jobs that ran at once and their total (test_fio_clones) */
+    assert_string_equal(bl_record_label(o.recs.v[8], "scope"), "group total");
     const bl_record *r = o.recs.v[0];
     assert_int_equal(r->io_bytes, 1476 * 1024);
     assert_double_equal(r->bw_bytes_s, 356804, 0); /* "bw=356804 B/s" */
@@ -212,7 +213,8 @@ static void test_corpus_new_style(void **state)
 
     if (!corpus("fio-normal/fio-2.99_8jobs_transitional.txt", NULL, &o))
         skip();
-    assert_int_equal(o.recs.n, 8);
+    assert_int_equal(o.recs.n, 9); /* 8 jobs that ran at once and their total */
+    assert_int_equal(o.recs.v[8]->numjobs, 8);
     r = o.recs.v[2];
     assert_double_equal(r->bw_bytes_s, 6056.0 * 1024, 0);
     assert_double_equal(r->bw_samples.max, 6344.0 * 1024, 0);
@@ -241,7 +243,7 @@ static void test_corpus_new_style(void **state)
 
     if (!corpus("fio-normal/fio-3.26_8jobs_randwrite.txt", NULL, &o))
         skip();
-    assert_int_equal(o.recs.n, 8);
+    assert_int_equal(o.recs.n, 9);
     assert_int_equal(o.recs.v[1]->io_bytes, 1512 * 1024);
     assert_double_equal(o.recs.v[1]->bw_samples.stdev, 38.23 * 1024, 1e-6);
     bl_out_free(&o);
@@ -302,9 +304,16 @@ static void test_fio333_normal_vs_json(void **state)
     (void)state;
     bl_parse_out n, j;
     parse_mix_both(&n, &j);
-    assert_int_equal(n.recs.n, 8);
+    /* rwmix (numjobs 2 without group_reporting): its two blocks' totals, read and write,
+     * come after the run's job records; the JSON has none (test_fio_clones) */
+    assert_int_equal(n.recs.n, 10);
     assert_int_equal(j.recs.n, 8);
-    for (size_t i = 0; i < n.recs.n; i++) {
+    for (size_t i = 8; i < 10; i++) {
+        assert_string_equal(bl_record_label(n.recs.v[i], "scope"), "group total");
+        assert_string_equal(bl_record_label(n.recs.v[i], "job"), "rwmix");
+        assert_int_equal(n.recs.v[i]->numjobs, 2);
+    }
+    for (size_t i = 0; i < j.recs.n; i++) {
         const bl_record *r = n.recs.v[i];
         size_t k = 0;
         for (size_t m = 0; m < i; m++)
@@ -332,7 +341,12 @@ static void test_disk_stats(void **state)
     bl_parse_out n, j;
     parse_mix_both(&n, &j);
     /* "vda: ios=38144/15816, merge=11/372, ticks=2843/14031, in_queue=16889, util=56.21%" */
-    for (size_t i = 0; i < n.recs.n; i++) {
+    assert_int_equal(n.recs.n, 10);
+    for (size_t i = 8; i < 10; i++) { /* the rwmix totals: the run's devices as well */
+        assert_int_equal(n.recs.v[i]->n_disks, 1);
+        assert_int_equal(n.recs.v[i]->disks[0].read_ios, 38144);
+    }
+    for (size_t i = 0; i < j.recs.n; i++) {
         const bl_record *rs[] = {n.recs.v[i], j.recs.v[i]};
         for (size_t k = 0; k < 2; k++) {
             assert_int_equal(rs[k]->n_disks, 1);
@@ -388,7 +402,7 @@ static void test_distributions(void **state)
     (void)state;
     bl_parse_out n, j;
     parse_mix_both(&n, &j);
-    for (size_t i = 0; i < n.recs.n; i++) {
+    for (size_t i = 0; i < j.recs.n; i++) { /* not the rwmix totals: buckets cannot be added */
         const bl_dist *dn[] = {&n.recs.v[i]->lat_dist, &n.recs.v[i]->iodepth_dist};
         const bl_dist *dj[] = {&j.recs.v[i]->lat_dist, &j.recs.v[i]->iodepth_dist};
         for (size_t k = 0; k < 2; k++) {
