@@ -411,7 +411,7 @@ static int check_blocks(const bl_text *t, const unsigned char *kind, size_t i, c
     double bs = (double)bl_dd_size(arg_value(cmd, "bs="), d->bsd), full, partial, n = -1;
     char *count = arg_copy(arg_value(cmd, "count=")), *iflag = arg_copy(arg_value(cmd, "iflag="));
     double blocks =
-        count && !(iflag && strstr(iflag, "count_bytes")) ? (double)bl_dd_size(count, 0) : -1;
+        count && !(iflag && strstr(iflag, "count_bytes")) ? (double)bl_dd_size(count, d->bsd) : -1;
     const char *how = "";
     int verdict = BLOCKS_OK;
     if (bs <= 0) {
@@ -459,9 +459,11 @@ static void dd_record(const bl_text *t, const unsigned char *kind, const dd_line
         add_note(r, blocks_note);
         bl_out_warn(out, (long)i + 1, "%s", blocks_note);
     }
-    if (i > 0 && kind[i - 1] == DD_PROGRESS)
-        add_note(r, "dd's last status=progress line: the final summary is not in the text "
-                    "(time in whole seconds)");
+    if (d->bsd_progress || (i > 0 && kind[i - 1] == DD_PROGRESS))
+        add_note(r, d->whole_seconds ? "dd's last status=progress line: the final summary is not "
+                                       "in the text (time in whole seconds)"
+                                     : "dd's last status=progress line: the final summary is not "
+                                       "in the text");
     if (d->seconds <= 0)
         bl_out_error(out, (long)i + 1, "dd reports a time of 0 s; the rate is dd's own");
 }

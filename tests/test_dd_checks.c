@@ -23,13 +23,14 @@ static int parse_str(const char *text, bl_parse_out *o)
 }
 
 /* One run of 1000 MiB in 4.5 s whose command says bs=<bs> count=<count>, in BSD's layout
- * (bsd) or GNU's; its bs as read. */
+ * (bsd) or GNU's, with "N+0 records out" when count is a plain number; its bs as read. */
 static int64_t bs_of(const char *bs, const char *count, int bsd)
 {
+    int plain = strspn(count, "0123456789") == strlen(count);
     char text[512];
-    snprintf(text, sizeof text,
-             "$ dd if=/dev/zero of=big bs=%s count=%s\n%s+0 records in\n%s+0 records out\n%s\n", bs,
-             count, count, count,
+    snprintf(text, sizeof text, "$ dd if=/dev/zero of=big bs=%s count=%s\n%s%s%s%s%s\n", bs, count,
+             plain ? count : "", plain ? "+0 records in\n" : "", plain ? count : "",
+             plain ? "+0 records out\n" : "",
              bsd ? "1048576000 bytes transferred in 4.500000 secs (233016888 bytes/sec)"
                  : "1048576000 bytes (1.0 GB, 1000 MiB) copied, 4.5 s, 233 MB/s");
     bl_parse_out o;
@@ -58,6 +59,7 @@ static void test_bs_suffixes(void **state)
     assert_int_equal(bs_of("1xM", "1000", 0), 1048576);
     assert_int_equal(bs_of("2x512k", "1000", 0), 1048576);
     assert_int_equal(bs_of("1M", "1000", 0), 1048576);
+    assert_int_equal(bs_of("1000k", "1k", 0), 1024000); /* count=1k: 1024 blocks */
     assert_int_equal(bs_of("1MiB", "1000", 0), 1048576);
     assert_int_equal(bs_of("1024000B", "1024", 0), 1024000);
     assert_int_equal(bs_of("1024kB", "1024", 0), 1024000);
@@ -203,6 +205,26 @@ static void test_freebsd_progress(void **state)
     bl_out_free(&o);
 }
 
+/* A paste cut before FreeBSD's summary: the last progress line is the run, said so in note
+ * (old code: a run with no note). */
+static void test_freebsd_progress_without_summary(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(
+        parse_str("# dd if=/dev/zero of=/tank/test bs=1m count=4000 status=progress\n"
+                  "  3145728000 bytes (3146 MB, 3000 MiB) transferred 3.002s, 1048 MB/s\n",
+                  &o),
+        0);
+    assert_int_equal(o.recs.n, 1);
+    const bl_record *r = o.recs.v[0];
+    assert_int_equal(r->io_bytes, 3145728000LL);
+    assert_double_equal(r->runtime_s, 3.002, 1e-12);
+    assert_int_equal(r->bs, 1048576);
+    assert_non_null(strstr(r->note, "final summary is not in the text"));
+    bl_out_free(&o);
+}
+
 /* zh_CN of CentOS 6/7 writes "字节" right after the count (old code: no record). */
 static void test_zh_cn_without_space(void **state)
 {
@@ -234,9 +256,13 @@ static void test_zh_cn_without_space(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bs_suffixes),          cmocka_unit_test(test_one_gib_blocks),
-        cmocka_unit_test(test_blocks_against_bytes), cmocka_unit_test(test_rate_contradiction),
-        cmocka_unit_test(test_rates_rounded_by_dd),  cmocka_unit_test(test_freebsd_progress),
+        cmocka_unit_test(test_bs_suffixes),
+        cmocka_unit_test(test_one_gib_blocks),
+        cmocka_unit_test(test_blocks_against_bytes),
+        cmocka_unit_test(test_rate_contradiction),
+        cmocka_unit_test(test_rates_rounded_by_dd),
+        cmocka_unit_test(test_freebsd_progress),
+        cmocka_unit_test(test_freebsd_progress_without_summary),
         cmocka_unit_test(test_zh_cn_without_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
