@@ -8,12 +8,14 @@
  * none before a suffix: "xM" = M), then a suffix. GNU (coreutils xstrtol): c=1 w=2 b=512,
  * k/K M G T P E powers of 1024, or of 1000 when "B" follows ("kB", "MB"), "KiB" = K, and a
  * plain "B" after digits is bytes. BSD (FreeBSD/macOS get_num): b/B=512, k m g t (either case)
- * powers of 1024, w/W=4 (an int). Lower-case m/g/t are BSD's; GNU refuses them, so they can
- * only mean BSD's sizes. */
+ * powers of 1024 up to p, w/W=4 (an int), octal and hex numbers (not read here). Lower-case m/g/t
+ * are BSD's; GNU refuses them, so they can only mean BSD's sizes. */
 static int dd_factor(const char *v, int bsd, const char **end, double *out)
 {
     double n = 1;
     const char *p = v;
+    if (bsd && p[0] == '0' && (isdigit((unsigned char)p[1]) || p[1] == 'x' || p[1] == 'X'))
+        return 0; /* BSD reads "010" as octal and "0x10" as hex (strtoumax base 0): not guessed */
     if (isdigit((unsigned char)*p)) {
         n = 0;
         for (; isdigit((unsigned char)*p); p++)
@@ -23,6 +25,8 @@ static int dd_factor(const char *v, int bsd, const char **end, double *out)
     static const char powers[] = "KMGTPE";
     const char *k = *p ? strchr(powers, toupper((unsigned char)*p)) : NULL;
     double mult = 1;
+    if (k && bsd && *k == 'E')
+        return 0; /* BSD stops at P */
     if (k) {
         int power = (int)(k - powers) + 1;
         double base = 1024;

@@ -68,6 +68,8 @@ static void test_bs_suffixes(void **state)
     /* a suffix dd would refuse is no size (old code: bs 1) */
     assert_int_equal(bs_of("1q", "1000", 0), -1);
     assert_int_equal(bs_of("1MB", "1000", 1), -1);
+    assert_int_equal(bs_of("0x100000", "1000", 1), -1); /* BSD's hex: not guessed at */
+    assert_int_equal(bs_of("1e", "1000", 1), -1);
 }
 
 static void test_one_gib_blocks(void **state)
