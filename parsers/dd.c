@@ -3,21 +3,31 @@
  *   1073741824 bytes (1.1 GB) copied, 1.70473 s, 630 MB/s      (coreutils < 8.24)
  *   4 bytes copied, 1.00373 s, 0.0 kB/s                         (under 1000 bytes)
  * One line is one run. dd prints its rate rounded to 2-3 digits; the record's bw_bytes_s is
- * bytes / seconds, the same quantity to the precision of the two exact figures. The
- * direction comes from the command line when it is in the text above (of=/dev/null reads,
- * if=/dev/zero writes); otherwise the test is "seq-copy". */
+ * bytes / seconds, the same quantity to the precision of the two exact figures. A line whose
+ * printed rate falls outside what its bytes and seconds allow (one unit of the last printed
+ * digit of each) was retyped or damaged: refused with its line. The direction comes from the
+ * command line when it is in the text above (of=/dev/null reads, if=/dev/zero writes);
+ * otherwise the test is "seq-copy". Its bs= is checked against the "N+0 records out" line
+ * (N x bs = bytes) or count= (bytes <= count x bs); a contradiction drops bs with a note.
+ * FreeBSD's status=progress line ("3145728000 bytes (3146 MB, 3000 MiB) transferred 3.002s,
+ * 1048 MB/s") is progress like GNU's. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
+#include "dd_size.h"
 #include "parser.h"
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct dd_line {
     double bytes, seconds, rate;
-    int negative;       /* a figure of the line carries a minus sign */
-    int whole_seconds;  /* seconds printed without decimals, as status=progress does */
+    double seconds_step, rate_step; /* one unit of the last printed digit (s, bytes/s) */
+    int negative;                   /* a figure of the line carries a minus sign */
+    int whole_seconds;              /* seconds printed without decimals, as status=progress does */
+    int bsd;                        /* "bytes transferred in": BSD's dd, whose bs suffixes differ */
+    int bsd_progress;   /* "bytes (...) transferred 3.002s": FreeBSD's status=progress */
     double paren_bytes; /* the "(1.1 GB, ...)" figure, or 0 */
 } dd_line;
 
@@ -70,6 +80,40 @@ static double paren_size(const char *p)
     return *e == 'B' ? x * mult : 0;
 }
 
+/* One unit of the last digit of the number printed in [p, e): 0.01 for "4.50", 1 for "630". */
+static double last_digit_unit(const char *p, const char *e)
+{
+    const char *sep = NULL;
+    for (const char *q = p; q < e; q++)
+        if (*q == '.' || *q == ',')
+            sep = q;
+        else if (!isdigit((unsigned char)*q))
+            return 1; /* "1e-05": no digit count to trust, the widest step */
+    return sep ? pow(10, -(double)(e - sep - 1)) : 1;
+}
+
+/* The rate at r and one unit of its last digit in bytes/s. GNU prints "630 MB/s" (SI, a space
+ * before the unit); busybox "816.8KB/s" (no space: its K is 1024); BSD "(51501929 bytes/sec)". */
+static int read_rate(const char *r, int flags, dd_line *d)
+{
+    double x;
+    const char *e;
+    if (!bl_parse_number(r, flags, &x, &e))
+        return 0;
+    int kilo = isalpha((unsigned char)*e) ? BL_BINARY : BL_SI;
+    if (!bl_parse_bandwidth(r, kilo | flags, &d->rate, NULL))
+        return 0;
+    double unit = x > 0 ? d->rate / x : 0;
+    if (!(x > 0)) { /* "0.0 kB/s": the unit from "1 kB/s" */
+        char one[32];
+        snprintf(one, sizeof one, "1%.*s", (int)strnlen(e, sizeof one - 2), e);
+        if (!bl_parse_bandwidth(one, kilo | flags, &unit, NULL))
+            unit = 1;
+    }
+    d->rate_step = last_digit_unit(r, e) * unit;
+    return 1;
+}
+
 /* The summary line in any locale and dialect: bytes first (after the translated "copied"
  * in Ukrainian), then an optional "(1.1 GB, 1.0 GiB)", then the seconds and the rate:
  *   1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s        GNU, C locale
@@ -90,8 +134,9 @@ static int dd_summary(const char *s, dd_line *d)
         const char *q = p;
         while (isdigit((unsigned char)*q))
             q++;
-        if (depth <= 0 && (p == s || p[-1] == ' ' || p[-1] == '-') && *q == ' ' && q[1] &&
-            !isdigit((unsigned char)q[1]) && q[1] != '+') {
+        int word = (*q == ' ' && q[1] && !isdigit((unsigned char)q[1]) && q[1] != '+') ||
+                   (unsigned char)*q >= 0xC0; /* zh_CN of CentOS 6/7: "1073741824字节" */
+        if (depth <= 0 && (p == s || p[-1] == ' ' || p[-1] == '-') && word) {
             b = p;
             break;
         }
@@ -124,12 +169,15 @@ static int dd_summary(const char *s, dd_line *d)
     if (!bl_parse_number(t, flags, &d->seconds, &e) || !seconds_word(e))
         return 0;
     d->whole_seconds = e == te;
+    d->seconds_step = last_digit_unit(t, e);
     d->negative |= t[-1] == '-';
+    d->bsd = strstr(s, " transferred in ") != NULL;
+    d->bsd_progress = !d->bsd && t - s >= 12 && strncmp(t - 12, "transferred ", 12) == 0;
     const char *r = next_digit(e);
     if (!*r)
         return 0;
     d->negative |= r[-1] == '-';
-    return bl_parse_bandwidth(r, BL_SI | flags, &d->rate, NULL);
+    return read_rate(r, flags, d);
 }
 
 static const char *arg_value(const char *cmd, const char *key)
@@ -166,31 +214,7 @@ static const char *dd_command_above(const bl_text *t, const unsigned char *kind,
     return NULL;
 }
 
-/* dd's block size suffixes: c=1 w=2 b=512 kB=1000 K=1024 MB=10^6 M=2^20 ... */
-static int64_t dd_size(const char *v)
-{
-    double n;
-    const char *e;
-    if (!v || !bl_parse_number(v, 0, &n, &e))
-        return -1;
-    static const struct {
-        const char *suffix;
-        double mult;
-    } units[] = {{"kB", 1e3},         {"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024},  {"MiB", 1048576},
-                 {"GiB", 1073741824}, {"k", 1024}, {"K", 1024}, {"M", 1048576}, {"G", 1073741824},
-                 {"b", 512},          {"w", 2},    {"c", 1}};
-    double mult = 1;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strncmp(e, units[i].suffix, strlen(units[i].suffix)) == 0) {
-            mult = units[i].mult;
-            break;
-        }
-    }
-    int64_t bytes;
-    return bl_to_count(n * mult, &bytes) ? bytes : -1;
-}
-
-static void label_from_command(bl_record *r, const char *cmd)
+static void label_from_command(bl_record *r, const char *cmd, int bsd)
 {
     char *in = arg_copy(arg_value(cmd, "if=")), *out = arg_copy(arg_value(cmd, "of="));
     const char *test = "seq-copy", *op = NULL;
@@ -211,7 +235,7 @@ static void label_from_command(bl_record *r, const char *cmd)
         bl_record_set_label(r, k, v);
         free(v);
     }
-    r->bs = dd_size(arg_value(cmd, "bs="));
+    r->bs = bl_dd_size(arg_value(cmd, "bs="), bsd);
     const char *flags = arg_value(cmd, "oflag=");
     if (!flags)
         flags = arg_value(cmd, "iflag=");
@@ -268,17 +292,18 @@ static size_t next_nonblank(const unsigned char *kind, size_t n, size_t i)
 }
 
 /* status=progress lines pasted one a line (the carriage returns became newlines): a summary
- * with whole seconds that the same transfer's next summary or its "records in" line follows,
- * not one that a "records out" line announces. Each becomes DD_PROGRESS. */
+ * with whole seconds (GNU) or in FreeBSD's progress form that the same transfer's next
+ * summary or its "records in" line follows, not one that a "records out" line announces
+ * (FreeBSD's form never ends a run). Each becomes DD_PROGRESS. */
 static void mark_progress(unsigned char *kind, const dd_line *d, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (kind[i] != DD_SUMMARY || !d[i].whole_seconds)
+        if (kind[i] != DD_SUMMARY || !(d[i].whole_seconds || d[i].bsd_progress))
             continue;
         size_t above = i;
         while (above > 0 && kind[above - 1] == DD_BLANK)
             above--;
-        if (above > 0 && kind[above - 1] == DD_RECORDS)
+        if (above > 0 && kind[above - 1] == DD_RECORDS && !d[i].bsd_progress)
             continue;
         size_t j = next_nonblank(kind, n, i + 1);
         if (j < n && (kind[j] == DD_RECORDS || (kind[j] == DD_SUMMARY && d[j].bytes >= d[i].bytes &&
@@ -321,6 +346,22 @@ static const char *impossible(const dd_line *d)
     return NULL;
 }
 
+/* Whether the printed rate is bytes / seconds to the precision of the three printed figures:
+ * each may be off by one unit of its last digit (dd rounds, progress lines truncate), and
+ * 0.1% more for a time taken from another clock reading than the rate's (pasted BSD lines
+ * differ in the 7th digit); a retyped figure is off by far more. */
+enum { RATE_SLACK_PPM = 1000 };
+
+static int rate_agrees(const dd_line *d)
+{
+    if (!(d->seconds > 0))
+        return 1;
+    double slack = RATE_SLACK_PPM * 1e-6;
+    double lo = d->bytes / (d->seconds + d->seconds_step) * (1 - slack) - d->rate_step;
+    double hi = d->seconds > d->seconds_step ? d->bytes / (d->seconds - d->seconds_step) : INFINITY;
+    return d->rate >= lo && d->rate <= hi * (1 + slack) + d->rate_step;
+}
+
 static int dd_probe(const bl_text *t)
 {
     dd_line d;
@@ -330,8 +371,73 @@ static int dd_probe(const bl_text *t)
     return 0;
 }
 
+static void add_note(bl_record *r, const char *note)
+{
+    if (!r->note) {
+        bl_record_set_str(&r->note, note);
+        return;
+    }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s; %s", r->note, note);
+    char *both = bl_strbuf_take(&sb);
+    bl_record_set_str(&r->note, both);
+    free(both);
+    bl_strbuf_free(&sb);
+}
+
+/* The "N+M records out" line right above summary i: N in *full, M in *partial; 0 if none. */
+static int records_above(const bl_text *t, const unsigned char *kind, size_t i, double *full,
+                         double *partial)
+{
+    while (i > 0 && kind[i - 1] == DD_BLANK)
+        i--;
+    if (i == 0 || kind[i - 1] != DD_RECORDS)
+        return 0;
+    const char *e, *p = next_digit(t->line[i - 1]);
+    return bl_parse_number(p, 0, full, &e) && *e == '+' && bl_parse_number(e + 1, 0, partial, NULL);
+}
+
+/* bs= of the command against the bytes the summary counts: N full records out and none
+ * partial are N x bs bytes; without that line, count= input blocks give at most count x bs.
+ * When count= and the records line agree on N, the byte count is the odd one out and the
+ * summary cannot be trusted (BLOCKS_REFUSE); otherwise the command line may be another run's
+ * or its suffix another dialect's, and bs is dropped with a note (BLOCKS_NOTE). */
+enum { BLOCKS_OK, BLOCKS_NOTE, BLOCKS_REFUSE };
+
+static int check_blocks(const bl_text *t, const unsigned char *kind, size_t i, const char *cmd,
+                        const dd_line *d, char *msg, size_t cap)
+{
+    double bs = (double)bl_dd_size(arg_value(cmd, "bs="), d->bsd), full, partial, n = -1;
+    char *count = arg_copy(arg_value(cmd, "count=")), *iflag = arg_copy(arg_value(cmd, "iflag="));
+    double blocks =
+        count && !(iflag && strstr(iflag, "count_bytes")) ? (double)bl_dd_size(count, d->bsd) : -1;
+    const char *how = "";
+    int verdict = BLOCKS_OK;
+    if (bs <= 0) {
+    } else if (records_above(t, kind, i, &full, &partial)) {
+        how = "full records out", n = full;
+        if (partial == 0 && full * bs != d->bytes)
+            verdict = blocks == full ? BLOCKS_REFUSE : BLOCKS_NOTE;
+    } else if (blocks > 0 && d->bytes > blocks * bs) {
+        how = "blocks of count= at most", n = blocks;
+        verdict = BLOCKS_NOTE;
+    }
+    if (verdict != BLOCKS_OK) {
+        char *bsv = arg_copy(arg_value(cmd, "bs="));
+        snprintf(msg, cap, "dd's bs=%s x %.0f %s = %.0f bytes, but the summary says %.0f%s", bsv, n,
+                 how, n * bs, d->bytes,
+                 verdict == BLOCKS_NOTE ? ": bs not kept" : " (retyped or damaged), not a record");
+        free(bsv);
+    }
+    free(count);
+    free(iflag);
+    return verdict;
+}
+
+/* blocks_note: why bs= cannot be kept, or NULL. */
 static void dd_record(const bl_text *t, const unsigned char *kind, const dd_line *d, size_t i,
-                      int64_t run, bl_parse_out *out)
+                      int64_t run, const char *blocks_note, bl_parse_out *out)
 {
     bl_record *r = bl_out_record(out, (long)i + 1);
     r->run = run;
@@ -344,15 +450,34 @@ static void dd_record(const bl_text *t, const unsigned char *kind, const dd_line
     r->numjobs = 1;
     const char *cmd = dd_command_above(t, kind, i);
     if (cmd)
-        label_from_command(r, cmd);
+        label_from_command(r, cmd, d->bsd);
     else
         bl_record_set_str(&r->test, "seq-copy");
     label_time(r, t, i);
-    if (i > 0 && kind[i - 1] == DD_PROGRESS)
-        bl_record_set_str(&r->note, "dd's last status=progress line: the final summary is "
-                                    "not in the text (time in whole seconds)");
+    if (blocks_note) {
+        r->bs = -1;
+        add_note(r, blocks_note);
+        bl_out_warn(out, (long)i + 1, "%s", blocks_note);
+    }
+    if (d->bsd_progress || (i > 0 && kind[i - 1] == DD_PROGRESS))
+        add_note(r, d->whole_seconds ? "dd's last status=progress line: the final summary is not "
+                                       "in the text (time in whole seconds)"
+                                     : "dd's last status=progress line: the final summary is not "
+                                       "in the text");
     if (d->seconds <= 0)
         bl_out_error(out, (long)i + 1, "dd reports a time of 0 s; the rate is dd's own");
+}
+
+static void dd_checked_record(const bl_text *t, const unsigned char *kind, const dd_line *d,
+                              size_t i, int64_t *run, bl_parse_out *out)
+{
+    const char *cmd = dd_command_above(t, kind, i);
+    char msg[256];
+    int v = cmd ? check_blocks(t, kind, i, cmd, d, msg, sizeof msg) : BLOCKS_OK;
+    if (v == BLOCKS_REFUSE)
+        bl_out_error(out, (long)i + 1, "%s", msg);
+    else
+        dd_record(t, kind, d, i, ++*run, v == BLOCKS_NOTE ? msg : NULL, out);
 }
 
 static void dd_parse(const bl_text *t, bl_parse_out *out)
@@ -366,8 +491,13 @@ static void dd_parse(const bl_text *t, bl_parse_out *out)
         const char *why = impossible(&d[i]);
         if (why)
             bl_out_error(out, (long)i + 1, "dd summary with %s; not a record", why);
+        else if (!rate_agrees(&d[i]))
+            bl_out_error(out, (long)i + 1,
+                         "dd summary whose rate (%.0f bytes/s as printed) contradicts its own "
+                         "%.0f bytes in %g s (%.0f bytes/s): retyped or damaged, not a record",
+                         d[i].rate, d[i].bytes, d[i].seconds, d[i].bytes / d[i].seconds);
         else
-            dd_record(t, kind, &d[i], i, ++run, out);
+            dd_checked_record(t, kind, &d[i], i, &run, out);
     }
     free(kind);
     free(d);

@@ -16,11 +16,17 @@
  *      power of two from 512 bytes to 64 MiB that fits every column of the row;
  *   3. the digits of a "*N" after the test name (parallel jobs, say) are as many as the
  *      figures allow; when two counts fit, the row is ambiguous.
+ * A comma in a figure is read when it can mean one thing only: "1,020.5" (a comma before the
+ * point with three digits after it) groups thousands; "1020,5" is a decimal comma when every
+ * comma of the table's figures is followed by 1 or 2 digits and no figure has a point. Any
+ * other comma ("2,699", "1,02.5", or a decimal comma next to a point) is reported at its line
+ * with the figure and gives no records for the row.
  * An ambiguous row is reported at its line and gives no records. Speeds are stored as
  * printed, MB/s = 10^6 bytes/s. A column is one run; `tool` is the benchmark the text names
  * above the table ("unknown" when none). */
 #include "parser.h"
 #include "sections.h"
+#include "speed_table_num.h"
 #include "../core/strbuf.h"
 #include <ctype.h>
 #include <math.h>
@@ -72,6 +78,8 @@ typedef struct table {
     const char *tool;
     char *caption;
     int64_t run0;
+    int decimal_comma; /* every comma of the table's figures is one (see the top) */
+    long not_decimal;  /* else the line (1-based) of a figure that says otherwise, or 0 */
 } table;
 
 /* ---- header ------------------------------------------------------------------------------- */
@@ -351,10 +359,13 @@ static void enumerate(search *s, const char *p, size_t col, unsigned mask)
     }
 }
 
-/* Figures set apart by spaces, tabs or '|': one reading, no rule needed. */
-static int read_separated(const char *p, size_t ncols, cell *c)
+/* Figures set apart by spaces, tabs or '|': one reading, no rule needed. *bad_comma: the
+ * figure whose comma stopped the reading, or NULL. */
+static int read_separated(const char *p, size_t ncols, int decimal_comma, cell *c,
+                          const char **bad_comma)
 {
     size_t col = 0, half = 0;
+    *bad_comma = NULL;
     while (*p) {
         p += strspn(p, " \t|");
         if (!*p)
@@ -362,13 +373,17 @@ static int read_separated(const char *p, size_t ncols, cell *c)
         size_t n = strcspn(p, " \t|");
         if (col >= ncols)
             return 0;
-        char *end;
-        double v = n == 1 && *p == '-' ? BL_ABSENT : strtod(p, &end);
-        if (bl_present(v) && (end != p + n || v < 0))
+        char fig[32], *end;
+        if (!bl_st_plain_figure(p, n, decimal_comma, fig, sizeof fig)) {
+            *bad_comma = memchr(p, ',', n);
+            return 0;
+        }
+        double v = strcmp(fig, "-") == 0 ? BL_ABSENT : strtod(fig, &end);
+        if (bl_present(v) && (*end || v < 0))
             return 0;
         if (half == 0) {
-            const char *dot = memchr(p, '.', n);
-            c[col].step = dot ? pow(10, -(double)(p + n - dot - 1)) : 1.0;
+            const char *dot = strchr(fig, '.');
+            c[col].step = dot ? pow(10, -(double)strlen(dot + 1)) : 1.0;
             c[col].speed = v, half = 1;
         } else
             c[col++].iops = v, half = 0;
@@ -441,8 +456,7 @@ static int is_gap(char c)
     return c == ' ' || c == '\t' || c == '|';
 }
 
-static void parse_row(bl_parse_out *o, const table *tb, long line, const char *text,
-                      const row_name *rn)
+static void parse_row(bl_parse_out *o, const table *tb, long line, char *text, const row_name *rn)
 {
     size_t label_len = rn->name_len; /* the caller trimmed the line's end */
     int star = rn->star;
@@ -452,13 +466,26 @@ static void parse_row(bl_parse_out *o, const table *tb, long line, const char *t
     size_t cells = label_len + strspn(text + label_len, " \t|");
     split sp = {.label_len = label_len};
     if (strpbrk(text + cells, " \t|")) {
-        if (read_separated(text + cells, tb->ncols, sp.c)) {
+        const char *bad;
+        if (read_separated(text + cells, tb->ncols, tb->decimal_comma, sp.c, &bad)) {
             emit_row(o, tb, line, text, rn, &sp);
             return;
         }
-        bl_out_error(o, line, "results table row: expected %zu speed/IOPS pairs ('%s')", tb->ncols,
-                     text + cells);
+        if (bad)
+            bl_st_comma_error(o, line, bad, tb->not_decimal);
+        else
+            bl_out_error(o, line, "results table row: expected %zu speed/IOPS pairs ('%s')",
+                         tb->ncols, text + cells);
         return;
+    }
+    if (strchr(text + cells, ',')) { /* run together: a comma would split a reading more ways */
+        if (!tb->decimal_comma) {
+            bl_st_comma_error(o, line, strchr(text + cells, ','), tb->not_decimal);
+            return;
+        }
+        for (char *q = text + cells; *q; q++) /* the caller's copy of the line */
+            if (*q == ',')
+                *q = '.';
     }
     splits out = {.n = 0};
     row_splits(text, label_len, cells, star, rn->bs, tb->ncols, &out);
@@ -488,6 +515,24 @@ static void parse_row(bl_parse_out *o, const table *tb, long line, const char *t
                  a, b);
 }
 
+/* Whether the rows from line `first` use decimal commas (speed_table_num.h); when they do
+ * not, *against is the line of the first figure that says so (0 when none has a comma). */
+static int decimal_commas(const bl_text *t, size_t first, long *against)
+{
+    size_t commas = 0;
+    row_name rn;
+    *against = 0;
+    for (size_t j = first; j < t->nlines && parse_row_name(t->line[j], &rn); j++) {
+        long n = bl_st_decimal_commas(t->line[j] + rn.name_len);
+        if (n < 0) {
+            *against = (long)j + 1;
+            return 0;
+        }
+        commas += (size_t)n;
+    }
+    return commas > 0;
+}
+
 static size_t parse_table(const bl_text *t, size_t h, bl_parse_out *o, int64_t *run)
 {
     size_t first = h + 1;
@@ -501,6 +546,7 @@ static size_t parse_table(const bl_text *t, size_t h, bl_parse_out *o, int64_t *
     tb.tool = tool_above(t, h);
     tb.caption = bl_heading_above(t, (long)h + 1, caption_stop(t, h));
     tb.run0 = *run + 1;
+    tb.decimal_comma = decimal_commas(t, first, &tb.not_decimal);
     size_t j = first, rows = 0;
     for (; j < t->nlines; j++) {
         row_name rn;

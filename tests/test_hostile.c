@@ -183,8 +183,12 @@ static void test_many_runs(void **state)
     char path[512], args[1024];
     snprintf(path, sizeof path, "%s/many.txt", dir);
     FILE *f = fopen(path, "w");
-    for (int i = 0; i < 100000; i++)
-        fprintf(f, "Run %d\n\n%d bytes (1 MB) copied, 0.%05d s, 1 GB/s\n\n", i, 1000000 + i, i + 1);
+    for (int i = 0; i < 100000; i++) {
+        char secs[16]; /* and the rate dd would print for these bytes in that time */
+        snprintf(secs, sizeof secs, "0.%05d", i + 1);
+        fprintf(f, "Run %d\n\n%d bytes (1 MB) copied, %s s, %.0f kB/s\n\n", i, 1000000 + i, secs,
+                (1000000 + i) / atof(secs) / 1e3);
+    }
     fclose(f);
     bl_parse_out out;
     assert_int_equal(bl_test_parse(path, NULL, &out), 0);
