@@ -48,7 +48,10 @@ struct bl_setup_plan {
     pcell *c;
     char **ckeys;
     size_t nc, ccap, kcap;
-    bl_smap mixed; /* "<set-up index>\x1c<display>" of the values mixed cells hold */
+    bl_smap mixed;          /* "<set-up index>\x1c<display>" of the values mixed cells hold */
+    bl_smap full, sizeless; /* "<cell index>\x1c<description>", that without its size */
+    char **owned;           /* the keys of full and sizeless */
+    size_t nown, ocap;
     char **mkeys;
     size_t nm, mcap;
     bl_strbuf k, d;
@@ -109,6 +112,43 @@ static pcell *cell_at(bl_setup_plan *p, size_t setup, const char *key)
     return &p->c[p->nc++];
 }
 
+/* Remembers key (a copy the plan owns) in m as v. */
+static void remember(bl_setup_plan *p, bl_smap *m, const char *key, size_t v)
+{
+    bl_grow((void **)&p->owned, &p->ocap, p->nown + 1, sizeof *p->owned);
+    p->owned[p->nown] = bl_xstrdup(key);
+    bl_smap_put(m, p->owned[p->nown++], v);
+}
+
+/* A record's size is known only where the tool printed it (fio says "Laying out IO file(s)
+ * (1 file(s) / 512MB)" on the run that made the file, not on its repeats): absent, it agrees
+ * with a size. Elsewhere an absent label is part of the command (dd without conv=). size_bytes
+ * is desc[]'s last: a description without it is the text up to its last separator. */
+static void add_description(bl_setup_plan *p, size_t ci, const char *d)
+{
+    pcell *c = &p->c[ci];
+    bl_strbuf_reset(&p->k);
+    bl_strbuf_printf(&p->k, "%zu\x1c%s", ci, d);
+    if (bl_smap_get(&p->full, p->k.s) >= 0)
+        return;
+    remember(p, &p->full, p->k.s, 0);
+    const char *size = strrchr(d, '\x1f') + 1;
+    p->k.len -= strlen(size);
+    p->k.s[p->k.len] = '\0';
+    long e = bl_smap_get(&p->sizeless, p->k.s);
+    if (e >= 0 && !*size)
+        return;
+    if (e >= 0 && !*(strrchr(c->d[e], '\x1f') + 1)) {
+        free(c->d[e]);
+        c->d[e] = bl_xstrdup(d);
+        return;
+    }
+    if (e < 0)
+        remember(p, &p->sizeless, p->k.s, c->nd);
+    bl_grow((void **)&c->d, &c->dcap, c->nd + 1, sizeof *c->d);
+    c->d[c->nd++] = bl_xstrdup(d);
+}
+
 void bl_setup_plan_add(bl_setup_plan *p, const bl_record *r, int row_setup)
 {
     if (!r->test || !*r->test)
@@ -118,13 +158,9 @@ void bl_setup_plan_add(bl_setup_plan *p, const bl_record *r, int row_setup)
     bl_strbuf_reset(&p->k);
     bl_strbuf_printf(&p->k, "%zu\x1c", setup);
     bl_setup_row_key(r, &p->k);
-    pcell *c = cell_at(p, setup, p->k.s);
+    size_t ci = (size_t)(cell_at(p, setup, p->k.s) - p->c);
     describe(r, &p->d);
-    for (size_t i = 0; i < c->nd; i++)
-        if (strcmp(c->d[i], p->d.s) == 0)
-            return;
-    bl_grow((void **)&c->d, &c->dcap, c->nd + 1, sizeof *c->d);
-    c->d[c->nd++] = bl_xstrdup(p->d.s);
+    add_description(p, ci, p->d.s);
 }
 
 /* Value i of a description. */
@@ -137,39 +173,45 @@ static const char *value_of(const char *d, size_t i, size_t *len)
     return d;
 }
 
-/* A record's size is known only where the tool printed it (fio says "Laying out IO file(s)
- * (1 file(s) / 512MB)" on the run that made the file, not on its repeats): absent, it agrees
- * with any size. Elsewhere an absent label is part of the command (dd without conv=). */
-static int unknown_when_absent(size_t i)
+/* d's values under mask, "\x1f"-joined. */
+static char *project(const char *d, uint64_t mask)
 {
-    return strcmp(desc[i], "size_bytes") == 0;
-}
-
-/* Whether descriptions a and b agree on every bit of mask. */
-static int agree(const char *a, const char *b, uint64_t mask)
-{
-    for (size_t i = 0; i < NDESC; i++) {
-        if (!(mask >> i & 1))
-            continue;
-        size_t la, lb;
-        const char *va = value_of(a, i, &la), *vb = value_of(b, i, &lb);
-        if ((!la || !lb) && la != lb && unknown_when_absent(i))
-            continue;
-        if (la != lb || memcmp(va, vb, la) != 0)
-            return 0;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t k = 0; k < NDESC; k++) {
+        size_t len;
+        const char *v = value_of(d, k, &len);
+        if (mask >> k & 1)
+            bl_strbuf_printf(&sb, "%.*s\x1f", (int)len, v);
     }
-    return 1;
+    bl_strbuf_putc(&sb, '\x1f');
+    return bl_strbuf_take(&sb);
 }
 
-/* Pairs of a set-up's cells' descriptions that mask leaves together and could tell apart. */
+/* How many of a set-up's cells' descriptions mask fails to tell apart: over each cell, its
+ * descriptions less its distinct projections. Linear in the descriptions. */
 static size_t together(const bl_setup_plan *p, const psetup *s, uint64_t mask)
 {
     size_t n = 0;
     for (size_t ci = s->first; ci != SIZE_MAX; ci = p->c[ci].next) {
         const pcell *c = &p->c[ci];
+        if (c->nd < 2)
+            continue;
+        bl_smap seen = {0};
+        char **v = bl_xmalloc(c->nd * sizeof *v);
+        size_t distinct = 0;
+        for (size_t i = 0; i < c->nd; i++) {
+            v[i] = project(c->d[i], mask);
+            if (bl_smap_get(&seen, v[i]) < 0) {
+                bl_smap_put(&seen, v[i], i);
+                distinct++;
+            }
+        }
+        n += c->nd - distinct;
         for (size_t i = 0; i < c->nd; i++)
-            for (size_t k = i + 1; k < c->nd; k++)
-                n += agree(c->d[i], c->d[k], mask) && !agree(c->d[i], c->d[k], ~(uint64_t)0);
+            free(v[i]);
+        free(v);
+        bl_smap_free(&seen);
     }
     return n;
 }
@@ -256,6 +298,11 @@ void bl_setup_plan_free(bl_setup_plan *p)
         free(p->mkeys[i]);
     free(p->mkeys);
     bl_smap_free(&p->mixed);
+    for (size_t i = 0; i < p->nown; i++)
+        free(p->owned[i]);
+    free(p->owned);
+    bl_smap_free(&p->full);
+    bl_smap_free(&p->sizeless);
     bl_smap_free(&p->setups);
     bl_smap_free(&p->cells);
     free(p->s);
