@@ -1,8 +1,9 @@
 /* The comparison never averages runs that were run differently (QA finding 8): fio jobs of
  * one file on two disks, hdparm on three devices, dd to three targets, a typed table's
  * "seq read" beside "seq read*4" each get a column of their own, titled by the label that
- * tells them apart; honest repeats (the same command, other dates) stay one cell of repeats;
- * and the table built as the store is walked is the table built from the records held. */
+ * tells them apart (compare refuses such a side); honest repeats (the same command, other dates)
+ * stay one cell of repeats; and the table built as the store is walked is the table built from the
+ * records held. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,31 +59,28 @@ static const char hdparm_three[] =
     "1073741824 bytes (1.1 GB, 1.0 GiB) copied, " secs " s, " rate "\n"
 
 /* GNU dd writing 1 GiB to three file systems, three ways (QA's d5.txt). */
-static const char dd_three[] = "$ dd if=/dev/zero of=/mnt/ssd/test bs=1M count=1024 "
-                               "oflag=direct\n" DD_OUT(
-                                   "2.1",
-                                   "511 MB/s") "$ dd if=/dev/zero of=/mnt/hdd/test bs=1M "
-                                               "count=1024\n" DD_OUT("0.9",
-                                                                     "1.2 GB/s") "$ dd "
-                                                                                 "if=/dev/zero "
-                                                                                 "of=/mnt/usb/test "
-                                                                                 "bs=1M count=1024 "
-                                                                                 "conv="
-                                                                                 "fdatasync"
-                                                                                 "\n" DD_OUT("35.8",
-                                                                                             "30.0 "
-                                                                                             "MB/"
-                                                                                             "s");
+static const char dd_three[] =
+    "$ dd if=/dev/zero of=/mnt/ssd/test bs=1M count=1024 "
+    "oflag=direct\n" DD_OUT("2.1", "511 MB/s") "$ dd if=/dev/zero of=/mnt/hdd/test bs=1M "
+                                               "count=1024\n" DD_OUT(
+                                                   "0.9", "1.2 GB/s") "$ dd "
+                                                                      "if=/dev/zero "
+                                                                      "of=/mnt/usb/test "
+                                                                      "bs=1M count=1024 "
+                                                                      "conv="
+                                                                      "fdatasync"
+                                                                      "\n" DD_OUT("35.8", "30.0 "
+                                                                                          "MB/"
+                                                                                          "s");
 
 /* The same dd command three times: repeats. */
 static const char dd_repeats[] =
     "$ dd if=/dev/zero of=/mnt/ssd/test bs=1M count=1024 oflag=direct\n" DD_OUT(
         "2.0", "537 MB/s") "$ dd if=/dev/zero of=/mnt/ssd/test bs=1M count=1024 "
-                           "oflag=direct\n" DD_OUT("2.5",
-                                                   "429 MB/s") "$ dd if=/dev/zero of=/mnt/ssd/test "
-                                                               "bs=1M count=1024 "
-                                                               "oflag=direct\n" DD_OUT("4.0",
-                                                                                       "268 MB/s");
+                           "oflag=direct\n" DD_OUT(
+                               "2.5", "429 MB/s") "$ dd if=/dev/zero of=/mnt/ssd/test "
+                                                  "bs=1M count=1024 "
+                                                  "oflag=direct\n" DD_OUT("4.0", "268 MB/s");
 
 /* Two jobs of one file doing different tests: nothing mixes, one column. */
 static const char dd_two_tests[] =
@@ -229,6 +227,19 @@ static void test_fio_jobs_on_two_disks(void **state)
     mbs(t, "rand-read 4KiB Q32T1", "f3.txt #1 · job=ssd", 1, 352.0 * 1048576 / 1e6);
     mbs(t, "rand-read 4KiB Q32T1", "f3.txt #1 · job=hdd", 1, 1200.0 * 1024 / 1e6);
     bl_table_free(t);
+    /* compare refuses a side whose runs of one test were run differently, naming them; one
+     * job a side compares. */
+    char *out = NULL, *err = NULL;
+    assert_int_equal(bl_test_benchlogf(&out, &err, "compare --db %s source~f3 job=hdd", s->db), 1);
+    assert_non_null(strstr(err, "run differently"));
+    assert_non_null(strstr(err, "'source~f3 · job=ssd'"));
+    assert_string_equal(out, "");
+    free(out);
+    free(err);
+    assert_int_equal(bl_test_benchlogf(&out, &err, "compare --db %s job=hdd job=ssd", s->db), 0);
+    assert_non_null(strstr(out, "1.23 MB/s  369.1 MB/s"));
+    free(out);
+    free(err);
     done(s);
 }
 
