@@ -226,6 +226,7 @@ void bl_setup_name_columns(bl_table *t)
             bl_strbuf_free(&sb);
         }
         c->title = with_split(c->title, c->key);
+        t->n_split += split_of(c->key) != NULL;
     }
     name_labels(t, by_run);
 }

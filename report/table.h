@@ -94,6 +94,7 @@ typedef struct bl_table {
     size_t lat_from[2], pct_from[2]; /* records whose latency mean, percentiles came from [0]
                                         total latency (lat), [1] completion latency (clat) */
     size_t n_unlabelled;             /* columns of records lacking --by */
+    size_t n_split;                  /* columns of a set-up split as its runs differ (setups.h) */
     size_t n_flagged;                /* cells flagged implausible */
     char **strs;                     /* owned: the cells' units and notes, columns' tools */
     size_t nstrs, strs_cap;

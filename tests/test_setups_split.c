@@ -153,6 +153,7 @@ static bl_table *table(const store *s, const char *by)
     assert_non_null(a);
     assert_int_equal(a->ncols, b->ncols);
     assert_int_equal(a->nrows, b->nrows);
+    assert_int_equal(a->n_split, b->n_split);
     for (size_t j = 0; j < a->ncols; j++) {
         assert_string_equal(a->cols[j].key, b->cols[j].key);
         assert_string_equal(a->cols[j].title, b->cols[j].title);
@@ -220,6 +221,7 @@ static void test_fio_jobs_on_two_disks(void **state)
     mbs(t, "rand-read 4KiB Q32T1", "f3.txt · job=ssd", 1, 352.0 * 1048576 / 1e6);
     mbs(t, "rand-read 4KiB Q32T1", "f3.txt · job=hdd", 1, 1200.0 * 1024 / 1e6);
     assert_false(t->any_repeat);
+    assert_int_equal(t->n_split, 2);
     bl_table_free(t);
     /* Grouped by run, the run of both jobs is split the same way. */
     t = table(s, "run");
@@ -238,6 +240,13 @@ static void test_fio_jobs_on_two_disks(void **state)
     free(err);
     assert_int_equal(bl_test_benchlogf(&out, &err, "compare --db %s job=hdd job=ssd", s->db), 0);
     assert_non_null(strstr(out, "1.23 MB/s  369.1 MB/s"));
+    free(out);
+    free(err);
+    /* The report says why a file is two columns. */
+    assert_int_equal(bl_test_benchlogf(&out, &err, "report --db %s", s->db), 0);
+    assert_non_null(strstr(out, "Split: 2 columns of set-ups whose runs of one test were run "
+                                "differently"));
+    assert_non_null(strstr(out, "f3.txt · job=ssd"));
     free(out);
     free(err);
     done(s);
@@ -289,6 +298,7 @@ static void test_repeats_stay_repeats(void **state)
     mbs(t, "seq-write 1MiB Q1T1", "two.txt", 1, b / 2.0);
     mbs(t, "seq-read 1MiB Q1T1", "two.txt", 1, b / 1.0);
     mbs(t, "seq-write 1MiB Q1T1", "d5.txt · dd_of=/mnt/usb/test", 1, b / 35.8);
+    assert_int_equal(t->n_split, 3); /* d5's alone */
     bl_table_free(t);
     done(s);
 }
