@@ -148,6 +148,19 @@ int cmd_compare(int argc, char **argv)
         bl_records_free(&recs);
         return bl_usage_error("compare", "%s", err);
     }
+    if (t->ncols > 2) {
+        /* A side whose records of one test were run differently is not averaged (report/
+         * table.h splits its set-up): say which labels tell them apart, refuse the figure. */
+        fprintf(stderr,
+                "benchlog compare: a side holds runs of one test that were run differently; "
+                "narrow it with FILTER terms. Set-ups:");
+        for (size_t j = 0; j < t->ncols; j++)
+            fprintf(stderr, "%s '%s'", j ? "," : "", t->cols[j].title);
+        fprintf(stderr, "\n");
+        bl_table_free(t);
+        bl_records_free(&recs);
+        return 1;
+    }
     bl_diff_line *lines =
         bl_xmalloc((t->nrows * (a.cmp.n_metrics ? a.cmp.n_metrics : 1) + 1) * sizeof *lines);
     size_t n = t->ncols == 2 ? bl_diff(t, 0, 1, a.cmp.metrics, a.cmp.n_metrics, lines) : 0;

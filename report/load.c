@@ -36,9 +36,12 @@ int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, ch
 
 /* Whether a record's "row" label names its set-up depends on the run's other records
  * (setups.c): from a source's first record with a row label, the source's records wait
- * until the walk leaves that source (an import is one source, its records consecutive). */
+ * until the walk leaves that source (an import is one source, its records consecutive).
+ * The store is walked twice: first into the set-up plan (setups.h: which set-ups mix runs
+ * described differently, a few strings per cell), then into the table. */
 typedef struct walk {
-    bl_table_builder *b;
+    bl_table_builder *b; /* the second walk's; NULL in the first */
+    bl_setup_plan *plan; /* the first walk's */
     bl_report_each_fn each;
     void *ctx;
     size_t n;
@@ -47,12 +50,20 @@ typedef struct walk {
     int waiting;
 } walk;
 
+static void add(walk *w, const bl_record *r, int row_setup)
+{
+    if (w->b)
+        bl_table_add(w->b, r, row_setup);
+    else
+        bl_setup_plan_add(w->plan, r, row_setup);
+}
+
 static void flush(walk *w)
 {
     if (w->pending.n) {
         int *row_setup = bl_setup_rows_naming(&w->pending);
         for (size_t i = 0; i < w->pending.n; i++)
-            bl_table_add(w->b, w->pending.v[i], row_setup[i]);
+            add(w, w->pending.v[i], row_setup[i]);
         free(row_setup);
     }
     bl_records_free(&w->pending);
@@ -74,7 +85,7 @@ static int take(void *ctx, bl_record *r, const char *run_id)
         w->source = bl_xstrdup(src);
     }
     if (!w->waiting && !bl_record_label(r, "row")) {
-        bl_table_add(w->b, r, 0);
+        add(w, r, 0);
         bl_record_free(r);
         return 0;
     }
@@ -96,9 +107,18 @@ int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opt
     }
     bl_table_opts lean = *o;
     lean.lean = 1;
-    walk w = {.b = bl_table_begin(&lean), .each = each, .ctx = ctx};
+    walk w = {.plan = bl_setup_plan_new(o->by)};
     bl_records_init(&w.pending);
     rc = bl_store_each(s, &f, take, &w, err, errlen) == 0 ? 0 : 1;
+    flush(&w);
+    free(w.source);
+    bl_setup_plan_end(w.plan);
+    bl_table_builder *b = bl_table_begin(&lean);
+    bl_table_set_plan(b, w.plan);
+    w = (walk){.b = b, .each = each, .ctx = ctx};
+    bl_records_init(&w.pending);
+    if (rc == 0)
+        rc = bl_store_each(s, &f, take, &w, err, errlen) == 0 ? 0 : 1;
     flush(&w);
     free(w.source);
     bl_store_close(s);
@@ -108,7 +128,7 @@ int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opt
         rc = 1;
     }
     char ignored[256];
-    bl_table *t = bl_table_end(w.b, rc ? ignored : err, rc ? sizeof ignored : errlen);
+    bl_table *t = bl_table_end(b, rc ? ignored : err, rc ? sizeof ignored : errlen);
     if (rc == 0 && !t)
         rc = 3;
     if (rc)

@@ -269,6 +269,12 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
                          "for %zu.\n",
                          t->lat_from[0], t->lat_from[0] == 1 ? "" : "s", t->lat_from[1],
                          t->pct_from[0], t->pct_from[1]);
+    if (t->n_split)
+        bl_strbuf_printf(out,
+                         "Split: %zu column%s of set-ups whose runs of one test were run "
+                         "differently, titled by the labels telling them apart (never averaged "
+                         "together; --by LABEL groups otherwise).\n",
+                         t->n_split, t->n_split == 1 ? "" : "s");
     if (t->n_flagged)
         bl_strbuf_printf(out,
                          "! = implausible: %zu figure%s 100× or more off the same test's median on "

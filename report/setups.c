@@ -93,8 +93,27 @@ static char *part(const char *key, int which)
             p++;
     if (!p)
         return bl_xstrdup("");
-    const char *e = strchr(p, '\x1f');
-    return e ? bl_xstrndup(p, (size_t)(e - p)) : bl_xstrdup(p);
+    return bl_xstrndup(p, strcspn(p, "\x1f\x1d"));
+}
+
+/* The labels a split set-up's column is told apart by ("job=ssd"), NULL when not split. */
+static const char *split_of(const char *key)
+{
+    const char *s = strchr(key, '\x1d');
+    return s ? s + 1 : NULL;
+}
+
+/* title + " · job=ssd" for a column of a split set-up; takes title. */
+static char *with_split(char *title, const char *key)
+{
+    const char *sp = split_of(key);
+    if (!sp)
+        return title;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s%s%s", title, *title ? " · " : "", sp);
+    free(title);
+    return bl_strbuf_take(&sb);
 }
 
 /* The key of a set-up column without the unlabelled mark. */
@@ -159,6 +178,8 @@ static void name_labels(bl_table *t, int by_run)
             free(c->label);
             c->label = bl_xstrdup(c->tool);
         }
+        if (setup)
+            c->label = with_split(c->label, c->key);
     }
     for (size_t i = 0; i < t->ncols; i++) {
         bl_col *c = &t->cols[i];
@@ -194,7 +215,7 @@ void bl_setup_name_columns(bl_table *t)
             free(r);
             c->title = bl_strbuf_take(&sb);
         } else if (t->by && !c->unlabelled) {
-            c->title = bl_xstrdup(c->key);
+            c->title = bl_xstrndup(c->key, strcspn(c->key, "\x1d"));
             bl_strbuf_free(&sb);
         } else if (c->unlabelled) {
             c->title = setup_title(setup_of(c), 1, 1);
@@ -204,6 +225,8 @@ void bl_setup_name_columns(bl_table *t)
             c->title = setup_title(c->key, src, sec);
             bl_strbuf_free(&sb);
         }
+        c->title = with_split(c->title, c->key);
+        t->n_split += split_of(c->key) != NULL;
     }
     name_labels(t, by_run);
 }

@@ -6,6 +6,7 @@
 #ifndef BL_REPORT_SETUPS_H
 #define BL_REPORT_SETUPS_H
 
+#include "../core/strbuf.h"
 #include "table.h"
 
 /* The column key of r for by (NULL: default), into buf. row_setup: r's "row" label names a
@@ -14,6 +15,24 @@ const char *bl_setup_col_key(const bl_record *r, const char *by, int row_setup, 
                              size_t n);
 /* For each record, whether its "row" label is the same over its run; caller frees. */
 int *bl_setup_rows_naming(const bl_records *recs);
+/* Appends r's test row key (test, bs, iodepth, numjobs) to sb. */
+void bl_setup_row_key(const bl_record *r, bl_strbuf *sb);
+
+/* The split of set-ups whose cells would mix runs described differently (setup_plan.c): add
+ * every record (a first walk), end, then give it to the builder, which appends to such a
+ * record's column key "\x1d" and the labels telling it apart ("job=ssd"). */
+typedef struct bl_setup_plan bl_setup_plan;
+bl_setup_plan *bl_setup_plan_new(const char *by);
+void bl_setup_plan_add(bl_setup_plan *p, const bl_record *r, int row_setup);
+void bl_setup_plan_end(bl_setup_plan *p);
+/* "job=ssd · direct=true" for r of set-up setup_key, empty when its set-up is not split or r
+ * has none of the labels it is split by. */
+void bl_setup_plan_split(bl_setup_plan *p, const char *setup_key, const bl_record *r,
+                         bl_strbuf *out);
+void bl_setup_plan_free(bl_setup_plan *p);
+/* The builder owns plan from now on (NULL: no split). */
+void bl_table_set_plan(bl_table_builder *b, bl_setup_plan *plan);
+
 /* Sets each column's title, label and unlabelled mark, and t->n_unlabelled. */
 void bl_setup_name_columns(bl_table *t);
 

@@ -88,9 +88,8 @@ static int64_t jobs_of(const bl_record *r)
     return r->numjobs < 0 ? 1 : r->numjobs;
 }
 
-static void row_key(const bl_record *r, bl_strbuf *sb)
+void bl_setup_row_key(const bl_record *r, bl_strbuf *sb)
 {
-    bl_strbuf_reset(sb);
     bl_strbuf_printf(sb, "%s\x1f%lld\x1f%lld\x1f%lld", r->test ? r->test : "?", (long long)r->bs,
                      (long long)r->iodepth, (long long)jobs_of(r));
 }
@@ -204,13 +203,15 @@ struct bl_table_builder {
     size_t rcap, ccap, cellcap;
     bcell *cells; /* in first-seen order; placed by row and column at the end */
     size_t ncells;
-    bl_strbuf key;
+    bl_strbuf key, split;
+    bl_setup_plan *plan; /* owned; NULL: set-ups are not split */
 };
 
 static size_t intern_row(bl_table_builder *b, const bl_record *r)
 {
     bl_table *t = b->t;
-    row_key(r, &b->key);
+    bl_strbuf_reset(&b->key);
+    bl_setup_row_key(r, &b->key);
     long i = bl_smap_get(&b->rows, b->key.s);
     if (i >= 0)
         return (size_t)i;
@@ -361,7 +362,14 @@ bl_table_builder *bl_table_begin(const bl_table_opts *o)
     b->baseline = o && o->baseline ? bl_xstrdup(o->baseline) : NULL;
     b->lean = o && o->lean;
     bl_strbuf_init(&b->key);
+    bl_strbuf_init(&b->split);
     return b;
+}
+
+void bl_table_set_plan(bl_table_builder *b, bl_setup_plan *plan)
+{
+    bl_setup_plan_free(b->plan);
+    b->plan = plan;
 }
 
 void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
@@ -374,7 +382,16 @@ void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
     t->n_records++;
     char buf[4096];
     size_t row = intern_row(b, r);
-    size_t col = intern_col(b, bl_setup_col_key(r, t->by, row_setup, buf, sizeof buf), r);
+    const char *key = bl_setup_col_key(r, t->by, row_setup, buf, sizeof buf);
+    if (b->plan) {
+        bl_setup_plan_split(b->plan, key, r, &b->split);
+        if (b->split.len) {           /* "<set-up>\x1d<labels that tell it apart>" */
+            bl_strbuf_reset(&b->key); /* free again once the row is found */
+            bl_strbuf_printf(&b->key, "%s\x1d%s", key, b->split.s);
+            key = b->key.s;
+        }
+    }
+    size_t col = intern_col(b, key, r);
     cell_add(t, &b->pool, cell_at(b, row, col), r);
 }
 
@@ -391,6 +408,8 @@ static void builder_free(bl_table_builder *b)
     free(b->cells);
     free(b->baseline);
     bl_strbuf_free(&b->key);
+    bl_strbuf_free(&b->split);
+    bl_setup_plan_free(b->plan);
     free(b);
 }
 
@@ -436,6 +455,11 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
 {
     bl_table_builder *b = bl_table_begin(o);
     int *row_setup = bl_setup_rows_naming(recs);
+    bl_setup_plan *plan = bl_setup_plan_new(o ? o->by : NULL);
+    for (size_t i = 0; i < recs->n; i++)
+        bl_setup_plan_add(plan, recs->v[i], row_setup[i]);
+    bl_setup_plan_end(plan);
+    bl_table_set_plan(b, plan);
     for (size_t i = 0; i < recs->n; i++)
         bl_table_add(b, recs->v[i], row_setup[i]);
     free(row_setup);

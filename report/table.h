@@ -8,7 +8,11 @@
  * is one for the whole run), table column ("column") and machine ("host"), so that the dd commands
  * of one file form one column and ten bonnie++ rows under one heading are one column of repeats.
  * Records lacking the `by` label are never pooled: each source's set-up (as the default grouping
- * sees it) stands as its own column, marked unlabelled. A cell holds the repeats of one test on one
+ * sees it) stands as its own column, marked unlabelled. Either way a set-up whose cell would hold
+ * runs described differently (another fio job, device, dd target, direct flag: setup_plan.c) is
+ * split into columns by the labels telling them apart ("f3.txt · job=ssd"), so that a cell's
+ * records are repeats of one command; bl_table_build and load.h's walk decide the split in a
+ * first pass over the records. A cell holds the repeats of one test on one
  * set-up, summarised per metric (stats.h), and is flagged when its main figure is far (100×) from
  * the row's median over >= 3 set-ups. */
 #ifndef BL_REPORT_TABLE_H
@@ -90,6 +94,7 @@ typedef struct bl_table {
     size_t lat_from[2], pct_from[2]; /* records whose latency mean, percentiles came from [0]
                                         total latency (lat), [1] completion latency (clat) */
     size_t n_unlabelled;             /* columns of records lacking --by */
+    size_t n_split;                  /* columns of a set-up split as its runs differ (setups.h) */
     size_t n_flagged;                /* cells flagged implausible */
     char **strs;                     /* owned: the cells' units and notes, columns' tools */
     size_t nstrs, strs_cap;
@@ -108,9 +113,11 @@ typedef struct bl_table_opts {
 bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *err, size_t errlen);
 
 /* The same, one record at a time (a store walked row by row): the table keeps per record only
- * the figures its statistics need. row_setup says whether r's "row" label is the same over
- * the run's records (setups.h: bl_setup_rows_naming); r is read during the call only.
- * bl_table_end frees the builder and returns what bl_table_build would. */
+ * the figures its statistics need. Set-ups are split only as a plan given to the builder says
+ * (setups.h: bl_table_set_plan, made by a first walk); without one they are not split. row_setup
+ * says whether r's "row" label is the same over the run's records (setups.h: bl_setup_rows_naming);
+ * r is read during the call only. bl_table_end frees the builder and returns what bl_table_build
+ * would. */
 typedef struct bl_table_builder bl_table_builder;
 bl_table_builder *bl_table_begin(const bl_table_opts *o);
 void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup);
