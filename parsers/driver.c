@@ -4,7 +4,6 @@
 #include "../core/normalize.h"
 #include "../core/strbuf.h"
 #include "sections.h"
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -207,117 +206,6 @@ static void merge_runs(bl_parse_out *outs, size_t n, bl_parse_out *out)
     free(s);
 }
 
-/* Whether heading h names tool as a word ("ddで計測", "hdparm results"), ASCII-bounded. */
-static int names_tool(const char *h, const char *tool)
-{
-    size_t n = tool ? strlen(tool) : 0;
-    for (const char *p = h; n && (p = strcasestr(p, tool)); p++) {
-        unsigned char before = p > h ? (unsigned char)p[-1] : ' ';
-        unsigned char after = (unsigned char)p[n];
-        if (!(before < 0x80 && isalnum(before)) && !(after < 0x80 && isalnum(after)))
-            return 1;
-    }
-    return 0;
-}
-
-/* The heading the runs above stand under, and what it said of the run it was found above. */
-typedef struct heading {
-    char *text;
-    int test_title; /* it only named that run's test */
-    char *tool;     /* that run's tool, when the heading names it ("ddで計測") */
-} heading;
-
-static void heading_set(heading *hd, char *text, bl_record *const *recs, size_t n)
-{
-    free(hd->text);
-    free(hd->tool);
-    hd->text = text;
-    hd->test_title = bl_heading_names_test(text, recs, n);
-    const char *tool = recs[0]->tool;
-    hd->tool = tool && names_tool(text, tool) ? bl_xstrdup(tool) : NULL;
-}
-
-/* The label key an inherited heading gives the run recs[0..n), or NULL for none. A heading
- * that titled the test of the run it stood above, or named that run's tool, names nothing
- * for a run of another test or tool (blog 004: "ddで計測", then fio-cdm on a new file
- * system); it titles this run's test when it only names that too. */
-static const char *inherited_key(const heading *hd, bl_record *const *recs, size_t n)
-{
-    if (bl_heading_names_test(hd->text, recs, n))
-        return "test_heading";
-    if (hd->test_title)
-        return NULL;
-    const char *tool = recs[0]->tool;
-    if (hd->tool && (!tool || strcmp(tool, hd->tool) != 0) && !names_tool(hd->text, tool))
-        return NULL;
-    return "section";
-}
-
-static int same_str(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
-/* Whether recs[i..j) repeat the tests of the run recs[pi..i) above: same tool, and the same
- * tests at the same block sizes in the same order (bonnie++ after bonnie++, a dd write after
- * a dd write), not the next test of a series (a dd read after a dd write). */
-static int repeats_run_above(bl_record *const *recs, size_t pi, size_t i, size_t j)
-{
-    if (pi >= i || i - pi != j - i)
-        return 0;
-    for (size_t k = 0; k < i - pi; k++) {
-        const bl_record *a = recs[pi + k], *b = recs[i + k];
-        if (!same_str(a->tool, b->tool) || !same_str(a->test, b->test) || a->bs != b->bs)
-            return 0;
-    }
-    return 1;
-}
-
-/* Labels each run with the nearest heading above it: its own (between the previous run's end
- * and its start) or else the one the run above stood under ("SSD results", then a write and
- * a read). Prose that introduces a run repeating the tests of the run above says what differs
- * ("After tuning, CSV only:", "And on the laptop with --minimal:") and names it; before the
- * next test of a series ("Read:") or another tool ("and hdparm:") it continues the set-up. A
- * heading that only names the run's test titles a test (blog 000: one fio run under each of
- * "シーケンシャルリード", "ランダムライト4k"): as a section it would make each test a set-up of its
- * own, a table's figures down its diagonal. Records arrive grouped by run, so one pass does it. */
-static void label_sections(const bl_text *t, bl_parse_out *out)
-{
-    int64_t prev_end = 0;
-    heading hd = {0};
-    size_t prev_i = 0; /* where the run above starts */
-    for (size_t i = 0; i < out->recs.n;) {
-        size_t j = i;
-        int64_t first = -1, last = -1;
-        for (; j < out->recs.n && out->recs.v[j]->run == out->recs.v[i]->run; j++) {
-            int64_t line = out->recs.v[j]->line;
-            if (line >= 0 && (first < 0 || line < first))
-                first = line;
-            if (line > last)
-                last = line;
-        }
-        char *own = first > 0 ? bl_heading_above(t, (long)first, (long)prev_end + 1) : NULL;
-        const char *key = NULL;
-        if (!own && first > 0 && repeats_run_above(out->recs.v, prev_i, i, j))
-            own = bl_intro_above(t, (long)first, (long)prev_end + 1);
-        if (own) {
-            heading_set(&hd, own, out->recs.v + i, j - i);
-            key = hd.test_title ? "test_heading" : "section";
-        } else if (hd.text && first > 0) {
-            key = inherited_key(&hd, out->recs.v + i, j - i);
-        }
-        for (size_t m = i; key && m < j; m++)
-            if (!bl_record_label(out->recs.v[m], "section"))
-                bl_record_set_label(out->recs.v[m], key, hd.text);
-        if (last > prev_end)
-            prev_end = last;
-        prev_i = i;
-        i = j;
-    }
-    free(hd.text);
-    free(hd.tool);
-}
-
 /* The user's labels, and the consistency check of every record whatever its format: a
  * record whose figures disagree is kept as printed, with a note and a warning. */
 static void finish_records(bl_parse_out *out, const bl_parse_opts *opts)
@@ -364,7 +252,7 @@ static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, cons
     }
     drop_family_duplicates(fmts, outs, nf);
     merge_runs(outs, nf, out);
-    label_sections(t, out);
+    bl_label_sections(t, out);
     for (size_t f = 0; f < nf; f++)
         bl_out_free(&outs[f]);
     free(outs);
