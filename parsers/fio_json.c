@@ -10,6 +10,7 @@
 #include "../core/units.h"
 #include "../core/latency.h"
 #include "fio_common.h"
+#include "fio_clones.h"
 #include "fio_jsonutil.h"
 #include "parser.h"
 #include <jansson.h>
@@ -219,6 +220,11 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
     bl_fio_jobdefs_free(&defs);
     if (jd->out->recs.n > doc_first) /* (recs.v is NULL before the first record) */
         read_disks(doc, jd->out->recs.v + doc_first, jd->out->recs.n - doc_first);
+    /* numjobs=N without group_reporting: N jobs of one name that ran at once, as in the
+     * normal output (JSON prints no group status line to check the total against) */
+    bl_records none;
+    bl_records_init(&none);
+    bl_fio_clone_totals(jd->out, doc_first, &none);
 }
 
 /* A failed parse is worth a message only when it was fio's document: fio prints "{" alone
