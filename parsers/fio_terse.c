@@ -12,6 +12,7 @@
 #include "../core/units.h"
 #include "fio_common.h"
 #include "parser.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,8 +132,35 @@ typedef struct tctx {
     long line;
 } tctx;
 
+/* Whether the normal output's job header `def` can describe the terse line's figures: its rw
+ * moves data only in the directions the line has I/O in, and its block size agrees with each
+ * direction's bandwidth over IOPS (terse prints whole KiB/s and IOPS). A header of a namesake
+ * run (--name=test is fio's most common name) must not give this line its pattern and bs. */
+static int header_fits(const bl_fio_jobdef *def, tline *tl, int ver)
+{
+    size_t at = ver == 2 ? 4 : 5;
+    for (int d = 0; d < ndirs(ver); d++, at += (size_t)dir_width(ver)) {
+        double kb, bw, iops;
+        if (!num(tl->f[at], &kb) || !num(tl->f[at + 1], &bw) || !num(tl->f[at + 2], &iops) ||
+            kb <= 0)
+            continue;
+        const char *rw = def->rw ? def->rw : "";
+        int reads = strstr(rw, "read") || strstr(rw, "rw"), trims = strstr(rw, "trim") != NULL;
+        int writes = strstr(rw, "write") || strstr(rw, "rw");
+        int moves = d == 0 ? reads : d == 1 ? writes : trims;
+        if (*rw && !moves)
+            return 0;
+        int64_t bs = def->bs[d];
+        if (bs > 0 && iops > 0 && bw > 0 &&
+            fabs(bw * 1024 - (double)bs * iops) > 0.02 * bw * 1024 + (double)bs + 1024)
+            return 0;
+    }
+    return 1;
+}
+
 /* One direction block starting at f; returns 0 when a field is unreadable. */
-static int read_dir(tctx *c, tline *tl, int ver, int ddir, size_t at, const char *version)
+static int read_dir(tctx *c, tline *tl, int ver, int ddir, size_t at, const char *version,
+                    const bl_fio_jobdef *def, int def_refused)
 {
     char **f = tl->f + at;
     double kb, bw, iops, rt;
@@ -144,13 +172,17 @@ static int read_dir(tctx *c, tline *tl, int ver, int ddir, size_t at, const char
     const char *group = tl->f[ver == 2 ? 2 : 3];
     bl_record *r = bl_out_record(c->out, c->line);
     r->run = c->run;
-    bl_fio_fill(r, ddir, job, bl_fio_jobdef_find(c->defs, job), version);
+    bl_fio_fill(r, ddir, job, def, version);
     bl_record_set_label(r, "group", group);
     if (!r->test && r->op) {
-        /* No job header in the text: the direction is known, the pattern is not. */
+        /* No job header for it: the direction is known, the pattern is not. */
         bl_record_set_str(&r->test, r->op);
-        bl_record_set_str(&r->note, "fio terse: no job header in the text, so the pattern "
-                                    "(seq or rand) is unknown");
+        bl_record_set_str(&r->note, def_refused
+                                        ? "fio terse: the job header of this name in the text does "
+                                          "not fit these figures (another run's), so the pattern "
+                                          "(seq or rand) and bs are unknown"
+                                        : "fio terse: no job header in the text, so the pattern "
+                                          "(seq or rand) is unknown");
     }
     r->io_bytes = bl_count_or(kb * 1024, -1);
     r->bw_bytes_s = bl_fio_scale(bw, 1024);
@@ -204,8 +236,12 @@ static void read_line(tctx *c, const char *line, int ver)
     split(&tl, line);
     char *version = ver == 2 ? NULL : bl_fio_strip_version(tl.f[1]);
     size_t at = ver == 2 ? 4 : 5, first = c->out->recs.n;
+    const bl_fio_jobdef *def = bl_fio_jobdef_find(c->defs, tl.f[ver == 2 ? 1 : 2]);
+    int refused = def && !header_fits(def, &tl, ver);
+    if (refused)
+        def = NULL;
     for (int d = 0; d < ndirs(ver); d++, at += (size_t)dir_width(ver))
-        if (!read_dir(c, &tl, ver, d, at, version))
+        if (!read_dir(c, &tl, ver, d, at, version, def, refused))
             bl_out_error(c->out, c->line, "fio terse v%d line: unreadable %s figures", ver,
                          bl_fio_ddir_name(d));
     if (ver >= 3)

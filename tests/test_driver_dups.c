@@ -102,9 +102,17 @@ static void test_namesakes_in_normal_and_terse_kept(void **state)
     assert_int_equal(r->io_bytes, 28709340LL * 1024);
     assert_double_equal(r->bw_bytes_s, 159349.0 * 1024, 0);
     assert_double_equal(r->runtime_s, 180.166, 1e-9);
+    /* the namesakes' header (rw=randread, bs 4096) is not this line's: a randread job moves
+     * no writes, and 159349 KiB/s at 500 IOPS is no 4 KiB block; so no pattern, no bs */
+    assert_null(r->pattern);
+    assert_int_equal(r->bs, -1);
+    assert_string_equal(r->test, "read");
+    assert_non_null(strstr(r->note, "job header of this name in the text does not fit"));
+    assert_int_equal(o.n_warns, 0); /* no bw != IOPS x 4096 "disagreement" of the source */
     r = at_line(&o, 25, "write");
     assert_int_equal(r->io_bytes, 28707618LL * 1024);
     assert_double_equal(r->bw_bytes_s, 159339.0 * 1024, 0);
+    assert_string_equal(r->test, "write");
     bl_out_free(&o);
 }
 
