@@ -116,9 +116,28 @@ static int is_prompt(const char *s, size_t n)
     return 0;
 }
 
+/* A benchmark tool's banner, "sysbench 1.0.18 (using system LuaJIT 2.1.0-beta3)", "fio-3.28",
+ * "bonnie++ 1.03e": output, not a heading that names a set-up. */
+static int tool_banner(const char *s, size_t n)
+{
+    static const char *const tools[] = {"sysbench", "fio",     "bonnie++", "iozone",
+                                        "hdparm",   "diskspd", NULL};
+    for (size_t i = 0; tools[i]; i++) {
+        size_t k = strlen(tools[i]);
+        if (n > k + 1 && strncasecmp(s, tools[i], k) == 0 && strchr(" -", s[k]) &&
+            (isdigit((unsigned char)s[k + 1]) ||
+             (n > k + 2 && (s[k + 1] == 'v' || s[k + 1] == 'V') &&
+              isdigit((unsigned char)s[k + 2]))))
+            return 1;
+    }
+    return 0;
+}
+
 /* Shell prompts, commands, tool output and table rows are never headings. */
 static int looks_like_output(const char *s, size_t n)
 {
+    if (tool_banner(s, n))
+        return 1;
     if (*s == '$' || *s == '>' || *s == '|' || *s == '[' || strncmp(s, "root@", 5) == 0)
         return 1;
     if (is_prompt(s, n))
