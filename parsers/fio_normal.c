@@ -45,6 +45,7 @@ typedef struct nstate {
     bl_lat *pct;       /* open percentile block */
     double pct_unit;   /* ns per printed unit */
     long status_group; /* group of the "Run status group N" block being read, or -1 */
+    long last_status;  /* the run's highest "Run status group" number so far, or -1 */
     size_t run_first;  /* index in out->recs of the current run's first record */
     int in_disks;      /* reading the "Disk stats" block */
     char *host_line;   /* "<vm>" just above: the server of the next job block */
@@ -80,6 +81,7 @@ static void new_run(nstate *s)
     s->run++;
     s->run_has_results = 0;
     s->status_group = -1;
+    s->last_status = -1;
     s->run_first = s->out->recs.n;
     s->in_disks = 0;
 }
@@ -563,8 +565,13 @@ static void parse_line(nstate *s, const char *line, long lineno)
         return;
     }
     if (strncmp(p, "Run status group", 16) == 0) {
+        /* fio prints each group's status once, in order: a group number again is another
+         * run's (separate pastes); fio --client prints one per server, which is one run */
+        long g = strtol(p + 16, NULL, 10);
+        if (!s->client_text && s->last_status >= 0 && g <= s->last_status)
+            new_run(s);
         close_job(s);
-        s->status_group = strtol(p + 16, NULL, 10);
+        s->status_group = s->last_status = g;
         return;
     }
     if (strncmp(p, "Disk stats", 10) == 0) {
@@ -606,7 +613,7 @@ static int headless_block(const bl_text *t, size_t i)
 
 static void fio_parse(const bl_text *t, bl_parse_out *out)
 {
-    nstate s = {.out = out, .run = 1, .status_group = -1};
+    nstate s = {.out = out, .run = 1, .status_group = -1, .last_status = -1};
     bl_records_init(&s.totals);
     for (size_t i = 0; i < t->nlines; i++) {
         if (!s.job && !s.headless && headless_block(t, i)) {

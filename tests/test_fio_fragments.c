@@ -227,6 +227,30 @@ static void test_status_group_2x(void **state)
     free(p);
 }
 
+/* Two "Run status group 0" blocks pasted apart are two runs: fio prints each group's status
+ * once, in order, so one output never holds group 0 twice (QA: they were one run, whose
+ * read and write a comparison would show as one set-up's). */
+static void test_status_group_pasted_twice(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(parse_str("Here are my results on the new array:\n\n"
+                               "Run status group 0 (all jobs):\n"
+                               "   READ: io=4096.0MB, aggrb=123456KB/s, minb=30000KB/s, "
+                               "maxb=31000KB/s, mint=33975msec, maxt=33975msec\n\n"
+                               "Run status group 0 (all jobs):\n"
+                               "  WRITE: bw=1171MiB/s (1228MB/s), 1171MiB/s-1171MiB/s "
+                               "(1228MB/s-1228MB/s), io=68.6GiB (73.7GB), run=60001-60001msec\n",
+                               &o),
+                     0);
+    assert_int_equal(o.recs.n, 2);
+    assert_int_equal(o.recs.v[0]->run, 1);
+    assert_double_equal(o.recs.v[0]->bw_bytes_s, 123456.0 * 1024, 0);
+    assert_int_equal(o.recs.v[1]->run, 2);
+    assert_double_equal(o.recs.v[1]->bw_bytes_s, 1171.0 * 1048576, 0);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_block_with_definition),
         cmocka_unit_test(test_status_group_alone),
         cmocka_unit_test(test_status_group_2x),
+        cmocka_unit_test(test_status_group_pasted_twice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
