@@ -36,6 +36,15 @@ const char *bl_setup_col_key(const bl_record *r, const char *by, int row_setup, 
     }
     if (by) {
         const char *v = bl_record_field_text(r, by, buf + 1, n - 1);
+        const char *scope = bl_record_label(r, "scope");
+        if (v && *v && scope && strcmp(by, "scope") != 0) {
+            /* a part of a run (a numjobs clone, a DiskSpd thread) beside its whole is never
+             * pooled with it under --by either: a column of its own, "VALUE · job 1/4" */
+            char value[1024];
+            snprintf(value, sizeof value, "%s", v);
+            snprintf(buf, n, "%s\x1c%s", value, scope);
+            return buf;
+        }
         if (v && *v)
             return v;
         /* Lacking the label: its own set-up, marked by a leading \x1e. */
@@ -215,8 +224,13 @@ void bl_setup_name_columns(bl_table *t)
             free(r);
             c->title = bl_strbuf_take(&sb);
         } else if (t->by && !c->unlabelled) {
-            c->title = bl_xstrndup(c->key, strcspn(c->key, "\x1d"));
-            bl_strbuf_free(&sb);
+            size_t value = strcspn(c->key, "\x1c\x1d"), scope = 0;
+            if (c->key[value] == '\x1c') /* "VALUE\x1cSCOPE": see bl_setup_col_key */
+                scope = strcspn(c->key + value + 1, "\x1d");
+            bl_strbuf_printf(&sb, "%.*s", (int)value, c->key);
+            if (scope)
+                bl_strbuf_printf(&sb, " · %.*s", (int)scope, c->key + value + 1);
+            c->title = bl_strbuf_take(&sb);
         } else if (c->unlabelled) {
             c->title = setup_title(setup_of(c), 1, 1);
             t->n_unlabelled++;

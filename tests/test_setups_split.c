@@ -211,6 +211,35 @@ static size_t max_repeats(const bl_table *t)
     return most;
 }
 
+/* numjobs clones (scope "job K/N", fixtures/fio/clones-3.33.out: four psync jobs of `x` that
+ * ran at once) are never pooled as repeats under --by either: each its own column, its total
+ * in another (they were one "x" column of n=4). */
+static void test_clones_apart_under_by(void **state)
+{
+    (void)state;
+    store *s = made(NULL, NULL, 0);
+    char p[512];
+    import(s, bl_test_fixture("fio/clones-3.33.out", p, sizeof p));
+    bl_table *t = table(s, "job");
+    assert_int_equal(t->ncols, 5);
+    assert_int_equal(max_repeats(t), 1);
+    assert_int_equal(t->n_split, 0); /* scopes, not set-ups run differently */
+    const bl_cell *one = bl_table_cell(t, row(t, "rand-read 4KiB Q1T1"), col(t, "x · job 1/4"));
+    assert_int_equal(one->n_recs, 1);
+    const bl_cell *all = bl_table_cell(t, row(t, "rand-read 4KiB Q1T4"), col(t, "x · group total"));
+    assert_int_equal(all->n_recs, 1);
+    double sum = 0;
+    for (int k = 1; k <= 4; k++) {
+        char title[32];
+        snprintf(title, sizeof title, "x · job %d/4", k);
+        sum += bl_table_cell(t, row(t, "rand-read 4KiB Q1T1"), col(t, title))->m[BL_M_BW].fig;
+    }
+    /* the total's bw is io over the longest job's run time: at most the jobs' sum */
+    assert_true(all->m[BL_M_BW].fig <= sum * 1.001 && all->m[BL_M_BW].fig > sum * 0.9);
+    bl_table_free(t);
+    done(s);
+}
+
 static void test_fio_jobs_on_two_disks(void **state)
 {
     (void)state;
@@ -349,9 +378,10 @@ static void test_size_known_once(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fio_jobs_on_two_disks), cmocka_unit_test(test_hdparm_three_devices),
-        cmocka_unit_test(test_dd_three_targets),      cmocka_unit_test(test_repeats_stay_repeats),
-        cmocka_unit_test(test_typed_table_rows),      cmocka_unit_test(test_size_known_once),
+        cmocka_unit_test(test_fio_jobs_on_two_disks), cmocka_unit_test(test_clones_apart_under_by),
+        cmocka_unit_test(test_hdparm_three_devices),  cmocka_unit_test(test_dd_three_targets),
+        cmocka_unit_test(test_repeats_stay_repeats),  cmocka_unit_test(test_typed_table_rows),
+        cmocka_unit_test(test_size_known_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
