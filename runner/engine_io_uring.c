@@ -8,7 +8,16 @@
  *
  * Timing as the libaio engine (and fio): slat is the io_uring_enter call that submitted the
  * I/O (with sqthread_poll, the ring write), clat from its return to the reaping; an I/O is in
- * flight from its submission until it is reaped, so IOPS x mean lat is the depth kept. */
+ * flight from its submission until it is reaped, so IOPS x mean lat is the depth kept.
+ *
+ * Measured and left out (bench/engine-vs-fio.sh, Firecracker virtio-blk, 2 cores, 6.18):
+ * DEFER_TASKRUN costs CPU, 0.46-0.53x of fio's per I/O at 4K QD32 became 0.58-0.63x in
+ * five runs, for no IOPS a run-to-run spread of 0.86-1.08x does not hide: completions then
+ * reach the ring only inside an io_uring_enter, so every round needs one, where
+ * COOP_TASKRUN lets them land while the worker runs and be peeked. Submitting the refills one
+ * io_uring_enter at a time (as fio does) leaves slots empty while the others go in: IOPS x
+ * lat 27.5 of 32, 29.1 when done only below half the depth; waiting for 4 completions at a
+ * time did not save CPU. */
 #include "../core/strbuf.h"
 #include "engine.h"
 #include <errno.h>
