@@ -10,6 +10,7 @@
  * header lines of a normal output in the same text, when there is one. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
+#include "fio_clones.h"
 #include "fio_common.h"
 #include "parser.h"
 #include <math.h>
@@ -257,6 +258,11 @@ static void fio_terse_parse(const bl_text *t, bl_parse_out *out)
         bl_fio_parse_jobdef_line(t->line[i], &defs);
     tctx c = {.out = out, .defs = &defs, .run = 0};
     int in_block = 0;
+    size_t run_first = out->recs.n;
+    /* numjobs=N without group_reporting: N lines of one job and group that ran at once, as
+     * in the normal output (fio_clones.h); terse has no status line to check the total */
+    bl_records none;
+    bl_records_init(&none);
     for (size_t i = 0; i < t->nlines; i++) {
         const char *l = t->line[i];
         int ver = terse_version(l);
@@ -266,12 +272,16 @@ static void fio_terse_parse(const bl_text *t, bl_parse_out *out)
                 in_block = 0;
             continue;
         }
-        if (!in_block)
+        if (!in_block) {
+            bl_fio_clone_totals(out, run_first, &none);
+            run_first = out->recs.n;
             c.run++;
+        }
         in_block = 1;
         c.line = (long)i + 1;
         read_line(&c, l, ver);
     }
+    bl_fio_clone_totals(out, run_first, &none);
     bl_fio_jobdefs_free(&defs);
 }
 

@@ -111,9 +111,18 @@ static void test_terse_v3_with_normal_and_json(void **state)
     assert_int_equal(
         bl_test_parse(bl_test_fixture("fio/mix-3.33.out", p, sizeof p), "fio-terse", &t), 0);
     assert_int_equal(bl_test_parse(p, "fio-json", &j), 0);
-    assert_int_equal(t.recs.n, 7);
+    /* 7 job directions, then the totals of rwmix's two clones (numjobs=2 without
+     * group_reporting), which the JSON gives too */
+    assert_int_equal(t.recs.n, 9);
     for (size_t i = 0; i < 7; i++)
         check(t.recs.v[i], j.recs.v[i], 3);
+    assert_string_equal(bl_record_label(t.recs.v[3], "scope"), "job 1/2");
+    for (size_t i = 7; i < 9; i++) {
+        assert_string_equal(bl_record_label(t.recs.v[i], "scope"), "group total");
+        assert_int_equal(t.recs.v[i]->numjobs, 2);
+        /* terse prints whole KiB/s: the totals agree with the JSON's within 0.1% */
+        assert_true(bl_test_close(t.recs.v[i]->bw_bytes_s, j.recs.v[i + 1]->bw_bytes_s, 0.001));
+    }
     assert_string_equal(t.recs.v[0]->test, "rand-read");
     assert_string_equal(t.recs.v[3]->test, "seq-read");
     assert_int_equal(t.recs.v[0]->iodepth, 4);
