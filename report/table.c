@@ -413,10 +413,58 @@ static void builder_free(bl_table_builder *b)
     free(b);
 }
 
+/* Column order: first-seen, except that the columns split from one set-up (finding runs run
+ * differently, "key\x1d...") and its scoped parts under --by ("value\x1c...") stand together,
+ * right after it: "srv1", "srv1 · row=seq read", "srv1 · row=seq read*4". */
+typedef struct col_rank {
+    size_t base_first, split, at;
+} col_rank;
+
+static int col_rank_cmp(const void *a, const void *b)
+{
+    const col_rank *x = a, *y = b;
+    if (x->base_first != y->base_first)
+        return x->base_first < y->base_first ? -1 : 1;
+    if (x->split != y->split)
+        return x->split < y->split ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Orders t's columns; col_order[old index] = new index. */
+static size_t *order_columns(bl_table *t)
+{
+    col_rank *rank = bl_xcalloc(t->ncols + 1, sizeof *rank);
+    for (size_t j = 0; j < t->ncols; j++) {
+        const char *k = t->cols[j].key;
+        size_t len = strcspn(k, "\x1c\x1d");
+        rank[j].at = j;
+        rank[j].split = k[len] != '\0';
+        rank[j].base_first = j;
+        for (size_t i = 0; i < j; i++)
+            /* the same base: its key, or its key and a split or scope (strchr finds the NUL) */
+            if (strncmp(t->cols[i].key, k, len) == 0 && strchr("\x1c\x1d", t->cols[i].key[len])) {
+                rank[j].base_first = rank[i].base_first;
+                break;
+            }
+    }
+    qsort(rank, t->ncols, sizeof *rank, col_rank_cmp);
+    size_t *order = bl_xmalloc((t->ncols + 1) * sizeof *order);
+    bl_col *sorted = bl_xmalloc((t->ncols + 1) * sizeof *sorted);
+    for (size_t j = 0; j < t->ncols; j++) {
+        sorted[j] = t->cols[rank[j].at];
+        order[rank[j].at] = j;
+    }
+    free(rank);
+    free(t->cols);
+    t->cols = sorted;
+    return order;
+}
+
 /* Sorts the rows and places each cell at its row and column of the grid. */
 static void place_cells(bl_table_builder *b)
 {
     bl_table *t = b->t;
+    size_t *col_order = order_columns(t);
     size_t *perm = bl_xmalloc((t->nrows + 1) * sizeof *perm);
     size_t *order = bl_xmalloc((t->nrows + 1) * sizeof *order);
     for (size_t i = 0; i < t->nrows; i++)
@@ -432,8 +480,9 @@ static void place_cells(bl_table_builder *b)
     t->rows = sorted;
     t->cells = bl_xcalloc(t->nrows * t->ncols + 1, sizeof *t->cells);
     for (size_t i = 0; i < b->ncells; i++)
-        *bl_table_cell(t, order[b->cells[i].row], b->cells[i].col) = b->cells[i].c;
+        *bl_table_cell(t, order[b->cells[i].row], col_order[b->cells[i].col]) = b->cells[i].c;
     free(order);
+    free(col_order);
 }
 
 bl_table *bl_table_end(bl_table_builder *b, char *err, size_t errlen)

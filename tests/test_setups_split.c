@@ -350,6 +350,15 @@ static void test_typed_table_rows(void **state)
     mbs(t, "seq-write T1", "srv1 (ext4, RAID 10)", 1, 388.0);
     mbs(t, "seq-write T1", "srv2 (XFS, RAID 6)", 1, 301.4);
     assert_int_equal(max_repeats(t), 1);
+    /* a set-up's split columns stand right after it, not around it */
+    static const char *const order[] = {"srv1 (ext4, RAID 10)",
+                                        "srv1 (ext4, RAID 10) · row=seq read",
+                                        "srv1 (ext4, RAID 10) · row=seq read*4",
+                                        "srv2 (XFS, RAID 6)",
+                                        "srv2 (XFS, RAID 6) · row=seq read",
+                                        "srv2 (XFS, RAID 6) · row=seq read*4"};
+    for (size_t j = 0; j < 6; j++)
+        assert_string_equal(t->cols[j].title, order[j]);
     bl_table_free(t);
     done(s);
 }
