@@ -42,17 +42,20 @@ static int result_line(const char *s, int major, bl_cdm_test *t, double *bw, dou
 
 /* "Sequential Read :   478,802 MB/s": a test name, then a figure with a comma, as
  * CrystalDiskMark prints in locales with a decimal comma. With three decimals always printed,
- * "478,802" could as well be 478802 with a thousands separator: not read, but said. */
-static int comma_figure(const char *s, int major)
+ * "478,802" could as well be 478802 with a thousands separator: not read, but said. Returns
+ * the figure, or NULL. */
+static const char *comma_figure(const char *s, int major)
 {
     const char *c = strchr(s, ':');
     bl_cdm_test t;
     if (!c || strchr(s, '|') || !bl_cdm_test_parse(s, (size_t)(c - s), major, &t))
-        return 0;
+        return NULL;
     const char *f = skip_sp(c + 1);
     size_t int_digits = strspn(f, "0123456789");
     return int_digits > 0 && f[int_digits] == ',' && isdigit((unsigned char)f[int_digits + 1]) &&
-           strstr(f, "MB/s") != NULL;
+                   strstr(f, "MB/s")
+               ? f
+               : NULL;
 }
 
 /* "Random Read 4KB (QD=32) : n/a": a test name before the first colon but no figure. */
@@ -162,7 +165,7 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
             bl_cdm_test tt;
             double a, b, c;
             if (result_line(t->line[start], 0, &tt, &a, &b, &c, NULL) ||
-                section_op(t->line[start]) || comma_figure(t->line[start], 0))
+                section_op(t->line[start]) || comma_figure(t->line[start], 0) != NULL)
                 break;
             start++;
         }
@@ -179,6 +182,7 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
         for (size_t k = start; k < end; k++) {
             bl_cdm_test tt;
             double bw, iops, lat, prec[2];
+            const char *comma;
             int sop = section_op(t->line[k]);
             if (sop)
                 op = sop;
@@ -193,12 +197,11 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
                 bl_record *r = bl_cdm_emit(o, (long)k + 1, *run, &m, &tt, op, bw, iops, lat);
                 r->bw_prec = prec[0];
                 r->iops_prec = prec[1];
-            } else if (comma_figure(t->line[k], major)) {
+            } else if ((comma = comma_figure(t->line[k], major))) {
                 bl_out_error(o, (long)k + 1,
                              "CrystalDiskMark figure with a comma ('%.*s'): a decimal comma or "
                              "a thousands separator, the text cannot say; not read",
-                             (int)strcspn(skip_sp(strchr(t->line[k], ':') + 1), " "),
-                             skip_sp(strchr(t->line[k], ':') + 1));
+                             (int)strcspn(comma, " "), comma);
             } else if (named_without_figure(t->line[k], major, op)) {
                 bl_out_error(o, (long)k + 1, "CrystalDiskMark result without a figure in MB/s");
             }
