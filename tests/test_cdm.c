@@ -177,14 +177,7 @@ static void test_fio_cdm_misread_unit(void **state)
 
 static int parse_auto(const char *text, bl_parse_out *o)
 {
-    bl_text t;
-    char err[128];
-    assert_int_equal(bl_text_from_bytes(&t, "p.txt", text, strlen(text), err, sizeof err), 0);
-    bl_out_init(o, "p.txt");
-    bl_parse_opts opts = {0};
-    int rc = bl_parse_text(&t, &opts, o);
-    bl_text_free(&t);
-    return rc;
+    return bl_test_parse_text("p.txt", text, NULL, o);
 }
 
 /* A CrystalDiskMark 8 body pasted without its header, IOPS or latency ("SEQ    1MiB (Q=  8, T=
@@ -360,14 +353,7 @@ static void test_kdiskmark_threads_note(void **state)
 
 static int parse_string(const char *text, bl_parse_out *o)
 {
-    bl_text t;
-    char err[128];
-    assert_int_equal(bl_text_from_bytes(&t, "k.txt", text, strlen(text), err, sizeof err), 0);
-    bl_out_init(o, "k.txt");
-    bl_parse_opts opts = {.as = "cdm"};
-    int rc = bl_parse_text(&t, &opts, o);
-    bl_text_free(&t);
-    return rc;
+    return bl_test_parse_text("k.txt", text, "cdm", o);
 }
 
 /* No version and no IOPS: a 1.x export cannot say MiB/s from 1,024,000 bytes/s: no figure

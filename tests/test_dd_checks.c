@@ -12,14 +12,7 @@
 
 static int parse_str(const char *text, bl_parse_out *o)
 {
-    bl_text t;
-    char err[128];
-    assert_int_equal(bl_text_from_bytes(&t, "paste", text, strlen(text), err, sizeof err), 0);
-    bl_out_init(o, "paste");
-    bl_parse_opts opts = {0};
-    int rc = bl_parse_text(&t, &opts, o);
-    bl_text_free(&t);
-    return rc;
+    return bl_test_parse_text("paste", text, NULL, o);
 }
 
 /* One run of 1000 MiB in 4.5 s whose command says bs=<bs> count=<count>, in BSD's layout

@@ -14,14 +14,7 @@
 
 static int parse_string(const char *text, bl_parse_out *o)
 {
-    bl_text t;
-    char err[128];
-    assert_int_equal(bl_text_from_bytes(&t, "b.txt", text, strlen(text), err, sizeof err), 0);
-    bl_out_init(o, "b.txt");
-    bl_parse_opts opts = {0};
-    int rc = bl_parse_text(&t, &opts, o);
-    bl_text_free(&t);
-    return rc;
+    return bl_test_parse_text("b.txt", text, NULL, o);
 }
 
 /* QA b3: bonnie++ 1.03 table (seq-write-char 45123 K/sec) and a CSV line of another run

@@ -15,14 +15,7 @@
 
 static int parse_string(const char *text, bl_parse_out *o)
 {
-    bl_text t;
-    char err[128];
-    assert_int_equal(bl_text_from_bytes(&t, "s.txt", text, strlen(text), err, sizeof err), 0);
-    bl_out_init(o, "s.txt");
-    bl_parse_opts opts = {0};
-    int rc = bl_parse_text(&t, &opts, o);
-    bl_text_free(&t);
-    return rc;
+    return bl_test_parse_text("s.txt", text, NULL, o);
 }
 
 /* The record at `line`, asserted to exist and be the only one there. */

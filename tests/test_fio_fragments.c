@@ -15,14 +15,7 @@
 
 static int parse_str(const char *text, bl_parse_out *o)
 {
-    bl_text t;
-    char err[128];
-    assert_int_equal(bl_text_from_bytes(&t, "post", text, strlen(text), err, sizeof err), 0);
-    bl_out_init(o, "post");
-    bl_parse_opts opts = {0};
-    int rc = bl_parse_text(&t, &opts, o);
-    bl_text_free(&t);
-    return rc;
+    return bl_test_parse_text("post", text, NULL, o);
 }
 
 /* Lines first..last (1-based) of a fixture, after an opening line of prose. */

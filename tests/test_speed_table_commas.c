@@ -18,14 +18,7 @@ static int parse_rows(const char *rows, bl_parse_out *o)
 {
     char text[1024];
     snprintf(text, sizeof text, "%s%s", HEAD, rows);
-    bl_text t;
-    char err[128];
-    assert_int_equal(bl_text_from_bytes(&t, "paste", text, strlen(text), err, sizeof err), 0);
-    bl_out_init(o, "paste");
-    bl_parse_opts opts = {0};
-    int rc = bl_parse_text(&t, &opts, o);
-    bl_text_free(&t);
-    return rc;
+    return bl_test_parse_text("paste", text, NULL, o);
 }
 
 static const bl_record *cell(const bl_parse_out *o, long line, const char *column)

@@ -168,6 +168,18 @@ int bl_test_parse(const char *path, const char *as, bl_parse_out *out)
     return bl_parse_source(path, &opts, out, NULL);
 }
 
+int bl_test_parse_text(const char *name, const char *text, const char *as, bl_parse_out *out)
+{
+    bl_text t;
+    char err[128];
+    assert_int_equal(bl_text_from_bytes(&t, name, text, strlen(text), err, sizeof err), 0);
+    bl_out_init(out, name);
+    bl_parse_opts opts = {.as = as};
+    int rc = bl_parse_text(&t, &opts, out);
+    bl_text_free(&t);
+    return rc;
+}
+
 static int matches(const bl_record *r, const char *key, const char *value)
 {
     if (!key)

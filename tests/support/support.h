@@ -43,6 +43,8 @@ size_t bl_test_count_lines(const char *s);
 /* Parses a file as `benchlog parse` does (format "auto" when as is NULL); returns the
  * driver's status. out must be freed with bl_out_free. */
 int bl_test_parse(const char *path, const char *as, bl_parse_out *out);
+/* The same for text given inline, named `name` in records and messages. */
+int bl_test_parse_text(const char *name, const char *text, const char *as, bl_parse_out *out);
 /* The records whose label key has value (or all when key is NULL), in order. */
 size_t bl_test_count(const bl_parse_out *o, const char *key, const char *value);
 const bl_record *bl_test_nth(const bl_parse_out *o, const char *key, const char *value, size_t i);
