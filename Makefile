@@ -16,7 +16,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio -lm -lpthread
 SAN      ?=
 
-LIB_DIRS := core parsers runner report charts
+LIB_DIRS := core parsers runner compare charts report
 LIB_SRC  := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))

@@ -1,8 +1,8 @@
 /* Grouped horizontal bars: one group a test (top to bottom in the table's order), one bar a
  * compared column; the figure at the end of each bar and the stdev as a whisker. */
 #include "../core/strbuf.h"
-#include "../report/fmt.h"
-#include "../report/table.h"
+#include "../compare/fmt.h"
+#include "../compare/table.h"
 #include "canvas.h"
 #include "chart.h"
 #include <math.h>

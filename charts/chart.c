@@ -1,7 +1,7 @@
 #include "chart.h"
 #include "../core/filter.h"
 #include "../core/strbuf.h"
-#include "../report/fmt.h"
+#include "../compare/fmt.h"
 #include "canvas.h"
 #include <stdio.h>
 #include <stdlib.h>

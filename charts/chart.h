@@ -7,7 +7,7 @@
 
 #include "../core/record.h"
 #include "../core/strbuf.h"
-#include "../report/stats.h"
+#include "../compare/stats.h"
 #include <stddef.h>
 
 /* The chart kinds: X(ENUM, "name", draw function, help line). */

@@ -2,7 +2,7 @@
  * record its median and 99th percentile are marked. */
 #include "../core/latency.h"
 #include "../core/strbuf.h"
-#include "../report/fmt.h"
+#include "../compare/fmt.h"
 #include "canvas.h"
 #include "chart.h"
 #include <math.h>

@@ -1,6 +1,6 @@
 /* benchlog chart: a PNG, SVG or PDF chart of the stored records matching FILTER. */
 #include "../charts/chart.h"
-#include "../report/load.h"
+#include "../compare/load.h"
 #include "args.h"
 #include "cmp_args.h"
 #include "commands.h"

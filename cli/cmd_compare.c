@@ -1,8 +1,8 @@
 /* benchlog compare: two set-ups side by side, test by test, with the change in per cent. */
 #include "../core/atomic.h"
 #include "../core/strbuf.h"
-#include "../report/diff.h"
-#include "../report/load.h"
+#include "../compare/diff.h"
+#include "../compare/load.h"
 #include "../report/render.h"
 #include "args.h"
 #include "cmp_args.h"

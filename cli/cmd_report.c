@@ -1,9 +1,9 @@
 /* benchlog report: the comparison table of the stored records matching FILTER. */
 #include "../charts/chart.h"
-#include "../charts/report_pdf.h"
+#include "../report/report_pdf.h"
 #include "../core/atomic.h"
 #include "../core/strbuf.h"
-#include "../report/load.h"
+#include "../compare/load.h"
 #include "../report/page.h"
 #include "../report/render.h"
 #include "args.h"

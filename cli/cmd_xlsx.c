@@ -1,5 +1,5 @@
 /* benchlog xlsx: the workbook of the stored records matching FILTER. */
-#include "../report/load.h"
+#include "../compare/load.h"
 #include "../report/xlsx.h"
 #include "args.h"
 #include "cmp_args.h"

@@ -4,7 +4,7 @@
 #ifndef BL_CMP_ARGS_H
 #define BL_CMP_ARGS_H
 
-#include "../report/table.h"
+#include "../compare/table.h"
 #include "options.h"
 
 typedef struct bl_cmp_args {

@@ -3,7 +3,7 @@
  * main figures without its script; the script sorts, hides set-ups and switches metrics. */
 #include "page.h"
 #include "../charts/canvas.h"
-#include "fmt.h"
+#include "../compare/fmt.h"
 #include "render.h"
 #include <stdio.h>
 #include <stdlib.h>

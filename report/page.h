@@ -13,8 +13,8 @@
 
 #include "../core/record.h"
 #include "../core/strbuf.h"
-#include "run_digest.h"
-#include "table.h"
+#include "../compare/run_digest.h"
+#include "../compare/table.h"
 
 typedef struct {
     const char *title; /* NULL: a default */

@@ -1,6 +1,6 @@
 /* The page's Sources table and language, gathered as the records are walked. */
 #include "../core/strbuf.h"
-#include "fmt.h"
+#include "../compare/fmt.h"
 #include "page.h"
 #include <stdlib.h>
 #include <string.h>

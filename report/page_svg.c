@@ -3,7 +3,7 @@
  * test share a scale from zero: a test is what is compared across set-ups, and one axis for
  * page-cached reads and QD1 writes would flatten the small. The figure is printed at each bar. */
 #include "../charts/canvas.h"
-#include "fmt.h"
+#include "../compare/fmt.h"
 #include "page.h"
 #include "render.h"
 #include <math.h>

@@ -1,6 +1,6 @@
 #include "render.h"
 #include "page.h"
-#include "fmt.h"
+#include "../compare/fmt.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,7 +4,7 @@
 #define BL_REPORT_RENDER_H
 
 #include "../core/strbuf.h"
-#include "table.h"
+#include "../compare/table.h"
 
 typedef enum { BL_REPORT_TEXT, BL_REPORT_MD, BL_REPORT_CSV, BL_REPORT_HTML } bl_report_format;
 

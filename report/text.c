@@ -1,4 +1,4 @@
-#include "fmt.h"
+#include "../compare/fmt.h"
 #include "render.h"
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #include "xlsx.h"
 #include "../core/atomic.h"
 #include "../core/strbuf.h"
-#include "table.h"
+#include "../compare/table.h"
 #include "xlsx_int.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,8 +14,8 @@
 #define BL_REPORT_XLSX_H
 
 #include "../core/record.h"
-#include "load.h"
-#include "table.h"
+#include "../compare/load.h"
+#include "../compare/table.h"
 #include <stddef.h>
 
 typedef struct bl_xlsx_opts {
@@ -34,7 +34,7 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
                   size_t errlen);
 
 /* The same from records walked twice (a store read row by row: first the runs, then each
- * record's rows) and the table already built (report/load.h): no record is held. walk calls
+ * record's rows) and the table already built (compare/load.h): no record is held. walk calls
  * fn for each record in order (r valid during the call), returns nonzero with err when the
  * records cannot be read. Returns 0, or 1 with err. */
 /* runs: the runs gathered while the table was built (saves a walk), or NULL. */

@@ -5,8 +5,8 @@
 
 #include "../core/record.h"
 #include "../core/strbuf.h"
-#include "smap.h"
-#include "table.h"
+#include "../compare/smap.h"
+#include "../compare/table.h"
 #include "xlsx.h"
 #include <xlsxwriter.h>
 

@@ -2,7 +2,7 @@
  * figure beside its n, stdev and 95% CI, the implausibility flag), then one pivot per metric
  * (tests down, set-ups across) with native bar charts that together hold every set-up. */
 #include "../core/strbuf.h"
-#include "table.h"
+#include "../compare/table.h"
 #include "xlsx_int.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,10 +9,10 @@
 
 #include "../charts/chart.h"
 #include "../core/strbuf.h"
-#include "../report/diff.h"
-#include "../report/fmt.h"
+#include "../compare/diff.h"
+#include "../compare/fmt.h"
 #include "../report/render.h"
-#include "../report/table.h"
+#include "../compare/table.h"
 #include "support/support.h"
 #include <math.h>
 #include <stdio.h>

@@ -12,9 +12,9 @@
 
 #include "../charts/canvas.h"
 #include "../core/strbuf.h"
-#include "../report/load.h"
+#include "../compare/load.h"
 #include "../report/page.h"
-#include "../report/table.h"
+#include "../compare/table.h"
 #include "support/support.h"
 #include <cairo.h>
 #include <math.h>

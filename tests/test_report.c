@@ -6,9 +6,9 @@
 #include <cmocka.h>
 
 #include "../core/strbuf.h"
-#include "../report/fmt.h"
+#include "../compare/fmt.h"
 #include "../report/render.h"
-#include "../report/table.h"
+#include "../compare/table.h"
 #include "support/support.h"
 #include <stdlib.h>
 #include <string.h>

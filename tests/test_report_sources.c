@@ -9,7 +9,7 @@
 #include "../charts/chart.h"
 #include "../core/strbuf.h"
 #include "../report/render.h"
-#include "../report/table.h"
+#include "../compare/table.h"
 #include "support/support.h"
 #include <math.h>
 #include <stdio.h>

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "../report/load.h"
-#include "../report/table.h"
+#include "../compare/load.h"
+#include "../compare/table.h"
 #include "support/support.h"
 #include <stdio.h>
 #include <stdlib.h>

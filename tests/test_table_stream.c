@@ -1,4 +1,4 @@
-/* The comparison table built as the store is walked (report, chart and xlsx: report/load.h)
+/* The comparison table built as the store is walked (report, chart and xlsx: compare/load.h)
  * is the table built from the same records loaded whole: same rows, columns and names, and in
  * every cell the same counts and figures (the stdev from running sums within 1e-12), over the
  * blog posts of the corpus (skipped without BENCHLOG_CORPUS), whose table rows name set-ups
@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "../core/strbuf.h"
-#include "../report/load.h"
-#include "../report/table.h"
+#include "../compare/load.h"
+#include "../compare/table.h"
 #include "support/support.h"
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* A string -> index map (open addressing, FNV-1a hash): rows, columns and runs are looked up
  * once per record, and a 100,000-record store may hold thousands of runs. Keys are borrowed:
  * their owner keeps them alive while the map is used. Zero-initialise, then bl_smap_put. */
-#ifndef BL_REPORT_SMAP_H
-#define BL_REPORT_SMAP_H
+#ifndef BL_COMPARE_SMAP_H
+#define BL_COMPARE_SMAP_H
 
 #include <stddef.h>
 

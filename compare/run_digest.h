@@ -2,8 +2,8 @@
  * (source, run, tool, labels), how many records, the least line, and which of the head's
  * labels every record shares. What the HTML page's and the PDF's Sources list of each run,
  * gathered without holding the run's records. */
-#ifndef BL_REPORT_RUN_DIGEST_H
-#define BL_REPORT_RUN_DIGEST_H
+#ifndef BL_COMPARE_RUN_DIGEST_H
+#define BL_COMPARE_RUN_DIGEST_H
 
 #include "../core/record.h"
 #include <stddef.h>

@@ -9,12 +9,12 @@
  * Built on the comparison model (table.h) and the records it was built from, which are walked
  * (twice: what the title page and the charts' titles say of them, then the sources) and never
  * held. */
-#ifndef BL_CHARTS_REPORT_PDF_H
-#define BL_CHARTS_REPORT_PDF_H
+#ifndef BL_REPORT_REPORT_PDF_H
+#define BL_REPORT_REPORT_PDF_H
 
 #include "../core/record.h"
-#include "../report/load.h"
-#include "../report/table.h"
+#include "../compare/load.h"
+#include "../compare/table.h"
 #include <stddef.h>
 
 typedef struct bl_pdf_opts {
@@ -24,7 +24,7 @@ typedef struct bl_pdf_opts {
 } bl_pdf_opts;
 
 /* Writes the PDF to path from the table and a walk of the records it was built from
- * (report/load.h); returns 0, or 1 with err saying why. *pages (when not NULL) is set to the
+ * (compare/load.h); returns 0, or 1 with err saying why. *pages (when not NULL) is set to the
  * page count. */
 int bl_report_pdf_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk, void *src,
                        const bl_pdf_opts *o, size_t *pages, char *err, size_t errlen);

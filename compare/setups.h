@@ -3,8 +3,8 @@
  * A key is the --by value, or "\x1e" + the set-up key when the record lacks the label, or
  * by default the set-up key: source, heading, table row (when one for the run), table column
  * and host, joined by "\x1f". */
-#ifndef BL_REPORT_SETUPS_H
-#define BL_REPORT_SETUPS_H
+#ifndef BL_COMPARE_SETUPS_H
+#define BL_COMPARE_SETUPS_H
 
 #include "../core/strbuf.h"
 #include "table.h"

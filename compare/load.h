@@ -1,7 +1,7 @@
 /* Reading the records a report, chart or workbook is made of: the store's records matching
  * the FILTER terms given on the command line, in import order. */
-#ifndef BL_REPORT_LOAD_H
-#define BL_REPORT_LOAD_H
+#ifndef BL_COMPARE_LOAD_H
+#define BL_COMPARE_LOAD_H
 
 #include "../core/record.h"
 #include "table.h"

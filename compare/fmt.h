@@ -4,8 +4,8 @@
  * CrystalDiskMark and fio 3.x print it), IOPS, latency in the largest unit that keeps the
  * figure >= 1 (ns, µs, ms, s). Widths are terminal columns: East Asian wide characters count
  * two whatever the process locale, so tables line up in a C locale too. */
-#ifndef BL_REPORT_FMT_H
-#define BL_REPORT_FMT_H
+#ifndef BL_COMPARE_FMT_H
+#define BL_COMPARE_FMT_H
 
 #include "../core/strbuf.h"
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* `benchlog compare`: two set-ups of the comparison model (two columns of a bl_table), each
  * test both have, a figure of each side, the change in per cent, and whether the change lies
  * outside the 95% confidence intervals of the repeats (where there are repeats). */
-#ifndef BL_REPORT_DIFF_H
-#define BL_REPORT_DIFF_H
+#ifndef BL_COMPARE_DIFF_H
+#define BL_COMPARE_DIFF_H
 
 #include "../core/strbuf.h"
 #include "table.h"

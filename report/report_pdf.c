@@ -1,11 +1,11 @@
 #include "report_pdf.h"
 #include "../core/atomic.h"
 #include "../core/strbuf.h"
-#include "../report/fmt.h"
-#include "../report/render.h"
-#include "../report/run_digest.h"
-#include "canvas.h"
-#include "chart.h"
+#include "../compare/fmt.h"
+#include "render.h"
+#include "../compare/run_digest.h"
+#include "../charts/canvas.h"
+#include "../charts/chart.h"
 #include <cairo-pdf.h>
 #include <math.h>
 #include <stdio.h>

@@ -15,8 +15,8 @@
  * first pass over the records. A cell holds the repeats of one test on one
  * set-up, summarised per metric (stats.h), and is flagged when its main figure is far (100×) from
  * the row's median over >= 3 set-ups. */
-#ifndef BL_REPORT_TABLE_H
-#define BL_REPORT_TABLE_H
+#ifndef BL_COMPARE_TABLE_H
+#define BL_COMPARE_TABLE_H
 
 #include "../core/record.h"
 #include "stats.h"

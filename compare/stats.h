@@ -2,8 +2,8 @@
  * interval of the mean (Student's t), median, extremes, and the one figure a table shows,
  * chosen by --repeats: the mean, the median, or the best run (highest throughput, lowest
  * latency, as CrystalDiskMark reports its best of N). */
-#ifndef BL_REPORT_STATS_H
-#define BL_REPORT_STATS_H
+#ifndef BL_COMPARE_STATS_H
+#define BL_COMPARE_STATS_H
 
 #include <stddef.h>
 
