@@ -27,22 +27,61 @@ typedef struct jdoc {
     int64_t run;
 } jdoc;
 
+/* A job's name and group: jobs sharing both are numjobs clones (or one job given again). */
+typedef struct {
+    const char *name;
+    double group;
+} job_id;
+
+static int cmp_job_id(const void *pa, const void *pb)
+{
+    const job_id *a = pa, *b = pb;
+    int c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
+    return c ? c : (a->group > b->group) - (a->group < b->group);
+}
+
+/* The document's jobs' names and groups, sorted, so that each job finds its namesakes by a
+ * binary search: counting them by a walk over every job made a JSON of N jobs N^2 work. */
+static job_id *job_ids(json_t *jobs, size_t *n)
+{
+    job_id *v = bl_xcalloc(json_array_size(jobs) + 1, sizeof *v);
+    size_t i;
+    json_t *o;
+    *n = 0;
+    json_array_foreach(jobs, i, o)
+    {
+        const char *name = bl_fj_str(o, "jobname");
+        double g = bl_fj_num(o, "groupid");
+        if (name && bl_present(g)) /* (a job without a group is no one's namesake) */
+            v[(*n)++] = (job_id){name, g};
+    }
+    qsort(v, *n, sizeof *v, cmp_job_id);
+    return v;
+}
+
+static size_t namesakes(const job_id *ids, size_t n, job_id key)
+{
+    const job_id *hit = bsearch(&key, ids, n, sizeof *ids, cmp_job_id);
+    if (!hit)
+        return 0;
+    size_t lo = (size_t)(hit - ids), hi = lo;
+    while (lo > 0 && cmp_job_id(&ids[lo - 1], &key) == 0)
+        lo--;
+    while (hi < n && cmp_job_id(&ids[hi], &key) == 0)
+        hi++;
+    return hi - lo;
+}
+
 /* numjobs=N without group_reporting gives N JSON jobs of one name, each run alone; with
  * it, one job standing for all N. JSON does not show the group_reporting flag itself. */
-static int64_t numjobs_of(json_t *jobs, json_t *job, json_t *global)
+static int64_t numjobs_of(const job_id *ids, size_t n_ids, json_t *job, json_t *global)
 {
     const char *n = bl_fj_option(job, global, "numjobs", NULL);
     if (!n)
         return json_object_get(job, "job options") ? 1 : -1;
     const char *name = bl_fj_str(job, "jobname");
     double g = bl_fj_num(job, "groupid");
-    size_t i, same = 0;
-    json_t *o;
-    json_array_foreach(jobs, i, o)
-    {
-        const char *on = bl_fj_str(o, "jobname");
-        same += on && name && strcmp(on, name) == 0 && bl_fj_num(o, "groupid") == g;
-    }
+    size_t same = name && bl_present(g) ? namesakes(ids, n_ids, (job_id){name, g}) : 0;
     return same > 1 ? 1 : strtoll(n, NULL, 10);
 }
 
@@ -188,7 +227,8 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
     json_t *job;
     bl_fio_jobdefs defs = {0};
     long at = first;
-    size_t doc_first = jd->out->recs.n;
+    size_t doc_first = jd->out->recs.n, n_ids;
+    job_id *ids = job_ids(jobs, &n_ids);
     json_array_foreach(jobs, i, job)
     {
         if (!json_is_object(job))
@@ -201,7 +241,7 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
                           bl_fj_option(job, global, "iodepth", NULL), NULL);
         bl_fio_jobdef_kb_base(&defs, bl_fj_option(job, global, "bs", "blocksize"),
                               bl_fj_option(job, global, "kb_base", NULL));
-        defs.v[0].numjobs = numjobs_of(jobs, job, global);
+        defs.v[0].numjobs = numjobs_of(ids, n_ids, job, global);
         const char *size = bl_fj_option(job, global, "size", NULL);
         double sz;
         if (size && bl_parse_size(size, BL_BINARY, &sz, NULL) && sz > 0)
@@ -218,6 +258,7 @@ static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long l
         job_record(jd, job, json_object_get(job, "mixed"), -1, &defs.v[0], line);
     }
     bl_fio_jobdefs_free(&defs);
+    free(ids);
     if (jd->out->recs.n > doc_first) /* (recs.v is NULL before the first record) */
         read_disks(doc, jd->out->recs.v + doc_first, jd->out->recs.n - doc_first);
     /* numjobs=N without group_reporting: N jobs of one name that ran at once, as in the
