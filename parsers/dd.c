@@ -10,7 +10,8 @@
  * otherwise the test is "seq-copy". Its bs= is checked against the "N+0 records out" line
  * (N x bs = bytes) or count= (bytes <= count x bs); a contradiction drops bs with a note.
  * FreeBSD's status=progress line ("3145728000 bytes (3146 MB, 3000 MiB) transferred 3.002s,
- * 1048 MB/s") is progress like GNU's. */
+ * 1048 MB/s") is progress like GNU's. sysbench's "67108864 bytes written in 0.18 seconds (350.60
+ * MiB/sec)." (fileio prepare creating its files) is no dd line. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include "dd_size.h"
@@ -146,6 +147,8 @@ static int dd_summary(const char *s, dd_line *d)
         return 0;
     if (strncmp(b + strspn(b, "0123456789"), " MB in ", 7) == 0)
         return 0; /* hdparm's "440 MB in 3.01 seconds = 146.42 MB/sec" */
+    if (strncmp(b + strspn(b, "0123456789"), " bytes written in ", 18) == 0)
+        return 0; /* sysbench fileio prepare's file creation, not a result */
     const char *e;
     if (!bl_parse_number(b, 0, &d->bytes, &e))
         return 0;

@@ -117,13 +117,16 @@ static int is_prompt(const char *s, size_t n)
 }
 
 /* A benchmark tool's banner, "sysbench 1.0.18 (using system LuaJIT 2.1.0-beta3)", "fio-3.28",
- * "bonnie++ 1.03e": output, not a heading that names a set-up. */
+ * "bonnie++ 1.03e", or its message "fio: terminating on signal 2": output, not a heading that
+ * names a set-up. */
 static int tool_banner(const char *s, size_t n)
 {
     static const char *const tools[] = {"sysbench", "fio",     "bonnie++", "iozone",
                                         "hdparm",   "diskspd", NULL};
     for (size_t i = 0; tools[i]; i++) {
         size_t k = strlen(tools[i]);
+        if (n > k + 1 && strncmp(s, tools[i], k) == 0 && s[k] == ':' && s[k + 1] == ' ')
+            return 1;
         if (n > k + 1 && strncasecmp(s, tools[i], k) == 0 && strchr(" -", s[k]) &&
             (isdigit((unsigned char)s[k + 1]) ||
              (n > k + 2 && (s[k + 1] == 'v' || s[k + 1] == 'V') &&
