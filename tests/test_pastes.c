@@ -8,6 +8,7 @@
 
 #include "formats_util.h"
 #include "support/support.h"
+#include "../core/strbuf.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,106 @@ static void test_fio_appended_interrupted(void **state)
     bl_out_free(&o);
 }
 
+/* ---- Pooled: several bodies in one text taken for one run ---- */
+
+/* The figures and footer of one CrystalDiskMark body: run, section, date and two figures. */
+static void check_body(const bl_parse_out *o, const char *key, const char *value, const char *date,
+                       double seq_q8_mbs, double rnd_q1_write_iops)
+{
+    const bl_record *r = fu_find(o, "seq-read", key, value, 0);
+    assert_non_null(r);
+    assert_string_equal(bl_record_label(r, "date"), date);
+    assert_double_equal(r->bw_bytes_s, seq_q8_mbs * 1e6, 0.5);
+    int64_t run = r->run;
+    size_t in_run = 0;
+    for (size_t k = 0; k < o->recs.n; k++)
+        in_run += o->recs.v[k]->run == run;
+    assert_int_equal(in_run, 8);
+    r = fu_find(o, "rand-write", key, value, 1); /* RND4K Q1T1 after Q32T1 */
+    assert_non_null(r);
+    assert_int_equal(r->run, run);
+    assert_double_equal(r->iops, rnd_q1_write_iops, 0.05);
+}
+
+/* Two bodies pasted from "[Read]" down under indented bold headings: two runs, each with its
+ * own footer, named by its heading. */
+static void test_cdm_bold_headings(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(
+        parse_fixture("cdm/cdm-8.0.4_handwritten_bold_headings_no_banner.txt", NULL, &o), 0);
+    assert_int_equal(o.recs.n, 16);
+    assert_int_equal(fu_runs(&o, "CrystalDiskMark"), 2);
+    check_body(&o, "section", "FS-A with compression", "2022/03/14 10:02:11", 527.539, 6120.4);
+    check_body(&o, "section", "FS-B", "2022/03/14 10:31:47", 536.451, 6402.2);
+    assert_int_equal(bl_test_count(&o, "body", "1/2"), 0); /* the headings tell them apart */
+    bl_out_free(&o);
+}
+
+/* "### Run 1" / "### Run 2" with a footer each: two runs, the second without the first's
+ * comment; headings that only number runs say they are repeats (run_heading, no section). */
+static void test_cdm_run_headings(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(parse_fixture("cdm/cdm-8.0.4_handwritten_run2_footers.txt", NULL, &o), 0);
+    assert_int_equal(o.recs.n, 16);
+    check_body(&o, "run_heading", "Run 1", "2023/01/08 20:14:05", 2308.335, 40211.9);
+    check_body(&o, "run_heading", "Run 2", "2023/01/08 20:40:32", 2322.491, 40587.2);
+    const bl_record *r = fu_find(&o, "seq-read", "run_heading", "Run 1", 0);
+    assert_string_equal(bl_record_label(r, "comment"), "cold boot");
+    r = fu_find(&o, "seq-read", "run_heading", "Run 2", 0);
+    assert_null(bl_record_label(r, "comment"));
+    assert_null(bl_record_label(r, "section"));
+    assert_null(bl_record_label(r, "body"));
+    bl_out_free(&o);
+}
+
+/* Two whole exports with nothing between them: body 1/2 and 2/2, never one set-up's repeats. */
+static void test_cdm_bodies_apart(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(parse_fixture("cdm/cdm-8.0.4_handwritten_two_bodies_plain.txt", NULL, &o), 0);
+    assert_int_equal(o.recs.n, 16);
+    check_body(&o, "body", "1/2", "2022/03/14 10:02:11", 527.539, 6120.4);
+    check_body(&o, "body", "2/2", "2022/03/14 10:31:47", 536.451, 6402.2);
+    bl_out_free(&o);
+}
+
+/* Emphasis and colon headings name the body below them, as bold ones do. */
+static void test_headings_italic_and_colon(void **state)
+{
+    (void)state;
+    char buf[512];
+    char *text = bl_test_slurp(
+        bl_test_fixture("cdm/cdm-8.0.4_handwritten_bold_headings_no_banner.txt", buf, sizeof buf));
+    assert_non_null(text);
+    static const char *const forms[][2] = {{"*FS-A with compression*", "*FS-B*"},
+                                           {"__FS-A with compression__", "__FS-B__"},
+                                           {"FS-A with compression:", "FS-B:"}};
+    for (size_t f = 0; f < 3; f++) {
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        for (const char *p = text; *p;) {
+            if (strncmp(p, "**FS-A with compression**", 25) == 0)
+                bl_strbuf_printf(&sb, "%s", forms[f][0]), p += 25;
+            else if (strncmp(p, "**FS-B**", 8) == 0)
+                bl_strbuf_printf(&sb, "%s", forms[f][1]), p += 8;
+            else
+                bl_strbuf_putc(&sb, *p++);
+        }
+        bl_parse_out o;
+        bl_test_parse_text("headings.txt", sb.s, NULL, &o);
+        check_body(&o, "section", "FS-A with compression", "2022/03/14 10:02:11", 527.539, 6120.4);
+        check_body(&o, "section", "FS-B", "2022/03/14 10:31:47", 536.451, 6402.2);
+        bl_out_free(&o);
+        bl_strbuf_free(&sb);
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -114,6 +215,10 @@ int main(void)
         cmocka_unit_test(test_bonnie_196_short_line_refused),
         cmocka_unit_test(test_sysbench_prepare_is_no_dd),
         cmocka_unit_test(test_fio_appended_interrupted),
+        cmocka_unit_test(test_cdm_bold_headings),
+        cmocka_unit_test(test_cdm_run_headings),
+        cmocka_unit_test(test_cdm_bodies_apart),
+        cmocka_unit_test(test_headings_italic_and_colon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
