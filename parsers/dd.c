@@ -94,14 +94,17 @@ static double last_digit_unit(const char *p, const char *e)
 }
 
 /* The rate at r and one unit of its last digit in bytes/s. GNU prints "630 MB/s" (SI, a space
- * before the unit); busybox "816.8KB/s" (no space: its K is 1024); BSD "(51501929 bytes/sec)". */
+ * before the unit); busybox "816.8KB/s" (no space: its K is 1024); BSD "(51501929 bytes/sec)";
+ * toybox (Android, QNX) "31 M/s" (M = MiB). */
 static int read_rate(const char *r, int flags, dd_line *d)
 {
     double x;
     const char *e;
     if (!bl_parse_number(r, flags, &x, &e))
         return 0;
-    int kilo = isalpha((unsigned char)*e) ? BL_BINARY : BL_SI;
+    /* toybox prints "31 M/s": a space, then K/M/G alone, of powers of 1024 (human_readable) */
+    int toybox = *e == ' ' && strchr("KMGTPE", e[1]) && e[1] && strncmp(e + 2, "/s", 2) == 0;
+    int kilo = isalpha((unsigned char)*e) || toybox ? BL_BINARY : BL_SI;
     if (!bl_parse_bandwidth(r, kilo | flags, &d->rate, NULL))
         return 0;
     double unit = x > 0 ? d->rate / x : 0;
@@ -355,9 +358,16 @@ static const char *impossible(const dd_line *d)
  * differ in the 7th digit); a retyped figure is off by far more. */
 enum { RATE_SLACK_PPM = 1000 };
 
+/* uutils dd prints 1000 x (bytes / whole milliseconds) in integers: "0 B/s" for fewer bytes
+ * than milliseconds. A printed 0 is then any rate under 1000 bytes/s. */
+static int zero_rate_of_slow_bytes(const dd_line *d)
+{
+    return d->rate == 0 && d->seconds > 0 && d->bytes / d->seconds < 1000;
+}
+
 static int rate_agrees(const dd_line *d)
 {
-    if (!(d->seconds > 0))
+    if (!(d->seconds > 0) || zero_rate_of_slow_bytes(d))
         return 1;
     double slack = RATE_SLACK_PPM * 1e-6;
     double lo = d->bytes / (d->seconds + d->seconds_step) * (1 - slack) - d->rate_step;
@@ -469,6 +479,9 @@ static void dd_record(const bl_text *t, const unsigned char *kind, const dd_line
                                        "in the text");
     if (d->seconds <= 0)
         bl_out_error(out, (long)i + 1, "dd reports a time of 0 s; the rate is dd's own");
+    else if (zero_rate_of_slow_bytes(d))
+        add_note(r, "dd printed a rate of 0 (under 1000 bytes/s, as uutils dd rounds); the rate is "
+                    "bytes / seconds");
 }
 
 static void dd_checked_record(const bl_text *t, const unsigned char *kind, const dd_line *d,

@@ -208,6 +208,48 @@ static void test_headings_italic_and_colon(void **state)
     free(text);
 }
 
+/* ---- Missing: read not at all ---- */
+
+/* toybox dd's "31 M/s" is MiB/s: the bytes and milliseconds agree with that, not with MB/s. */
+static void test_toybox_dd(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(parse_fixture("dd/toybox-0.8_handwritten_android.txt", NULL, &o), 0);
+    assert_int_equal(o.n_diags, 0);
+    assert_int_equal(o.recs.n, 2);
+    const bl_record *r = o.recs.v[0];
+    assert_string_equal(r->test, "seq-write");
+    assert_int_equal(r->io_bytes, 33554432);
+    assert_double_equal(r->runtime_s, 1.024, 0);
+    assert_double_equal(r->bw_bytes_s, 33554432 / 1.024, 1);
+    r = o.recs.v[1];
+    assert_int_equal(r->io_bytes, 1073741824);
+    assert_double_equal(r->bw_bytes_s, 1073741824 / 9.871, 1);
+    bl_out_free(&o);
+}
+
+/* uutils dd's "0 B/s" for 64 bytes in 2.3 s: bytes / seconds, with a note. */
+static void test_uutils_dd_zero_rate(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(parse_fixture("dd/uutils-0.0.x_handwritten_tiny.txt", NULL, &o), 0);
+    assert_int_equal(o.n_diags, 0);
+    assert_int_equal(o.recs.n, 1);
+    const bl_record *r = o.recs.v[0];
+    assert_int_equal(r->io_bytes, 64);
+    assert_double_equal(r->bw_bytes_s, 64 / 2.3, 1e-9);
+    assert_non_null(strstr(r->note, "rate of 0"));
+    bl_out_free(&o);
+    /* a 0 where the bytes and seconds say far more stays refused */
+    bl_test_parse_text("zero.txt", "1048576 bytes (1.0 MB, 1.0 MiB) copied, 0.5 s, 0 B/s\n", "dd",
+                       &o);
+    assert_int_equal(o.recs.n, 0);
+    assert_true(has_diag(&o, 1, "contradicts"));
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +261,8 @@ int main(void)
         cmocka_unit_test(test_cdm_run_headings),
         cmocka_unit_test(test_cdm_bodies_apart),
         cmocka_unit_test(test_headings_italic_and_colon),
+        cmocka_unit_test(test_toybox_dd),
+        cmocka_unit_test(test_uutils_dd_zero_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
