@@ -358,21 +358,27 @@ static const char *impossible(const dd_line *d)
  * differ in the 7th digit); a retyped figure is off by far more. */
 enum { RATE_SLACK_PPM = 1000 };
 
-/* uutils dd prints 1000 x (bytes / whole milliseconds) in integers: "0 B/s" for fewer bytes
- * than milliseconds. A printed 0 is then any rate under 1000 bytes/s. */
-static int zero_rate_of_slow_bytes(const dd_line *d)
+static int rate_fits(const dd_line *d)
 {
-    return d->rate == 0 && d->seconds > 0 && d->bytes / d->seconds < 1000;
-}
-
-static int rate_agrees(const dd_line *d)
-{
-    if (!(d->seconds > 0) || zero_rate_of_slow_bytes(d))
+    if (!(d->seconds > 0))
         return 1;
     double slack = RATE_SLACK_PPM * 1e-6;
     double lo = d->bytes / (d->seconds + d->seconds_step) * (1 - slack) - d->rate_step;
     double hi = d->seconds > d->seconds_step ? d->bytes / (d->seconds - d->seconds_step) : INFINITY;
     return d->rate >= lo && d->rate <= hi * (1 + slack) + d->rate_step;
+}
+
+/* uutils dd prints 1000 x (bytes / whole milliseconds) in integers: "0 B/s" for fewer bytes
+ * than milliseconds, which its printed digits alone do not allow. A printed 0 is then any rate
+ * under 1000 bytes/s. */
+static int zero_rate_of_slow_bytes(const dd_line *d)
+{
+    return d->rate == 0 && d->seconds > 0 && d->bytes / d->seconds < 1000 && !rate_fits(d);
+}
+
+static int rate_agrees(const dd_line *d)
+{
+    return rate_fits(d) || zero_rate_of_slow_bytes(d);
 }
 
 static int dd_probe(const bl_text *t)
