@@ -150,6 +150,11 @@ static int looks_like_output(const char *s, size_t n)
         return 1;
     if (n > 13 && strncasecmp(s, "command line:", 13) == 0) /* DiskSpd and others echo it */
         return 1;
+    if (strncmp(s, "import ", 7) == 0 || (strncmp(s, "from ", 5) == 0 && strstr(s, " import ")))
+        return 1; /* Python around an output kept in a string */
+    size_t call = strcspn(s, "( ");
+    if (call > 0 && call < n && s[call] == '(' && s[n - 1] == ')' && memchr(s, '.', call))
+        return 1;                      /* "self.assertIn(...)", "os.system(...)": a call in code */
     for (size_t i = 0; i + 2 < n; i++) /* "timespan:   1": a field aligned by a tool */
         if (s[i] == ':' && s[i + 1] == ' ' && s[i + 2] == ' ')
             return 1;

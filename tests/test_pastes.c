@@ -250,6 +250,33 @@ static void test_uutils_dd_zero_rate(void **state)
     bl_out_free(&o);
 }
 
+/* One fio output kept in code: its job line, figures and disk line as in the plain output. */
+static void check_small_fio(const char *rel)
+{
+    bl_parse_out o;
+    assert_int_equal(parse_fixture(rel, NULL, &o), 0);
+    assert_int_equal(o.recs.n, 1);
+    const bl_record *r = o.recs.v[0];
+    assert_null(bl_record_label(r, "section"));
+    assert_string_equal(bl_record_label(r, "rw"), "randread"); /* from the job line */
+    assert_string_equal(r->test, "rand-read");
+    assert_int_equal(r->bs, 4096);
+    assert_double_equal(r->iops, 3675, 0);
+    assert_double_equal(r->bw_bytes_s, 15.1e6, 0.05e6); /* BW=14.4MiB/s (15.1MB/s) */
+    assert_double_equal(r->runtime_s, 1.001, 1e-9);
+    assert_double_equal(r->clat_ns.mean, 270.64e3, 1e-6);
+    assert_int_equal(r->n_disks, 1);
+    bl_out_free(&o);
+}
+
+/* Behind "# " in a script's comments, and in a Python string opened on a line of code. */
+static void test_fio_in_code(void **state)
+{
+    (void)state;
+    check_small_fio("fio/in-shell-comments-3.33.sh");
+    check_small_fio("fio/in-python-string-3.33.py");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_headings_italic_and_colon),
         cmocka_unit_test(test_toybox_dd),
         cmocka_unit_test(test_uutils_dd_zero_rate),
+        cmocka_unit_test(test_fio_in_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
