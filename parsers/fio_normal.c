@@ -363,6 +363,27 @@ static int job_line(nstate *s, const char *p, long lineno)
     return 0;
 }
 
+/* A mail client that re-wraps long lines moves the year of a job header's date
+ * ("...pid=4242: Tue Mar  3 10:11:12") to the start of the next line ("2020 read: IOPS=...").
+ * The year goes back to the date; the rest is the job's direction line. */
+static const char *carried_year(nstate *s, const char *p)
+{
+    size_t n = s->date ? strlen(s->date) : 0;
+    if (n < 8 || !isdigit((unsigned char)s->date[n - 1]) || s->date[n - 3] != ':' ||
+        strspn(p, "0123456789") != 4 || (strncmp(p, "19", 2) != 0 && strncmp(p, "20", 2) != 0) ||
+        p[4] != ' ')
+        return p;
+    const char *rest = bl_fio_skip(p + 4);
+    size_t k = strcspn(rest, " :");
+    if (bl_fio_ddir_from(rest, k) < 0 && !bl_fio_line_key(rest, "mixed"))
+        return p;
+    char *date = bl_xmalloc(n + 6);
+    snprintf(date, n + 6, "%s %.4s", s->date, p);
+    free(s->date);
+    s->date = date;
+    return rest;
+}
+
 static void parse_line(nstate *s, const char *line, long lineno)
 {
     const char *p = bl_fio_skip(line);
@@ -428,6 +449,8 @@ static void parse_line(nstate *s, const char *line, long lineno)
         status_line(s, p, lineno);
         return;
     }
+    if (s->job && !s->nrecs)
+        p = carried_year(s, p);
     if (s->job || s->headless)
         job_line(s, p, lineno);
 }

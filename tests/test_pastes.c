@@ -277,6 +277,18 @@ static void test_fio_in_code(void **state)
     check_small_fio("fio/in-python-string-3.33.py");
 }
 
+/* A mail client moved the header's year onto the direction line: the job's figures, dated. */
+static void test_fio_mail_reflowed_header(void **state)
+{
+    (void)state;
+    check_small_fio("fio/mail-reflowed-header-3.33.txt");
+    bl_parse_out o;
+    assert_int_equal(parse_fixture("fio/mail-reflowed-header-3.33.txt", NULL, &o), 0);
+    assert_string_equal(bl_record_label(o.recs.v[0], "date"), "Sat Dec  5 05:50:37 2026");
+    assert_string_equal(bl_record_label(o.recs.v[0], "job"), "randread");
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_toybox_dd),
         cmocka_unit_test(test_uutils_dd_zero_rate),
         cmocka_unit_test(test_fio_in_code),
+        cmocka_unit_test(test_fio_mail_reflowed_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
