@@ -150,6 +150,8 @@ static int looks_like_output(const char *s, size_t n)
         return 1;
     if (n > 13 && strncasecmp(s, "command line:", 13) == 0) /* DiskSpd and others echo it */
         return 1;
+    if (strncmp(s, "Run began: ", 11) == 0) /* iozone's start time */
+        return 1;
     if (strncmp(s, "import ", 7) == 0 || (strncmp(s, "from ", 5) == 0 && strstr(s, " import ")))
         return 1; /* Python around an output kept in a string */
     size_t call = strcspn(s, "( ");

@@ -289,6 +289,43 @@ static void test_fio_mail_reflowed_header(void **state)
     bl_out_free(&o);
 }
 
+/* iozone -t 4: one record a test, the children's sum as bandwidth (kB = 1024), four jobs. */
+static void test_iozone_throughput(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(parse_fixture("iozone/iozone-3.489_t4_throughput_layout.txt", NULL, &o), 0);
+    assert_int_equal(o.recs.n, 6);
+    assert_int_equal(fu_runs(&o, "iozone"), 1);
+    const bl_record *r = fu_find(&o, "seq-write", NULL, NULL, 0);
+    assert_non_null(r);
+    assert_string_equal(bl_record_label(r, "iozone_test"), "initial writers");
+    assert_double_equal(r->bw_bytes_s, 420478.03 * 1024, 1e-3);
+    assert_int_equal(r->numjobs, 4);
+    assert_int_equal(r->bs, 1 << 20);
+    assert_int_equal(r->size_bytes, 1LL << 30);
+    assert_non_null(strstr(r->note, "396342.81"));
+    r = fu_find(&o, "rand-read", NULL, NULL, 0);
+    assert_double_equal(r->bw_bytes_s, 417265.60 * 1024, 1e-3);
+    r = fu_find(&o, "seq-reread", NULL, NULL, 0);
+    assert_double_equal(r->bw_bytes_s, 493243.57 * 1024, 1e-3);
+    bl_out_free(&o);
+    /* a mail quoting two runs of "-t 1 -i 0": two runs, one record each */
+    bl_test_parse_text(
+        "mail.txt",
+        "with samba 4.7.6\n\tChildren see throughput for  1 initial writers \t=   11248.48 "
+        "kB/sec\n\tParent sees throughput for  1 initial writers \t=   11248.28 kB/sec\n\n"
+        "with samba 4.10.6\n\tChildren see throughput for  1 initial writers \t=    9018.82 "
+        "kB/sec\n",
+        NULL, &o);
+    assert_int_equal(o.recs.n, 2);
+    assert_int_equal(fu_runs(&o, "iozone"), 2);
+    assert_double_equal(o.recs.v[0]->bw_bytes_s, 11248.48 * 1024, 1e-3);
+    assert_double_equal(o.recs.v[1]->bw_bytes_s, 9018.82 * 1024, 1e-3);
+    assert_int_equal(o.recs.v[1]->numjobs, 1);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_uutils_dd_zero_rate),
         cmocka_unit_test(test_fio_in_code),
         cmocka_unit_test(test_fio_mail_reflowed_header),
+        cmocka_unit_test(test_iozone_throughput),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
