@@ -326,6 +326,37 @@ static void test_iozone_throughput(void **state)
     bl_out_free(&o);
 }
 
+/* DiskSpd with only its Total IO table: reads and writes together, said so; -w0 says reads. */
+static void test_diskspd_total_only(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(
+        parse_fixture("diskspd/diskspd-2.x_mix70_4k_L_total_only_layout.txt", NULL, &o), 0);
+    assert_int_equal(o.recs.n, 1);
+    const bl_record *r = o.recs.v[0];
+    assert_string_equal(r->op, "mixed");
+    assert_string_equal(r->test, "rand-mixed");
+    assert_non_null(strstr(r->note, "Total IO"));
+    assert_double_equal(r->iops, 17334, 0);
+    assert_double_equal(r->bw_bytes_s, 710000640 / 10.0, 1e-6);
+    assert_int_equal(r->numjobs, 2);
+    assert_double_equal(r->lat_ns.mean, 0.441e6, 0);
+    assert_double_equal(r->lat_ns.max, 15.204e6, 0);
+    bl_out_free(&o);
+    bl_test_parse_text(
+        "reads.txt",
+        "Command Line: diskspd.exe -d5 -b1M -t1 -w0 -s io-perf.tmp\n\nTotal IO\nthread |  "
+        "     bytes     |     I/Os     |    MiB/s   |  I/O per s |  file\n--------------\n"
+        "total:        1048576000 |         1000 |     200.00 |     200.00\n",
+        NULL, &o);
+    assert_int_equal(o.recs.n, 1);
+    assert_string_equal(o.recs.v[0]->op, "read");
+    assert_null(o.recs.v[0]->note);
+    assert_double_equal(o.recs.v[0]->bw_bytes_s, 200 * 1048576.0, 1e-6);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_fio_in_code),
         cmocka_unit_test(test_fio_mail_reflowed_header),
         cmocka_unit_test(test_iozone_throughput),
+        cmocka_unit_test(test_diskspd_total_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
