@@ -357,6 +357,27 @@ static void test_diskspd_total_only(void **state)
     bl_out_free(&o);
 }
 
+/* sysbench 0.4/0.5's lowercase "1500 reads, 1000 writes" behind "> " after a <br> table. */
+static void test_sysbench_lowercase_quoted(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(
+        parse_fixture("sysbench/sysbench-0.5_handwritten_lowercase_quoted.txt", NULL, &o), 0);
+    assert_int_equal(o.recs.n, 2);
+    const bl_record *r = fu_find(&o, "rand-read", NULL, NULL, 0);
+    assert_non_null(r);
+    assert_string_equal(r->tool_version, "0.5");
+    assert_int_equal(r->bs, 16384);
+    assert_int_equal(r->io_bytes, 1500 * 16384);
+    assert_double_equal(r->iops, 1500 / 19.2, 1e-9);
+    assert_double_equal(r->bw_bytes_s, 1500 * 16384 / 19.2, 1e-6);
+    r = fu_find(&o, "rand-write", NULL, NULL, 0);
+    assert_int_equal(r->io_bytes, 1000 * 16384);
+    assert_double_equal(r->lat_ns.max, 14.82e6, 1e-6);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -374,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_fio_mail_reflowed_header),
         cmocka_unit_test(test_iozone_throughput),
         cmocka_unit_test(test_diskspd_total_only),
+        cmocka_unit_test(test_sysbench_lowercase_quoted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
