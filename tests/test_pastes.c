@@ -378,6 +378,32 @@ static void test_sysbench_lowercase_quoted(void **state)
     bl_out_free(&o);
 }
 
+/* A fio JSON shortened by hand with trailing commas: read, with a note and a warning. */
+static void test_fio_json_trailing_comma(void **state)
+{
+    (void)state;
+    bl_parse_out o;
+    assert_int_equal(parse_fixture("fio/shortened-trailing-comma-3.33.json", NULL, &o), 0);
+    assert_int_equal(o.n_diags, 0);
+    assert_int_equal(o.recs.n, 1);
+    const bl_record *r = o.recs.v[0];
+    assert_string_equal(r->test, "rand-read");
+    assert_double_equal(r->iops, 3416.113744, 1e-9);
+    assert_double_equal(r->bw_bytes_s, 13992401, 0);
+    assert_int_equal(r->io_bytes, 14761984);
+    assert_double_equal(r->clat_ns.mean, 291330.014151, 1e-6);
+    assert_non_null(strstr(r->note, "trailing commas"));
+    assert_true(o.n_warns >= 1);
+    assert_int_equal(o.warns[0].line, 86);
+    bl_out_free(&o);
+    /* a comma that is not trailing is still refused at its line */
+    bl_test_parse_text("bad.json", "{\n\"fio version\" : \"fio-3.33\",\n\"jobs\" : [ {,} ]\n}\n",
+                       "fio-json", &o);
+    assert_int_equal(o.recs.n, 0);
+    assert_true(o.n_diags >= 1);
+    bl_out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_iozone_throughput),
         cmocka_unit_test(test_diskspd_total_only),
         cmocka_unit_test(test_sysbench_lowercase_quoted),
+        cmocka_unit_test(test_fio_json_trailing_comma),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
