@@ -17,13 +17,14 @@
  * direct flag, hdparm's device and timing, dd's operands, CrystalDiskMark's drive and
  * profile, bonnie++'s size and file counts, a typed table's row (when the row names the
  * test, "seq read*4" beside "seq read"), a record's size. bs, iodepth and numjobs are in
- * the test row already; dates, run times, versions and figures differ between repeats. */
+ * the test row already; dates, run times, versions and figures differ between repeats. `body`
+ * (parsers/bodies.h) tells apart bodies of one text that nothing else does. */
 static const char *const desc[] = {
-    "job",           "device",     "target",        "drive",     "dd_of",     "dd_if",
-    "row",           "rw",         "hdparm_timing", "offset",    "command",   "iozone_test",
-    "sysbench_mode", "profile",    "mode",          "test_size", "size",      "files",
-    "seeks",         "seek_procs", "runs",          "dd_oflag",  "dd_iflag",  "dd_conv",
-    "dd_count",      "dd_bs",      "direct",        "ioengine",  "size_bytes"};
+    "job",           "device",     "target",        "drive",     "dd_of",    "dd_if",
+    "row",           "rw",         "hdparm_timing", "offset",    "command",  "iozone_test",
+    "sysbench_mode", "profile",    "mode",          "test_size", "size",     "files",
+    "seeks",         "seek_procs", "runs",          "dd_oflag",  "dd_iflag", "dd_conv",
+    "dd_count",      "dd_bs",      "direct",        "ioengine",  "body",     "size_bytes"};
 #define NDESC (sizeof desc / sizeof *desc)
 
 typedef struct pcell {

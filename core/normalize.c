@@ -288,6 +288,75 @@ static void dedent(nlines *l)
     }
 }
 
+/* A shell or Python comment block: three or more lines in a row starting (after their
+ * indentation) with "#" then a space, a tab or nothing, two of them with text. The marks go,
+ * with one space after them, so an output kept in a script's comments reads as printed;
+ * "#!" and "##" lines are not comment marks of this kind, a lone "# cmd" (a root prompt) not
+ * a block. */
+static size_t comment_mark(const char *s)
+{
+    size_t w = strspn(s, " \t");
+    if (s[w] != '#' || (s[w + 1] != ' ' && s[w + 1] != '\t' && s[w + 1] != '\0'))
+        return 0;
+    return w + 1 + (s[w + 1] == ' ');
+}
+
+static void strip_comment_marks(nlines *l)
+{
+    for (size_t i = 0; i < l->n;) {
+        size_t j = i, text = 0;
+        for (; j < l->n && comment_mark(l->v[j].s); j++)
+            text += !blank(l->v[j].s + comment_mark(l->v[j].s));
+        for (size_t k = i; k < j && j - i >= 3 && text >= 2; k++)
+            l->v[k].s += comment_mark(l->v[k].s);
+        i = j > i ? j : i + 1;
+    }
+}
+
+/* A Python string holding an output: `out = """Command Line: ...` opens it on a line of code
+ * and `...last line"""` may close it on the output's last line. The text inside the quotes
+ * is kept, the code and quotes go; a one-line docstring keeps its text. */
+static const char *triple_quote(const char *s, const char **second)
+{
+    const char *a = strstr(s, "\"\"\""), *b = strstr(s, "'''");
+    const char *q = a && (!b || a < b) ? a : b;
+    *second = q ? strstr(q + 3, q == a ? "\"\"\"" : "'''") : NULL;
+    return q;
+}
+
+static void keep_between(nline *x, const char *from, const char *to)
+{
+    char *text = bl_xstrndup(from, (size_t)(to - from));
+    free(x->owned);
+    x->owned = text;
+    x->s = text;
+}
+
+static void strip_python_quotes(nlines *l)
+{
+    int open = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        nline *x = &l->v[i];
+        const char *second, *q = triple_quote(x->s, &second);
+        if (!q)
+            continue;
+        if (second) { /* """A one-line docstring.""" */
+            if (!open)
+                keep_between(x, q + 3, second);
+            continue;
+        }
+        if (!open) {
+            const char *after = q + 3;
+            if (*after == '\\' && !after[1])
+                after++;
+            x->s = after;
+        } else {
+            keep_between(x, x->s, q);
+        }
+        open = !open;
+    }
+}
+
 /* Bytes of the first word of s. */
 static size_t first_word(const char *s)
 {
@@ -411,6 +480,8 @@ static size_t normalise_lines(const bl_text *in, int flags, nlines *l)
     }
     bl_strbuf_free(&sb);
     strip_bars(l);
+    strip_comment_marks(l);
+    strip_python_quotes(l);
     drop_leading_blanks(l);
     dedent(l);
     return flags & BL_NORM_JOIN ? join_wrapped(l) : 0;

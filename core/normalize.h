@@ -5,9 +5,10 @@
  * it is not a table), the common indentation of an indented block standing between blank
  * lines, Markdown fences and `**bold**`, BBCode tags (`[code]`, `[quote]`, `[b]` ...), HTML
  * tags of the kind a page wraps text in (`<pre>`, `<br>` which also ends the line, ...) and
- * entities (`&gt;`, `&nbsp;`, `&#39;`). With BL_NORM_JOIN it also re-joins lines that a mail
- * client wrapped: in a text whose longest line is 60..80 columns, a line that the next
- * line's first word would have made longer than that, followed by a line that does not start
+ * entities (`&gt;`, `&nbsp;`, `&#39;`), the `# ` of a block of shell comments (three lines or
+ * more) and the code and triple quotes around a Python string. With BL_NORM_JOIN it also re-joins
+ * lines that a mail client wrapped: in a text whose longest line is 60..80 columns, a line that the
+ * next line's first word would have made longer than that, followed by a line that does not start
  * with a space, is joined to it with the space the wrapping took.
  *
  * Knows no format: whether joining was right is for the caller to judge (the driver keeps

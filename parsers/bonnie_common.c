@@ -248,6 +248,51 @@ static void set_files(bl_bonnie_run *r, const char **f, size_t *len, size_t i, s
     bl_strbuf_free(&sb);
 }
 
+/* bonnie++ prints a test's value and its %CP together: both empty, "+++++" with "+++", or
+ * two numbers. Pairs that break this are fields read from the wrong columns. */
+static int pairs_agree(const char **f, size_t *len, size_t f0, int count)
+{
+    for (int i = 0; i < count; i++) {
+        size_t v = f0 + 2 * (size_t)i, c = v + 1;
+        if ((len[v] == 0) != (len[c] == 0) ||
+            all_char(f[v], len[v], '+') != all_char(f[c], len[c], '+'))
+            return 0;
+    }
+    return 1;
+}
+
+/* A latency field as bonnie++ prints it: empty, or a whole number with s, ms or us. */
+static int latency_field(const char *s, size_t n)
+{
+    if (n == 0)
+        return 1;
+    size_t d = 0;
+    while (d < n && isdigit((unsigned char)s[d]))
+        d++;
+    if (d == 0)
+        return 0;
+    return (n - d == 1 && s[d] == 's') ||
+           (n - d == 2 && (s[d] == 'm' || s[d] == 'u') && s[d + 1] == 's');
+}
+
+/* Some bonnie++ 1.96 builds print one comma too few in place of the I/O tests of a run
+ * without them (-s 0): 47 fields where the header has 48. Read from the end (twelve
+ * latencies with their suffixes, the file tests' pairs), the line is whole again; the I/O
+ * part must then be all empty. Returns the shift (1), or 0 when the line cannot be placed. */
+static size_t short_line_shift(const char **f, size_t *len, size_t n, size_t io, size_t fc)
+{
+    size_t lat = n - 12;
+    for (size_t i = lat; i < n; i++)
+        if (!latency_field(f[i], len[i]))
+            return 0;
+    if (len[lat - 1] && latency_field(f[lat - 1], len[lat - 1]))
+        return 0;
+    for (size_t i = io; i < fc - 1 - 5; i++)
+        if (len[i])
+            return 0;
+    return pairs_agree(f, len, fc - 1, BL_BONNIE_NIO) ? 1 : 0;
+}
+
 static int csv_new(bl_bonnie_run *r, const char **f, size_t *len, size_t n, long line, char *err,
                    size_t errlen)
 {
@@ -255,6 +300,17 @@ static int csv_new(bl_bonnie_run *r, const char **f, size_t *len, size_t n, long
      * chunk_size: 50 fields. */
     int v198 = len[0] >= 4 && strncmp(f[0], "1.98", 4) >= 0;
     size_t io = v198 ? 9 : 7, fl = io + 12, fc = fl + 5, lat = fc + 12;
+    int shifted = 0;
+    if (n + 1 == lat + 12 && !pairs_agree(f, len, fc, BL_BONNIE_NIO)) {
+        if (!short_line_shift(f, len, n, io, fc)) {
+            snprintf(err, errlen,
+                     "bonnie++ %.*s CSV line has %zu fields, expected %zu, and no way to tell "
+                     "which one is missing",
+                     (int)len[0], f[0], n, lat + 12);
+            return -1;
+        }
+        fl--, fc--, lat--, shifted = 1;
+    }
     if (n < fc + 12) {
         snprintf(err, errlen, "bonnie++ %.*s CSV line has %zu fields, expected %zu", (int)len[0],
                  f[0], n, lat + 12);
@@ -273,7 +329,7 @@ static int csv_new(bl_bonnie_run *r, const char **f, size_t *len, size_t n, long
         if (bl_parse_size(buf, BL_BINARY, &c, NULL) && bl_to_count(c, &bytes))
             r->chunk = bytes;
     }
-    if (!fill_cells(r, f, len, io, 0, BL_BONNIE_NIO, line) ||
+    if ((!shifted && !fill_cells(r, f, len, io, 0, BL_BONNIE_NIO, line)) ||
         !fill_cells(r, f, len, fc, BL_BONNIE_NIO, BL_BONNIE_NIO, line)) {
         snprintf(err, errlen, "bonnie++ CSV line has a cell that is not a number");
         return -1;

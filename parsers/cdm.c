@@ -155,7 +155,57 @@ static int section_op(const char *s)
     return 0;
 }
 
-/* Exports: a block runs from a header (or the first result) to the next header. */
+static int footer_line(const char *s)
+{
+    static const char *const keys[] = {"Test", "Date", "OS", "Profile", "Comment", "Target"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (footer(s, keys[k]))
+            return 1;
+    return 0;
+}
+
+/* Where the next body starts in [start, end) of an export without a header of its own: a
+ * body pasted from "[Read]" down, or a 3.x-6.x body of named lines, is whole at its footer,
+ * and a "[Read]" or a test already seen after that (or after its "[Write]" results) is the
+ * next body's. Returns end when [start, end) is one body. */
+static size_t next_body(const bl_text *t, size_t start, size_t end)
+{
+    int footer_seen = 0, wrote = 0, op = 0;
+    char seen[16][96];
+    size_t nseen = 0;
+    for (size_t k = start; k < end; k++) {
+        const char *s = t->line[k];
+        int sop = section_op(s);
+        bl_cdm_test tt;
+        double a, b, c;
+        if (sop) {
+            if (k > start && sop == 'r' && (footer_seen || wrote))
+                return k;
+            op = sop;
+            continue;
+        }
+        if (footer_line(s)) {
+            footer_seen = 1;
+            continue;
+        }
+        if (!result_line(s, 0, &tt, &a, &b, &c, NULL))
+            continue;
+        char key[96];
+        snprintf(key, sizeof key, "%c %s", tt.op ? tt.op : op, tt.name);
+        int again = 0;
+        for (size_t i = 0; i < nseen && !again; i++)
+            again = strcmp(seen[i], key) == 0;
+        if (k > start && (footer_seen || again))
+            return k;
+        if (nseen < sizeof seen / sizeof seen[0])
+            snprintf(seen[nseen++], sizeof seen[0], "%s", key);
+        wrote |= (tt.op ? tt.op : op) == 'w';
+    }
+    return end;
+}
+
+/* Exports: a block runs from a header (or the first result) to the next header, or to the
+ * next body pasted without one (next_body). */
 static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
 {
     size_t i = 0;
@@ -174,6 +224,7 @@ static void parse_exports(const bl_text *t, bl_parse_out *o, int64_t *run)
         size_t end = start + 1;
         while (end < t->nlines && !is_header(t->line[end]))
             end++;
+        end = next_body(t, start, end);
         bl_cdm_meta m = {.tool = "CrystalDiskMark"};
         char ver[32];
         read_meta(t, start, end, &m, ver, sizeof ver);

@@ -10,7 +10,8 @@
  * otherwise the test is "seq-copy". Its bs= is checked against the "N+0 records out" line
  * (N x bs = bytes) or count= (bytes <= count x bs); a contradiction drops bs with a note.
  * FreeBSD's status=progress line ("3145728000 bytes (3146 MB, 3000 MiB) transferred 3.002s,
- * 1048 MB/s") is progress like GNU's. */
+ * 1048 MB/s") is progress like GNU's. sysbench's "67108864 bytes written in 0.18 seconds (350.60
+ * MiB/sec)." (fileio prepare creating its files) is no dd line. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include "dd_size.h"
@@ -93,14 +94,17 @@ static double last_digit_unit(const char *p, const char *e)
 }
 
 /* The rate at r and one unit of its last digit in bytes/s. GNU prints "630 MB/s" (SI, a space
- * before the unit); busybox "816.8KB/s" (no space: its K is 1024); BSD "(51501929 bytes/sec)". */
+ * before the unit); busybox "816.8KB/s" (no space: its K is 1024); BSD "(51501929 bytes/sec)";
+ * toybox (Android, QNX) "31 M/s" (M = MiB). */
 static int read_rate(const char *r, int flags, dd_line *d)
 {
     double x;
     const char *e;
     if (!bl_parse_number(r, flags, &x, &e))
         return 0;
-    int kilo = isalpha((unsigned char)*e) ? BL_BINARY : BL_SI;
+    /* toybox prints "31 M/s": a space, then K/M/G alone, of powers of 1024 (human_readable) */
+    int toybox = *e == ' ' && strchr("KMGTPE", e[1]) && e[1] && strncmp(e + 2, "/s", 2) == 0;
+    int kilo = isalpha((unsigned char)*e) || toybox ? BL_BINARY : BL_SI;
     if (!bl_parse_bandwidth(r, kilo | flags, &d->rate, NULL))
         return 0;
     double unit = x > 0 ? d->rate / x : 0;
@@ -146,6 +150,8 @@ static int dd_summary(const char *s, dd_line *d)
         return 0;
     if (strncmp(b + strspn(b, "0123456789"), " MB in ", 7) == 0)
         return 0; /* hdparm's "440 MB in 3.01 seconds = 146.42 MB/sec" */
+    if (strncmp(b + strspn(b, "0123456789"), " bytes written in ", 18) == 0)
+        return 0; /* sysbench fileio prepare's file creation, not a result */
     const char *e;
     if (!bl_parse_number(b, 0, &d->bytes, &e))
         return 0;
@@ -352,7 +358,7 @@ static const char *impossible(const dd_line *d)
  * differ in the 7th digit); a retyped figure is off by far more. */
 enum { RATE_SLACK_PPM = 1000 };
 
-static int rate_agrees(const dd_line *d)
+static int rate_fits(const dd_line *d)
 {
     if (!(d->seconds > 0))
         return 1;
@@ -360,6 +366,19 @@ static int rate_agrees(const dd_line *d)
     double lo = d->bytes / (d->seconds + d->seconds_step) * (1 - slack) - d->rate_step;
     double hi = d->seconds > d->seconds_step ? d->bytes / (d->seconds - d->seconds_step) : INFINITY;
     return d->rate >= lo && d->rate <= hi * (1 + slack) + d->rate_step;
+}
+
+/* uutils dd prints 1000 x (bytes / whole milliseconds) in integers: "0 B/s" for fewer bytes
+ * than milliseconds, which its printed digits alone do not allow. A printed 0 is then any rate
+ * under 1000 bytes/s. */
+static int zero_rate_of_slow_bytes(const dd_line *d)
+{
+    return d->rate == 0 && d->seconds > 0 && d->bytes / d->seconds < 1000 && !rate_fits(d);
+}
+
+static int rate_agrees(const dd_line *d)
+{
+    return rate_fits(d) || zero_rate_of_slow_bytes(d);
 }
 
 static int dd_probe(const bl_text *t)
@@ -466,6 +485,9 @@ static void dd_record(const bl_text *t, const unsigned char *kind, const dd_line
                                        "in the text");
     if (d->seconds <= 0)
         bl_out_error(out, (long)i + 1, "dd reports a time of 0 s; the rate is dd's own");
+    else if (zero_rate_of_slow_bytes(d))
+        add_note(r, "dd printed a rate of 0 (under 1000 bytes/s, as uutils dd rounds); the rate is "
+                    "bytes / seconds");
 }
 
 static void dd_checked_record(const bl_text *t, const unsigned char *kind, const dd_line *d,

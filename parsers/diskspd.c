@@ -238,17 +238,18 @@ static int bw_agrees(const ds_total *x)
     return isnan(x->mib_s) || fabs(bw / MIB - x->mib_s) <= 0.0051 + x->mib_s * 1e-6;
 }
 
-/* One record of a total or thread row of direction d (0 read, 1 write). */
+/* One record of a total or thread row of direction d (0 read, 1 write, 2 both: Total IO). */
 static bl_record *row_record(bl_parse_out *out, const ds_total *x, int d, const ds_setup *st,
                              int64_t run)
 {
     bl_record *r = bl_out_record(out, x->line);
     r->run = run;
     bl_record_set_str(&r->tool, "diskspd");
-    bl_record_set_str(&r->op, d ? "write" : "read");
+    const char *op = d == 2 ? "mixed" : d ? "write" : "read";
+    bl_record_set_str(&r->op, op);
     bl_record_set_str(&r->pattern, st->pattern);
     char test[16];
-    snprintf(test, sizeof test, "%s-%s", st->pattern ? st->pattern : "seq", d ? "write" : "read");
+    snprintf(test, sizeof test, "%s-%s", st->pattern ? st->pattern : "seq", op);
     if (st->pattern)
         bl_record_set_str(&r->test, test);
     r->bs = st->bs > 0 && x->bytes == x->ios * (double)st->bs ? st->bs : -1;
@@ -364,6 +365,48 @@ static void emit(bl_parse_out *out, const bl_text *t, size_t from, size_t to, co
     }
 }
 
+/* -w of the command line: the percentage of writes (DiskSpd's default 0), -1 when the command
+ * is not in the text or -w is not a number. */
+static int write_percent(const char *command)
+{
+    if (!command)
+        return -1;
+    for (const char *p = strstr(command, " -w"); p; p = strstr(p + 1, " -w"))
+        if (isdigit((unsigned char)p[3])) {
+            int v = atoi(p + 3);
+            return v >= 0 && v <= 100 ? v : -1;
+        }
+    return 0;
+}
+
+/* A paste of the Total IO table alone (its Read IO and Write IO tables left out): one record
+ * of reads and writes together, unless -w0 or -w100 of the command says which. */
+static void emit_total_only(bl_parse_out *out, const bl_text *t, size_t from, size_t to,
+                            const ds_setup *st, int64_t run)
+{
+    ds_total tot;
+    size_t head;
+    if (!section_total(t, from, to, "Total IO", &tot, &head) || !(tot.ios > 0))
+        return;
+    if (!bw_agrees(&tot)) {
+        bl_out_error(out, tot.line, "diskspd total: %.2f I/O per s of %.0f bytes is not %.2f MiB/s",
+                     tot.iops, tot.bytes / tot.ios, tot.mib_s);
+        return;
+    }
+    int w = write_percent(st->command);
+    int d = w == 0 ? 0 : w == 100 ? 1 : 2;
+    bl_record *r = row_record(out, &tot, d, st, run);
+    r->numjobs = st->threads;
+    if (r->lat_ns.present)
+        percentiles(t, from, to, 3, &r->lat_ns);
+    if (d == 2)
+        bl_record_set_str(&r->note, w > 0
+                                        ? "DiskSpd: only the Total IO table is in the text: reads "
+                                          "and writes together (-w)"
+                                        : "DiskSpd: only the Total IO table is in the text and "
+                                          "no command line: reads and writes together");
+}
+
 static void diskspd_parse(const bl_text *t, bl_parse_out *out)
 {
     int64_t run = 0;
@@ -382,6 +425,10 @@ static void diskspd_parse(const bl_text *t, bl_parse_out *out)
         run++;
         size_t before = out->recs.n;
         emit(out, t, i, end, &st, run);
+        if (out->recs.n == before &&
+            !section_total(t, i, end, "Read IO", &(ds_total){0}, &(size_t){0}) &&
+            !section_total(t, i, end, "Write IO", &(ds_total){0}, &(size_t){0}))
+            emit_total_only(out, t, i, end, &st, run);
         if (out->recs.n == before)
             bl_out_error(out, (long)i + 1, "diskspd results without a read or write total");
         free(st.command);

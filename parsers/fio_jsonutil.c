@@ -4,6 +4,7 @@
 #include "../core/strbuf.h"
 #include "fio_common.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,82 @@ long bl_fj_line_at(const bl_text *t, size_t off)
     return (long)lo + 1;
 }
 
+/* A copy of the n bytes at s with each comma that only whitespace separates from a closing
+ * '}' or ']' (outside strings) made a space: offsets, and so line numbers, stay the same.
+ * NULL when there is none. *first gets the offset of the first. */
+static char *without_trailing_commas(const char *s, size_t n, size_t *first)
+{
+    char *c = NULL;
+    int in_str = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (in_str) {
+            if (s[k] == '\\')
+                k++;
+            else if (s[k] == '"')
+                in_str = 0;
+            continue;
+        }
+        if (s[k] == '"') {
+            in_str = 1;
+            continue;
+        }
+        if (s[k] != ',')
+            continue;
+        size_t j = k + 1;
+        while (j < n && strchr(" \t\r\n", s[j]))
+            j++;
+        if (j >= n || (s[j] != '}' && s[j] != ']'))
+            continue;
+        if (!c) {
+            c = bl_xmalloc(n + 1);
+            memcpy(c, s, n);
+            c[n] = '\0';
+            *first = k;
+        }
+        c[k] = ' ';
+    }
+    return c;
+}
+
+/* Appends why to the notes of records [from, out->recs.n). */
+static void note_records(bl_parse_out *out, size_t from, const char *why)
+{
+    for (size_t k = from; k < out->recs.n; k++) {
+        bl_record *r = out->recs.v[k];
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb, "%s%s%s", r->note ? r->note : "", r->note ? "; " : "", why);
+        char *note = bl_strbuf_take(&sb);
+        bl_record_set_str(&r->note, note);
+        free(note);
+        bl_strbuf_free(&sb);
+    }
+}
+
+/* A document that jansson refuses only for trailing commas (a README's hand-shortened JSON,
+ * "},\n}"): read with them gone, its records noted and a warning at the first. Returns the
+ * document or NULL. */
+static json_t *load_lenient(const bl_text *t, const char *joined, size_t off, bl_parse_out *out,
+                            const char *what, size_t *from, long *last)
+{
+    size_t first;
+    char *c = without_trailing_commas(joined + off, t->len - off, &first);
+    if (!c)
+        return NULL;
+    json_error_t err;
+    json_t *doc = json_loadb(c, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
+    free(c);
+    if (doc) {
+        *last = bl_fj_line_at(t, off + (size_t)err.position);
+        bl_out_warn(out, bl_fj_line_at(t, off + first),
+                    "%s: a trailing comma before a closing bracket (not JSON); read as if "
+                    "it were not there",
+                    what);
+        *from = out->recs.n;
+    }
+    return doc;
+}
+
 void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
                     bl_fj_looks_fn looks, bl_fj_doc_fn fn, void *ctx)
 {
@@ -131,13 +208,22 @@ void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const 
         json_error_t err;
         json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
         long last = bl_fj_line_at(t, off + (size_t)err.position);
-        if (!doc) {
-            if (looks(t, i))
+        size_t lenient = SIZE_MAX;
+        if (!doc && looks(t, i)) {
+            doc = load_lenient(t, joined, off, out, what, &lenient, &last);
+            if (!doc) {
                 bl_out_error(out, last, "%s: %s", what, err.text);
-            continue;
+                continue;
+            }
         }
+        if (!doc)
+            continue;
         if (json_is_object(doc) && json_is_array(json_object_get(doc, key))) {
             fn(doc, (long)i + 1, last, ctx);
+            if (lenient != SIZE_MAX)
+                note_records(out, lenient,
+                             "fio JSON read leniently: trailing commas (not JSON) "
+                             "ignored");
             i = (size_t)last - 1;
         }
         json_decref(doc);

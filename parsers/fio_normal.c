@@ -17,6 +17,7 @@
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include "fio_clones.h"
+#include "fio_normal_lines.h"
 #include "fio_common.h"
 #include "fio_totals.h"
 #include "fio_units.h"
@@ -162,13 +163,6 @@ static void status_line(nstate *s, const char *p, long lineno)
         group_total(s, ddir, p + k + 1, lineno);
 }
 
-/* Word before ":" at the start of the trimmed line, e.g. "read" of "read : io=". */
-static int line_key(const char *p, const char *key)
-{
-    size_t n = strlen(key);
-    return strncmp(p, key, n) == 0 && !isalnum((unsigned char)p[n]);
-}
-
 /* `name: (groupid=0, jobs=1): err= 0: pid=5124[: date]` */
 static void open_job(nstate *s, const char *line, const char *g, long lineno)
 {
@@ -195,41 +189,6 @@ static void open_job(nstate *s, const char *line, const char *g, long lineno)
             s->date = bl_xstrdup(bl_fio_skip(pid + 1));
     }
     s->run_has_results = 1;
-}
-
-static void parse_old_summary(const char *p, bl_record *r)
-{
-    const char *v;
-    double x;
-    if ((v = bl_fio_after(p, "io=")) && bl_parse_size(v, BL_BINARY, &x, NULL))
-        r->io_bytes = bl_count_or(x, -1);
-    if ((v = bl_fio_after(p, "bw=")) && bl_parse_bandwidth(v, BL_BINARY, &x, NULL))
-        r->bw_bytes_s = x;
-    if ((v = bl_fio_after(p, "iops=")) && bl_parse_count(v, &x, NULL))
-        r->iops = x;
-    if ((v = bl_fio_after(p, "runt=")) && bl_parse_duration_ns(v, 1e6, &x, NULL))
-        r->runtime_s = x / 1e9;
-}
-
-/* `IOPS=18.0k, BW=70.2MiB/s (73.6MB/s)(140MiB/2001msec)`: the first figure is in kb_base's
- * units (MiB by default, MB with kb_base=1000: fio_units.h), and so is the io after it. fio's
- * client mode prints its "All clients" rate without the unit: `BW=105Mi (110M)`. */
-static void parse_new_summary(const char *p, bl_record *r, int *si)
-{
-    const char *v;
-    double x;
-    if ((v = bl_fio_after(p, "IOPS=")) && bl_parse_count(v, &x, NULL))
-        r->iops = x;
-    if (bl_fio_figure_after(p, "BW=", 0, &x, si) == BL_FIO_FIG_OK)
-        r->bw_bytes_s = x;
-    const char *io = strstr(p, ")(");
-    io = io ? io + 2 : NULL;
-    const char *e;
-    if (io && bl_fio_figure(io, *si, &x, NULL, &e) == BL_FIO_FIG_OK && *e == '/') {
-        r->io_bytes = bl_count_or(x, -1);
-        if (bl_parse_duration_ns(e + 1, 1e6, &x, NULL))
-            r->runtime_s = x / 1e9;
-    }
 }
 
 /* fio's "All clients" block sums its group's jobs of every server: their definition when
@@ -299,133 +258,15 @@ static void open_direction(nstate *s, int ddir, const char *p, long lineno)
     if (ddir < 0)
         bl_record_set_label(r, "ddir", "mixed");
     if (bl_fio_after(p, "IOPS="))
-        parse_new_summary(p, r, &s->kb_si);
+        bl_fio_new_summary(p, r, &s->kb_si);
     else
-        parse_old_summary(p, r);
+        bl_fio_old_summary(p, r);
     if (!bl_present(r->bw_bytes_s) || !bl_present(r->iops))
         bl_out_error(s->out, lineno, "fio %s line of job '%s': bandwidth or IOPS unreadable",
                      ddir >= 0 ? bl_fio_ddir_name(ddir) : "mixed", s->job ? s->job : "?");
     s->recs[s->nrecs++] = r;
     s->cur = r;
     s->pct = NULL;
-}
-
-/* Unit word in "(usec)" right after p (spaces allowed); ns per unit, 0 when none. */
-static double paren_unit(const char *p, const char **end)
-{
-    p = bl_fio_skip(p);
-    if (*p != '(')
-        return 0;
-    const char *q = strchr(p, ')');
-    if (!q)
-        return 0;
-    double m = bl_time_unit_ns(p + 1, (int)(q - p - 1));
-    if (end)
-        *end = q + 1;
-    return m;
-}
-
-static bl_lat *lat_of(bl_record *r, const char *p, size_t *keylen)
-{
-    if (line_key(p, "slat")) {
-        *keylen = 4;
-        return &r->slat_ns;
-    }
-    if (line_key(p, "clat")) {
-        *keylen = 4;
-        return &r->clat_ns;
-    }
-    if (line_key(p, "lat")) {
-        *keylen = 3;
-        return &r->lat_ns;
-    }
-    /* fio 3.x's "fsync/fdatasync/sync_file_range:" block follows the job's last direction,
-     * the writes that the syncs went with. */
-    if (line_key(p, "sync")) {
-        *keylen = 4;
-        return &r->sync_ns;
-    }
-    return NULL;
-}
-
-/* min=, max=, avg=, stdev= of a line into dst (in the printed unit times mult); how many
- * were there. Values may carry a "k" (x1000). */
-static int read_min_max_avg_stdev(const char *p, double mult, double *const dst[4])
-{
-    static const char *const keys[] = {"min=", "max=", "avg=", "stdev="};
-    int ok = 0;
-    for (int i = 0; i < 4; i++) {
-        const char *v = bl_fio_after(p, keys[i]);
-        double x;
-        if (v && bl_parse_count(v, &x, NULL)) {
-            *dst[i] = bl_fio_scale(x, mult);
-            ok++;
-        }
-    }
-    return ok;
-}
-
-/* `clat (msec): min=1 , max=93 , avg= 2.77, stdev= 2.26` */
-static int parse_lat_line(const char *p, double unit, bl_lat *l)
-{
-    double *const dst[] = {&l->min, &l->max, &l->mean, &l->stdev};
-    int ok = read_min_max_avg_stdev(p, unit, dst);
-    l->present = true;
-    return ok == 4;
-}
-
-/* `|  1.00th=[ 2008],  5.00th=[ 2008], ...` */
-static int parse_pct_line(const char *p, double unit, bl_lat *l)
-{
-    int n = 0;
-    p++;
-    for (;;) {
-        p = bl_fio_skip(p);
-        double pct, v;
-        const char *e;
-        if (!bl_parse_number(p, 0, &pct, &e) || strncmp(e, "th=[", 4) != 0)
-            break;
-        if (!bl_parse_count(e + 4, &v, &e))
-            return -1;
-        e = bl_fio_skip(e);
-        if (*e != ']')
-            return -1;
-        bl_lat_add_pct(l, bl_fio_pct_round(pct), bl_fio_scale(v, unit));
-        n++;
-        p = e + 1;
-        if (*p == ',')
-            p++;
-    }
-    return n;
-}
-
-/* `bw (KB/s)  : min=..., max=..., per=99.85%, avg=..., stdev=...[, samples=6]` and
- * `iops        : min=...`: min/max/avg/stdev in the printed unit, times mult. */
-static int parse_samples(const char *p, double mult, bl_samples *s)
-{
-    double *const dst[] = {&s->min, &s->max, &s->mean, &s->stdev};
-    int ok = read_min_max_avg_stdev(p, mult, dst);
-    const char *n = bl_fio_after(p, "samples=");
-    s->count = n ? strtoll(n, NULL, 10) : -1;
-    s->present = ok > 0;
-    return ok == 4;
-}
-
-/* "(KB  /s)", "(  KiB/s)", "(  MiB/s)" -> bytes/s per printed unit (fio: K = 1024). */
-static double bw_unit(const char *p)
-{
-    const char *o = strchr(p, '('), *c = o ? strchr(o, ')') : NULL;
-    if (!c)
-        return 0;
-    char u[24];
-    size_t n = 1;
-    u[0] = '1';
-    for (const char *q = o + 1; q < c && n < sizeof u - 1; q++)
-        if (*q != ' ')
-            u[n++] = *q;
-    u[n] = '\0';
-    double x;
-    return bl_parse_bandwidth(u, BL_BINARY, &x, NULL) ? x : 0;
 }
 
 static void parse_cpu(nstate *s, const char *p)
@@ -456,7 +297,7 @@ static void job_dist(nstate *s, const char *p, double unit, int lat, long lineno
 static int job_line(nstate *s, const char *p, long lineno)
 {
     if (*p == '|' && s->pct && s->cur) {
-        if (parse_pct_line(p, s->pct_unit, s->pct) < 0)
+        if (bl_fio_pct_line(p, s->pct_unit, s->pct) < 0)
             bl_out_error(s->out, lineno, "fio percentile line: unreadable value");
         return 1;
     }
@@ -464,12 +305,12 @@ static int job_line(nstate *s, const char *p, long lineno)
     const char *colon = strchr(p, ':');
     size_t klen = strcspn(p, " :");
     int ddir = bl_fio_ddir_from(p, klen);
-    if ((ddir >= 0 || line_key(p, "mixed")) && colon &&
+    if ((ddir >= 0 || bl_fio_line_key(p, "mixed")) && colon &&
         (bl_fio_after(colon, "io=") || bl_fio_after(colon, "IOPS="))) {
         open_direction(s, ddir, colon + 1, lineno);
         return 1;
     }
-    if (line_key(p, "cpu") && bl_fio_after(p, "usr=")) {
+    if (bl_fio_line_key(p, "cpu") && bl_fio_after(p, "usr=")) {
         parse_cpu(s, p);
         return 1;
     }
@@ -480,12 +321,12 @@ static int job_line(nstate *s, const char *p, long lineno)
     if (!s->cur)
         return 0;
     size_t kl;
-    bl_lat *l = lat_of(s->cur, p, &kl);
+    bl_lat *l = bl_fio_lat_of(s->cur, p, &kl);
     const char *after;
     if (l) {
-        double unit = paren_unit(p + kl, &after);
+        double unit = bl_fio_paren_unit(p + kl, &after);
         if (unit > 0 && *bl_fio_skip(after) == ':' && bl_fio_after(after, "min=")) {
-            if (!parse_lat_line(after, unit, l))
+            if (!bl_fio_lat_line(after, unit, l))
                 bl_out_error(s->out, lineno, "fio latency line: unreadable figure");
             return 1;
         }
@@ -497,7 +338,7 @@ static int job_line(nstate *s, const char *p, long lineno)
             return 1;
         }
         if (strncmp(p + kl, " percentiles", 12) == 0) {
-            double pu = paren_unit(p + kl + 12, &after);
+            double pu = bl_fio_paren_unit(p + kl + 12, &after);
             if (pu > 0) {
                 l->present = true;
                 s->pct = l;
@@ -507,18 +348,40 @@ static int job_line(nstate *s, const char *p, long lineno)
         }
         return 0;
     }
-    if (line_key(p, "bw") && bl_fio_after(p, "min=")) {
-        double m = s->kb_si && strchr(p, '(') ? bl_fio_sample_unit(strchr(p, '('), 1) : bw_unit(p);
-        if (m <= 0 || !parse_samples(p, m, &s->cur->bw_samples))
+    if (bl_fio_line_key(p, "bw") && bl_fio_after(p, "min=")) {
+        double m =
+            s->kb_si && strchr(p, '(') ? bl_fio_sample_unit(strchr(p, '('), 1) : bl_fio_bw_unit(p);
+        if (m <= 0 || !bl_fio_samples_line(p, m, &s->cur->bw_samples))
             bl_out_error(s->out, lineno, "fio bw sample line: unreadable figure");
         return 1;
     }
-    if (line_key(p, "iops") && bl_fio_after(p, "min=")) {
-        if (!parse_samples(p, 1, &s->cur->iops_samples))
+    if (bl_fio_line_key(p, "iops") && bl_fio_after(p, "min=")) {
+        if (!bl_fio_samples_line(p, 1, &s->cur->iops_samples))
             bl_out_error(s->out, lineno, "fio iops sample line: unreadable figure");
         return 1;
     }
     return 0;
+}
+
+/* A mail client that re-wraps long lines moves the year of a job header's date
+ * ("...pid=4242: Tue Mar  3 10:11:12") to the start of the next line ("2020 read: IOPS=...").
+ * The year goes back to the date; the rest is the job's direction line. */
+static const char *carried_year(nstate *s, const char *p)
+{
+    size_t n = s->date ? strlen(s->date) : 0;
+    if (n < 8 || !isdigit((unsigned char)s->date[n - 1]) || s->date[n - 3] != ':' ||
+        strspn(p, "0123456789") != 4 || (strncmp(p, "19", 2) != 0 && strncmp(p, "20", 2) != 0) ||
+        p[4] != ' ')
+        return p;
+    const char *rest = bl_fio_skip(p + 4);
+    size_t k = strcspn(rest, " :");
+    if (bl_fio_ddir_from(rest, k) < 0 && !bl_fio_line_key(rest, "mixed"))
+        return p;
+    char *date = bl_xmalloc(n + 6);
+    snprintf(date, n + 6, "%s %.4s", s->date, p);
+    free(s->date);
+    s->date = date;
+    return rest;
 }
 
 static void parse_line(nstate *s, const char *line, long lineno)
@@ -526,7 +389,7 @@ static void parse_line(nstate *s, const char *line, long lineno)
     const char *p = bl_fio_skip(line);
     char *v = bl_fio_version_line(p);
     if (v) {
-        if (s->run_has_results)
+        if (s->run_has_results || s->last_status >= 0)
             new_run(s);
         free(s->version);
         s->version = v;
@@ -559,7 +422,9 @@ static void parse_line(nstate *s, const char *line, long lineno)
     if (bl_fio_parse_layout_line(p, &s->defs))
         return;
     if (strstr(p, ": (g=")) {
-        if (s->run_has_results)
+        /* after a "Run status group" heading, a job line is the next run's even when that
+         * heading had no figures (a run interrupted before any I/O, logs appended) */
+        if (s->run_has_results || s->last_status >= 0)
             new_run(s);
         bl_fio_parse_jobdef_line(p, &s->defs);
         return;
@@ -584,6 +449,8 @@ static void parse_line(nstate *s, const char *line, long lineno)
         status_line(s, p, lineno);
         return;
     }
+    if (s->job && !s->nrecs)
+        p = carried_year(s, p);
     if (s->job || s->headless)
         job_line(s, p, lineno);
 }
@@ -596,7 +463,7 @@ static int headless_block(const bl_text *t, size_t i)
     const char *p = bl_fio_skip(t->line[i]);
     size_t k = strcspn(p, " :");
     const char *colon = strchr(p, ':');
-    if ((bl_fio_ddir_from(p, k) < 0 && !line_key(p, "mixed")) || !colon)
+    if ((bl_fio_ddir_from(p, k) < 0 && !bl_fio_line_key(p, "mixed")) || !colon)
         return 0;
     if (!(bl_fio_after(colon, "IOPS=") && bl_fio_after(colon, "BW=")) &&
         !(bl_fio_after(colon, "io=") && bl_fio_after(colon, "bw=")))
@@ -606,7 +473,7 @@ static int headless_block(const bl_text *t, size_t i)
     const char *n = bl_fio_skip(t->line[i + 1]);
     static const char *const keys[] = {"slat", "clat", "lat", "bw", "iops", "cpu"};
     for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
-        if (line_key(n, keys[j]) && strchr(n, '='))
+        if (bl_fio_line_key(n, keys[j]) && strchr(n, '='))
             return 1;
     return 0;
 }
@@ -642,7 +509,7 @@ static int fio_probe(const bl_text *t)
             heads++;
         const char *p = bl_fio_skip(l);
         size_t k = strcspn(p, " :");
-        if ((bl_fio_ddir_from(p, k) >= 0 || line_key(p, "mixed")) &&
+        if ((bl_fio_ddir_from(p, k) >= 0 || bl_fio_line_key(p, "mixed")) &&
             (strstr(p, ": io=") || strstr(p, ": IOPS=")))
             dirs++;
         if (headless_block(t, i) ||

@@ -7,9 +7,11 @@
  * a header that is not a prefix of it is not iozone's. Figures are kB/s (kB = 1024, "Output
  * is in kBytes/sec") or operations/s under -O ("Output is in operations per second");
  * when the text does not say, kB/s is assumed and the record's note says so. One record
- * per file size x record size x test; one table is one run. */
+ * per file size x record size x test; one table is one run. Throughput mode (-t N) is read
+ * by iozone_tput.c. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
+#include "iozone_tput.h"
 #include "parser.h"
 #include <ctype.h>
 #include <math.h>
@@ -279,8 +281,9 @@ static int iozone_probe(const bl_text *t)
     iz_header h;
     double rec[IZ_MAXREC];
     for (size_t i = 0; i < t->nlines; i++)
-        if (header_line(t->line[i], &h) || (report_title(t->line[i]) >= 0 && i + 1 < t->nlines &&
-                                            quoted_numbers(t->line[i + 1], rec, IZ_MAXREC, NULL)))
+        if (header_line(t->line[i], &h) || bl_iozone_tput_line(t->line[i]) ||
+            (report_title(t->line[i]) >= 0 && i + 1 < t->nlines &&
+             quoted_numbers(t->line[i + 1], rec, IZ_MAXREC, NULL)))
             return 85;
     return 0;
 }
@@ -340,11 +343,12 @@ static void iozone_parse(const bl_text *t, bl_parse_out *out)
             i = k - 1;
         }
     }
+    bl_iozone_tput_parse(t, out, &run);
 }
 
 const bl_format bl_format_iozone = {
     .name = "iozone",
-    .summary = "iozone -a tables and -R report blocks (kB/s or -O ops/s)",
+    .summary = "iozone -a tables, -R report blocks and -t throughput mode (kB/s or -O ops/s)",
     .family = "iozone",
     .rank = 1,
     .probe = iozone_probe,

@@ -8,6 +8,7 @@
  *     "```") around it, that is neither a sentence nor tool output nor a shell command.
  * Marks are stripped from the label. */
 #include "sections.h"
+#include "bodies.h"
 #include "../core/strbuf.h"
 #include "cdm_common.h"
 #include <ctype.h>
@@ -117,13 +118,16 @@ static int is_prompt(const char *s, size_t n)
 }
 
 /* A benchmark tool's banner, "sysbench 1.0.18 (using system LuaJIT 2.1.0-beta3)", "fio-3.28",
- * "bonnie++ 1.03e": output, not a heading that names a set-up. */
+ * "bonnie++ 1.03e", or its message "fio: terminating on signal 2": output, not a heading that
+ * names a set-up. */
 static int tool_banner(const char *s, size_t n)
 {
     static const char *const tools[] = {"sysbench", "fio",     "bonnie++", "iozone",
                                         "hdparm",   "diskspd", NULL};
     for (size_t i = 0; tools[i]; i++) {
         size_t k = strlen(tools[i]);
+        if (n > k + 1 && strncmp(s, tools[i], k) == 0 && s[k] == ':' && s[k + 1] == ' ')
+            return 1;
         if (n > k + 1 && strncasecmp(s, tools[i], k) == 0 && strchr(" -", s[k]) &&
             (isdigit((unsigned char)s[k + 1]) ||
              (n > k + 2 && (s[k + 1] == 'v' || s[k + 1] == 'V') &&
@@ -146,6 +150,13 @@ static int looks_like_output(const char *s, size_t n)
         return 1;
     if (n > 13 && strncasecmp(s, "command line:", 13) == 0) /* DiskSpd and others echo it */
         return 1;
+    if (strncmp(s, "Run began: ", 11) == 0) /* iozone's start time */
+        return 1;
+    if (strncmp(s, "import ", 7) == 0 || (strncmp(s, "from ", 5) == 0 && strstr(s, " import ")))
+        return 1; /* Python around an output kept in a string */
+    size_t call = strcspn(s, "( ");
+    if (call > 0 && call < n && s[call] == '(' && s[n - 1] == ')' && memchr(s, '.', call))
+        return 1;                      /* "self.assertIn(...)", "os.system(...)": a call in code */
     for (size_t i = 0; i + 2 < n; i++) /* "timespan:   1": a field aligned by a tool */
         if (s[i] == ':' && s[i + 1] == ' ' && s[i + 2] == ' ')
             return 1;
@@ -173,6 +184,24 @@ static int underline(const char *s)
     return 1;
 }
 
+/* The width of Markdown emphasis around the whole of s (n bytes): 1 for "*x*" and "_x_", 2
+ * for "__x__", 3 for "***x***"; 0 when s is not wrapped so (a bullet "* x" is not). */
+static size_t emphasis(const char *s, size_t n)
+{
+    char c = s[0];
+    if (c != '*' && c != '_')
+        return 0;
+    size_t w = 0;
+    while (w < 3 && w < n && s[w] == c)
+        w++;
+    if (n <= 2 * w || s[w] == ' ' || s[n - w - 1] == ' ')
+        return 0;
+    for (size_t i = 0; i < w; i++)
+        if (s[n - 1 - i] != c)
+            return 0;
+    return memchr(s + w, c, n - 2 * w) ? 0 : w;
+}
+
 /* Strips heading marks; returns the label (allocated) or NULL when the line is not a
  * marked heading. */
 static char *marked(const char *line)
@@ -188,6 +217,11 @@ static char *marked(const char *line)
             n -= strlen(anchors[a]);
             mark = 1;
         }
+    }
+    size_t em = emphasis(s, n);
+    if (!mark && em) { /* "*FS-B*", "__FS-A__": a Markdown emphasis line of its own */
+        s += em, n -= 2 * em;
+        mark = 1;
     }
     if (!mark && (s[0] == '*' || (s[0] == '#' && s[1] == '#'))) {
         char c = s[0];
@@ -252,7 +286,8 @@ static char *standing_alone(const bl_text *t, size_t k)
     return bl_xstrndup(s, n);
 }
 
-char *bl_heading_above(const bl_text *t, long line, long stop_line)
+/* The heading above line `line` down to stop_line, and its line in *at. */
+static char *heading_at(const bl_text *t, long line, long stop_line, long *at)
 {
     if (stop_line < 1)
         stop_line = 1;
@@ -263,10 +298,18 @@ char *bl_heading_above(const bl_text *t, long line, long stop_line)
         char *h = marked(t->line[k]);
         if (!h)
             h = standing_alone(t, k);
-        if (h)
+        if (h) {
+            *at = i;
             return h;
+        }
     }
     return NULL;
+}
+
+char *bl_heading_above(const bl_text *t, long line, long stop_line)
+{
+    long at;
+    return heading_at(t, line, stop_line, &at);
 }
 
 /* ---- headings that only name a test ---- */
@@ -436,6 +479,15 @@ static int repeats_run_above(bl_record *const *recs, size_t pi, size_t i, size_t
     return 1;
 }
 
+/* Whether the run after recs[i..j) repeats its tests (repeats_run_above seen from below). */
+static int repeats_run_below(bl_record *const *recs, size_t n, size_t i, size_t j)
+{
+    size_t k = j;
+    while (k < n && recs[k]->run == recs[j]->run)
+        k++;
+    return j < n && repeats_run_above(recs, i, j, k);
+}
+
 /* Labels each run with the nearest heading above it: its own (between the previous run's end
  * and its start) or else the one the run above stood under ("SSD results", then a write and
  * a read). Prose that introduces a run repeating the tests of the run above says what differs
@@ -459,16 +511,26 @@ void bl_label_sections(const bl_text *t, bl_parse_out *out)
             if (line > last)
                 last = line;
         }
-        char *own = first > 0 ? bl_heading_above(t, (long)first, (long)prev_end + 1) : NULL;
+        long at = 0;
+        char *own = first > 0 ? heading_at(t, (long)first, (long)prev_end + 1, &at) : NULL;
         const char *key = NULL;
-        if (!own && first > 0 && repeats_run_above(out->recs.v, prev_i, i, j))
-            own = bl_intro_above(t, (long)first, (long)prev_end + 1);
+        /* prose nearer than the heading introduces the body (the heading titles them all) */
+        if (first > 0 && (repeats_run_above(out->recs.v, prev_i, i, j) ||
+                          repeats_run_below(out->recs.v, out->recs.n, i, j))) {
+            char *intro = bl_intro_above(t, (long)first, own ? at + 1 : (long)prev_end + 1);
+            if (intro) {
+                free(own);
+                own = intro;
+            }
+        }
         if (own) {
             heading_set(&hd, own, out->recs.v + i, j - i);
             key = hd.test_title ? "test_heading" : "section";
         } else if (hd.text && first > 0) {
             key = inherited_key(&hd, out->recs.v + i, j - i);
         }
+        if (key && strcmp(key, "section") == 0 && bl_heading_numbers_run(hd.text))
+            key = "run_heading"; /* "Run 2": the same test again, not a set-up */
         for (size_t m = i; key && m < j; m++)
             if (!bl_record_label(out->recs.v[m], "section"))
                 bl_record_set_label(out->recs.v[m], key, hd.text);
@@ -479,4 +541,5 @@ void bl_label_sections(const bl_text *t, bl_parse_out *out)
     }
     free(hd.text);
     free(hd.tool);
+    bl_label_bodies(out);
 }

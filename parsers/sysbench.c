@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MIB 1048576.0
 
@@ -141,8 +142,9 @@ static void stat_line(const char *s, sb_result *r)
         bl_parse_number(v, 0, &r->mib_s[1], NULL);
     else if (starts(s, "total time:") && v && bl_parse_number(v, 0, &d, NULL))
         r->total_s = d;
-    else if (starts(s, "Read ") && strstr(s, "Written ")) {
-        const char *w = strstr(s, "Written ");
+    else if ((starts(s, "Read ") || starts(s, "read ")) &&
+             (strstr(s, "Written ") || strstr(s, "written "))) {
+        const char *w = strstr(s, "Written ") ? strstr(s, "Written ") : strstr(s, "written ");
         s += strspn(s, " \t") + 5;
         if (sb_size(s, &d, NULL))
             r->bytes[0] = d;
@@ -152,12 +154,32 @@ static void stat_line(const char *s, sb_result *r)
         latency_line(s, &r->lat);
 }
 
-/* "Operations performed:  5999 Read, 4001 Write, 12800 Other = 22800 Total" */
+/* A count and its word ("5999 Read", "1500 reads"), any case, then the comma or end. */
+static const char *count_word(const char *p, const char *word, double *v)
+{
+    char *e;
+    *v = strtod(p, &e);
+    if (e == p || *e != ' ')
+        return NULL;
+    size_t n = strlen(word);
+    if (strncasecmp(e + 1, word, n) != 0)
+        return NULL;
+    e += 1 + n;
+    if (*e == 's')
+        e++;
+    return *e == ',' ? e + 1 + strspn(e + 1, " ") : *e == ' ' || !*e ? e : NULL;
+}
+
+/* "Operations performed:  5999 Read, 4001 Write, 12800 Other = 22800 Total" (0.4), and the
+ * lowercase "1500 reads, 1000 writes, 1280 Other" of some 0.4/0.5 builds */
 static int old_ops(const char *s, sb_result *r)
 {
     const char *v = after_colon(s);
-    return starts(s, "Operations performed:") && v &&
-           sscanf(v, "%lf Read, %lf Write, %lf Other", &r->ops[0], &r->ops[1], &r->other) == 3;
+    if (!starts(s, "Operations performed:") || !v)
+        return 0;
+    v = count_word(v, "read", &r->ops[0]);
+    v = v ? count_word(v, "write", &r->ops[1]) : NULL;
+    return v && count_word(v, "other", &r->other) != NULL;
 }
 
 static int block_start(const bl_text *t, size_t i, sb_result *r)
