@@ -1,5 +1,6 @@
 #include "driver.h"
 #include "../core/consistency.h"
+#include "../core/escape.h"
 #include "../core/jsonl.h"
 #include "../core/normalize.h"
 #include "../core/strbuf.h"
@@ -552,10 +553,15 @@ static void print_diags(const bl_diag *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const bl_diag *d = &v[i];
+        /* Messages quote the text they are about: shown escaped (escape.h) on the terminal. */
+        char *src = bl_esc_term_dup(d->source, BL_ESC_LINE);
+        char *msg = bl_esc_term_dup(d->msg, BL_ESC_LINE);
         if (d->line > 0)
-            fprintf(stderr, "%s:%ld: %s\n", d->source, d->line, d->msg);
+            fprintf(stderr, "%s:%ld: %s\n", src, d->line, msg);
         else
-            fprintf(stderr, "%s: %s\n", d->source, d->msg);
+            fprintf(stderr, "%s: %s\n", src, msg);
+        free(src);
+        free(msg);
     }
 }
 
