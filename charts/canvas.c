@@ -1,5 +1,6 @@
 #include "canvas.h"
 #include "../core/atomic.h"
+#include "../core/escape.h"
 #include "../core/strbuf.h"
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -224,20 +225,7 @@ void bl_canvas_measure(bl_canvas *c, const char *s, double size, int bold, doubl
 
 static void xml_esc(bl_strbuf *out, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '&')
-            bl_strbuf_puts(out, "&amp;");
-        else if (*s == '<')
-            bl_strbuf_puts(out, "&lt;");
-        else if (*s == '>')
-            bl_strbuf_puts(out, "&gt;");
-        else if (*s == '"')
-            bl_strbuf_puts(out, "&quot;");
-        else if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
-            bl_strbuf_putc(out, ' '); /* no XML 1.0 document may hold these */
-        else
-            bl_strbuf_putc(out, *s);
-    }
+    bl_esc_xml(out, s);
 }
 
 /* s cut to fit max_w with "…" (pango's ellipsis, done by hand so that the SVG text holds

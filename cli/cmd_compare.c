@@ -1,4 +1,5 @@
 /* benchlog compare: two set-ups side by side, test by test, with the change in per cent. */
+#include "../core/escape.h"
 #include "../core/atomic.h"
 #include "../core/strbuf.h"
 #include "../compare/diff.h"
@@ -154,8 +155,11 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr,
                 "benchlog compare: a side holds runs of one test that were run differently; "
                 "narrow it with FILTER terms. Set-ups:");
-        for (size_t j = 0; j < t->ncols; j++)
-            fprintf(stderr, "%s '%s'", j ? "," : "", t->cols[j].title);
+        for (size_t j = 0; j < t->ncols; j++) {
+            char *title = bl_esc_term_dup(t->cols[j].title, BL_ESC_LINE);
+            fprintf(stderr, "%s '%s'", j ? "," : "", title);
+            free(title);
+        }
         fprintf(stderr, "\n");
         bl_table_free(t);
         bl_records_free(&recs);

@@ -1,4 +1,5 @@
 /* benchlog parse / import: benchmark outputs to records, on stdout or into the store. */
+#include "../core/escape.h"
 #include "../core/jsonl.h"
 #include "../core/strbuf.h"
 #include "../parsers/driver.h"
@@ -253,9 +254,9 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
     int rc = bl_store_import(s, out.source, key, a->as ? a->as : "auto", &out.recs, &ids, err,
                              sizeof err);
     const char *first = ids.s ? ids.s : "";
+    char *src = bl_esc_term_dup(out.source, BL_ESC_LINE); /* a file name may hold anything */
     if (rc == BL_IMPORT_DUPLICATE) {
-        fprintf(stderr, "%s: already in the store (same content, runs %s): skipped\n", out.source,
-                first);
+        fprintf(stderr, "%s: already in the store (same content, runs %s): skipped\n", src, first);
     } else if (rc == BL_IMPORT_DUPLICATE_OTHER && a->labels.n == 0) {
         /* No --label asked for: the records read now carry labels the stored ones lack, from
          * the files given beside it (an IOPS log that weights a latency log) or a relabel
@@ -265,14 +266,14 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
                 "%s. Files given beside it (a fio IOPS log beside its latency log) or a "
                 "relabel since change what is read; to store it as read now: benchlog delete "
                 "--yes %s, then import again\n",
-                out.source, first, err, first);
+                src, first, err, first);
         status = 1;
     } else if (rc == BL_IMPORT_DUPLICATE_OTHER) {
         /* The labels asked for are not what the store holds: say how to get them. */
         fprintf(stderr,
                 "%s: already in the store (same content, runs %s) with other labels; use "
                 "relabel: benchlog relabel %s",
-                out.source, first, first);
+                src, first, first);
         for (size_t i = 0; i < a->labels.n; i++)
             fprintf(stderr, " '%s=%s'", a->labels.v[i].key, a->labels.v[i].value);
         fputc('\n', stderr);
@@ -281,16 +282,17 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
         fprintf(stderr,
                 "%s: already in the store (same content, runs %s), which holds %s of the %zu "
                 "records read now; to import it again: benchlog delete --yes %s\n",
-                out.source, first, err, out.recs.n, first);
+                src, first, err, out.recs.n, first);
         status = 1;
     } else if (rc == BL_IMPORT_FAILED) {
-        fprintf(stderr, "%s: import failed, store unchanged: %s\n", out.source, err);
+        fprintf(stderr, "%s: import failed, store unchanged: %s\n", src, err);
         status = 1;
     } else {
         size_t n_runs = count_runs(&out.recs);
-        fprintf(stderr, "%s: imported %zu records in %zu run%s: %s\n", out.source, out.recs.n,
-                n_runs, n_runs == 1 ? "" : "s", first);
+        fprintf(stderr, "%s: imported %zu records in %zu run%s: %s\n", src, out.recs.n, n_runs,
+                n_runs == 1 ? "" : "s", first);
     }
+    free(src);
     bl_strbuf_free(&ids);
     return status;
 }

@@ -1,6 +1,7 @@
 /* benchlog show / relabel / delete: one run looked at, labels fixed after import, runs
  * removed. A RUN is the ID `benchlog list` prints; where a FILTER is allowed, the runs it
  * acts on are the runs `benchlog list FILTER` shows. */
+#include "../core/escape.h"
 #include "../core/fields.h"
 #include "../core/jsonl.h"
 #include "../core/store.h"
@@ -20,6 +21,14 @@
 enum { SHOW_ARRAY_MAX = 16 };
 
 static void show_value(const char *path, json_t *v, const char *run_id);
+
+/* "  PATH  VALUE": the path holds label names from the source, shown escaped too. */
+static void show_line(const char *path, const char *value)
+{
+    char *p = bl_esc_term_dup(path, BL_ESC_LINE);
+    printf("  %-22s %s\n", p, value ? value : "");
+    free(p);
+}
 
 static void show_scalar(bl_strbuf *sb, json_t *v)
 {
@@ -57,7 +66,7 @@ static void show_value(const char *path, json_t *v, const char *run_id)
         }
         if (n > SHOW_ARRAY_MAX)
             bl_strbuf_printf(&sb, ", ... (%zu in all: benchlog export %s)", n, run_id);
-        printf("  %-22s %s\n", path, sb.s);
+        show_line(path, sb.s);
     } else if (json_is_array(v)) {
         size_t n = json_array_size(v);
         for (size_t i = 0; i < n && i < SHOW_ARRAY_MAX; i++) {
@@ -65,11 +74,14 @@ static void show_value(const char *path, json_t *v, const char *run_id)
             bl_strbuf_printf(&sb, "%s[%zu]", path, i);
             show_value(sb.s, json_array_get(v, i), run_id);
         }
-        if (n > SHOW_ARRAY_MAX)
-            printf("  %-22s ... (%zu in all: benchlog export %s)\n", path, n, run_id);
+        if (n > SHOW_ARRAY_MAX) {
+            bl_strbuf_reset(&sb);
+            bl_strbuf_printf(&sb, "... (%zu in all: benchlog export %s)", n, run_id);
+            show_line(path, sb.s);
+        }
     } else {
         show_scalar(&sb, v);
-        printf("  %-22s %s\n", path, sb.s);
+        show_line(path, sb.s);
     }
     bl_strbuf_free(&sb);
 }
@@ -109,12 +121,17 @@ static int show_header(void *ctx, const bl_run_info *ri)
 {
     *(size_t *)ctx = ri->n_records;
     const bl_record *h = ri->head;
-    printf("run      %s\nsource   %s", ri->id, h->source ? h->source : "");
+    char *source = bl_esc_term_dup(h->source ? h->source : "", BL_ESC_LINE);
+    char *tool = bl_esc_term_dup(h->tool ? h->tool : "", BL_ESC_LINE);
+    char *version = bl_esc_term_dup(h->tool_version ? h->tool_version : "", BL_ESC_LINE);
+    printf("run      %s\nsource   %s", ri->id, source);
     if (ri->first_line > 0)
         printf(":%lld", (long long)ri->first_line);
     printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)h->run,
-           ri->imported_at, h->tool ? h->tool : "", h->tool_version && *h->tool_version ? " " : "",
-           h->tool_version ? h->tool_version : "");
+           ri->imported_at, tool, *version ? " " : "", version);
+    free(source);
+    free(tool);
+    free(version);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t i = 0; i < ri->n_labels; i++) {

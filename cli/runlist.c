@@ -1,4 +1,5 @@
 #include "runlist.h"
+#include "../core/escape.h"
 #include "../core/fields.h"
 #include "../core/strbuf.h"
 #include <stddef.h>
@@ -27,19 +28,7 @@ bl_run_table *bl_run_table_new(FILE *out, int json)
 
 void bl_put_escaped(bl_strbuf *sb, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\n')
-            bl_strbuf_puts(sb, "\\n");
-        else if (c == '\t')
-            bl_strbuf_puts(sb, "\\t");
-        else if (c == '\r')
-            bl_strbuf_puts(sb, "\\r");
-        else if (c < 0x20 || c == 0x7f)
-            bl_strbuf_printf(sb, "\\x%02x", c);
-        else
-            bl_strbuf_putc(sb, (char)c);
-    }
+    bl_esc_term(sb, s, BL_ESC_LINE);
 }
 
 /* Columns on a terminal: wide characters count two, combining ones none. */

@@ -11,7 +11,7 @@
 
 typedef struct bl_run_table bl_run_table;
 
-/* Text for one line: control characters as \n, \t, \r, \xNN. */
+/* Text for one line (core/escape.h, BL_ESC_LINE): control characters as \n, \t, \r, \xNN. */
 void bl_put_escaped(bl_strbuf *sb, const char *s);
 
 bl_run_table *bl_run_table_new(FILE *out, int json);

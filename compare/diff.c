@@ -1,5 +1,6 @@
 #include "diff.h"
 #include "fmt.h"
+#include "../core/escape.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,14 +65,17 @@ static const char *ci_word(bl_diff_ci c)
     return c == BL_DIFF_OUTSIDE ? "yes" : c == BL_DIFF_INSIDE ? "no" : "no repeats";
 }
 
+/* Always quoted (as before), and a formula kept as text (core/escape.h). */
 static void csv_field(bl_strbuf *out, const char *s)
 {
-    bl_strbuf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            bl_strbuf_putc(out, '"');
-        bl_strbuf_putc(out, *s);
+    size_t n = strlen(s);
+    if (n && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' ||
+              s[0] == '\r' || strpbrk(s, ",\"\n\r"))) {
+        bl_esc_csv(out, s, n);
+        return;
     }
+    bl_strbuf_putc(out, '"');
+    bl_strbuf_putn(out, s, n);
     bl_strbuf_putc(out, '"');
 }
 
@@ -127,14 +131,15 @@ void bl_diff_render(const bl_table *t, size_t ca, size_t cb, const bl_diff_line 
     const char *head[NC] = {"test", t->cols[ca].title, t->cols[cb].title, "change",
                             "outside 95% CI"};
     for (int c = 0; c < NC; c++)
-        cell[c] = bl_xstrdup(head[c]);
+        cell[c] = bl_esc_term_dup(head[c], BL_ESC_LINE);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t k = 0; k < n; k++) {
         char **r = cell + (k + 1) * NC;
         const bl_diff_line *d = &l[k];
         const char *u = d->metric == BL_M_VALUE ? t->rows[d->row].unit : bl_metric_unit(d->metric);
-        bl_strbuf_printf(&sb, "%s %s", t->rows[d->row].title, bl_metric_name(d->metric));
+        bl_esc_term(&sb, t->rows[d->row].title, BL_ESC_LINE);
+        bl_strbuf_printf(&sb, " %s", bl_metric_name(d->metric));
         r[0] = bl_strbuf_take(&sb);
         side_text(&sb, d->metric, d->a, u);
         r[1] = bl_strbuf_take(&sb);

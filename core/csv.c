@@ -4,6 +4,7 @@
  * not know, lone surrogates, duplicate labels, huge integers, deep nesting) goes through
  * the decoder, so both ways give the same row. */
 #include "csv.h"
+#include "escape.h"
 #include "fields.h"
 #include "json_scan.h"
 #include "jsonl.h"
@@ -14,23 +15,18 @@
 
 static void csv_field(bl_strbuf *sb, const char *v, size_t n)
 {
-    if (!memchr(v, ',', n) && !memchr(v, '"', n) && !memchr(v, '\n', n) && !memchr(v, '\r', n)) {
-        bl_strbuf_putn(sb, v, n);
-        return;
-    }
-    bl_strbuf_putc(sb, '"');
-    for (size_t i = 0; i < n; i++) {
-        if (v[i] == '"')
-            bl_strbuf_putc(sb, '"');
-        bl_strbuf_putc(sb, v[i]);
-    }
-    bl_strbuf_putc(sb, '"');
+    bl_esc_csv(sb, v, n);
 }
 
-static void csv_str(bl_strbuf *sb, const char *v)
+/* A scalar: text escaped (a formula stays text), a number as written ("-3.5" is a figure). */
+static void csv_scalar(bl_strbuf *sb, const bl_field *f, const char *v)
 {
-    if (v)
+    if (!v)
+        return;
+    if (f->kind == BL_FK_STR)
         csv_field(sb, v, strlen(v));
+    else
+        bl_strbuf_puts(sb, v);
 }
 
 static double pct_of(const bl_lat *l, double p)
@@ -84,7 +80,7 @@ void bl_csv_row(bl_strbuf *sb, const bl_record *r)
                     csv_field(sb, lb.s, lb.len);
                 bl_strbuf_free(&lb);
             } else {
-                csv_str(sb, bl_field_text(f, r, buf, sizeof buf));
+                csv_scalar(sb, f, bl_field_text(f, r, buf, sizeof buf));
             }
         }
         if (f->kind != BL_FK_LAT)

@@ -1,4 +1,5 @@
 #include "diag.h"
+#include "escape.h"
 #include "strbuf.h"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -42,9 +43,14 @@ void bl_diags_add(bl_diags *d, long line, const char *fmt, ...)
 void bl_diags_print(FILE *f, const bl_diags *d)
 {
     for (size_t i = 0; i < d->n; i++) {
+        /* Messages quote the text they are about: shown escaped (escape.h) on the terminal. */
+        char *src = bl_esc_term_dup(d->v[i].source, BL_ESC_LINE);
+        char *msg = bl_esc_term_dup(d->v[i].msg, BL_ESC_LINE);
         if (d->v[i].line > 0)
-            fprintf(f, "%s:%ld: %s\n", d->v[i].source, d->v[i].line, d->v[i].msg);
+            fprintf(f, "%s:%ld: %s\n", src, d->v[i].line, msg);
         else
-            fprintf(f, "%s: %s\n", d->v[i].source, d->v[i].msg);
+            fprintf(f, "%s: %s\n", src, msg);
+        free(src);
+        free(msg);
     }
 }

@@ -1,10 +1,10 @@
 /* Source bytes to the UTF-8 the parsers read.
  *
  * Detection, in order: a UTF-16 byte-order mark (Windows tools' "Unicode" text export),
- * NUL-interleaved text without a BOM (UTF-16LE), valid UTF-8 (with or without BOM), then the
- * two encodings of old Japanese pages, Shift_JIS (as Windows' CP932) and EUC-JP, tried with
- * iconv; when both decode, the one giving more kana wins (the wrong one gives stray kanji
- * and half-width katakana). Anything else is kept as UTF-8 with U+FFFD for bad bytes.
+ * NUL-interleaved text without a BOM (UTF-16LE or BE, by where the NULs stand), valid UTF-8 (with
+ * or without BOM), then the two encodings of old Japanese pages, Shift_JIS (as Windows' CP932) and
+ * EUC-JP, tried with iconv; when both decode, the one giving more kana wins (the wrong one gives
+ * stray kanji and half-width katakana). Anything else is kept as UTF-8 with U+FFFD for bad bytes.
  *
  * Then the text is normalised where pages vary without meaning: no-break and ideographic
  * spaces become spaces, full-width digits, colon, period and percent become ASCII. */
@@ -125,12 +125,25 @@ static int euc_shaped(const unsigned char *s, size_t len)
     return 1;
 }
 
-static int utf16_without_bom(const unsigned char *s, size_t len)
+/* ASCII as UTF-16 is every other byte NUL: the high byte, second in little-endian, first in
+ * big-endian. Nine pairs in ten so shaped, and no NUL on the other side (a binary file full of
+ * zeros is neither), read the first 64 KiB. */
+const char *bl_utf16_without_bom(const char *bytes, size_t len)
 {
-    size_t nul_odd = 0, pairs = len / 2;
-    for (size_t i = 1; i < len; i += 2)
-        nul_odd += s[i] == 0;
-    return pairs >= 8 && nul_odd * 10 >= pairs * 9;
+    const unsigned char *s = (const unsigned char *)bytes;
+    size_t n = len < 65536 ? len : 65536, pairs = n / 2, nul[2] = {0, 0}, both = 0;
+    for (size_t i = 0; i + 1 < n; i += 2) {
+        nul[0] += s[i] == 0;
+        nul[1] += s[i + 1] == 0;
+        both += s[i] == 0 && s[i + 1] == 0;
+    }
+    if (pairs < 8 || both * 100 > pairs)
+        return NULL;
+    if (nul[1] * 10 >= pairs * 9)
+        return "UTF-16LE";
+    if (nul[0] * 10 >= pairs * 9)
+        return "UTF-16BE";
+    return NULL;
 }
 
 static const char *decode(const unsigned char *s, size_t len, bl_strbuf *sb)
@@ -143,8 +156,9 @@ static const char *decode(const unsigned char *s, size_t len, bl_strbuf *sb)
         convert("UTF-16BE", (const char *)s + 2, len - 2, sb))
         return "UTF-16BE";
     bl_strbuf_reset(sb);
-    if (utf16_without_bom(s, len) && convert("UTF-16LE", (const char *)s, len, sb))
-        return "UTF-16LE";
+    const char *utf16 = bl_utf16_without_bom((const char *)s, len);
+    if (utf16 && convert(utf16, (const char *)s, len - len % 2, sb))
+        return utf16;
     bl_strbuf_reset(sb);
     if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
         s += 3, len -= 3;

@@ -10,9 +10,11 @@
 int bl_looks_binary(const char *bytes, size_t len)
 {
     size_t n = len < 65536 ? len : 65536, ctrl = 0;
-    /* UTF-16 text has NULs but a BOM; the encoding layer converts it. */
+    /* UTF-16 text has NULs but a BOM, or NULs every other byte; encoding.c converts it. */
     if (n >= 2 &&
         ((bytes[0] == '\xff' && bytes[1] == '\xfe') || (bytes[0] == '\xfe' && bytes[1] == '\xff')))
+        return 0;
+    if (bl_utf16_without_bom(bytes, len))
         return 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)bytes[i];

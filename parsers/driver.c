@@ -1,5 +1,7 @@
 #include "driver.h"
 #include "../core/consistency.h"
+#include "../core/escape.h"
+#include "../core/figures.h"
 #include "../core/jsonl.h"
 #include "../core/normalize.h"
 #include "../core/strbuf.h"
@@ -206,10 +208,29 @@ static void merge_runs(bl_parse_out *outs, size_t n, bl_parse_out *out)
     free(s);
 }
 
+/* The model's door (core/figures.h): a record with a figure no device can print is
+ * refused with FILE:LINE and the field; the others keep their order. */
+static void refuse_impossible(bl_parse_out *out)
+{
+    size_t kept = 0;
+    char why[256];
+    for (size_t i = 0; i < out->recs.n; i++) {
+        bl_record *r = out->recs.v[i];
+        if (bl_figures_check(r, why, sizeof why) == 0) {
+            out->recs.v[kept++] = r;
+            continue;
+        }
+        bl_out_error(out, (long)r->line, "%s: record refused", why);
+        bl_record_free(r);
+    }
+    out->recs.n = kept;
+}
+
 /* The user's labels, and the consistency check of every record whatever its format: a
  * record whose figures disagree is kept as printed, with a note and a warning. */
 static void finish_records(bl_parse_out *out, const bl_parse_opts *opts)
 {
+    refuse_impossible(out);
     for (size_t i = 0; i < out->recs.n; i++) {
         bl_record *r = out->recs.v[i];
         for (size_t l = 0; l < opts->n_labels; l++)
@@ -552,10 +573,15 @@ static void print_diags(const bl_diag *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const bl_diag *d = &v[i];
+        /* Messages quote the text they are about: shown escaped (escape.h) on the terminal. */
+        char *src = bl_esc_term_dup(d->source, BL_ESC_LINE);
+        char *msg = bl_esc_term_dup(d->msg, BL_ESC_LINE);
         if (d->line > 0)
-            fprintf(stderr, "%s:%ld: %s\n", d->source, d->line, d->msg);
+            fprintf(stderr, "%s:%ld: %s\n", src, d->line, msg);
         else
-            fprintf(stderr, "%s: %s\n", d->source, d->msg);
+            fprintf(stderr, "%s: %s\n", src, msg);
+        free(src);
+        free(msg);
     }
 }
 

@@ -1,6 +1,7 @@
 /* CSV form of the comparison: one row a test, plain numbers (no units in cells, units in the
  * header), so that a spreadsheet or a script can compute with them. Repeats come with their
  * stdev and the half-width of the 95% confidence interval of the mean (CI95). */
+#include "../core/escape.h"
 #include "../core/strbuf.h"
 #include "render.h"
 #include <math.h>
@@ -8,17 +9,7 @@
 
 static void field(bl_strbuf *out, const char *v)
 {
-    if (!strpbrk(v, ",\"\n\r")) {
-        bl_strbuf_puts(out, v);
-        return;
-    }
-    bl_strbuf_putc(out, '"');
-    for (; *v; v++) {
-        if (*v == '"')
-            bl_strbuf_putc(out, '"');
-        bl_strbuf_putc(out, *v);
-    }
-    bl_strbuf_putc(out, '"');
+    bl_esc_csv(out, v, strlen(v));
 }
 
 static void head(bl_strbuf *out, const char *title, const char *what)

@@ -3,6 +3,7 @@
  * main figures without its script; the script sorts, hides set-ups and switches metrics. */
 #include "page.h"
 #include "../charts/canvas.h"
+#include "../core/escape.h"
 #include "../compare/fmt.h"
 #include "render.h"
 #include <stdio.h>
@@ -12,24 +13,7 @@
 
 void bl_page_esc(bl_strbuf *out, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            bl_strbuf_puts(out, "&amp;");
-            break;
-        case '<':
-            bl_strbuf_puts(out, "&lt;");
-            break;
-        case '>':
-            bl_strbuf_puts(out, "&gt;");
-            break;
-        case '"':
-            bl_strbuf_puts(out, "&quot;");
-            break;
-        default:
-            bl_strbuf_putc(out, *s);
-        }
-    }
+    bl_esc_xml(out, s);
 }
 
 static const char css[] =

@@ -1,5 +1,6 @@
 #include "render.h"
 #include "page.h"
+#include "../core/escape.h"
 #include "../compare/fmt.h"
 #include <stdlib.h>
 #include <string.h>
@@ -284,10 +285,21 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
 
 static void md_text(bl_strbuf *out, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\' || *s == '*')
-            bl_strbuf_putc(out, '\\');
-        bl_strbuf_putc(out, *s);
+    bl_esc_md(out, s);
+}
+
+/* The terminal table: labels and names of the grid as escape.h shows them, one line each. */
+static void grid_escape_term(bl_grid *g)
+{
+    for (size_t i = 0; i < g->ncols; i++) {
+        char *e = bl_esc_term_dup(g->head[i], BL_ESC_LINE);
+        free(g->head[i]);
+        g->head[i] = e;
+    }
+    for (size_t i = 0; i < g->nrows * g->ncols; i++) {
+        char *e = bl_esc_term_dup(g->cell[i], BL_ESC_LINE);
+        free(g->cell[i]);
+        g->cell[i] = e;
     }
 }
 
@@ -335,7 +347,9 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
     bl_grid_build(t, o, &g);
     if (o->format == BL_REPORT_MD)
         render_md(t, &g, o, out);
-    else
+    else {
+        grid_escape_term(&g);
         bl_render_text(t, &g, o, out);
+    }
     bl_grid_free(&g);
 }

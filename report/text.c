@@ -1,5 +1,6 @@
 #include "../compare/fmt.h"
 #include "render.h"
+#include "../core/escape.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,8 +158,10 @@ static size_t total_width(const size_t *w, size_t n)
 
 void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
 {
-    if (o->title)
-        bl_strbuf_printf(out, "%s\n\n", o->title);
+    if (o->title) {
+        bl_esc_term(out, o->title, 0);
+        bl_strbuf_puts(out, "\n\n");
+    }
     size_t *w = widths(g, 0);
     int split = o->width > 0 && total_width(w, g->ncols) > (size_t)o->width;
     if (split) {

@@ -5,7 +5,8 @@
 # explores other paths while a failure is repeated by FUZZ_SEED=<printed seed>); unset or 0
 # picks one from the clock. The seed is printed first.
 # Targets: one per registered format (parsers/registry.c), "auto" (format detection), the JSON
-# Lines reader, the text normaliser, and every tests/fuzz/fuzz_*.c. Seeds come from fixtures/
+# Lines reader, the text normaliser, and every tests/fuzz/fuzz_*.c (fuzz_out_*: the output
+# writers, Markdown, CSV, SVG, HTML, whose oracles parse SVG and HTML with libxml2). Seeds come from fixtures/
 # and, when present, from the real outputs in $BENCHLOG_CORPUS (default ../shared/corpus),
 # which are only read. A crash leaves its input in build-fuzz/crashes/ and fails the run; make
 # it a regression test in fixtures/.
@@ -18,6 +19,9 @@ make -s BUILD=$B CC=clang OPT= CFLAGS="-g -O1" SAN="-fsanitize=address,undefined
 PKGS=$(sed -n 's/^PKGS *:= *//p' Makefile)
 INC=$(pkg-config --cflags $PKGS)
 LIBS="$(pkg-config --libs $PKGS) -laio -lm -lpthread"
+# The output writers' oracles parse with libxml2 (libxml2-dev, scripts/deps.sh's test set).
+XML_INC=$(pkg-config --cflags libxml-2.0)
+XML_LIBS=$(pkg-config --libs libxml-2.0)
 mkdir -p $B/fuzz $B/crashes
 formats=$(sed -n 's/^ *X(\([a-z0-9_]*\)).*/\1/p' parsers/registry.c)
 targets=""
@@ -30,8 +34,8 @@ done
 for src in tests/fuzz/fuzz_*.c; do
     t=$(basename "$src" .c)
     [ "$t" = fuzz_parse ] && continue
-    clang -std=c11 -D_GNU_SOURCE $FLAGS -fsanitize=fuzzer $INC -I. "$src" $B/libbenchlog.a \
-        $LIBS -o $B/fuzz/$t
+    clang -std=c11 -D_GNU_SOURCE $FLAGS -fsanitize=fuzzer $INC $XML_INC -I. "$src" \
+        $B/libbenchlog.a $LIBS $XML_LIBS -o $B/fuzz/$t
     targets="$targets $t"
 done
 seeds=$(find fixtures -type d ! -path fixtures | sort)

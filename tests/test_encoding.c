@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "../core/encoding.h"
+#include "../parsers/driver.h"
 #include "support/support.h"
 #include <iconv.h>
 #include <stdlib.h>
@@ -61,6 +62,48 @@ static void test_utf16_bom(void **state)
     free(out);
 }
 
+/* GNU dd 9.1's real output (fixtures/dd) as UTF-16 without a byte-order mark, both byte
+ * orders (what some Windows editors and redirections write): read as the UTF-8 file is, the
+ * figures dd printed ("67108864 bytes ... copied, 0.281737 s"). Not "binary data". */
+static void test_utf16_without_bom(void **state)
+{
+    (void)state;
+    char fix[256];
+    char *utf8 = bl_test_slurp(bl_test_fixture("dd/gnu-dd-9.1_c_write_read.txt", fix, sizeof fix));
+    assert_non_null(utf8);
+    static const char *const encs[] = {"UTF-16LE", "UTF-16BE"};
+    for (int e = 0; e < 2; e++) {
+        size_t n;
+        char *bytes = to(encs[e], utf8, &n);
+        assert_int_equal(bytes[e == 0 ? 1 : 0], 0); /* no BOM: "$" then its NUL, or NUL "$" */
+        assert_int_equal(bytes[e == 0 ? 0 : 1], '$');
+        assert_string_equal(bl_utf16_without_bom(bytes, n), encs[e]);
+        bl_text t;
+        char err[256];
+        assert_int_equal(bl_text_from_bytes(&t, "dd16.txt", bytes, n, err, sizeof err), 0);
+        assert_string_equal(t.encoding, encs[e]);
+        bl_parse_opts opts = {.as = "auto"};
+        bl_parse_out o;
+        bl_out_init(&o, "dd16.txt");
+        assert_int_equal(bl_parse_text(&t, &opts, &o), 0);
+        assert_int_equal(o.recs.n, 2);
+        assert_string_equal(o.recs.v[0]->tool, "dd");
+        assert_int_equal(o.recs.v[0]->line, 4);
+        assert_int_equal(o.recs.v[0]->io_bytes, 67108864);
+        assert_double_equal(o.recs.v[0]->runtime_s, 0.281737, 0);
+        assert_double_equal(o.recs.v[0]->bw_bytes_s, 67108864 / 0.281737, 1e-3);
+        assert_int_equal(o.recs.v[1]->bs, 65536);
+        assert_double_equal(o.recs.v[1]->runtime_s, 0.0146754, 0);
+        bl_out_free(&o);
+        bl_text_free(&t);
+        free(bytes);
+    }
+    free(utf8);
+    /* a binary file with runs of zeros is still binary */
+    char zeros[64] = {0};
+    assert_null(bl_utf16_without_bom(zeros, sizeof zeros));
+}
+
 static void test_normalise(void **state)
 {
     (void)state;
@@ -80,6 +123,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_japanese),
         cmocka_unit_test(test_utf16_bom),
+        cmocka_unit_test(test_utf16_without_bom),
         cmocka_unit_test(test_normalise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
