@@ -9,7 +9,10 @@
 #include "args.h"
 #include "commands.h"
 #include "options.h"
+#include "colour.h"
+#include "global.h"
 #include "runlist.h"
+#include "show_units.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +25,24 @@ enum { SHOW_ARRAY_MAX = 16 };
 
 static void show_value(const char *path, json_t *v, const char *run_id);
 
-/* "  PATH  VALUE": the path holds label names from the source, shown escaped too. */
-static void show_line(const char *path, const char *value)
+/* Every line of a record goes through here: its name (label names come from the source,
+ * shown escaped), then its value as text. A note (a figure to look at twice) is painted as a
+ * flag. */
+static void show_line(const char *name, const char *text)
 {
-    char *p = bl_esc_term_dup(path, BL_ESC_LINE);
-    printf("  %-22s %s\n", p, value ? value : "");
-    free(p);
+    char *n = bl_esc_term_dup(name, BL_ESC_LINE);
+    char *t = bl_esc_term_dup(text ? text : "", BL_ESC_LINE);
+    printf("  %-22s ", n);
+    bl_paint_fputs(stdout, strcmp(name, "note") == 0 && bl_color(stdout), BL_PAINT_FLAG, t);
+    putchar('\n');
+    free(t);
+    free(n);
+}
+
+static void show_line_cb(void *ctx, const char *name, const char *text)
+{
+    (void)ctx;
+    show_line(name, text);
 }
 
 static void show_scalar(bl_strbuf *sb, json_t *v)
@@ -88,11 +103,17 @@ static void show_value(const char *path, json_t *v, const char *run_id)
 
 typedef struct show_ctx {
     size_t i, n;
+    int json;
 } show_ctx;
 
 static int show_record(void *ctx, bl_record *r, const char *run_id)
 {
     show_ctx *c = ctx;
+    if (c->json) {
+        bl_record_write_jsonl(r, stdout);
+        bl_record_free(r);
+        return 0;
+    }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_record_to_json(r, &sb);
@@ -106,8 +127,12 @@ static int show_record(void *ctx, bl_record *r, const char *run_id)
     json_object_foreach(o, k, v)
     {
         /* said once above for the whole run */
-        if (strcmp(k, "source") && strcmp(k, "run") && strcmp(k, "line") && strcmp(k, "tool") &&
-            strcmp(k, "tool_version"))
+        if (!strcmp(k, "source") || !strcmp(k, "run") || !strcmp(k, "line") || !strcmp(k, "tool") ||
+            !strcmp(k, "tool_version"))
+            continue;
+        /* figures with a unit in the units people read; the rest as stored */
+        const bl_field *f = bl_field_find(k);
+        if (!f || !bl_show_field(f, r, show_line_cb, NULL))
             show_value(k, v, run_id);
     }
     json_decref(o);
@@ -124,7 +149,9 @@ static int show_header(void *ctx, const bl_run_info *ri)
     char *source = bl_esc_term_dup(h->source ? h->source : "", BL_ESC_LINE);
     char *tool = bl_esc_term_dup(h->tool ? h->tool : "", BL_ESC_LINE);
     char *version = bl_esc_term_dup(h->tool_version ? h->tool_version : "", BL_ESC_LINE);
-    printf("run      %s\nsource   %s", ri->id, source);
+    printf("run      ");
+    bl_paint_fputs(stdout, bl_color(stdout), BL_PAINT_ID, ri->id);
+    printf("\nsource   %s", source);
     if (ri->first_line > 0)
         printf(":%lld", (long long)ri->first_line);
     printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)h->run,
@@ -145,16 +172,30 @@ static int show_header(void *ctx, const bl_run_info *ri)
     return 1; /* one run */
 }
 
+/* show --json: no header, the records alone */
+static int count_records(void *ctx, const bl_run_info *ri)
+{
+    *(size_t *)ctx = ri->n_records;
+    return 1;
+}
+
 static const char show_usage[] =
     "Usage: benchlog show [OPTIONS] RUN\n\n"
-    "Shows one run: its source, labels and every record with all its figures (long\n"
-    "series are cut after 16 values; benchlog export RUN has them all). RUN is the ID\n"
-    "'benchlog list' prints first.\n";
+    "Shows one run: its source, labels and every record with all its figures, in the\n"
+    "units people read: MB/s (10^6 bytes/s), IOPS, latencies in ns/µs/ms with their\n"
+    "percentiles in a row, sizes in KiB/MiB (long series are cut after 16 values;\n"
+    "benchlog export RUN has them all). --json prints the records as stored (bytes,\n"
+    "bytes/s, ns, s). RUN is the ID 'benchlog list' prints first.\n";
 
 int cmd_show(int argc, char **argv)
 {
     const char *db = NULL;
-    const bl_option opts[] = {BL_OPT_DB(&db), BL_OPT_END()};
+    int json = 0;
+    const bl_option opts[] = {
+        BL_OPT_DB(&db),
+        BL_OPT_BOOL(0, "json", &json, "the records as stored, as JSON Lines (as export RUN)"),
+        BL_OPT_END(),
+    };
     static const bl_command_help h = {"show", show_usage, "Example: benchlog show 3f2a9c1b\n", NULL,
                                       0};
     int rc, n = bl_options(&h, opts, argc, argv, &rc);
@@ -176,9 +217,9 @@ int cmd_show(int argc, char **argv)
         return 1;
     }
     size_t n_records = 0;
-    rc = bl_store_each_run(s, &f, show_header, &n_records, err, sizeof err);
+    rc = bl_store_each_run(s, &f, json ? count_records : show_header, &n_records, err, sizeof err);
     if (rc == 1) {
-        show_ctx c = {0, n_records};
+        show_ctx c = {0, n_records, json};
         rc = bl_store_each(s, &f, show_record, &c, err, sizeof err);
     } else if (rc == 0) {
         snprintf(err, sizeof err, "no run %s in %s", argv[0], db ? db : bl_store_default_path());
@@ -397,9 +438,9 @@ int cmd_relabel(int argc, char **argv)
         fprintf(stderr, "benchlog relabel: %s; store unchanged\n", err);
     else if (n_runs == 0)
         fprintf(stderr, "benchlog relabel: no run matches; store unchanged\n");
-    else
-        fprintf(stderr, "benchlog relabel: %zu run%s (%zu record%s) relabelled\n", n_runs,
-                n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
+    else if (!bl_quiet()) /* the result: stdout */
+        printf("benchlog relabel: %zu run%s (%zu record%s) relabelled\n", n_runs,
+               n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
     rc = rc != 0 || n_runs == 0 ? 1 : 0;
 out:
     bl_filter_free(&f);
@@ -473,9 +514,9 @@ int cmd_delete(int argc, char **argv)
     } else if (n_runs == 0) {
         fprintf(stderr, "benchlog delete: no run matches; store unchanged\n");
         rc = 1;
-    } else {
-        fprintf(stderr, "benchlog delete: %zu run%s (%zu record%s) deleted\n", n_runs,
-                n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
+    } else if (!bl_quiet()) { /* the result: stdout */
+        printf("benchlog delete: %zu run%s (%zu record%s) deleted\n", n_runs,
+               n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
     }
     bl_filter_free(&f);
     bl_store_close(s);

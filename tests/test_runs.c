@@ -106,8 +106,9 @@ static void test_ids_in_every_command(void **state)
     assert_non_null(strstr(out, "gnu-dd-9.1_c_write_read.txt:8"));
     assert_non_null(strstr(out, "host=nas1"));
     assert_non_null(strstr(out, "record 1 of 1, line 8"));
-    assert_non_null(strstr(out, "  io_bytes               67108864\n"));
-    assert_non_null(strstr(out, "  runtime_s              0.0146754\n"));
+    assert_non_null(strstr(out, "  io                     64MiB\n"));       /* 67108864 bytes */
+    assert_non_null(strstr(out, "  runtime                14.68 ms\n"));    /* 0.0146754 s */
+    assert_non_null(strstr(out, "  bw                     4572.9 MB/s\n")); /* 67108864 / that */
     free(out);
     /* an ID the store lacks, and a run number that is not an ID */
     assert_int_equal(bl_test_benchlogf(NULL, &err, "show --db %s 0000abcd", s->db), 1);
@@ -117,7 +118,7 @@ static void test_ids_in_every_command(void **state)
     assert_non_null(strstr(err, "'1' is not a run ID"));
     free(err);
     /* the same content gets the same IDs in another store */
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s/other.db %s", s->dir, DD), 0);
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s/other.db %s", s->dir, DD), 0);
     assert_non_null(strstr(err, s->ids[0]) && strstr(err, s->ids[1]));
     free(err);
 }
@@ -163,11 +164,11 @@ static void test_relabel(void **state)
     store *s = *state;
     char *out, *err;
     const char *wr = s->ids[0];
-    assert_int_equal(bl_test_benchlogf(NULL, &err,
+    assert_int_equal(bl_test_benchlogf(&err, NULL,
                                        "relabel --db %s %s host=nas2 'note=a\nb' --unset dd_conv",
                                        s->db, wr),
                      0);
-    assert_non_null(strstr(err, "1 run (1 record) relabelled"));
+    assert_non_null(strstr(err, "1 run (1 record) relabelled")); /* stdout */
     free(err);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "list --db %s host=nas2", s->db), 0);
     /* one line whatever a label holds */
@@ -195,18 +196,18 @@ static void test_relabel(void **state)
     free(out);
     /* by FILTER, '--' before the labels; every record of the runs */
     assert_int_equal(
-        bl_test_benchlogf(NULL, &err, "relabel --db %s tool=KDiskMark -- rack=7", s->db), 0);
-    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+        bl_test_benchlogf(&err, NULL, "relabel --db %s tool=KDiskMark -- rack=7", s->db), 0);
+    assert_non_null(strstr(err, "1 run (8 records) relabelled")); /* stdout */
     free(err);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "export --db %s rack=7", s->db), 0);
     assert_int_equal(bl_test_count_lines(out), 8);
     free(out);
     /* without '--', the first operand alone is the selection and the rest are labels */
     assert_int_equal(
-        bl_test_benchlogf(NULL, &err, "relabel --db %s tool=KDiskMark shelf=6 'row=a b' 'mark=x~y'",
+        bl_test_benchlogf(&err, NULL, "relabel --db %s tool=KDiskMark shelf=6 'row=a b' 'mark=x~y'",
                           s->db),
         0);
-    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+    assert_non_null(strstr(err, "1 run (8 records) relabelled")); /* stdout */
     free(err);
     assert_int_equal(
         bl_test_benchlogf(&out, NULL, "export --db %s shelf=6 'label.row=a b' mark=x~y", s->db), 0);
@@ -237,8 +238,8 @@ static void test_relabel(void **state)
                      0);
     free(err);
     assert_int_equal(
-        bl_test_benchlogf(NULL, &err, "relabel --db %s tool=KDiskMark -- rack=6", s->db), 0);
-    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+        bl_test_benchlogf(&err, NULL, "relabel --db %s tool=KDiskMark -- rack=6", s->db), 0);
+    assert_non_null(strstr(err, "1 run (8 records) relabelled")); /* stdout */
     free(err);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "export --db %s rack=6", s->db), 0);
     assert_int_equal(bl_test_count_lines(out), 8);
@@ -275,8 +276,8 @@ static void test_reimport_other_labels(void **state)
 {
     store *s = *state;
     char *err;
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", s->db, CDM), 0);
-    assert_non_null(strstr(err, "already in the store (same content"));
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", s->db, CDM), 0);
+    assert_non_null(strstr(err, "already in the store (same content")); /* on stdout */
     assert_non_null(strstr(err, "skipped"));
     free(err);
     assert_int_equal(
@@ -380,9 +381,9 @@ static void test_delete(void **state)
     assert_null(strstr(out, s->ids[1]));
     free(out);
     /* by filter, for scripts */
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "delete --db %s tool=KDiskMark --yes", s->db),
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "delete --db %s tool=KDiskMark --yes", s->db),
                      0);
-    assert_non_null(strstr(err, "1 run (8 records) deleted"));
+    assert_non_null(strstr(err, "1 run (8 records) deleted")); /* stdout */
     free(err);
     /* while some of its runs are left, importing it again says what to do */
     assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", s->db, DD), 1);
@@ -392,7 +393,7 @@ static void test_delete(void **state)
     assert_int_equal(bl_test_benchlogf(NULL, &err, "delete --db %s tool=dd --yes", s->db), 0);
     free(err);
     /* its import is gone with its last run: the file can be imported again, same IDs */
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", s->db, DD), 0);
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", s->db, DD), 0);
     assert_non_null(strstr(err, "imported 2 records in 2 runs"));
     assert_non_null(strstr(err, s->ids[0]));
     free(err);
@@ -497,7 +498,7 @@ static void test_legacy_fnv_key(void **state)
     bl_text_free(&t);
     snprintf(sql, sizeof sql, "UPDATE imports SET hash = '%s'", fnv);
     sqlite_exec(path, sql);
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", path, DD), 0);
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", path, DD), 0);
     assert_non_null(strstr(err, "already in the store (same content"));
     free(err);
 }
@@ -528,7 +529,7 @@ static void test_upgraded_ids_stable(void **state)
     snprintf(again, sizeof again, "%.8s", out);
     free(out);
     assert_string_equal(first, again);
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", path, DD), 0);
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", path, DD), 0);
     assert_non_null(strstr(err, "already in the store (same content"));
     assert_non_null(strstr(err, first));
     free(err);
