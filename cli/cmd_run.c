@@ -53,7 +53,7 @@ static const char after[] =
 
 typedef struct run_args {
     const char *db, *suite, *jobfile, *hosts, *clean;
-    int allow_overwrite;
+    int allow_overwrite, help_options;
     bl_run_opts o;
     bl_labels labels;
 } run_args;
@@ -99,8 +99,8 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
                   "length of each run, fio syntax (10, 1500ms, 2m); in a suite\n"
                   "each of its runs and the warm-up (the pauses stay 5 s)",
                   runtime_arg),
-        BL_OPT_FN(0, "engine", &a->o.engine, "E",
-                  "run every job with engine E (see Engines below)", engine_arg),
+        BL_OPT_FN(0, "engine", &a->o.engine, "E", "run every job with engine E (see Engines below)",
+                  engine_arg),
         BL_OPT_BOOL(0, "allow-overwrite", &a->allow_overwrite,
                     "use an existing file or block device: its data is overwritten"),
         BL_OPT_LABEL(&a->labels),
@@ -111,6 +111,8 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
         BL_OPT_DB(&a->db),
         BL_OPT_STRING(0, "clean", &a->clean, "DIR",
                       "only remove the scratch files in DIR left by killed runs"),
+        BL_OPT_BOOL(0, "help-options", &a->help_options,
+                    "list the job file options: type, bounds, values, help"),
         BL_OPT_END(),
     };
     static const bl_command_help h = {"run", usage, after, suites_help, 0};
@@ -118,6 +120,11 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
     if (n < 0)
         return -1;
     a->o.allow_overwrite = a->allow_overwrite != 0;
+    if (a->help_options) {
+        bl_job_opts_help(stdout);
+        *status = 0;
+        return -1;
+    }
     *status = 2;
     if (n > 1)
         return bl_usage_error("run", "one JOBFILE at most, '%s' is extra", argv[1]), -1;
