@@ -210,8 +210,9 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
         w->fds[f] = -1;
     bl_target **files = r->files + (r->nsets > 1 ? clone * w->nfiles : 0);
     for (int f = 0; f < w->nfiles; f++) {
-        w->fds[f] =
-            no_io ? -2 : bl_target_open(&ex->targets, files[f], j->direct, &direct, err, errlen);
+        w->fds[f] = no_io ? -2
+                          : bl_target_open(&ex->targets, files[f], j->direct, bl_job_writes(j),
+                                           &direct, err, errlen);
         if (w->fds[f] == -1)
             return -1;
     }
@@ -315,7 +316,7 @@ static int check_target(bl_exec *ex, bl_job *j, bl_target *t, char *err, size_t 
     if (!j->engine->check_target)
         return 0;
     bool direct = false;
-    int fd = bl_target_open(&ex->targets, t, j->direct, &direct, err, errlen);
+    int fd = bl_target_open(&ex->targets, t, j->direct, bl_job_writes(j), &direct, err, errlen);
     if (fd < 0)
         return -1;
     char why[384];

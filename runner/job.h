@@ -156,6 +156,10 @@ int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_diags *out);
 bool bl_fio_size(const char *s, uint64_t *out);
 bool bl_fio_time_s(const char *s, double *out);
 
+/* Whether the job writes to its file (writes, trims, verify's written blocks): the others
+ * open it read-only. */
+bool bl_job_writes(const bl_job *j);
+
 /* "seq-read", "rand-write", ... for the record's test field. */
 const char *bl_job_test_name(const bl_job *j, bl_dir d);
 
