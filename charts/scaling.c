@@ -215,8 +215,9 @@ int bl_chart_scaling(bl_canvas *c, const bl_records *recs, const bl_chart_opts *
         bl_strbuf_printf(&sub, "below: mean %s latency (solid), p99 %s latency (dashed)",
                          kinds[m.lat_kind], kinds[m.p99_kind]);
     if (repeats > 1)
-        bl_strbuf_printf(&sub, " · up to %zu repeats a point: %s, whiskers 95%% CI (cut at the panel)", repeats,
-                         bl_repeats_name(o->repeats));
+        bl_strbuf_printf(&sub,
+                         " · up to %zu repeats a point: %s, whiskers 95%% CI (cut at the panel)",
+                         repeats, bl_repeats_name(o->repeats));
     if (m.n > nl)
         bl_strbuf_printf(&sub, " · first %zu of %zu lines", nl, m.n);
     if (m.left_out)
