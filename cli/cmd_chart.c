@@ -1,6 +1,9 @@
 /* benchlog chart: a PNG, SVG or PDF chart of the stored records matching FILTER. */
 #include "../charts/chart.h"
 #include "../compare/load.h"
+#include "../compare/scaling.h"
+#include "../core/atomic.h"
+#include "../report/scaling_table.h"
 #include "args.h"
 #include "cmp_args.h"
 #include "commands.h"
@@ -26,6 +29,8 @@ static const char after[] =
     "\nA bar or iops-lat chart draws every set-up: past 10 set-ups it writes pages FILE-1.png,\n"
     "FILE-2.png, ... of 10 each, and says so. Legends name set-ups by their labels.\n"
     "Percentiles, timeline and histogram draw at most 10 curves; narrow with FILTER.\n"
+    "Scaling also writes its matrix as a table: -o FILE.csv (model units: IO/s, bytes/s,\n"
+    "ns) or -o FILE.txt, or -o - for the text table on stdout.\n"
     "Options may stand before, between or after the filters.\n"
     "Example: benchlog chart --kind percentiles -o lat.svg tool=fio test=rand-read\n";
 
@@ -105,6 +110,36 @@ static int draw(const char *out, const bl_records *recs, bl_chart_opts *co, cons
     return 0;
 }
 
+/* The scaling matrix as a table: "-" (text on stdout), FILE.txt or FILE.csv. */
+static int scaling_table_out(const char *out)
+{
+    const char *dot = strrchr(out, '.');
+    return strcmp(out, "-") == 0 || (dot && (strcmp(dot, ".csv") == 0 || strcmp(dot, ".txt") == 0));
+}
+
+static int scaling_table(const char *out, const bl_records *recs, const bl_chart_opts *co,
+                         char *err, size_t errlen)
+{
+    bl_scaling m;
+    if (bl_scaling_build(recs, co->by, co->repeats, &m, err, errlen) != 0)
+        return 1;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    const char *dot = strrchr(out, '.');
+    if (dot && strcmp(dot, ".csv") == 0)
+        bl_scaling_csv(&m, &sb);
+    else
+        bl_scaling_text(&m, &sb);
+    bl_scaling_free(&m);
+    int rc = 0;
+    if (strcmp(out, "-") == 0)
+        fputs(sb.s, stdout);
+    else if (bl_write_file(out, sb.s, sb.len, err, errlen) != 0)
+        rc = 1;
+    bl_strbuf_free(&sb);
+    return rc;
+}
+
 int cmd_chart(int argc, char **argv)
 {
     const char *db = NULL, *out = NULL;
@@ -125,7 +160,7 @@ int cmd_chart(int argc, char **argv)
         BL_OPT_FN(0, "height", &co.height, "N", "image height in pixels (default 900)", size_arg),
         BL_OPT_FN(0, "metric", &cmp, "NAME",
                   "bar: chart this figure: bw, iops, lat, p50, p99, p99.9, value\n"
-                  "(repeatable: one chart each, FILE-NAME.png)",
+                  "(repeatable: one chart each, FILE-NAME.png); scaling: bw or iops",
                   bl_cmp_opt_metric),
         BL_OPT_FN(0, "repeats", &cmp, "HOW",
                   "bar: combine repeats by mean (default), median, best or all (mean)",
@@ -157,7 +192,13 @@ int cmd_chart(int argc, char **argv)
     } else {
         rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
     }
-    if (rc == 0) {
+    if (co.kind == BL_CHART_SCALING && cmp.n_metrics) { /* scaling: MB/s or IOPS on top */
+        co.has_metric = 1;
+        co.metric = (int)cmp.metrics[0];
+    }
+    if (rc == 0 && co.kind == BL_CHART_SCALING && scaling_table_out(out))
+        rc = scaling_table(out, &recs, &co, err, sizeof err);
+    else if (rc == 0) {
         rc = draw(out, &recs, &co, &cmp, err, sizeof err);
         bl_chart_cleanup();
     }

@@ -5,6 +5,7 @@
 #include "../runner/job.h"
 #include "../runner/runner.h"
 #include "../runner/suites.h"
+#include "../runner/sweep.h"
 #include "../runner/target.h"
 #include "args.h"
 #include "commands.h"
@@ -52,11 +53,24 @@ static const char after[] =
     "Example: benchlog run --suite cdm8 --target /mnt/ssd --label disk=ssd1\n";
 
 typedef struct run_args {
-    const char *db, *suite, *jobfile, *hosts, *clean;
-    int allow_overwrite;
+    const char *db, *suite, *jobfile, *hosts, *clean, *sweep_spec;
+    int allow_overwrite, help_options, sweep_repeats;
     bl_run_opts o;
     bl_labels labels;
+    bl_sweep sweep;
 } run_args;
+
+static int repeats_arg(void *value, const char *arg, char *err, size_t errlen)
+{
+    char *end;
+    long v = strtol(arg, &end, 10);
+    if (*arg && !*end && v >= 1 && v <= 1000) {
+        *(int *)value = (int)v;
+        return 0;
+    }
+    snprintf(err, errlen, "--sweep-repeats wants a number from 1 to 1000, not '%s'", arg);
+    return -1;
+}
 
 static int size_arg(void *value, const char *arg, char *err, size_t errlen)
 {
@@ -99,8 +113,8 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
                   "length of each run, fio syntax (10, 1500ms, 2m); in a suite\n"
                   "each of its runs and the warm-up (the pauses stay 5 s)",
                   runtime_arg),
-        BL_OPT_FN(0, "engine", &a->o.engine, "E",
-                  "run every job with engine E (see Engines below)", engine_arg),
+        BL_OPT_FN(0, "engine", &a->o.engine, "E", "run every job with engine E (see Engines below)",
+                  engine_arg),
         BL_OPT_BOOL(0, "allow-overwrite", &a->allow_overwrite,
                     "use an existing file or block device: its data is overwritten"),
         BL_OPT_LABEL(&a->labels),
@@ -111,6 +125,14 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
         BL_OPT_DB(&a->db),
         BL_OPT_STRING(0, "clean", &a->clean, "DIR",
                       "only remove the scratch files in DIR left by killed runs"),
+        BL_OPT_STRING(0, "sweep", &a->sweep_spec, "SPEC",
+                      "run the jobs (or suite) at every combination of job options'\n"
+                      "values: 'iodepth=1,2,4,8 numjobs=1,2 bs=4k,64k'; first key\n"
+                      "slowest; records labelled sweep=KEYS and sweep_KEY=VALUE"),
+        BL_OPT_FN(0, "sweep-repeats", &a->sweep_repeats, "N",
+                  "run the whole matrix N times, round after round (repeats)", repeats_arg),
+        BL_OPT_BOOL(0, "help-options", &a->help_options,
+                    "list the job file options: type, bounds, values, help"),
         BL_OPT_END(),
     };
     static const bl_command_help h = {"run", usage, after, suites_help, 0};
@@ -118,6 +140,11 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
     if (n < 0)
         return -1;
     a->o.allow_overwrite = a->allow_overwrite != 0;
+    if (a->help_options) {
+        bl_job_opts_help(stdout);
+        *status = 0;
+        return -1;
+    }
     *status = 2;
     if (n > 1)
         return bl_usage_error("run", "one JOBFILE at most, '%s' is extra", argv[1]), -1;
@@ -129,6 +156,16 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
         if (!a->jobfile && !a->suite && !a->hosts)
             return 0;
         return bl_usage_error("run", "--clean DIR runs nothing: no JOBFILE, --suite, --hosts"), -1;
+    }
+    if (a->sweep_repeats && !a->sweep_spec)
+        return bl_usage_error("run", "--sweep-repeats needs --sweep"), -1;
+    if (a->sweep_spec && a->hosts)
+        return bl_usage_error("run", "--sweep runs benchlog's engine, not fio on --hosts"), -1;
+    if (a->sweep_spec) {
+        char err[512];
+        if (bl_sweep_parse(a->sweep_spec, &a->sweep, err, sizeof err) != 0)
+            return bl_usage_error("run", "%s", err), -1;
+        a->sweep.repeats = a->sweep_repeats ? a->sweep_repeats : 1;
     }
     if (a->hosts && !a->jobfile)
         return bl_usage_error("run", "--hosts needs a JOBFILE for fio to run on the hosts"), -1;
@@ -215,6 +252,15 @@ static int run(run_args *a)
         bl_jobs_free(&jobs);
         return 1;
     }
+    if (a->sweep_spec) {
+        char err[512];
+        if (bl_sweep_check(&a->sweep, &jobs, a->suite ? bl_suite_find(a->suite) : NULL, err,
+                           sizeof err) != 0) {
+            fprintf(stderr, "benchlog run: %s\n", err);
+            bl_jobs_free(&jobs);
+            return 1;
+        }
+    }
     /* Check the store opens before spending minutes measuring. */
     bl_store *probe = bl_open_store(a->db, 1);
     if (!probe) {
@@ -245,8 +291,10 @@ static int run(run_args *a)
 
     bl_records recs;
     bl_records_init(&recs);
-    int rc = a->suite ? bl_run_suite(bl_suite_find(a->suite), &a->o, &recs)
-                      : bl_run_jobs(&jobs, &a->o, &recs);
+    const bl_suite *suite = a->suite ? bl_suite_find(a->suite) : NULL;
+    int rc = a->sweep_spec ? bl_run_sweep(&a->sweep, &jobs, suite, &a->o, &recs)
+             : suite       ? bl_run_suite(suite, &a->o, &recs)
+                           : bl_run_jobs(&jobs, &a->o, &recs);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     fflush(stdout);
@@ -270,5 +318,6 @@ int cmd_run(int argc, char **argv)
     if (read_args(argc, argv, &a, &rc) == 0)
         rc = run(&a);
     bl_labels_free(&a.labels);
+    bl_sweep_free(&a.sweep);
     return rc;
 }

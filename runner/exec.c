@@ -1,5 +1,6 @@
 #include "exec.h"
 #include "sampler.h"
+#include "suites.h"
 #include "../core/strbuf.h"
 #include <errno.h>
 #include <pthread.h>
@@ -36,10 +37,29 @@ bool bl_exec_interrupted(bl_exec *ex)
     return atomic_load(&ex->stop) != 0;
 }
 
+/* A sweep's point. A suite's test is named again from what it runs, and picks its engine by
+ * the suite's rule (sync at QD1, libaio deeper) unless the point or --engine names one. */
+void bl_exec_apply_sets(const bl_run_opts *o, bl_job *out)
+{
+    bool engine_set = false;
+    for (size_t i = 0; i < o->n_sets; i++) {
+        char err[256];
+        if (bl_job_set(out, o->sets[i].key, o->sets[i].value, err, sizeof err) != 0)
+            fprintf(stderr, "benchlog run: %s\n", err); /* bl_sweep_parse took each already */
+        engine_set |= strcmp(o->sets[i].key, "ioengine") == 0;
+    }
+    if (!o->n_sets || !out->cdm_test)
+        return;
+    if (!engine_set)
+        out->engine = bl_engine_find(out->iodepth > 1 ? "libaio" : "sync");
+    bl_suite_rename(out);
+}
+
 void bl_exec_apply_overrides(const bl_exec *ex, const bl_job *j, bl_job *out)
 {
     const bl_run_opts *o = ex->o;
     bl_job_copy(out, j);
+    bl_exec_apply_sets(o, out);
     if (o->size)
         out->size = o->size;
     if (o->runtime_s > 0)
@@ -210,8 +230,9 @@ static int setup_worker(bl_exec *ex, bl_job_result *r, bl_worker *w, int clone, 
         w->fds[f] = -1;
     bl_target **files = r->files + (r->nsets > 1 ? clone * w->nfiles : 0);
     for (int f = 0; f < w->nfiles; f++) {
-        w->fds[f] =
-            no_io ? -2 : bl_target_open(&ex->targets, files[f], j->direct, &direct, err, errlen);
+        w->fds[f] = no_io ? -2
+                          : bl_target_open(&ex->targets, files[f], j->direct, bl_job_writes(j),
+                                           &direct, err, errlen);
         if (w->fds[f] == -1)
             return -1;
     }
@@ -315,7 +336,7 @@ static int check_target(bl_exec *ex, bl_job *j, bl_target *t, char *err, size_t 
     if (!j->engine->check_target)
         return 0;
     bool direct = false;
-    int fd = bl_target_open(&ex->targets, t, j->direct, &direct, err, errlen);
+    int fd = bl_target_open(&ex->targets, t, j->direct, bl_job_writes(j), &direct, err, errlen);
     if (fd < 0)
         return -1;
     char why[384];

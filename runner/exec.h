@@ -5,6 +5,7 @@
 
 #include "engine.h"
 #include "runner.h"
+#include "suites.h"
 #include "target.h"
 
 typedef struct bl_job_result {
@@ -40,7 +41,9 @@ void bl_exec_init(bl_exec *ex, const bl_run_opts *o);
 void bl_exec_done(bl_exec *ex);
 bool bl_exec_interrupted(bl_exec *ex);
 
-/* Applies --size/--runtime/--engine/--target to a copy of j. */
+/* o's sets (a sweep's point) on j; a suite's test is named again from them. */
+void bl_exec_apply_sets(const bl_run_opts *o, bl_job *j);
+/* Applies the sets, --size/--runtime/--engine/--target to a copy of j. */
 void bl_exec_apply_overrides(const bl_exec *ex, const bl_job *j, bl_job *out);
 /* Runs n jobs together. 0 done, -1 failed (printed), 1 interrupted. res[i] must be freed with
  * bl_job_result_free even on failure. */
@@ -51,5 +54,10 @@ void bl_job_result_free(bl_job_result *r);
 void bl_results_to_records(const bl_exec *ex, bl_job_result *res, size_t n, bool group,
                            bl_records *out);
 void bl_print_summary(const bl_exec *ex, const bl_record *r, const char *suffix);
+
+/* bl_run_jobs and bl_run_suite on an exec the caller made (a sweep runs its points on one: one
+ * scratch file, laid out once). BL_RUN_OK, BL_RUN_FAILED or BL_RUN_INTERRUPTED. */
+int bl_run_jobs_on(bl_exec *ex, const bl_jobs *js, bl_records *out);
+int bl_run_suite_on(bl_exec *ex, const bl_suite *s, bl_records *out);
 
 #endif

@@ -19,6 +19,7 @@
 #include "verify.h"
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum { BL_DIR_READ = 0, BL_DIR_WRITE = 1 } bl_dir;
 
@@ -103,6 +104,46 @@ void bl_jobs_free(bl_jobs *js);
 /* Sets one option by fio name; returns 0, or -1 with a message in err ("unknown option"). */
 int bl_job_set(bl_job *j, const char *key, const char *value, char *err, size_t errlen);
 
+/* The job file's options are one table (job_opts.c, as fio's options.c): name, aliases, type,
+ * bounds, the field set (or a parser of its own) and help. bl_job_set looks keys up in it and
+ * range-checks from it; `benchlog run --help-options` lists it. */
+typedef enum {
+    BL_JO_BOOL,   /* bool; no value = 1 */
+    BL_JO_INT,    /* int within [lo, hi] */
+    BL_JO_SIZE,   /* uint64_t bytes within [lo, hi], fio's suffixes */
+    BL_JO_TIME,   /* double seconds within [0, hi], fio's suffixes */
+    BL_JO_STR,    /* char *, a non-empty value */
+    BL_JO_LOG,    /* char *, a log prefix; no value = the job's name */
+    BL_JO_ACCEPT, /* accepted, changes nothing in how benchlog runs */
+    BL_JO_FN,     /* the option's own parser */
+} bl_job_opt_type;
+
+typedef struct bl_job_opt bl_job_opt;
+struct bl_job_opt {
+    const char *name;
+    const char *alias[2];
+    bl_job_opt_type type;
+    size_t off;          /* offsetof(bl_job, field) for the typed options */
+    uint64_t lo, hi;     /* bounds of INT, SIZE, TIME (s) and of FN numbers */
+    const char *hi_text; /* the upper bound as people read it ("256 MiB"); NULL: the number */
+    bool one_value;      /* refuse "A,B" (fio's value for each direction) */
+    /* BL_JO_FN: 0, or -1 with err; key is the name as written (may be an alias). */
+    int (*parse)(bl_job *j, const bl_job_opt *o, const char *key, const char *v, char *err,
+                 size_t errlen);
+    const char *values; /* the accepted values or syntax, for the help */
+    const char *help;
+    const char *fn_type; /* BL_JO_FN: the type the help shows ("choice", "int") */
+};
+
+size_t bl_job_opt_count(void);
+const bl_job_opt *bl_job_opt_at(size_t i);
+/* By name or alias; NULL when not in the table. */
+const bl_job_opt *bl_job_opt_find(const char *key);
+/* "1 to 256", "0 to 100 days", "" for options without bounds: what messages and help show. */
+void bl_job_opt_bounds(const bl_job_opt *o, char *buf, size_t n);
+/* Every option of the table, one a line: name (aliases), type, bounds or values, help. */
+void bl_job_opts_help(FILE *f);
+
 /* Limits that involve several options (offset + size within a file, buffers, times), for a
  * job as read and again after command line overrides. 0, or -1 with a message. */
 int bl_job_check(const bl_job *j, char *err, size_t errlen);
@@ -114,6 +155,10 @@ int bl_jobfile_parse(const bl_text *t, bl_jobs *jobs, bl_diags *out);
 /* fio's size and time syntax: "4k" -> 4096, "1MiB" -> 1000000; "1500ms" -> 1.5 s. */
 bool bl_fio_size(const char *s, uint64_t *out);
 bool bl_fio_time_s(const char *s, double *out);
+
+/* Whether the job writes to its file (writes, trims, verify's written blocks): the others
+ * open it read-only. */
+bool bl_job_writes(const bl_job *j);
 
 /* "seq-read", "rand-write", ... for the record's test field. */
 const char *bl_job_test_name(const bl_job *j, bl_dir d);

@@ -119,6 +119,11 @@ int bl_job_check(const bl_job *j, char *err, size_t errlen)
     return 0;
 }
 
+bool bl_job_writes(const bl_job *j)
+{
+    return j->is_write || j->is_trim;
+}
+
 const char *bl_job_test_name(const bl_job *j, bl_dir d)
 {
     if (d == BL_DIR_WRITE && j->is_trim)

@@ -30,6 +30,15 @@ typedef struct bl_run_opts {
     const char *suite;  /* label suite= */
     size_t n_labels;    /* --label pairs, added last */
     const bl_label *labels;
+    /* Job options set on every job, over its own and before size/runtime/engine (a sweep's
+     * point: iodepth=4, bs=64k); checked beforehand (bl_sweep_check). */
+    size_t n_sets;
+    const bl_label *sets;
+    /* A sweep's progress: the point ("3/8 iodepth=4 numjobs=2") before the test's name, the
+     * seconds its finished points took and those the points after this one will take, so
+     * that % and time left are the whole matrix's. */
+    const char *progress_point;
+    double progress_done_s, progress_later_s;
 } bl_run_opts;
 
 enum { BL_RUN_OK = 0, BL_RUN_FAILED = 1, BL_RUN_INTERRUPTED = 3 };
@@ -38,5 +47,8 @@ enum { BL_RUN_OK = 0, BL_RUN_FAILED = 1, BL_RUN_INTERRUPTED = 3 };
  * BL_RUN_OK, BL_RUN_FAILED (message printed, finished tests kept in out) or
  * BL_RUN_INTERRUPTED. */
 int bl_run_jobs(const bl_jobs *jobs, const bl_run_opts *o, bl_records *out);
+/* Seconds the jobs run (ramp and runtime, phase by phase, o's --runtime applied); 0 when a job
+ * runs until its bytes are done (no runtime): not known beforehand. */
+double bl_jobs_seconds(const bl_jobs *jobs, const bl_run_opts *o);
 
 #endif

@@ -84,8 +84,19 @@ static void show_progress(bl_exec *ex, bl_sampler *s, const char *title, uint64_
             left = f > 0 ? el / f - el : 0;
         }
     }
-    bl_progress_show(stdout, title, frac * 100, bw, iops, left);
-    (void)ex;
+    const bl_run_opts *o = ex->o;
+    if (!o->progress_point) {
+        bl_progress_show(stdout, title, frac * 100, bw, iops, left);
+        return;
+    }
+    /* A sweep: the whole matrix's share done and time left. */
+    double el = (double)(now - t0) / 1e9, done = o->progress_done_s + el;
+    double all_left = (frac > 0 ? left : 0) + o->progress_later_s, pct = 0;
+    if (done + all_left > 0)
+        pct = done / (done + all_left) * 100;
+    char what[160];
+    snprintf(what, sizeof what, "%s %s", o->progress_point, title ? title : "");
+    bl_progress_show(stdout, what, pct, bw, iops, all_left);
 }
 
 /* Once a second per job with ss=: its IOPS or bandwidth since the last second into the

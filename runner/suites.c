@@ -2,6 +2,7 @@
 #include "../core/strbuf.h"
 #include "exec.h"
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -219,20 +220,62 @@ static int run_test(bl_exec *ex, const bl_suite *s, const bl_job *j, bl_records 
     return rc;
 }
 
-int bl_run_suite(const bl_suite *s, const bl_run_opts *o, bl_records *out)
+int bl_run_suite_on(bl_exec *ex, const bl_suite *s, bl_records *out)
 {
-    bl_exec ex;
-    bl_exec_init(&ex, o);
     int rc = 0;
     for (int d = 0; d < 2 && rc == 0; d++)
         for (size_t i = 0; i < s->n_tests && rc == 0; i++) {
             if (d + i > 0)
-                pause_s(&ex, s->interval_s);
+                pause_s(ex, s->interval_s);
             bl_job j;
             bl_suite_job(s, i, (bl_dir)d, &j);
-            rc = run_test(&ex, s, &j, out);
+            rc = run_test(ex, s, &j, out);
             bl_job_free(&j);
         }
-    bl_exec_done(&ex);
     return rc == 0 ? BL_RUN_OK : rc > 0 ? BL_RUN_INTERRUPTED : BL_RUN_FAILED;
+}
+
+int bl_run_suite(const bl_suite *s, const bl_run_opts *o, bl_records *out)
+{
+    bl_exec ex;
+    bl_exec_init(&ex, o);
+    int rc = bl_run_suite_on(&ex, s, out);
+    bl_exec_done(&ex);
+    return rc;
+}
+
+double bl_suite_seconds(const bl_suite *s, const bl_run_opts *o)
+{
+    double run = o && o->runtime_s > 0 ? o->runtime_s : s->measure_s;
+    double warm = s->warmup_s > 0 ? (o && o->runtime_s > 0 ? o->runtime_s : s->warmup_s) : 0;
+    double n = 2.0 * (double)s->n_tests;
+    return n * (warm + run * s->runs) + (n - 1) * s->interval_s;
+}
+
+/* "4K", "512K", "1M": CrystalDiskMark's spelling of a block size. */
+static void cdm_size(uint64_t bs, char *buf, size_t n)
+{
+    if (bs % MiB == 0)
+        snprintf(buf, n, "%lluM", (unsigned long long)(bs / MiB));
+    else if (bs % KiB == 0)
+        snprintf(buf, n, "%lluK", (unsigned long long)(bs / KiB));
+    else
+        snprintf(buf, n, "%lluB", (unsigned long long)bs);
+}
+
+void bl_suite_rename(bl_job *j)
+{
+    char size[32], name[96];
+    cdm_size(j->bs, size, sizeof size);
+    snprintf(name, sizeof name, "%s%s Q%dT%d", j->random ? "RND" : "SEQ", size,
+             j->iodepth_asked ? j->iodepth_asked : j->iodepth, j->numjobs);
+    free(j->cdm_test);
+    j->cdm_test = bl_xstrdup(name);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (const char *p = name; *p; p++)
+        bl_strbuf_putc(&sb, *p == ' ' ? '-' : (char)tolower((unsigned char)*p));
+    bl_strbuf_puts(&sb, j->is_read ? "-read" : "-write");
+    free(j->name);
+    j->name = bl_strbuf_take(&sb);
 }

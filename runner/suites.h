@@ -35,6 +35,9 @@ typedef struct bl_suite {
 } bl_suite;
 
 const bl_suite *bl_suite_find(const char *name);
+/* A suite job's cdm_test and name made again from its bs, iodepth and numjobs, after a sweep
+ * changed them ("RND4K Q32T1" at iodepth=4, numjobs=2: "RND4K Q4T2", job rnd4k-q4t2-read). */
+void bl_suite_rename(bl_job *j);
 size_t bl_suite_count(void);
 const bl_suite *bl_suite_at(size_t i);
 /* The job of test i in direction d (reads first, like CrystalDiskMark). */
@@ -51,5 +54,7 @@ bl_record *bl_suite_pick(bl_records *runs, bl_suite_picked *from);
 /* Runs the suite; records of finished tests are appended even when interrupted. Returns
  * BL_RUN_OK, BL_RUN_FAILED or BL_RUN_INTERRUPTED (runner.h). */
 int bl_run_suite(const bl_suite *s, const bl_run_opts *o, bl_records *out);
+/* Seconds the suite takes (warm-ups, runs and pauses) with o's --runtime (o may be NULL). */
+double bl_suite_seconds(const bl_suite *s, const bl_run_opts *o);
 
 #endif

@@ -424,10 +424,10 @@ static int write_layout(bl_target *t, int fd, const volatile sig_atomic_t *stop,
     return rc;
 }
 
-int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool *direct, char *err,
-                   size_t errlen)
+int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool writes, bool *direct,
+                   char *err, size_t errlen)
 {
-    int flags = O_RDWR;
+    int flags = writes ? O_RDWR : O_RDONLY;
     *direct = false;
     if (want_direct && t->direct_ok != 0) {
         int fd = ts->no_direct ? -1 : open_target(t, flags | O_DIRECT);

@@ -68,10 +68,12 @@ int bl_target_prepare(bl_target *t, bl_falloc_mode falloc, bool layout,
                       const volatile sig_atomic_t *stop, FILE *msg, char *err, size_t errlen);
 /* A target without a file, for the null engine. */
 bl_target *bl_target_none(bl_targets *ts, uint64_t size);
-/* Opens for I/O; with want_direct, O_DIRECT when the filesystem allows it (probes once and
- * prints the fallback notice). *direct receives what was used. -1 with err on failure. */
-int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool *direct, char *err,
-                   size_t errlen);
+/* Opens for I/O, read-write only when `writes` (a job that only reads opens it O_RDONLY: a
+ * file the user may read but not write still runs, and a read job cannot write by mistake);
+ * with want_direct, O_DIRECT when the filesystem allows it (probes once and prints the
+ * fallback notice). *direct receives what was used. -1 with err on failure. */
+int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool writes, bool *direct,
+                   char *err, size_t errlen);
 /* Removes the scratch files (only while their name still leads to the file we made) and frees
  * everything. */
 void bl_targets_cleanup(bl_targets *ts);

@@ -369,6 +369,100 @@ static void test_suites_line_up_with_cdm_imports(void **state)
     check_lines_up("cdm/cdm-8.0.2_x64_crucial_p2_nvme.txt", "cdm8");
 }
 
+/* The option table: every key and alias is found, each bound is taken at its edge and refused
+ * one past it with the job file's line and the bounds the help shows. */
+static void test_option_table_bounds(void **state)
+{
+    (void)state;
+    size_t checked = 0;
+    for (size_t i = 0; i < bl_job_opt_count(); i++) {
+        const bl_job_opt *o = bl_job_opt_at(i);
+        assert_ptr_equal(bl_job_opt_find(o->name), o);
+        for (int a = 0; a < 2; a++)
+            if (o->alias[a])
+                assert_ptr_equal(bl_job_opt_find(o->alias[a]), o);
+        if (o->type != BL_JO_INT && o->type != BL_JO_SIZE && o->type != BL_JO_TIME)
+            continue;
+        /* At the upper bound: taken, the field holds it. */
+        char text[160], err[256];
+        bl_job j;
+        bl_job_defaults(&j);
+        snprintf(text, sizeof text, "%llu", (unsigned long long)o->hi);
+        assert_int_equal(bl_job_set(&j, o->name, text, err, sizeof err), 0);
+        const char *f = (const char *)&j + o->off;
+        if (o->type == BL_JO_INT)
+            assert_int_equal(*(const int *)f, (int)o->hi);
+        else if (o->type == BL_JO_SIZE)
+            assert_true(*(const uint64_t *)f == o->hi);
+        else
+            assert_double_equal(*(const double *)f, (double)o->hi, 0);
+        bl_job_free(&j);
+        /* One past it, and below a lower bound above 0: refused at its line. */
+        char bounds[96], want[200];
+        bl_job_opt_bounds(o, bounds, sizeof bounds);
+        assert_true(*bounds != 0);
+        snprintf(text, sizeof text, "[a]\n%s=%llu\n", o->name, (unsigned long long)o->hi + 1);
+        if (o->lo > 0)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s=%llu\n", o->name,
+                     (unsigned long long)o->lo - 1);
+        bl_jobs jobs = {0};
+        bl_diags out;
+        assert_int_equal(parse_text(text, &jobs, &out), o->lo > 0 ? 2 : 1);
+        assert_int_equal(out.v[0].line, 2);
+        snprintf(want, sizeof want, "option '%s': %llu is out of range (%s)", o->name,
+                 (unsigned long long)o->hi + 1, bounds);
+        assert_string_equal(out.v[0].msg, want);
+        if (o->lo > 0) {
+            assert_int_equal(out.v[1].line, 3);
+            snprintf(want, sizeof want, "option '%s': %llu is out of range (%s)", o->name,
+                     (unsigned long long)o->lo - 1, bounds);
+            assert_string_equal(out.v[1].msg, want);
+        }
+        bl_jobs_free(&jobs);
+        bl_diags_free(&out);
+        checked++;
+    }
+    assert_true(checked >= 20);
+    /* Options refusing a value for each direction say so, one message for all of them. */
+    const char *rates[] = {"rate", "rate_min", "ratemin", "rate_iops", "rate_iops_min"};
+    for (size_t i = 0; i < 5; i++) {
+        bl_job j;
+        bl_job_defaults(&j);
+        char err[256], want[200];
+        assert_int_equal(bl_job_set(&j, rates[i], "10,20", err, sizeof err), -1);
+        snprintf(want, sizeof want,
+                 "option '%s': a rate for each direction ('10,20') is not supported by "
+                 "benchlog's runner",
+                 rates[i]);
+        assert_string_equal(err, want);
+        bl_job_free(&j);
+    }
+}
+
+/* `run --help-options` is written from the table: every key and alias, its bounds. */
+static void test_help_lists_every_option(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    assert_int_equal(bl_test_benchlog("run --help-options", &out, NULL), 0);
+    for (size_t i = 0; i < bl_job_opt_count(); i++) {
+        const bl_job_opt *o = bl_job_opt_at(i);
+        char line[128];
+        snprintf(line, sizeof line, "\n  %s ", o->name);
+        if (o->alias[0])
+            snprintf(line, sizeof line, "\n  %s (%s) ", o->name, o->alias[0]);
+        if (!strstr(out, line))
+            fail_msg("--help-options lacks '%s'", line + 1);
+        char bounds[96];
+        bl_job_opt_bounds(o, bounds, sizeof bounds);
+        if (*bounds)
+            assert_non_null(strstr(strstr(out, line), bounds));
+    }
+    assert_non_null(strstr(out, "1 to 256 MiB"));
+    assert_non_null(strstr(out, "io_uring"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +476,8 @@ int main(void)
         cmocka_unit_test(test_suite_shapes),
         cmocka_unit_test(test_suite_pick_as_crystaldiskmark),
         cmocka_unit_test(test_suites_line_up_with_cdm_imports),
+        cmocka_unit_test(test_option_table_bounds),
+        cmocka_unit_test(test_help_lists_every_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
