@@ -25,6 +25,8 @@ static const command commands[] = {
     {"chart", cmd_chart, "chart as PNG, SVG or PDF; kinds:" BL_CHART_KIND_NAMES},
     {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
     {"compare", cmd_compare, "two set-ups test by test: change in %, outside the 95% CI?"},
+    {"history", cmd_history, "each set-up's results over time, change points found"},
+    {"check", cmd_check, "exit 1 when the newest runs are a significant regression"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -169,8 +169,7 @@ static void add_change(bl_cp_result *out, size_t at, double p)
     out->v[i] = (bl_change){.at = at, .p = p};
 }
 
-/* Means either side of each change, its size and its sense. */
-static void describe_changes(const double *x, size_t n, int lower_better, bl_cp_result *out)
+void bl_cp_describe(const double *x, size_t n, int lower_better, bl_cp_result *out)
 {
     for (size_t i = 0; i < out->n; i++) {
         bl_change *c = &out->v[i];
@@ -230,7 +229,7 @@ void bl_changepoints(const double *x, size_t n, const bl_cp_opts *opts, int lowe
     free(w.fcnt);
     free(w.fsum);
     free(w.order);
-    describe_changes(x, n, lower_better, out);
+    bl_cp_describe(x, n, lower_better, out);
 }
 
 void bl_cp_result_free(bl_cp_result *r)

@@ -46,6 +46,11 @@ void bl_changepoints(const double *x, size_t n, const bl_cp_opts *o, int lower_b
                      bl_cp_result *out);
 void bl_cp_result_free(bl_cp_result *r);
 
+/* Sets each change's means either side, per cent and sense from x (bl_changepoints does it
+ * from the series it searched; a caller that searched a transform of x, logs, calls it again
+ * with the figures themselves). */
+void bl_cp_describe(const double *x, size_t n, int lower_better, bl_cp_result *out);
+
 /* The mean of x[from..to). */
 double bl_cp_mean(const double *x, size_t from, size_t to);
 

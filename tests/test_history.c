@@ -1,0 +1,377 @@
+/* history and check over real runs: outputs of real dd (and sysbench, for latency), made once
+ * per program, stored with a time one day apart, and the changes found where they were made.
+ *
+ * The step is real: dd copies 128 KiB from a pipe this program feeds, 64 KiB, a pause, then
+ * 64 KiB, as a network source delivering at a pace would; from run 21 on the source pauses
+ * four times as long (60 ms, not 15), and dd measures a quarter of the speed. The pause is
+ * slept, not computed, so the machine's load (two cores shared by many builds) moves the
+ * figures by a few per cent, not several times as it moves a CPU-bound or page-cache copy.
+ * dd's text does not show where its input came from: both are one set-up to benchlog. The
+ * runs of each kind are made interleaved and stored in a shuffled (fixed-seed) order within
+ * their half, so that load changing while the test runs falls on no part of a series more
+ * than another. Latency: sysbench writing 256 KiB blocks to the page cache, then with
+ * O_DSYNC (each write waits for the disk). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/strbuf.h"
+#include "support/support.h"
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define N_PLAIN 40 /* dd from a source pausing 15 ms */
+#define N_DSYNC 20 /* the same pausing 60 ms */
+#define N_SB 8     /* sysbench runs of each kind */
+#define DAY 86400L
+#define T0 1796169600L /* 2026-12-02T00:00:00Z */
+
+static char *dir;
+static int have_sysbench;
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st;
+    free(bl_test_sh(cmd, &st));
+    if (st != 0)
+        fail_msg("failed: %s", cmd);
+}
+
+/* Real dd reading a pipe: 64 KiB, pause_ms, 64 KiB, end; its report to dir/name. */
+static void dd_paced(const char *name, long pause_ms)
+{
+    static const char block[65536];
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fds[0], 0) < 0 || dup2(fd, 2) < 0)
+            _exit(127);
+        close(fds[0]);
+        close(fds[1]);
+        execlp("dd", "dd", "of=/dev/null", "bs=64k", "iflag=fullblock", (char *)NULL);
+        _exit(127);
+    }
+    struct timespec pause = {0, pause_ms * 1000000L}, tick = {0, 500000L};
+    assert_int_equal(write(fds[1], block, sizeof block), (ssize_t)sizeof block);
+    /* dd's clock starts before its first read: the pause starts once dd has read the first
+     * block, however long a loaded machine takes to start it */
+    int queued;
+    while (ioctl(fds[0], FIONREAD, &queued) == 0 && queued > 0)
+        nanosleep(&tick, NULL);
+    close(fds[0]);
+    while (nanosleep(&pause, &pause) != 0)
+        ;
+    assert_int_equal(write(fds[1], block, sizeof block), (ssize_t)sizeof block);
+    close(fds[1]);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* The sysbench runs, made while dd runs (one waits for the disk, the other sleeps): the pid
+ * to wait for, 0 without sysbench. Plain and O_DSYNC runs interleaved. */
+static pid_t sysbench_runs(void)
+{
+    have_sysbench = bl_test_have("sysbench");
+    if (!have_sysbench)
+        return 0;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && sysbench fileio --file-num=1 --file-total-size=2M prepare >/dev/null && "
+             "for i in $(seq %d); do for f in '' dsync; do sysbench fileio --file-num=1 "
+             "--file-total-size=2M --file-block-size=262144 --file-test-mode=seqwr --time=0 "
+             "--events=8 --file-fsync-end=off --file-extra-flags=$f run >sb${f:-plain}$i.txt || "
+             "exit 1; done; done",
+             dir, N_SB);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = bl_test_tmpdir();
+    pid_t sysbench = sysbench_runs();
+    for (int i = 0, p = 0, s = 0; i < N_PLAIN + N_DSYNC; i++) {
+        char name[32];
+        if (i % 3 == 2 && s < N_DSYNC) {
+            snprintf(name, sizeof name, "s%d.txt", ++s);
+            dd_paced(name, 60);
+        } else {
+            snprintf(name, sizeof name, "p%d.txt", ++p);
+            dd_paced(name, 15);
+        }
+    }
+    if (sysbench)
+        assert_int_equal(waitpid(sysbench, NULL, 0), sysbench);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (!getenv("BENCHLOG_KEEP"))
+        sh("rm -rf %s", dir);
+    free(dir);
+    return 0;
+}
+
+/* Gives files[i] the modification time of day i + 1 and imports them all in one command;
+ * names are relative to dir. */
+static void import_days(const char *db, char **files, size_t n)
+{
+    bl_strbuf args;
+    bl_strbuf_init(&args);
+    bl_strbuf_printf(&args, "import --db %s/%s", dir, db);
+    for (size_t i = 0; i < n; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        struct timeval tv[2] = {{T0 + (long)(i + 1) * DAY, 0}, {T0 + (long)(i + 1) * DAY, 0}};
+        assert_int_equal(utimes(path, tv), 0);
+        bl_strbuf_printf(&args, " %s", path);
+    }
+    char *err;
+    int rc = bl_test_benchlog(args.s, NULL, &err);
+    if (rc != 0)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    free(err);
+    bl_strbuf_free(&args);
+}
+
+/* PREFIX<from>.txt ... in a shuffled order (fixed seed). */
+static char **names(const char *prefix, int from, int n)
+{
+    char **v = calloc((size_t)n + 1, sizeof *v);
+    for (int i = 0; i < n; i++) {
+        v[i] = malloc(32);
+        snprintf(v[i], 32, "%s%d.txt", prefix, from + i);
+    }
+    uint64_t seed = 2027;
+    for (size_t i = (size_t)n - 1; i > 0; i--) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t j = (size_t)(seed >> 33) % (i + 1);
+        char *t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+    return v;
+}
+
+static void free_names(char **v)
+{
+    for (size_t i = 0; v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* `benchlog history --json ARGS` parsed; the status in *rc. */
+static json_t *history_json(const char *db, const char *args)
+{
+    char *out, *err;
+    int rc = bl_test_benchlogf(&out, &err, "history --json --db %s/%s %s", dir, db, args);
+    if (rc != 0)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    free(out);
+    free(err);
+    return j;
+}
+
+static json_t *only_series(json_t *h, size_t n_points)
+{
+    json_t *series = json_object_get(h, "series");
+    assert_int_equal(json_array_size(series), 1);
+    json_t *s = json_array_get(series, 0);
+    assert_int_equal(json_array_size(json_object_get(s, "points")), n_points);
+    return s;
+}
+
+static int check(const char *db, const char *args, char **out)
+{
+    return bl_test_benchlogf(out, NULL, "check --db %s/%s %s", dir, db, args);
+}
+
+/* At any alpha a series of pure noise is called changed with probability alpha (that is what
+ * alpha is): the tests ask 0.001 (the default is 0.01), so that their false failures are one
+ * run in a thousand; the steps made here have p of 1/2000, the least 1999 shuffles give. */
+static void dd_step_found_at_its_run(void **state)
+{
+    (void)state;
+    char **plain = names("p", 1, 20), **dsync = names("s", 1, N_DSYNC);
+    char *files[40];
+    for (int i = 0; i < 20; i++) {
+        files[i] = plain[i];
+        files[20 + i] = dsync[i];
+    }
+    import_days("step.db", files, 40);
+    json_t *h = history_json("step.db", "--alpha 0.001");
+    json_t *s = only_series(h, 40);
+    assert_string_equal(json_string_value(json_object_get(s, "metric")), "bw");
+    json_t *points = json_object_get(s, "points");
+    /* the times are the files' modification times, one day apart */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(points, 0), "when")),
+                        "2026-12-03T00:00:00Z");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(points, 39), "when")),
+                        "2027-01-11T00:00:00Z");
+    json_t *changes = json_object_get(s, "changes");
+    assert_int_equal(json_array_size(changes), 1);
+    json_t *c = json_array_get(changes, 0);
+    assert_int_equal(json_integer_value(json_object_get(c, "index")), 20); /* the first dsync */
+    assert_string_equal(json_string_value(json_object_get(c, "when")), "2026-12-23T00:00:00Z");
+    assert_true(json_is_true(json_object_get(c, "regression")));
+    assert_true(json_number_value(json_object_get(c, "pct")) < -50); /* a quarter: -75% */
+    assert_true(json_number_value(json_object_get(c, "p")) <= 0.001);
+    /* before and after are the means of the figures dd printed, in MB/s */
+    double before = json_number_value(json_object_get(c, "before"));
+    double first = json_number_value(json_object_get(json_array_get(points, 0), "figure"));
+    assert_true(before > 3 && first > 3); /* 128 KiB in about 15 ms: 9 MB/s */
+    json_decref(h);
+
+    char *out;
+    assert_int_equal(check("step.db", "--last 20 --alpha 0.001", &out), 1);
+    assert_non_null(strstr(out, "regression: dd"));
+    assert_non_null(strstr(out, "since 2026-12-23T00:00:00Z"));
+    assert_int_equal(bl_test_count_lines(out), 1);
+    free(out);
+    assert_int_equal(check("step.db", "--since 2026-12-20 --json --alpha 0.001", &out), 1);
+    json_t *j = json_loads(out, 0, NULL);
+    assert_non_null(j);
+    assert_int_equal(json_array_size(json_object_get(j, "regressions")), 1);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(j, "regressions"), 0), "by")),
+                        "change-point");
+    json_decref(j);
+    free(out);
+    free_names(plain);
+    free_names(dsync);
+}
+
+static void dd_noise_finds_nothing(void **state)
+{
+    (void)state;
+    char **plain = names("p", 1, N_PLAIN);
+    import_days("noise.db", plain, N_PLAIN);
+    json_t *h = history_json("noise.db", "--alpha 0.001");
+    json_t *s = only_series(h, N_PLAIN);
+    assert_int_equal(json_array_size(json_object_get(s, "changes")), 0);
+    json_decref(h);
+    char *out;
+    assert_int_equal(check("noise.db", "--last 5 --alpha 0.001", &out), 0);
+    assert_string_equal(out, "");
+    free(out);
+    /* a dsync run as the newest, its time given: too few runs for a change point, outside the
+     * interval of the runs before */
+    char *err;
+    assert_int_equal(bl_test_benchlogf(NULL, &err,
+                                       "import --db %s/noise.db --when 2027-01-12 %s/s1.txt", dir,
+                                       dir),
+                     0);
+    free(err);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "export --db %s/noise.db when_from=given", dir),
+                     0);
+    assert_int_equal(bl_test_count_lines(out), 1);
+    assert_non_null(strstr(out, "\"when\":\"2027-01-12T00:00:00Z\"")); /* TZ=UTC in tests */
+    free(out);
+    assert_int_equal(check("noise.db", "--last 1", &out), 1);
+    assert_non_null(strstr(out, "outside the 95% interval"));
+    free(out);
+    free_names(plain);
+}
+
+static void sysbench_latency(const char *db, const char *first, const char *then, int worse)
+{
+    char **a = names(first, 1, N_SB), **b = names(then, 1, N_SB);
+    char *files[2 * N_SB];
+    for (int i = 0; i < N_SB; i++) {
+        files[i] = a[i];
+        files[N_SB + i] = b[i];
+    }
+    import_days(db, files, 2 * N_SB);
+    json_t *h = history_json(db, "--metric lat --alpha 0.001");
+    json_t *s = only_series(h, 2 * N_SB);
+    assert_true(json_is_true(json_object_get(s, "lower_better")));
+    json_t *changes = json_object_get(s, "changes");
+    assert_int_equal(json_array_size(changes), 1);
+    json_t *c = json_array_get(changes, 0);
+    assert_int_equal(json_integer_value(json_object_get(c, "index")), N_SB);
+    assert_int_equal(json_is_true(json_object_get(c, "regression")), worse);
+    double before = json_number_value(json_object_get(c, "before"));
+    double after = json_number_value(json_object_get(c, "after"));
+    assert_true(worse ? after > 5 * before : before > 5 * after); /* ns: µs vs ms */
+    json_decref(h);
+    char *out;
+    assert_int_equal(check(db, "--metric lat --last 8 --alpha 0.001", &out), worse);
+    assert_int_equal(bl_test_count_lines(out), (size_t)worse);
+    free(out);
+    free_names(a);
+    free_names(b);
+}
+
+static void latency_up_is_a_regression(void **state)
+{
+    (void)state;
+    if (!have_sysbench)
+        skip();
+    sysbench_latency("lat-up.db", "sbplain", "sbdsync", 1);
+}
+
+static void latency_down_is_an_improvement(void **state)
+{
+    (void)state;
+    if (!have_sysbench)
+        skip();
+    sysbench_latency("lat-down.db", "sbdsync", "sbplain", 0);
+}
+
+static void usage_errors(void **state)
+{
+    (void)state;
+    assert_int_equal(bl_test_benchlog("check --last 0", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("check --since yesterday", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("check --since 2026-12-01 --last 2", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("history --alpha 2", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("history --last 2", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("import --when soon x.txt", NULL, NULL), 2);
+}
+
+int main(void)
+{
+    setenv("TZ", "UTC", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dd_step_found_at_its_run),
+        cmocka_unit_test(dd_noise_finds_nothing),
+        cmocka_unit_test(latency_up_is_a_regression),
+        cmocka_unit_test(latency_down_is_an_improvement),
+        cmocka_unit_test(usage_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
