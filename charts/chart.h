@@ -21,7 +21,9 @@
     X(HISTOGRAM, "histogram", bl_chart_histogram,                                                  \
       "the latency distribution: share of I/Os per latency bin")                                   \
     X(IOPS_LAT, "iops-lat", bl_chart_bar,                                                          \
-      "as fio-plot: IOPS bars per test and set-up, mean latency bars beside with a p99 tick")
+      "as fio-plot: IOPS bars per test and set-up, mean latency bars beside with a p99 tick")      \
+    X(TREND, "trend", bl_chart_trend,                                                              \
+      "one set-up's test over time: runs with CI, segment means, change points (history)")
 
 #define BL_CHART_ENUM_(e, n, f, h) BL_CHART_##e,
 typedef enum { BL_CHART_KINDS(BL_CHART_ENUM_) BL_CHART_N_KINDS } bl_chart_kind;
@@ -107,6 +109,8 @@ int bl_chart_timeline(struct bl_canvas *c, const bl_records *recs, const bl_char
                       char *err, size_t errlen);
 int bl_chart_histogram(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o,
                        char *err, size_t errlen);
+int bl_chart_trend(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
+                   size_t errlen);
 /* A curve's name: the `by` label, else what tells the record apart (job or CDM test,
  * table column or heading or host), else source #run. Caller frees. */
 char *bl_chart_name(const bl_record *r, const char *by);

@@ -236,10 +236,10 @@ static void text_series(const bl_hist_series *s, const bl_cp_opts *cp, bl_strbuf
     }
     size_t min_seg = cp->min_seg >= 2 ? cp->min_seg : 3;
     if (s->cp.too_short)
-        bl_strbuf_printf(sb, "  %zu run%s: fewer than %zu, no change points looked for\n", s->n,
+        bl_strbuf_printf(sb, "  %zu point%s: fewer than %zu, no change points looked for\n", s->n,
                          s->n == 1 ? "" : "s", 2 * min_seg);
     else
-        bl_strbuf_printf(sb, "  %zu runs, %zu change%s (alpha %g, minimum segment %zu)\n", s->n,
+        bl_strbuf_printf(sb, "  %zu points, %zu change%s (alpha %g, minimum segment %zu)\n", s->n,
                          s->cp.n, s->cp.n == 1 ? "" : "s", cp->alpha > 0 ? cp->alpha : 0.01,
                          min_seg);
 }

@@ -271,6 +271,21 @@ static void dd_step_found_at_its_run(void **state)
                         "change-point");
     json_decref(j);
     free(out);
+    /* the trend chart: the change marked with its p (SVG keeps text as text) */
+    char *err;
+    assert_int_equal(bl_test_benchlogf(NULL, &err,
+                                       "chart --kind trend --db %s/step.db -o %s/trend.svg", dir,
+                                       dir),
+                     0);
+    free(err);
+    char path[512];
+    snprintf(path, sizeof path, "%s/trend.svg", dir);
+    char *svg = bl_test_slurp(path);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "(p=0.005)")); /* default alpha: 199 shuffles, 1/200 */
+    assert_non_null(strstr(svg, "seq-copy"));
+    assert_non_null(strstr(svg, "40 points"));
+    free(svg);
     free_names(plain);
     free_names(dsync);
 }
