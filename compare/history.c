@@ -14,11 +14,13 @@ typedef struct hser {
     char *key, *setup, *test, *tool, *unit;
     size_t n, cap;
     time_t *t;
-    double (*v)[BL_M_COUNT];
+    double *v; /* per record the figures of want[] */
 } hser;
 
 struct bl_hist_builder {
     bl_hist_opts o;
+    bl_metric want[BL_M_COUNT]; /* the figures kept: --metric's, else those a main one can be */
+    size_t nw;
     bl_smap map;
     hser *s;
     size_t ns, cap;
@@ -65,6 +67,9 @@ bl_hist_builder *bl_history_begin(const bl_hist_opts *o)
 {
     bl_hist_builder *b = bl_xcalloc(1, sizeof *b);
     b->o = *o;
+    static const bl_metric mains[] = {BL_M_BW, BL_M_IOPS, BL_M_VALUE};
+    for (size_t i = 0; i < (o->n_metrics ? o->n_metrics : 3) && i < BL_M_COUNT; i++)
+        b->want[b->nw++] = o->n_metrics ? o->metrics[i] : mains[i];
     bl_strbuf_init(&b->key);
     bl_strbuf_init(&b->name);
     return b;
@@ -154,11 +159,13 @@ void bl_history_add(bl_hist_builder *b, const bl_record *r)
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 8;
         s->t = bl_xrealloc(s->t, s->cap * sizeof *s->t);
-        s->v = bl_xrealloc(s->v, s->cap * sizeof *s->v);
+        s->v = bl_xrealloc(s->v, s->cap * b->nw * sizeof *s->v);
     }
     s->t[s->n] = t;
-    for (int m = 0; m < BL_M_COUNT; m++)
-        s->v[s->n][m] = bl_hist_figure(r, (bl_metric)m);
+    for (size_t w = 0; w < b->nw; w++) {
+        double x = bl_hist_figure(r, b->want[w]);
+        s->v[s->n * b->nw + w] = x;
+    }
     if (!s->unit && r->unit)
         s->unit = bl_xstrdup(r->unit);
     s->n++;
@@ -171,18 +178,22 @@ static int cmp_time(const void *a, const void *b, void *ctx)
     return t[i] < t[j] ? -1 : t[i] > t[j] ? 1 : (i > j) - (i < j);
 }
 
-/* The points of s for metric m; 0 when no record has the figure. */
-static size_t make_points(const hser *s, bl_metric m, const size_t *order, bl_hist_series *out)
+/* The points of s for its figure w (of nw kept); 0 when no record has it. */
+static size_t make_points(const hser *s, size_t w, size_t nw, bl_metric m, const size_t *order,
+                          bl_hist_series *out)
 {
     int lower = bl_metric_lower_better(m);
-    out->p = bl_xcalloc(s->n, sizeof *out->p);
+    size_t times = s->n ? 1 : 0;
+    for (size_t k = 1; k < s->n; k++)
+        times += s->t[order[k]] != s->t[order[k - 1]];
+    out->p = bl_xcalloc(times + 1, sizeof *out->p);
     out->n = 0;
     for (size_t k = 0; k < s->n;) {
         time_t t = s->t[order[k]];
         bl_hist_point *p = &out->p[out->n];
         memset(p, 0, sizeof *p);
         for (; k < s->n && s->t[order[k]] == t; k++)
-            bl_stat_add(&p->s, s->v[order[k]][m]);
+            bl_stat_add(&p->s, s->v[order[k] * nw + w]);
         if (!p->s.n)
             continue;
         bl_stat_finish(&p->s, BL_REP_MEAN, lower);
@@ -193,21 +204,23 @@ static size_t make_points(const hser *s, bl_metric m, const size_t *order, bl_hi
     return out->n;
 }
 
-static bl_metric main_metric(const hser *s)
+/* Which of want[] (bw, iops, value) is the series' main figure. */
+static size_t main_metric(const hser *s)
 {
-    static const bl_metric order[] = {BL_M_BW, BL_M_IOPS, BL_M_VALUE};
     for (size_t k = 0; k < 3; k++)
         for (size_t i = 0; i < s->n; i++)
-            if (bl_present(s->v[i][order[k]]))
-                return order[k];
-    return BL_M_BW;
+            if (!isnan(s->v[i * 3 + k]))
+                return k;
+    return 0;
 }
 
-static void emit(bl_history *h, const hser *s, bl_metric m, const size_t *order,
-                 const bl_cp_opts *cp)
+static void emit(bl_history *h, const hser *s, const bl_hist_builder *b, size_t w,
+                 const size_t *order)
 {
+    const bl_cp_opts *cp = &b->o.cp;
+    bl_metric m = b->want[w];
     bl_hist_series out = {0};
-    if (!make_points(s, m, order, &out)) {
+    if (!make_points(s, w, b->nw, m, order, &out)) {
         free(out.p);
         return;
     }
@@ -256,10 +269,10 @@ bl_history *bl_history_end(bl_hist_builder *b)
             order[k] = k;
         qsort_r(order, s->n, sizeof *order, cmp_time, s->t);
         if (b->o.n_metrics)
-            for (size_t k = 0; k < b->o.n_metrics; k++)
-                emit(h, s, b->o.metrics[k], order, &b->o.cp);
+            for (size_t w = 0; w < b->nw; w++)
+                emit(h, s, b, w, order);
         else
-            emit(h, s, main_metric(s), order, &b->o.cp);
+            emit(h, s, b, main_metric(s), order);
         free(order);
         free(s->key);
         free(s->setup);
