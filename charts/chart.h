@@ -23,7 +23,9 @@
     X(IOPS_LAT, "iops-lat", bl_chart_bar,                                                          \
       "as fio-plot: IOPS bars per test and set-up, mean latency bars beside with a p99 tick")      \
     X(SCALING, "scaling", bl_chart_scaling,                                                        \
-      "a sweep: IOPS (MB/s) against iodepth, numjobs or bs, a line each; latency below")
+      "a sweep: IOPS (MB/s) against iodepth, numjobs or bs, a line each; latency below")           \
+    X(TREND, "trend", bl_chart_trend,                                                              \
+      "one set-up's test over time: runs with CI, segment means, change points (history)")
 
 #define BL_CHART_ENUM_(e, n, f, h) BL_CHART_##e,
 typedef enum { BL_CHART_KINDS(BL_CHART_ENUM_) BL_CHART_N_KINDS } bl_chart_kind;
@@ -111,6 +113,8 @@ int bl_chart_histogram(struct bl_canvas *c, const bl_records *recs, const bl_cha
                        char *err, size_t errlen);
 int bl_chart_scaling(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                      size_t errlen);
+int bl_chart_trend(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
+                   size_t errlen);
 /* A curve's name: the `by` label, else what tells the record apart (job or CDM test,
  * table column or heading or host), else source #run. Caller frees. */
 char *bl_chart_name(const bl_record *r, const char *by);

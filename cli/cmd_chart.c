@@ -90,7 +90,7 @@ static int draw(const char *out, const bl_records *recs, bl_chart_opts *co, cons
                 char *err, size_t errlen)
 {
     size_t pages;
-    if (cmp->n_metrics == 0 || co->kind != BL_CHART_BAR) {
+    if (cmp->n_metrics == 0 || (co->kind != BL_CHART_BAR && co->kind != BL_CHART_TREND)) {
         int rc = bl_chart_png_pages(out, recs, co, &pages, err, errlen);
         if (rc == 0)
             say_pages(out, pages);

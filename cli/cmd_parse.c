@@ -2,6 +2,7 @@
 #include "../core/escape.h"
 #include "../core/jsonl.h"
 #include "../core/strbuf.h"
+#include "../core/when.h"
 #include "../parsers/driver.h"
 #include "../parsers/fio_log_merge.h"
 #include "../parsers/fio_log_weight.h"
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void formats_help(FILE *f)
 {
@@ -46,7 +48,24 @@ typedef struct parse_args {
     bl_patterns *patterns;
     int n_files;
     int json; /* import --json: its lines as JSON Lines */
+    int has_when; /* --when given: the time of records whose text has none */
+    time_t when;
 } parse_args;
+
+/* --when TIME */
+static int opt_when(void *args, const char *v, char *err, size_t errlen)
+{
+    parse_args *a = args;
+    if (bl_when_parse(v, &a->when) != 0) {
+        snprintf(err, errlen,
+                 "--when '%s': not a time (2026-12-02T12:28:07Z, 2026-12-02 12:28, 2026-12-02, "
+                 "@SECONDS)",
+                 v);
+        return -1;
+    }
+    a->has_when = 1;
+    return 0;
+}
 
 /* The user's folder of pattern files, then each --patterns file; errors as FILE:LINE. A
  * broken file in the folder is left out with its messages; a broken --patterns file stops
@@ -98,6 +117,10 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
                   "also read the formats of pattern file F (repeatable); the *.pat files of "
                   "$XDG_CONFIG_HOME/benchlog/patterns are read too",
                   opt_patterns),
+        BL_OPT_FN(0, "when", a, "TIME",
+                  "when the runs ran, for files whose text does not say (default: the file's "
+                  "modification time); UTC with Z, else local",
+                  opt_when),
         BL_OPT_END(),
         BL_OPT_DB(&a->db),
         BL_OPT_BOOL(0, "json", &a->json,
@@ -154,13 +177,32 @@ static void print_diags(const bl_parse_out *out)
         print_painted(out->warns, out->n_warns, BL_PAINT_FLAG);
 }
 
+/* Records whose text gives no time take --when, else the file's modification time (standard
+ * input has none: the store gives those the time of the import). */
+static void fill_when(bl_parse_out *out, const char *path, const parse_args *a)
+{
+    struct stat st;
+    int has_mtime = strcmp(path, "-") != 0 && stat(path, &st) == 0;
+    for (size_t i = 0; i < out->recs.n; i++) {
+        bl_record *r = out->recs.v[i];
+        if (r->when)
+            continue;
+        if (a->has_when)
+            bl_when_set(r, a->when, "given");
+        else if (has_mtime)
+            bl_when_set(r, st.st_mtime, "file");
+    }
+}
+
 /* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet). */
 static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, bl_content_key *hash)
 {
     bl_parse_opts opts = {
         .as = a->as, .n_labels = a->labels.n, .labels = a->labels.v, .patterns = a->patterns};
     bl_out_init(out, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    return bl_parse_source(path, &opts, out, hash);
+    int rc = bl_parse_source(path, &opts, out, hash);
+    fill_when(out, path, a);
+    return rc;
 }
 
 /* The files of one command line. A file is handed to the command's on_file as soon as it is

@@ -18,6 +18,8 @@ int cmd_show(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
 int cmd_delete(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_history(int argc, char **argv); /* and cmd_check: cli/cmd_history.c */
+int cmd_check(int argc, char **argv);
 
 int cmd_completion(int argc, char **argv);
 /* The hidden helper the completion scripts call: benchlog __complete WORD... */

@@ -27,6 +27,8 @@ static const command commands[] = {
     {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
     {"compare", cmd_compare, "two set-ups test by test: change in %, outside the 95% CI?"},
     {"completion", cmd_completion, "shell completion script: benchlog completion bash|zsh"},
+    {"history", cmd_history, "each set-up's results over time, change points found"},
+    {"check", cmd_check, "exit 1 when the newest runs are a significant regression"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

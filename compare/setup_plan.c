@@ -26,6 +26,8 @@ static const char *const desc[] = {
     "seeks",         "seek_procs", "runs",          "dd_oflag",  "dd_iflag", "dd_conv",
     "dd_count",      "dd_bs",      "direct",        "ioengine",  "body",     "size_bytes"};
 #define NDESC (sizeof desc / sizeof *desc)
+const char *const *const bl_setup_desc = desc;
+const size_t bl_setup_n_desc = NDESC;
 
 typedef struct pcell {
     size_t setup; /* index in setups */

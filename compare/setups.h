@@ -18,6 +18,11 @@ int *bl_setup_rows_naming(const bl_records *recs);
 /* Appends r's test row key (test, bs, iodepth, numjobs) to sb. */
 void bl_setup_row_key(const bl_record *r, bl_strbuf *sb);
 
+/* The fields and labels that describe how a record was run (setup_plan.c's desc[]: job, device,
+ * target, dd's operands, ...; size_bytes last, as only some runs print it). */
+extern const char *const *const bl_setup_desc;
+extern const size_t bl_setup_n_desc;
+
 /* The split of set-ups whose cells would mix runs described differently (setup_plan.c): add
  * every record (a first walk), end, then give it to the builder, which appends to such a
  * record's column key "\x1d" and the labels telling it apart ("job=ssd"). */

@@ -74,6 +74,8 @@ void bl_record_free(bl_record *r)
     free(r->metric);
     free(r->unit);
     free(r->note);
+    free(r->when);
+    free(r->when_from);
     free(r->lat_dist.v);
     free(r->iodepth_dist.v);
     for (size_t i = 0; i < r->n_disks; i++)
@@ -146,6 +148,8 @@ bl_record *bl_record_clone(const bl_record *r)
     c->metric = dup_or_null(r->metric);
     c->unit = dup_or_null(r->unit);
     c->note = dup_or_null(r->note);
+    c->when = dup_or_null(r->when);
+    c->when_from = dup_or_null(r->when_from);
     c->lat_dist.v = dup_array(r->lat_dist.v, r->lat_dist.n, sizeof *r->lat_dist.v);
     c->iodepth_dist.v = dup_array(r->iodepth_dist.v, r->iodepth_dist.n, sizeof *r->iodepth_dist.v);
     c->disks = dup_array(r->disks, r->n_disks, sizeof *r->disks);

@@ -112,8 +112,10 @@ typedef struct bl_record {
     char *unit; /* "ops/s", "files/s" */
 
     /* Extensions to SPEC (README, "Extensions to the record"). */
-    double cpu_pct; /* bonnie++'s %CP column */
-    char *note;     /* e.g. "+++++: too fast to measure" */
+    double cpu_pct;  /* bonnie++'s %CP column */
+    char *note;      /* e.g. "+++++: too fast to measure" */
+    char *when;      /* when the run ran: UTC, "2026-12-02T12:28:07Z" (core/when.h) */
+    char *when_from; /* where that came from: text, run, given, file, import */
     /* How far printing (rounding, truncation) may have moved bw_bytes_s and iops, as the
      * parser read the digits; BL_ABSENT when it did not say (core/consistency.h assumes then).
      * Parse time only: not in JSON or the store. */

@@ -39,6 +39,14 @@ static const char *const schema_v3 = "CREATE TABLE runs("
                                      "  UNIQUE(import_id, run));"
                                      "PRAGMA user_version = 3;";
 
+/* v4: every record has a time (`when`, core/when.h) in its JSON; records stored before have
+ * the time of their import, which is all an old store knows of them. */
+static const char *const schema_v4 =
+    "UPDATE records SET json = json_set(json, '$.when',"
+    "  (SELECT imported_at FROM imports WHERE imports.id = records.import_id),"
+    "  '$.when_from', 'import') WHERE json_extract(json, '$.when') IS NULL;"
+    "PRAGMA user_version = 4;";
+
 const char *bl_store_default_path(void)
 {
     const char *env = getenv("BENCHLOG_DB");
@@ -168,6 +176,8 @@ static int migrate(sqlite3 *db, const char *path, int v, char *err, size_t errle
     if (v < 2 && bl_store_exec(db, schema_v2, err, errlen) != 0)
         goto fail;
     if (v < 3 && (bl_store_exec(db, schema_v3, err, errlen) != 0 || add_run_ids(db, err, errlen)))
+        goto fail;
+    if (v < 4 && bl_store_exec(db, schema_v4, err, errlen) != 0)
         goto fail;
     return bl_store_exec(db, "COMMIT", err, errlen);
 fail:
@@ -376,7 +386,7 @@ static int insert_import(bl_store *s, const char *source, const char *hash, cons
 }
 
 static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records *recs,
-                          const char *seed)
+                          const char *seed, const char *imported_at)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
@@ -396,7 +406,13 @@ static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records
             break;
         }
         bl_strbuf_reset(&sb);
-        bl_record_to_json(r, &sb);
+        /* A record that came without a time has the import's (as in a v4 migration). */
+        bl_record timed = *r;
+        if (!r->when) {
+            timed.when = (char *)imported_at;
+            timed.when_from = (char *)"import";
+        }
+        bl_record_to_json(&timed, &sb);
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, import_id);
         sqlite3_bind_int64(st, 2, r->run);
@@ -502,7 +518,7 @@ int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, 
                          ts.tv_nsec, (int)getpid());
     }
     int bad = insert_import(s, source, key ? key->sha256 : NULL, format, when, &id) != 0 ||
-              insert_records(s, id, recs, seed.s) != 0;
+              insert_records(s, id, recs, seed.s, when) != 0;
     bl_strbuf_free(&seed);
     if (bad)
         goto fail;

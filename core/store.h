@@ -16,7 +16,7 @@
 #include "strbuf.h"
 #include <stdint.h>
 
-#define BL_STORE_SCHEMA 3
+#define BL_STORE_SCHEMA 4
 
 typedef struct bl_store bl_store;
 

@@ -5,6 +5,7 @@
 #include "../core/jsonl.h"
 #include "../core/normalize.h"
 #include "../core/strbuf.h"
+#include "../core/when.h"
 #include "sections.h"
 #include <errno.h>
 #include <math.h>
@@ -233,6 +234,7 @@ static void finish_records(bl_parse_out *out, const bl_parse_opts *opts)
     refuse_impossible(out);
     for (size_t i = 0; i < out->recs.n; i++) {
         bl_record *r = out->recs.v[i];
+        bl_when_from_date_label(r); /* the text's own time, as the parser read it */
         for (size_t l = 0; l < opts->n_labels; l++)
             bl_record_set_label(r, opts->labels[l].key, opts->labels[l].value);
         char msg[256];

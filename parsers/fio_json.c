@@ -8,6 +8,7 @@
  * latency histogram. "client_stats" (client/server mode) is left alone. */
 #include "../core/strbuf.h"
 #include "../core/units.h"
+#include "../core/when.h"
 #include "../core/latency.h"
 #include "fio_common.h"
 #include "fio_clones.h"
@@ -23,6 +24,7 @@ typedef struct jdoc {
     const bl_text *text;
     const char *version;
     const char *date;
+    double timestamp; /* "timestamp": seconds since the epoch, the exact time beside "time" */
     int v3; /* *_ns fields and io_bytes in bytes */
     int64_t run;
 } jdoc;
@@ -144,6 +146,8 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
     }
     if (jd->date)
         bl_record_set_label(r, "date", jd->date);
+    if (bl_present(jd->timestamp) && jd->timestamp > 0)
+        bl_when_set(r, (time_t)jd->timestamp, "text");
     if (ddir < 0)
         bl_record_set_label(r, "ddir", "mixed");
     r->io_bytes = bl_count_or(bl_present(kio) ? io : io * 1024, -1);
@@ -285,6 +289,7 @@ static void json_doc(json_t *doc, long first, long last, void *ctx)
     char *ver = bl_fio_strip_version(bl_fj_str(doc, "fio version"));
     jd->version = ver;
     jd->date = bl_fj_str(doc, "time");
+    jd->timestamp = bl_fj_num(doc, "timestamp");
     jd->v3 = 0;
     json_t *j0 = json_array_get(json_object_get(doc, "jobs"), 0);
     static const char *const dirs[] = {"read", "write", "trim", "mixed"};

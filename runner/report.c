@@ -89,6 +89,8 @@ static void add_labels(const bl_exec *ex, const bl_job_result *r, bl_record *rec
         bl_record_set_label(rec, "host", u.nodename);
     }
     bl_record_set_label(rec, "date", ex->date);
+    bl_record_set_str(&rec->when, ex->date); /* the run's start, UTC */
+    bl_record_set_str(&rec->when_from, "run");
     if (r->job.direct && !r->direct)
         bl_record_set_label(rec, "direct_fallback", "O_DIRECT refused: buffered I/O");
     if (r->job.ss.on) {

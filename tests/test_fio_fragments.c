@@ -60,6 +60,8 @@ static char *figures(const bl_record *r)
     bl_record_set_str(&c->pattern, NULL);
     bl_record_set_str(&c->ioengine, NULL);
     bl_record_set_str(&c->tool_version, NULL);
+    bl_record_set_str(&c->when, NULL); /* read from the header's date, as the labels are */
+    bl_record_set_str(&c->when_from, NULL);
     c->bs = c->iodepth = c->numjobs = -1;
     c->direct = BL_TRI_ABSENT;
     c->line = 0;

@@ -153,6 +153,9 @@ static void test_upgrade_v1(void **state)
         SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(count_records(path, "io_bytes=1073741824"), 1);
+    /* v4: the record has a time, its import's */
+    assert_int_equal(count_records(path, "when=2026-01-01T00:00:00Z"), 1);
+    assert_int_equal(count_records(path, "when_from=import"), 1);
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);

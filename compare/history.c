@@ -1,0 +1,405 @@
+/* Series over time and their changes (history.h). */
+#include "history.h"
+#include "../core/filter.h"
+#include "../core/strbuf.h"
+#include "fmt.h"
+#include "setups.h"
+#include "smap.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A series while records come: one test of one set-up, every metric's figure per record. */
+typedef struct hser {
+    char *key, *setup, *test, *tool, *unit;
+    size_t n, cap;
+    time_t *t;
+    double *v; /* per record the figures of want[] */
+} hser;
+
+struct bl_hist_builder {
+    bl_hist_opts o;
+    bl_metric want[BL_M_COUNT]; /* the figures kept: --metric's, else those a main one can be */
+    size_t nw;
+    bl_smap map;
+    hser *s;
+    size_t ns, cap;
+    bl_strbuf key, name;
+    size_t n_records, n_untimed, n_untested;
+};
+
+static double pct_of(const bl_lat *l, double p)
+{
+    for (size_t i = 0; i < l->n_pct; i++)
+        if (fabs(l->pct[i].pct - p) < 1e-9)
+            return l->pct[i].value;
+    return BL_ABSENT;
+}
+
+/* As table.c's cells read a record. */
+double bl_hist_figure(const bl_record *r, bl_metric m)
+{
+    const bl_lat *l = r->lat_ns.present && bl_present(r->lat_ns.mean) ? &r->lat_ns : &r->clat_ns;
+    const bl_lat *p = r->lat_ns.present && r->lat_ns.n_pct ? &r->lat_ns : &r->clat_ns;
+    switch (m) {
+    case BL_M_BW:
+        return bl_present(r->bw_bytes_s) ? r->bw_bytes_s / 1e6 : BL_ABSENT;
+    case BL_M_IOPS:
+        return r->iops;
+    case BL_M_LAT:
+        return l->present ? l->mean : BL_ABSENT;
+    case BL_M_P50:
+        return p->present ? pct_of(p, 50) : BL_ABSENT;
+    case BL_M_P99:
+        return p->present ? pct_of(p, 99) : BL_ABSENT;
+    case BL_M_P999:
+        return p->present ? pct_of(p, 99.9) : BL_ABSENT;
+    case BL_M_VALUE:
+        return r->value;
+    case BL_M_CPU:
+        return r->cpu_pct;
+    default:
+        return BL_ABSENT;
+    }
+}
+
+bl_hist_builder *bl_history_begin(const bl_hist_opts *o)
+{
+    bl_hist_builder *b = bl_xcalloc(1, sizeof *b);
+    b->o = *o;
+    static const bl_metric mains[] = {BL_M_BW, BL_M_IOPS, BL_M_VALUE};
+    for (size_t i = 0; i < (o->n_metrics ? o->n_metrics : 3) && i < BL_M_COUNT; i++)
+        b->want[b->nw++] = o->n_metrics ? o->metrics[i] : mains[i];
+    bl_strbuf_init(&b->key);
+    bl_strbuf_init(&b->name);
+    return b;
+}
+
+/* One part of the set-up: into the key always (absent as empty), into the name when present. */
+static void part(bl_hist_builder *b, const char *k, const char *v)
+{
+    bl_strbuf_putc(&b->key, '\x1f');
+    if (!v || !*v)
+        return;
+    for (const char *c = v; *c; c++)
+        bl_strbuf_putc(&b->key, *c == '\x1f' ? ' ' : *c);
+    bl_strbuf_puts(&b->name, " · ");
+    if (k)
+        bl_strbuf_printf(&b->name, "%s=", k);
+    bl_strbuf_puts(&b->name, v);
+}
+
+static void identity(bl_hist_builder *b, const bl_record *r)
+{
+    char buf[1024];
+    bl_strbuf_reset(&b->key);
+    bl_strbuf_reset(&b->name);
+    bl_strbuf_puts(&b->key, r->tool ? r->tool : "");
+    bl_strbuf_puts(&b->name, r->tool ? r->tool : "?");
+    if (b->o.n_by) {
+        for (size_t i = 0; i < b->o.n_by; i++)
+            part(b, b->o.by[i], bl_record_field_text(r, b->o.by[i], buf, sizeof buf));
+    } else {
+        part(b, NULL, bl_record_label(r, "section"));
+        part(b, NULL, bl_record_label(r, "column"));
+        part(b, "host", bl_record_label(r, "host"));
+        for (size_t i = 0; i + 1 < bl_setup_n_desc; i++) /* size_bytes (last) aside */
+            part(b, bl_setup_desc[i], bl_record_field_text(r, bl_setup_desc[i], buf, sizeof buf));
+    }
+    part(b, NULL, bl_record_label(r, "scope"));
+    bl_strbuf_putc(&b->key, '\x1e');
+    bl_setup_row_key(r, &b->key);
+}
+
+static char *test_title(const bl_record *r)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_puts(&sb, r->test);
+    if (r->bs > 0) {
+        bl_strbuf_putc(&sb, ' ');
+        bl_fmt_size(&sb, r->bs);
+    }
+    if (r->iodepth > 0)
+        bl_strbuf_printf(&sb, " Q%lld", (long long)r->iodepth);
+    if (r->numjobs > 0)
+        bl_strbuf_printf(&sb, "%sT%lld", r->iodepth > 0 ? "" : " ", (long long)r->numjobs);
+    return bl_strbuf_take(&sb);
+}
+
+static hser *series_of(bl_hist_builder *b, const bl_record *r)
+{
+    identity(b, r);
+    long i = bl_smap_get(&b->map, b->key.s);
+    if (i >= 0)
+        return &b->s[i];
+    bl_grow((void **)&b->s, &b->cap, b->ns + 1, sizeof *b->s);
+    hser *s = &b->s[b->ns];
+    *s = (hser){.key = bl_xstrdup(b->key.s),
+                .setup = bl_xstrdup(b->name.s),
+                .test = test_title(r),
+                .tool = bl_xstrdup(r->tool ? r->tool : "")};
+    bl_smap_put(&b->map, s->key, b->ns++);
+    return s;
+}
+
+void bl_history_add(bl_hist_builder *b, const bl_record *r)
+{
+    time_t t;
+    if (!r->test || !*r->test) {
+        b->n_untested++;
+        return;
+    }
+    if (bl_when_get(r, &t) != 0) {
+        b->n_untimed++;
+        return;
+    }
+    b->n_records++;
+    hser *s = series_of(b, r);
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->t = bl_xrealloc(s->t, s->cap * sizeof *s->t);
+        s->v = bl_xrealloc(s->v, s->cap * b->nw * sizeof *s->v);
+    }
+    s->t[s->n] = t;
+    for (size_t w = 0; w < b->nw; w++) {
+        double x = bl_hist_figure(r, b->want[w]);
+        s->v[s->n * b->nw + w] = x;
+    }
+    if (!s->unit && r->unit)
+        s->unit = bl_xstrdup(r->unit);
+    s->n++;
+}
+
+static int cmp_time(const void *a, const void *b, void *ctx)
+{
+    const time_t *t = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    return t[i] < t[j] ? -1 : t[i] > t[j] ? 1 : (i > j) - (i < j);
+}
+
+/* The points of s for its figure w (of nw kept); 0 when no record has it. */
+static size_t make_points(const hser *s, size_t w, size_t nw, bl_metric m, const size_t *order,
+                          bl_hist_series *out)
+{
+    int lower = bl_metric_lower_better(m);
+    size_t times = s->n ? 1 : 0;
+    for (size_t k = 1; k < s->n; k++)
+        times += s->t[order[k]] != s->t[order[k - 1]];
+    out->p = bl_xcalloc(times + 1, sizeof *out->p);
+    out->n = 0;
+    for (size_t k = 0; k < s->n;) {
+        time_t t = s->t[order[k]];
+        bl_hist_point *p = &out->p[out->n];
+        memset(p, 0, sizeof *p);
+        for (; k < s->n && s->t[order[k]] == t; k++)
+            bl_stat_add(&p->s, s->v[order[k] * nw + w]);
+        if (!p->s.n)
+            continue;
+        bl_stat_finish(&p->s, BL_REP_MEAN, lower);
+        p->t = t;
+        bl_when_format(t, p->when);
+        out->n++;
+    }
+    return out->n;
+}
+
+/* Which of want[] (bw, iops, value) is the series' main figure. */
+static size_t main_metric(const hser *s)
+{
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < s->n; i++)
+            if (!isnan(s->v[i * 3 + k]))
+                return k;
+    return 0;
+}
+
+static void emit(bl_history *h, const hser *s, const bl_hist_builder *b, size_t w,
+                 const size_t *order)
+{
+    const bl_cp_opts *cp = &b->o.cp;
+    bl_metric m = b->want[w];
+    bl_hist_series out = {0};
+    if (!make_points(s, w, b->nw, m, order, &out)) {
+        free(out.p);
+        return;
+    }
+    out.setup = bl_xstrdup(s->setup);
+    out.test = bl_xstrdup(s->test);
+    out.tool = bl_xstrdup(s->tool);
+    out.metric = m;
+    out.lower_better = bl_metric_lower_better(m);
+    out.unit = m == BL_M_VALUE ? s->unit : bl_metric_unit(m);
+    if (out.unit)
+        out.unit = bl_xstrdup(out.unit);
+    double *x = bl_xcalloc(out.n, sizeof *x), *logs = bl_xcalloc(out.n, sizeof *logs);
+    int positive = 1;
+    for (size_t i = 0; i < out.n; i++) {
+        x[i] = out.p[i].s.mean;
+        positive &= x[i] > 0;
+        logs[i] = positive ? log(x[i]) : 0;
+    }
+    bl_changepoints(positive ? logs : x, out.n, cp, out.lower_better, &out.cp);
+    bl_cp_describe(x, out.n, out.lower_better, &out.cp);
+    free(x);
+    free(logs);
+    h->v = bl_xrealloc(h->v, (h->n + 1) * sizeof *h->v);
+    h->v[h->n++] = out;
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+    const bl_hist_series *x = a, *y = b;
+    int c = strcmp(x->setup, y->setup);
+    if (!c)
+        c = strcmp(x->test, y->test);
+    return c ? c : (int)x->metric - (int)y->metric;
+}
+
+bl_history *bl_history_end(bl_hist_builder *b)
+{
+    bl_history *h = bl_xcalloc(1, sizeof *h);
+    h->n_records = b->n_records;
+    h->n_untimed = b->n_untimed;
+    h->n_untested = b->n_untested;
+    for (size_t i = 0; i < b->ns; i++) {
+        hser *s = &b->s[i];
+        size_t *order = bl_xcalloc(s->n, sizeof *order);
+        for (size_t k = 0; k < s->n; k++)
+            order[k] = k;
+        qsort_r(order, s->n, sizeof *order, cmp_time, s->t);
+        if (b->o.n_metrics)
+            for (size_t w = 0; w < b->nw; w++)
+                emit(h, s, b, w, order);
+        else
+            emit(h, s, b, main_metric(s), order);
+        free(order);
+        free(s->key);
+        free(s->setup);
+        free(s->test);
+        free(s->tool);
+        free(s->unit);
+        free(s->t);
+        free(s->v);
+    }
+    if (h->n)
+        qsort(h->v, h->n, sizeof *h->v, cmp_series);
+    free(b->s);
+    bl_smap_free(&b->map);
+    bl_strbuf_free(&b->key);
+    bl_strbuf_free(&b->name);
+    free(b);
+    return h;
+}
+
+void bl_history_free(bl_history *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; i < h->n; i++) {
+        bl_hist_series *s = &h->v[i];
+        for (size_t k = 0; k < s->n; k++)
+            bl_stat_free(&s->p[k].s);
+        free(s->p);
+        free(s->setup);
+        free(s->test);
+        free(s->tool);
+        free((char *)s->unit);
+        bl_cp_result_free(&s->cp);
+    }
+    free(h->v);
+    free(h);
+}
+
+/* The figure as the interval sees it: its log when every figure is positive (throughput and
+ * latency are, and their noise multiplies: a run twice as fast is as far as one half as
+ * fast), else itself. */
+static double scaled(double v, int logs)
+{
+    return logs ? log(v) : v;
+}
+
+/* Mean and sample stdev of the points' (scaled) means in [from, to). */
+static void spread(const bl_hist_series *s, size_t from, size_t to, int logs, double *mean,
+                   double *sd)
+{
+    double sum = 0, sq = 0;
+    for (size_t i = from; i < to; i++)
+        sum += scaled(s->p[i].s.mean, logs);
+    *mean = sum / (double)(to - from);
+    for (size_t i = from; i < to; i++) {
+        double d = scaled(s->p[i].s.mean, logs) - *mean;
+        sq += d * d;
+    }
+    *sd = to - from > 1 ? sqrt(sq / (double)(to - from - 1)) : 0;
+}
+
+void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg,
+                   bl_hist_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    v->p = v->lo = v->hi = v->pct = BL_ABSENT;
+    min_seg = min_seg >= 2 ? min_seg : 3;
+    size_t k = 0;
+    if (last)
+        k = last < s->n ? last : s->n;
+    else
+        while (k < s->n && s->p[s->n - 1 - k].t >= since)
+            k++;
+    v->newest = k;
+    if (!k) {
+        v->note = "no new runs";
+        return;
+    }
+    size_t first = s->n - k, start = 0;
+    for (size_t i = 0; i < s->cp.n; i++) {
+        const bl_change *c = &s->cp.v[i];
+        if (c->at < first) {
+            start = c->at;
+            continue;
+        }
+        /* a change among the newest runs: the first one decides */
+        *v = (bl_hist_verdict){.regression = c->regression,
+                               .newest = k,
+                               .at = c->at,
+                               .before = c->before,
+                               .after = c->after,
+                               .pct = c->pct,
+                               .p = c->p,
+                               .lo = BL_ABSENT,
+                               .hi = BL_ABSENT};
+        return;
+    }
+    if (k >= min_seg) /* enough points that a change among them would have been found */
+        return;
+    v->at = first;
+    if (first - start < 2) {
+        v->note = "too few runs before the newest to judge them";
+        return;
+    }
+    int logs = 1;
+    for (size_t i = start; i < s->n; i++)
+        logs &= s->p[i].s.mean > 0;
+    double mean, sd, after = 0;
+    spread(s, start, first, logs, &mean, &sd);
+    for (size_t i = first; i < s->n; i++)
+        after += scaled(s->p[i].s.mean, logs);
+    after /= (double)k;
+    double m = (double)(first - start);
+    /* where the mean of k new points of the same segment falls 95% of the time */
+    double half = bl_t95(first - start - 1) * sd * sqrt(1.0 / (double)k + 1.0 / m);
+    v->by_interval = 1;
+    double sum = 0;
+    for (size_t i = start; i < first; i++)
+        sum += s->p[i].s.mean;
+    v->before = sum / m;
+    sum = 0;
+    for (size_t i = first; i < s->n; i++)
+        sum += s->p[i].s.mean;
+    v->after = sum / (double)k;
+    v->pct = v->before != 0 ? (v->after - v->before) / fabs(v->before) * 100 : BL_ABSENT;
+    v->lo = logs ? exp(mean - half) : mean - half;
+    v->hi = logs ? exp(mean + half) : mean + half;
+    int low = after<mean - half, high = after> mean + half;
+    v->regression = s->lower_better ? high : low;
+}

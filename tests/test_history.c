@@ -1,0 +1,377 @@
+/* history and check over real runs: outputs of real dd made once per program (and sysbench
+ * runs recorded once, for latency), stored with a time one day apart, and the changes found where
+ * they were made.
+ *
+ * The step is real: dd copies 128 KiB from a pipe this program feeds, 64 KiB, a pause, then
+ * 64 KiB, as a network source delivering at a pace would; from run 21 on the source pauses
+ * fifteen times as long (150 ms, not 10), and dd measures a fifteenth of the speed. The pause is
+ * slept, not computed, so the machine's load (two cores shared by many builds) adds to both
+ * kinds alike, tens of ms at worst, instead of moving a CPU-bound or page-cache copy several
+ * times over.
+ * dd's text does not show where its input came from: both are one set-up to benchlog. The
+ * runs of each kind are made interleaved and stored in a shuffled (fixed-seed) order within
+ * their half, so that load changing while the test runs falls on no part of a series more
+ * than another. Latency: real sysbench runs recorded once (fixtures/sysbench/history: writes to
+ * memory, then with O_DSYNC to disk), as on a loaded machine a write to memory can now and then
+ * take as long as a synced one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/strbuf.h"
+#include "support/support.h"
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define N_PLAIN 40 /* dd from a source pausing 10 ms */
+#define N_DSYNC 20 /* the same pausing 150 ms */
+#define N_SB 12    /* sysbench runs of each kind (fixtures) */
+#define DAY 86400L
+#define T0 1796169600L /* 2026-12-02T00:00:00Z */
+
+static char *dir;
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st;
+    free(bl_test_sh(cmd, &st));
+    if (st != 0)
+        fail_msg("failed: %s", cmd);
+}
+
+/* Real dd reading a pipe: 64 KiB, pause_ms, 64 KiB, end; its report to dir/name. */
+static void dd_paced(const char *name, long pause_ms)
+{
+    static const char block[65536];
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fds[0], 0) < 0 || dup2(fd, 2) < 0)
+            _exit(127);
+        close(fds[0]);
+        close(fds[1]);
+        execlp("dd", "dd", "of=/dev/null", "bs=64k", "iflag=fullblock", (char *)NULL);
+        _exit(127);
+    }
+    struct timespec pause = {0, pause_ms * 1000000L}, tick = {0, 500000L};
+    assert_int_equal(write(fds[1], block, sizeof block), (ssize_t)sizeof block);
+    /* dd's clock starts before its first read: the pause starts once dd has read the first
+     * block, however long a loaded machine takes to start it */
+    int queued;
+    while (ioctl(fds[0], FIONREAD, &queued) == 0 && queued > 0)
+        nanosleep(&tick, NULL);
+    close(fds[0]);
+    while (nanosleep(&pause, &pause) != 0)
+        ;
+    assert_int_equal(write(fds[1], block, sizeof block), (ssize_t)sizeof block);
+    close(fds[1]);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    /* a blank line per run made before: two runs that printed the same time are still two
+     * files (the store keeps one copy of a content) */
+    static int made;
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    for (int i = 0; i < made; i++)
+        fputc('\n', f);
+    made++;
+    fclose(f);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dir = bl_test_tmpdir();
+    for (int i = 0, p = 0, s = 0; i < N_PLAIN + N_DSYNC; i++) {
+        char name[32];
+        if (i % 3 == 2 && s < N_DSYNC) {
+            snprintf(name, sizeof name, "s%d.txt", ++s);
+            dd_paced(name, 150);
+        } else {
+            snprintf(name, sizeof name, "p%d.txt", ++p);
+            dd_paced(name, 10);
+        }
+    }
+    dd_paced("slow.txt", 400); /* a source fallen to a fortieth: the newest run of one test */
+    /* the sysbench runs, recorded once (fixtures/sysbench/README.md): copied, as their
+     * modification times are set */
+    sh("cp fixtures/sysbench/history/*.txt %s/", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (!getenv("BENCHLOG_KEEP"))
+        sh("rm -rf %s", dir);
+    free(dir);
+    return 0;
+}
+
+/* Gives files[i] the modification time of day i + 1 and imports them all in one command;
+ * names are relative to dir. */
+static void import_days(const char *db, char **files, size_t n)
+{
+    bl_strbuf args;
+    bl_strbuf_init(&args);
+    bl_strbuf_printf(&args, "import --db %s/%s", dir, db);
+    for (size_t i = 0; i < n; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        struct timeval tv[2] = {{T0 + (long)(i + 1) * DAY, 0}, {T0 + (long)(i + 1) * DAY, 0}};
+        assert_int_equal(utimes(path, tv), 0);
+        bl_strbuf_printf(&args, " %s", path);
+    }
+    char *err;
+    int rc = bl_test_benchlog(args.s, NULL, &err);
+    if (rc != 0)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    free(err);
+    bl_strbuf_free(&args);
+}
+
+/* PREFIX<from>.txt ... in a shuffled order (fixed seed). */
+static char **names(const char *prefix, int from, int n)
+{
+    char **v = calloc((size_t)n + 1, sizeof *v);
+    for (int i = 0; i < n; i++) {
+        v[i] = malloc(32);
+        snprintf(v[i], 32, "%s%d.txt", prefix, from + i);
+    }
+    uint64_t seed = 2027;
+    for (size_t i = (size_t)n - 1; i > 0; i--) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t j = (size_t)(seed >> 33) % (i + 1);
+        char *t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+    return v;
+}
+
+static void free_names(char **v)
+{
+    for (size_t i = 0; v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* `benchlog history --json ARGS` parsed; the status in *rc. */
+static json_t *history_json(const char *db, const char *args)
+{
+    char *out, *err;
+    int rc = bl_test_benchlogf(&out, &err, "history --json --db %s/%s %s", dir, db, args);
+    if (rc != 0)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    free(out);
+    free(err);
+    return j;
+}
+
+static json_t *only_series(json_t *h, size_t n_points)
+{
+    json_t *series = json_object_get(h, "series");
+    assert_int_equal(json_array_size(series), 1);
+    json_t *s = json_array_get(series, 0);
+    assert_int_equal(json_array_size(json_object_get(s, "points")), n_points);
+    return s;
+}
+
+static int check(const char *db, const char *args, char **out)
+{
+    return bl_test_benchlogf(out, NULL, "check --db %s/%s %s", dir, db, args);
+}
+
+/* At any alpha a series of pure noise is called changed with probability alpha (that is what
+ * alpha is): the tests ask 0.001 (the default is 0.01), so that their false failures are one
+ * run in a thousand; the steps made here have p of 1/2000, the least 1999 shuffles give. */
+static void dd_step_found_at_its_run(void **state)
+{
+    (void)state;
+    char **plain = names("p", 1, 20), **dsync = names("s", 1, N_DSYNC);
+    char *files[40];
+    for (int i = 0; i < 20; i++) {
+        files[i] = plain[i];
+        files[20 + i] = dsync[i];
+    }
+    import_days("step.db", files, 40);
+    json_t *h = history_json("step.db", "--alpha 0.001");
+    json_t *s = only_series(h, 40);
+    assert_string_equal(json_string_value(json_object_get(s, "metric")), "bw");
+    json_t *points = json_object_get(s, "points");
+    /* the times are the files' modification times, one day apart */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(points, 0), "when")),
+                        "2026-12-03T00:00:00Z");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(points, 39), "when")),
+                        "2027-01-11T00:00:00Z");
+    json_t *changes = json_object_get(s, "changes");
+    assert_int_equal(json_array_size(changes), 1);
+    json_t *c = json_array_get(changes, 0);
+    assert_int_equal(json_integer_value(json_object_get(c, "index")), 20); /* the first dsync */
+    assert_string_equal(json_string_value(json_object_get(c, "when")), "2026-12-23T00:00:00Z");
+    assert_true(json_is_true(json_object_get(c, "regression")));
+    assert_true(json_number_value(json_object_get(c, "pct")) < -80); /* a fifteenth: -93% */
+    assert_true(json_number_value(json_object_get(c, "p")) <= 0.001);
+    /* before and after are the means of the figures dd printed, in MB/s */
+    double before = json_number_value(json_object_get(c, "before"));
+    double first = json_number_value(json_object_get(json_array_get(points, 0), "figure"));
+    assert_true(before > 3 && first > 0.5); /* 128 KiB in about 10 ms: 13 MB/s */
+    json_decref(h);
+
+    char *out;
+    assert_int_equal(check("step.db", "--last 20 --alpha 0.001", &out), 1);
+    assert_non_null(strstr(out, "regression: dd"));
+    assert_non_null(strstr(out, "since 2026-12-23T00:00:00Z"));
+    assert_int_equal(bl_test_count_lines(out), 1);
+    free(out);
+    assert_int_equal(check("step.db", "--since 2026-12-20 --json --alpha 0.001", &out), 1);
+    json_t *j = json_loads(out, 0, NULL);
+    assert_non_null(j);
+    assert_int_equal(json_array_size(json_object_get(j, "regressions")), 1);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_array_get(json_object_get(j, "regressions"), 0), "by")),
+                        "change-point");
+    json_decref(j);
+    free(out);
+    /* the trend chart: the change marked with its p (SVG keeps text as text) */
+    char *err;
+    assert_int_equal(bl_test_benchlogf(NULL, &err,
+                                       "chart --kind trend --db %s/step.db -o %s/trend.svg", dir,
+                                       dir),
+                     0);
+    free(err);
+    char path[512];
+    snprintf(path, sizeof path, "%s/trend.svg", dir);
+    char *svg = bl_test_slurp(path);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "(p=0.005)")); /* default alpha: 199 shuffles, 1/200 */
+    assert_non_null(strstr(svg, "seq-copy"));
+    assert_non_null(strstr(svg, "40 points"));
+    free(svg);
+    free_names(plain);
+    free_names(dsync);
+}
+
+static void dd_noise_finds_nothing(void **state)
+{
+    (void)state;
+    char **plain = names("p", 1, N_PLAIN);
+    import_days("noise.db", plain, N_PLAIN);
+    json_t *h = history_json("noise.db", "--alpha 0.001");
+    json_t *s = only_series(h, N_PLAIN);
+    assert_int_equal(json_array_size(json_object_get(s, "changes")), 0);
+    json_decref(h);
+    char *out;
+    assert_int_equal(check("noise.db", "--last 5 --alpha 0.001", &out), 0);
+    assert_string_equal(out, "");
+    free(out);
+    /* a run of a source forty times slower as the newest, its time given: too few runs for a
+     * change point, outside the interval of the runs before, however loaded the machine */
+    char *err;
+    assert_int_equal(bl_test_benchlogf(NULL, &err,
+                                       "import --db %s/noise.db --when 2027-01-12 %s/slow.txt", dir,
+                                       dir),
+                     0);
+    free(err);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "export --db %s/noise.db when_from=given", dir),
+                     0);
+    assert_int_equal(bl_test_count_lines(out), 1);
+    assert_non_null(strstr(out, "\"when\":\"2027-01-12T00:00:00Z\"")); /* TZ=UTC in tests */
+    free(out);
+    assert_int_equal(check("noise.db", "--last 1", &out), 1);
+    assert_non_null(strstr(out, "outside the 95% interval"));
+    free(out);
+    free_names(plain);
+}
+
+static void sysbench_latency(const char *db, const char *first, const char *then, int worse)
+{
+    char **a = names(first, 1, N_SB), **b = names(then, 1, N_SB);
+    char *files[2 * N_SB];
+    for (int i = 0; i < N_SB; i++) {
+        files[i] = a[i];
+        files[N_SB + i] = b[i];
+    }
+    import_days(db, files, 2 * N_SB);
+    json_t *h = history_json(db, "--metric lat --alpha 0.001");
+    json_t *s = only_series(h, 2 * N_SB);
+    assert_true(json_is_true(json_object_get(s, "lower_better")));
+    json_t *changes = json_object_get(s, "changes");
+    assert_int_equal(json_array_size(changes), 1);
+    json_t *c = json_array_get(changes, 0);
+    assert_int_equal(json_integer_value(json_object_get(c, "index")), N_SB);
+    assert_int_equal(json_is_true(json_object_get(c, "regression")), worse);
+    double before = json_number_value(json_object_get(c, "before"));
+    double after = json_number_value(json_object_get(c, "after"));
+    assert_true(worse ? after > 20 * before : before > 20 * after); /* ns: µs vs ms */
+    json_decref(h);
+    char *out;
+    assert_int_equal(check(db, "--metric lat --last 12 --alpha 0.001", &out), worse);
+    assert_int_equal(bl_test_count_lines(out), (size_t)worse);
+    free(out);
+    free_names(a);
+    free_names(b);
+}
+
+static void latency_up_is_a_regression(void **state)
+{
+    (void)state;
+    sysbench_latency("lat-up.db", "cache", "dsync", 1);
+}
+
+static void latency_down_is_an_improvement(void **state)
+{
+    (void)state;
+    sysbench_latency("lat-down.db", "dsync", "cache", 0);
+}
+
+static void usage_errors(void **state)
+{
+    (void)state;
+    assert_int_equal(bl_test_benchlog("check --last 0", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("check --since yesterday", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("check --since 2026-12-01 --last 2", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("history --alpha 2", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("history --last 2", NULL, NULL), 2);
+    assert_int_equal(bl_test_benchlog("import --when soon x.txt", NULL, NULL), 2);
+}
+
+int main(void)
+{
+    setenv("TZ", "UTC", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dd_step_found_at_its_run),
+        cmocka_unit_test(dd_noise_finds_nothing),
+        cmocka_unit_test(latency_up_is_a_regression),
+        cmocka_unit_test(latency_down_is_an_improvement),
+        cmocka_unit_test(usage_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
