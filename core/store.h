@@ -1,4 +1,6 @@
-/* The store: one SQLite file holding every imported or measured record.
+/* The store: every imported or measured record, in one SQLite file or (a postgresql:// or
+ * postgres:// address) one PostgreSQL database a team shares (store_pg.c); the same
+ * operations on both, the backend chosen by address (store_backend.c).
  *
  * Schema version is PRAGMA user_version (BL_STORE_SCHEMA); an older store is upgraded in
  * place, a newer one refused, and an SQLite file of another program is refused, never
@@ -28,7 +30,14 @@ bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen);
 /* For commands that change an existing store (relabel, delete): both of the above. */
 bl_store *bl_store_open_existing_rw(const char *path, char *err, size_t errlen);
 void bl_store_close(bl_store *s);
+/* $BENCHLOG_DB or "benchlog.db". */
 const char *bl_store_default_path(void);
+/* Whether addr names a PostgreSQL store (postgresql:// or postgres://). */
+int bl_store_is_url(const char *addr);
+/* addr as messages may show it: a URL without its password (user:PASSWORD@, password=). */
+void bl_store_addr_safe(const char *addr, char *buf, size_t n);
+/* The store as messages name it (bl_store_addr_safe of its address). */
+const char *bl_store_name(const bl_store *s);
 
 /* Whether the store still holds pre-SHA-256 keys (then importers compute those too). */
 int bl_store_has_legacy_keys(bl_store *s);
