@@ -188,3 +188,8 @@ const char *bl_test_pg_db_of(const char *url, char *buf, size_t n)
     snprintf(buf, n, "%.*s", (int)strcspn(p, "?"), p);
     return buf;
 }
+
+const char *bl_test_pg_socket_dir(void)
+{
+    return pg.dir;
+}

@@ -18,6 +18,8 @@ char *bl_test_pg_url(const char *db, const char *user);
 int bl_test_pg_sql(const char *db, const char *sql);
 /* The name of the database of a URL bl_test_pg_new_db gave. Points into url. */
 const char *bl_test_pg_db_of(const char *url, char *buf, size_t n);
+/* The folder of the server's socket (the host of its URLs). */
+const char *bl_test_pg_socket_dir(void);
 /* Stops the server and removes its folder (also done at exit). */
 void bl_test_pg_stop(void);
 
