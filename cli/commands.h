@@ -16,6 +16,8 @@ int cmd_show(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
 int cmd_delete(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_push(int argc, char **argv);
+int cmd_pull(int argc, char **argv);
 
 /* For a stage that is not built yet: one clear line, exit 2. */
 int cmd_not_built(const char *command, const char *what);

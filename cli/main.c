@@ -25,6 +25,8 @@ static const command commands[] = {
     {"chart", cmd_chart, "chart as PNG, SVG or PDF; kinds:" BL_CHART_KIND_NAMES},
     {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
     {"compare", cmd_compare, "two set-ups test by test: change in %, outside the 95% CI?"},
+    {"push", cmd_push, "copy runs to another store (file or postgresql:// URL)"},
+    {"pull", cmd_pull, "copy runs from another store into this one"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

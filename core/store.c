@@ -500,6 +500,32 @@ rollback:
     return BL_IMPORT_FAILED;
 }
 
+static int sqlite_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
+                              size_t errlen)
+{
+    sqlite3_stmt *st;
+    memset(info, 0, sizeof *info);
+    if (sqlite3_prepare_v2(s->db, "SELECT hash, format, imported_at FROM imports WHERE id = ?", -1,
+                           &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, import_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *v[3];
+        for (int i = 0; i < 3; i++)
+            v[i] = (const char *)sqlite3_column_text(st, i);
+        snprintf(info->hash, sizeof info->hash, "%s", v[0] ? v[0] : "");
+        snprintf(info->format, sizeof info->format, "%s", v[1] ? v[1] : "");
+        snprintf(info->imported_at, sizeof info->imported_at, "%s", v[2] ? v[2] : "");
+    } else {
+        snprintf(err, errlen, "%s: import %lld not found", s->path, (long long)import_id);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
 const bl_store_ops bl_store_sqlite_ops = {
     .name = "sqlite",
     .close = sqlite_close,
@@ -509,4 +535,5 @@ const bl_store_ops bl_store_sqlite_ops = {
     .each_run = bl_store_sqlite_each_run,
     .relabel = bl_store_sqlite_relabel,
     .del = bl_store_sqlite_delete,
+    .import_info = sqlite_import_info,
 };

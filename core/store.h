@@ -103,4 +103,17 @@ int bl_store_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_
 int bl_store_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records, char *err,
                     size_t errlen);
 
+/* Copies the runs `list f` shows in src into dst (any two stores, either backend), import
+ * by import, each one transaction of dst: a source dst already holds (the same content
+ * key) is skipped, so copying again adds nothing. Records keep their labels; runs keep
+ * their IDs (made from the content key) unless dst has the window taken. A measured run's
+ * import, which has no content, is keyed by its first run's ID and time in src. Counts of
+ * imports copied, already there (n_other: of those, with other labels in dst) and records
+ * copied. */
+typedef struct bl_copy_counts {
+    size_t imports, present, other, records;
+} bl_copy_counts;
+int bl_store_copy(bl_store *src, bl_store *dst, const bl_filter *f, bl_copy_counts *counts,
+                  char *err, size_t errlen);
+
 #endif

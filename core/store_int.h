@@ -11,6 +11,10 @@
 
 struct pg_conn; /* libpq's PGconn */
 
+typedef struct bl_import_info {
+    char hash[65], format[64], imported_at[32];
+} bl_import_info;
+
 /* What a backend does; bl_store_* of store.h call these. each walks records: fn gets them
  * decoded, or (fn NULL) jfn gets the stored JSON text. */
 typedef struct bl_store_ops {
@@ -28,6 +32,9 @@ typedef struct bl_store_ops {
                    size_t errlen);
     int (*del)(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records, char *err,
                size_t errlen);
+    /* An import's content key ("" for a measured run), format and time; -1 with err. */
+    int (*import_info)(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
+                       size_t errlen);
 } bl_store_ops;
 
 struct bl_store {
@@ -35,6 +42,7 @@ struct bl_store {
     char *path;         /* as messages name it: a URL without its password */
     sqlite3 *db;        /* SQLite backend */
     struct pg_conn *pg; /* PostgreSQL backend */
+    int walking;        /* a walk's rows are streaming: no other query on pg until it ends */
 };
 
 enum { BL_OPEN_CREATE = 1, BL_OPEN_WRITE = 2 };

@@ -54,6 +54,10 @@ int bl_pg_fail(bl_store *s, PGresult *res, char *err, size_t errlen)
 PGresult *bl_pg_query(bl_store *s, const char *sql, int n, const char *const *params,
                       ExecStatusType want, char *err, size_t errlen)
 {
+    if (s->walking) { /* libpq would drop the walk's rows unread: refused, loudly */
+        snprintf(err, errlen, "%s: a query during a walk of the store (a bug)", s->path);
+        return NULL;
+    }
     PGresult *res = PQexecParams(s->pg, sql, n, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(res) == want)
         return res;
@@ -63,6 +67,10 @@ PGresult *bl_pg_query(bl_store *s, const char *sql, int n, const char *const *pa
 
 int bl_pg_exec(bl_store *s, const char *sql, char *err, size_t errlen)
 {
+    if (s->walking) {
+        snprintf(err, errlen, "%s: a query during a walk of the store (a bug)", s->path);
+        return -1;
+    }
     PGresult *res = PQexec(s->pg, sql); /* the simple protocol: sql may be several commands */
     if (PQresultStatus(res) != PGRES_COMMAND_OK)
         return bl_pg_fail(s, res, err, errlen);
@@ -489,6 +497,29 @@ fail:
     return BL_IMPORT_FAILED;
 }
 
+static int pg_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
+                          size_t errlen)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", (long long)import_id);
+    const char *params[] = {id};
+    memset(info, 0, sizeof *info);
+    PGresult *res = bl_pg_query(s, "SELECT hash, format, imported_at FROM imports WHERE id = $1", 1,
+                                params, PGRES_TUPLES_OK, err, errlen);
+    if (!res)
+        return -1;
+    int found = PQntuples(res) == 1;
+    if (found) {
+        snprintf(info->hash, sizeof info->hash, "%s", PQgetvalue(res, 0, 0));
+        snprintf(info->format, sizeof info->format, "%s", PQgetvalue(res, 0, 1));
+        snprintf(info->imported_at, sizeof info->imported_at, "%s", PQgetvalue(res, 0, 2));
+    } else {
+        snprintf(err, errlen, "%s: import %s not found", s->path, id);
+    }
+    PQclear(res);
+    return found ? 0 : -1;
+}
+
 const bl_store_ops bl_store_pg_ops = {
     .name = "postgresql",
     .close = pg_close,
@@ -498,4 +529,5 @@ const bl_store_ops bl_store_pg_ops = {
     .each_run = bl_store_pg_each_run,
     .relabel = bl_store_pg_relabel,
     .del = bl_store_pg_delete,
+    .import_info = pg_import_info,
 };

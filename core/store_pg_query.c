@@ -56,8 +56,13 @@ typedef int (*row_fn)(void *ctx, const PGresult *row);
 static int walk(bl_store *s, const char *sql, const pg_where *w, row_fn fn, void *ctx, char *err,
                 size_t errlen)
 {
+    if (s->walking) {
+        snprintf(err, errlen, "%s: a walk within a walk of the store (a bug)", s->path);
+        return -1;
+    }
     if (!PQsendQueryParams(s->pg, sql, w->n, NULL, w->params, NULL, NULL, 0))
         return bl_pg_fail(s, NULL, err, errlen);
+    s->walking = 1;
     PQsetSingleRowMode(s->pg);
     int stop = 0, failed = 0;
     PGresult *res;
@@ -72,6 +77,7 @@ static int walk(bl_store *s, const char *sql, const pg_where *w, row_fn fn, void
         }
         PQclear(res);
     }
+    s->walking = 0;
     return stop ? stop : failed ? -1 : 0;
 }
 

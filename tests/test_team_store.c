@@ -183,8 +183,7 @@ static void test_read_only_role(void **state)
     assert_int_equal(bl_test_pg_sql(db, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader"),
                      0);
     char *ro = bl_test_pg_url(db, "reader");
-    static const char *const reads[] = {"list", "export", "export --csv", "report",
-                                        "report --md"};
+    static const char *const reads[] = {"list", "export", "export --csv", "report", "report --md"};
     for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
         char *a = run_ok(0, "%s --db '%s'", reads[i], url);
         char *b = run_ok(0, "%s --db '%s'", reads[i], ro);
@@ -265,6 +264,54 @@ static void test_password_not_printed(void **state)
     free(other);
 }
 
+/* push and pull: a laptop's SQLite store to the team's and back into another file; run
+ * IDs and labels travel, a second push copies nothing, a filter copies its runs only. */
+static void test_push_pull(void **state)
+{
+    (void)state;
+    NEED_SERVER();
+    char *dir = bl_test_tmpdir(), *url = bl_test_pg_new_db();
+    free(run_ok(0, "import --db %s/laptop.db " FILES, dir));
+    free(run_ok(0, "relabel --db %s/laptop.db tool=dd -- team=storage", dir));
+    char *out = run_ok(0, "push --db %s/laptop.db --to '%s' tool=dd", dir, url);
+    assert_non_null(strstr(out, "push: 10 sources copied (15 records), 0 already in"));
+    free(out);
+    char *dd = run_ok(0, "export --db '%s'", url);
+    assert_int_equal(bl_test_count_lines(dd), 15);
+    assert_non_null(strstr(dd, "\"team\":\"storage\""));
+    free(dd);
+    out = run_ok(0, "push --db %s/laptop.db --to '%s'", dir, url);
+    assert_non_null(strstr(out, "(106 records), 10 already in"));
+    free(out);
+    out = run_ok(0, "push --db %s/laptop.db --to '%s'", dir, url);
+    assert_non_null(strstr(out, "push: 0 sources copied (0 records), 27 already in"));
+    free(out);
+    out = run_ok(0, "pull --db %s/desk.db --from '%s'", dir, url);
+    assert_non_null(strstr(out, "pull: 27 sources copied (121 records), 0 already in"));
+    free(out);
+    static const char *const cmds[] = {"export", "list", "report"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char *a = run_ok(0, "%s --db %s/laptop.db", cmds[i], dir);
+        char *b = run_ok(0, "%s --db %s/desk.db", cmds[i], dir);
+        char *c = run_ok(0, "%s --db '%s'", cmds[i], url);
+        assert_string_equal(a, b);
+        assert_string_equal(a, c);
+        free(a);
+        free(b);
+        free(c);
+    }
+    char *err;
+    assert_int_equal(
+        bl_test_benchlogf(&out, &err, "push --db %s/desk.db --to %s/desk.db", dir, dir), 2);
+    free(out);
+    free(err);
+    free(url);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_many_writers),
         cmocka_unit_test(test_read_only_role),
         cmocka_unit_test(test_password_not_printed),
+        cmocka_unit_test(test_push_pull),
     };
     return cmocka_run_group_tests(tests, start_pg, stop_pg);
 }
