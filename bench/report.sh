@@ -25,7 +25,7 @@ mkdir -p "$DIR"
 [ "${KEEP:-}" = 1 ] || trap 'rm -rf "$DIR"' EXIT
 
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$SRC" -o "$DIR/gen_store" "$SRC/bench/gen_store.c" "$LIB" \
-    $(pkg-config --libs sqlite3 jansson libpcre2-8 nettle) -lm
+    $(pkg-config --libs sqlite3 libpq jansson libpcre2-8 nettle) -lm
 
 # timed LABEL CMD...: wall seconds and peak RSS of CMD, output to $DIR/out; sets $secs.
 timed() {

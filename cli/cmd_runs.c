@@ -222,7 +222,7 @@ int cmd_show(int argc, char **argv)
         show_ctx c = {0, n_records, json};
         rc = bl_store_each(s, &f, show_record, &c, err, sizeof err);
     } else if (rc == 0) {
-        snprintf(err, sizeof err, "no run %s in %s", argv[0], db ? db : bl_store_default_path());
+        snprintf(err, sizeof err, "no run %s in %s", argv[0], bl_store_name(s));
         rc = -1;
     }
     if (rc)

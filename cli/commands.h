@@ -30,6 +30,9 @@ size_t bl_command_count(void);
 const char *bl_command_name(size_t i);
 int bl_command_call(size_t i, int argc, char **argv);
 
+int cmd_push(int argc, char **argv);
+int cmd_pull(int argc, char **argv);
+
 /* For a stage that is not built yet: one clear line, exit 2. */
 int cmd_not_built(const char *command, const char *what);
 

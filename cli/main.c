@@ -29,6 +29,8 @@ static const command commands[] = {
     {"completion", cmd_completion, "shell completion script: benchlog completion bash|zsh"},
     {"history", cmd_history, "each set-up's results over time, change points found"},
     {"check", cmd_check, "exit 1 when the newest runs are a significant regression"},
+    {"push", cmd_push, "copy runs to another store (file or postgresql:// URL)"},
+    {"pull", cmd_pull, "copy runs from another store into this one"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

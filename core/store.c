@@ -47,12 +47,6 @@ static const char *const schema_v4 =
     "  '$.when_from', 'import') WHERE json_extract(json, '$.when') IS NULL;"
     "PRAGMA user_version = 4;";
 
-const char *bl_store_default_path(void)
-{
-    const char *env = getenv("BENCHLOG_DB");
-    return env && *env ? env : "benchlog.db";
-}
-
 int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
     char *msg = NULL;
@@ -103,29 +97,34 @@ int bl_store_add_run(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run, co
     if (sqlite3_prepare_v2(db, "INSERT INTO runs(uid, import_id, run) VALUES (?, ?, ?)", -1, &st,
                            NULL) != SQLITE_OK)
         return -1;
-    /* The ID is a window of the seed's SHA-256: the same content gets the same IDs in any
-     * store; a window already taken here moves to the next one. */
-    char hex[65], uid[BL_RUN_ID_LEN + 1];
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
+    char uid[BL_RUN_ID_LEN + 1];
     int rc = SQLITE_CONSTRAINT;
     for (int round = 0; rc == SQLITE_CONSTRAINT && round < 64; round++) {
-        bl_strbuf_reset(&sb);
-        bl_strbuf_printf(&sb, "%s:%lld", seed, (long long)run);
-        if (round >= 8)
-            bl_strbuf_printf(&sb, ":%d", round);
-        bl_sha256_hex(sb.s, sb.len, hex);
-        memcpy(uid, hex + (round % 8) * BL_RUN_ID_LEN, BL_RUN_ID_LEN);
-        uid[BL_RUN_ID_LEN] = 0;
+        bl_store_run_uid(seed, run, round, uid);
         sqlite3_reset(st);
         sqlite3_bind_text(st, 1, uid, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(st, 2, import_id);
         sqlite3_bind_int64(st, 3, run);
         rc = sqlite3_step(st);
     }
-    bl_strbuf_free(&sb);
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The ID is a window of the seed's SHA-256: the same content gets the same IDs in any
+ * store; a window already taken there moves to the next one. */
+void bl_store_run_uid(const char *seed, int64_t run, int round, char uid[BL_RUN_ID_LEN + 1])
+{
+    char hex[65];
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_printf(&sb, "%s:%lld", seed, (long long)run);
+    if (round >= 8)
+        bl_strbuf_printf(&sb, ":%d", round);
+    bl_sha256_hex(sb.s, sb.len, hex);
+    memcpy(uid, hex + (round % 8) * BL_RUN_ID_LEN, BL_RUN_ID_LEN);
+    uid[BL_RUN_ID_LEN] = 0;
+    bl_strbuf_free(&sb);
 }
 
 /* Runs of a store made before v3 get their IDs from their import's key. */
@@ -249,13 +248,9 @@ static int check_sound(sqlite3 *db, const char *path, char *err, size_t errlen)
     return -1;
 }
 
-enum { OPEN_CREATE = 1, OPEN_WRITE = 2 };
-
-static bl_store *open_store(const char *path, int mode, char *err, size_t errlen)
+bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t errlen)
 {
-    if (!path)
-        path = bl_store_default_path();
-    if (!(mode & OPEN_CREATE) && access(path, F_OK) != 0) {
+    if (!(mode & BL_OPEN_CREATE) && access(path, F_OK) != 0) {
         snprintf(err, errlen, "%s: no store there (import or run something first, or --db)", path);
         return NULL;
     }
@@ -285,7 +280,7 @@ static bl_store *open_store(const char *path, int mode, char *err, size_t errlen
     /* A write, including an upgrade, happens only to a sound file of ours. */
     if (check_ours(db, path, v, err, errlen) != 0)
         goto fail;
-    if (!empty && ((mode & OPEN_WRITE) || v < BL_STORE_SCHEMA) &&
+    if (!empty && ((mode & BL_OPEN_WRITE) || v < BL_STORE_SCHEMA) &&
         check_sound(db, path, err, errlen) != 0)
         goto fail;
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
@@ -298,6 +293,7 @@ static bl_store *open_store(const char *path, int mode, char *err, size_t errlen
         goto fail;
     }
     bl_store *s = bl_xcalloc(1, sizeof *s);
+    s->ops = &bl_store_sqlite_ops;
     s->db = db;
     s->path = bl_xstrdup(path);
     return s;
@@ -306,31 +302,12 @@ fail:
     return NULL;
 }
 
-bl_store *bl_store_open(const char *path, char *err, size_t errlen)
+static void sqlite_close(bl_store *s)
 {
-    return open_store(path, OPEN_CREATE | OPEN_WRITE, err, errlen);
-}
-
-bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen)
-{
-    return open_store(path, 0, err, errlen);
-}
-
-bl_store *bl_store_open_existing_rw(const char *path, char *err, size_t errlen)
-{
-    return open_store(path, OPEN_WRITE, err, errlen);
-}
-
-void bl_store_close(bl_store *s)
-{
-    if (!s)
-        return;
     sqlite3_close(s->db);
-    free(s->path);
-    free(s);
 }
 
-int bl_store_has_legacy_keys(bl_store *s)
+static int sqlite_has_legacy_keys(bl_store *s)
 {
     int n = 0;
     query_int(s->db, "SELECT count(*) FROM (SELECT 1 FROM imports WHERE length(hash) = 32 LIMIT 1)",
@@ -338,12 +315,36 @@ int bl_store_has_legacy_keys(bl_store *s)
     return n > 0;
 }
 
-static void now_iso(char *buf, size_t n)
+void bl_store_now_iso(char *buf, size_t n)
 {
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void bl_store_record_json(const bl_record *r, const char *imported_at, bl_strbuf *sb)
+{
+    bl_record timed = *r;
+    if (!r->when) {
+        timed.when = (char *)imported_at;
+        timed.when_from = (char *)"import";
+    }
+    bl_record_to_json(&timed, sb);
+}
+
+void bl_store_seed(bl_strbuf *seed, const char *source, const bl_content_key *key)
+{
+    bl_strbuf_init(seed);
+    if (key) {
+        bl_strbuf_puts(seed, key->sha256);
+        return;
+    }
+    /* A measured run has no content to name it: its source, time and process. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    bl_strbuf_printf(seed, "measured:%s:%lld.%09ld:%d", source, (long long)ts.tv_sec, ts.tv_nsec,
+                     (int)getpid());
 }
 
 /* The import already holding this content (by its SHA-256 or its legacy FNV key), or 0. */
@@ -406,13 +407,7 @@ static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records
             break;
         }
         bl_strbuf_reset(&sb);
-        /* A record that came without a time has the import's (as in a v4 migration). */
-        bl_record timed = *r;
-        if (!r->when) {
-            timed.when = (char *)imported_at;
-            timed.when_from = (char *)"import";
-        }
-        bl_record_to_json(&timed, &sb);
+        bl_store_record_json(r, imported_at, &sb);
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, import_id);
         sqlite3_bind_int64(st, 2, r->run);
@@ -441,7 +436,7 @@ static void run_ids_of(bl_store *s, sqlite3_int64 import_id, bl_strbuf *out)
 
 /* Whether stored carries every label of fresh with the same value; if not, the first one
  * it lacks goes to `differs` as "K=V (stored: W)" or "K=V (not stored)". */
-static int has_labels(const bl_record *stored, const bl_record *fresh, char *differs, size_t n)
+int bl_store_has_labels(const bl_record *stored, const bl_record *fresh, char *differs, size_t n)
 {
     for (size_t i = 0; i < fresh->n_labels; i++) {
         const bl_label *l = &fresh->labels[i];
@@ -475,7 +470,7 @@ static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *
         if (same) {
             bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 0),
                                                (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
-            same = r && i < recs->n && has_labels(r, recs->v[i], differs, n);
+            same = r && i < recs->n && bl_store_has_labels(r, recs->v[i], differs, n);
             bl_record_free(r);
         }
         i++;
@@ -485,8 +480,9 @@ static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *
     return i != recs->n ? -1 : same;
 }
 
-int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
-                    const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen)
+static int sqlite_import(bl_store *s, const char *source, const bl_content_key *key,
+                         const char *format, const bl_records *recs, bl_strbuf *run_ids, char *err,
+                         size_t errlen)
 {
     if (bl_store_exec(s->db, "BEGIN IMMEDIATE", err, errlen) != 0)
         return BL_IMPORT_FAILED;
@@ -505,18 +501,9 @@ int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, 
                         : BL_IMPORT_DUPLICATE_OTHER;
     }
     char when[32];
-    now_iso(when, sizeof when);
+    bl_store_now_iso(when, sizeof when);
     bl_strbuf seed;
-    bl_strbuf_init(&seed);
-    if (key)
-        bl_strbuf_puts(&seed, key->sha256);
-    else {
-        /* A measured run has no content to name it: its source, time and process. */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        bl_strbuf_printf(&seed, "measured:%s:%lld.%09ld:%d", source, (long long)ts.tv_sec,
-                         ts.tv_nsec, (int)getpid());
-    }
+    bl_store_seed(&seed, source, key);
     int bad = insert_import(s, source, key ? key->sha256 : NULL, format, when, &id) != 0 ||
               insert_records(s, id, recs, seed.s, when) != 0;
     bl_strbuf_free(&seed);
@@ -532,3 +519,41 @@ rollback:
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return BL_IMPORT_FAILED;
 }
+
+static int sqlite_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
+                              size_t errlen)
+{
+    sqlite3_stmt *st;
+    memset(info, 0, sizeof *info);
+    if (sqlite3_prepare_v2(s->db, "SELECT hash, format, imported_at FROM imports WHERE id = ?", -1,
+                           &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, import_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *v[3];
+        for (int i = 0; i < 3; i++)
+            v[i] = (const char *)sqlite3_column_text(st, i);
+        snprintf(info->hash, sizeof info->hash, "%s", v[0] ? v[0] : "");
+        snprintf(info->format, sizeof info->format, "%s", v[1] ? v[1] : "");
+        snprintf(info->imported_at, sizeof info->imported_at, "%s", v[2] ? v[2] : "");
+    } else {
+        snprintf(err, errlen, "%s: import %lld not found", s->path, (long long)import_id);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
+const bl_store_ops bl_store_sqlite_ops = {
+    .name = "sqlite",
+    .close = sqlite_close,
+    .has_legacy_keys = sqlite_has_legacy_keys,
+    .import = sqlite_import,
+    .each = bl_store_sqlite_each,
+    .each_run = bl_store_sqlite_each_run,
+    .relabel = bl_store_sqlite_relabel,
+    .del = bl_store_sqlite_delete,
+    .import_info = sqlite_import_info,
+};

@@ -1,4 +1,6 @@
-/* The store: one SQLite file holding every imported or measured record.
+/* The store: every imported or measured record, in one SQLite file or (a postgresql:// or
+ * postgres:// address) one PostgreSQL database a team shares (store_pg.c); the same
+ * operations on both, the backend chosen by address (store_backend.c).
  *
  * Schema version is PRAGMA user_version (BL_STORE_SCHEMA); an older store is upgraded in
  * place, a newer one refused, and an SQLite file of another program is refused, never
@@ -28,7 +30,14 @@ bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen);
 /* For commands that change an existing store (relabel, delete): both of the above. */
 bl_store *bl_store_open_existing_rw(const char *path, char *err, size_t errlen);
 void bl_store_close(bl_store *s);
+/* $BENCHLOG_DB or "benchlog.db". */
 const char *bl_store_default_path(void);
+/* Whether addr names a PostgreSQL store (postgresql:// or postgres://). */
+int bl_store_is_url(const char *addr);
+/* addr as messages may show it: a URL without its password (user:PASSWORD@, password=). */
+void bl_store_addr_safe(const char *addr, char *buf, size_t n);
+/* The store as messages name it (bl_store_addr_safe of its address). */
+const char *bl_store_name(const bl_store *s);
 
 /* Whether the store still holds pre-SHA-256 keys (then importers compute those too). */
 int bl_store_has_legacy_keys(bl_store *s);
@@ -93,5 +102,18 @@ int bl_store_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_
                      char *err, size_t errlen);
 int bl_store_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records, char *err,
                     size_t errlen);
+
+/* Copies the runs `list f` shows in src into dst (any two stores, either backend), import
+ * by import, each one transaction of dst: a source dst already holds (the same content
+ * key) is skipped, so copying again adds nothing. Records keep their labels; runs keep
+ * their IDs (made from the content key) unless dst has the window taken. A measured run's
+ * import, which has no content, is keyed by its first run's ID and time in src. Counts of
+ * imports copied, already there (n_other: of those, with other labels in dst) and records
+ * copied. */
+typedef struct bl_copy_counts {
+    size_t imports, present, other, records;
+} bl_copy_counts;
+int bl_store_copy(bl_store *src, bl_store *dst, const bl_filter *f, bl_copy_counts *counts,
+                  char *err, size_t errlen);
 
 #endif

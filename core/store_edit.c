@@ -33,7 +33,7 @@ static int begin_with_runs(bl_store *s, const bl_filter *f, run_keys *keys, char
     memset(keys, 0, sizeof *keys);
     if (bl_store_exec(s->db, "BEGIN IMMEDIATE", err, errlen) != 0)
         return -1;
-    if (bl_store_each_run(s, f, collect, keys, err, errlen) != 0) {
+    if (bl_store_sqlite_each_run(s, f, collect, keys, err, errlen) != 0) {
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         free(keys->v);
         return -1;
@@ -52,8 +52,8 @@ static int finish(bl_store *s, int ok, run_keys *keys, char *err, size_t errlen)
     return -1;
 }
 
-static void edit_labels(bl_record *r, const bl_label *set, size_t n_set, char *const *unset,
-                        size_t n_unset)
+void bl_store_edit_labels(bl_record *r, const bl_label *set, size_t n_set, char *const *unset,
+                          size_t n_unset)
 {
     for (size_t u = 0; u < n_unset; u++) {
         size_t k = 0;
@@ -95,7 +95,7 @@ static int relabel_run(bl_store *s, const run_key *k, const bl_label *set, size_
             bad = 1;
             break;
         }
-        edit_labels(r, set, n_set, unset, n_unset);
+        bl_store_edit_labels(r, set, n_set, unset, n_unset);
         bl_strbuf_reset(&sb);
         bl_record_to_json(r, &sb);
         bl_record_free(r);
@@ -111,9 +111,9 @@ static int relabel_run(bl_store *s, const run_key *k, const bl_label *set, size_
     return bad || rc != SQLITE_DONE ? -1 : 0;
 }
 
-int bl_store_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_t n_set,
-                     char *const *unset, size_t n_unset, size_t *n_runs, size_t *n_records,
-                     char *err, size_t errlen)
+int bl_store_sqlite_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_t n_set,
+                            char *const *unset, size_t n_unset, size_t *n_runs, size_t *n_records,
+                            char *err, size_t errlen)
 {
     run_keys keys;
     *n_runs = *n_records = 0;
@@ -153,8 +153,8 @@ static int delete_run(bl_store *s, const run_key *k, size_t *n_records)
     return 0;
 }
 
-int bl_store_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records, char *err,
-                    size_t errlen)
+int bl_store_sqlite_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records,
+                           char *err, size_t errlen)
 {
     run_keys keys;
     *n_runs = *n_records = 0;

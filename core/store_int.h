@@ -1,5 +1,7 @@
-/* Inside the store: the handle and helpers its files share (store.c opens, migrates and
- * imports; store_query.c reads; store_edit.c relabels and deletes). */
+/* Inside the store: the handle, the backends' table of operations, and the helpers the
+ * SQLite backend's files share (store.c opens, migrates and imports; store_query.c reads;
+ * store_edit.c relabels and deletes). store_backend.c picks the backend by address and
+ * calls through the table; store_pg*.c is the PostgreSQL backend. */
 #ifndef BL_STORE_INT_H
 #define BL_STORE_INT_H
 
@@ -7,16 +9,79 @@
 #include "strbuf.h"
 #include <sqlite3.h>
 
+struct pg_conn; /* libpq's PGconn */
+
+typedef struct bl_import_info {
+    char hash[65], format[64], imported_at[32];
+} bl_import_info;
+
+/* What a backend does; bl_store_* of store.h call these. each walks records: fn gets them
+ * decoded, or (fn NULL) jfn gets the stored JSON text. */
+typedef struct bl_store_ops {
+    const char *name;
+    void (*close)(bl_store *s);
+    int (*has_legacy_keys)(bl_store *s);
+    int (*import)(bl_store *s, const char *source, const bl_content_key *key, const char *format,
+                  const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen);
+    int (*each)(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn, void *ctx,
+                char *err, size_t errlen);
+    int (*each_run)(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
+                    size_t errlen);
+    int (*relabel)(bl_store *s, const bl_filter *f, const bl_label *set, size_t n_set,
+                   char *const *unset, size_t n_unset, size_t *n_runs, size_t *n_records, char *err,
+                   size_t errlen);
+    int (*del)(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records, char *err,
+               size_t errlen);
+    /* An import's content key ("" for a measured run), format and time; -1 with err. */
+    int (*import_info)(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
+                       size_t errlen);
+} bl_store_ops;
+
 struct bl_store {
-    sqlite3 *db;
-    char *path;
+    const bl_store_ops *ops;
+    char *path;         /* as messages name it: a URL without its password */
+    sqlite3 *db;        /* SQLite backend */
+    struct pg_conn *pg; /* PostgreSQL backend */
+    int walking;        /* a walk's rows are streaming: no other query on pg until it ends */
 };
+
+enum { BL_OPEN_CREATE = 1, BL_OPEN_WRITE = 2 };
+
+/* The backends: open by address (a file path, or a postgresql:// URL); NULL with err. */
+bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t errlen);
+bl_store *bl_store_pg_open(const char *url, int mode, char *err, size_t errlen);
+extern const bl_store_ops bl_store_sqlite_ops, bl_store_pg_ops;
+
+/* The run-level fields of r (fields.h BL_FF_RUN) copied into head. */
+void bl_run_head_fill(bl_record *head, const bl_record *r);
+/* Whether stored carries every label of fresh with the same value; if not, the first one
+ * it lacks goes to `differs` as "K=V (stored: W)" or "K=V (not stored)". */
+int bl_store_has_labels(const bl_record *stored, const bl_record *fresh, char *differs, size_t n);
+/* The time of an import as stored: ISO 8601 UTC. */
+void bl_store_now_iso(char *buf, size_t n);
+/* What an import's run IDs are made from (seed initialised here): the content key, or for
+ * a measured run its source, time and process. */
+void bl_store_seed(bl_strbuf *seed, const char *source, const bl_content_key *key);
+/* r as stored: its JSON, with the import's time (imported_at, ISO 8601) as its `when` when
+ * the record came without one (as the v4 migration gives older records). */
+void bl_store_record_json(const bl_record *r, const char *imported_at, bl_strbuf *sb);
+/* Removes the labels unset[] names from r, then sets set[] (relabel's edit of a record). */
+void bl_store_edit_labels(bl_record *r, const bl_label *set, size_t n_set, char *const *unset,
+                          size_t n_unset);
+/* Frees what a run info owns and zeroes it. */
+void bl_run_info_clear(bl_run_info *ri);
+
+/* --- SQLite backend --- */
 
 /* sqlite3_exec; on failure err holds SQLite's message and -1 is returned. */
 int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 
 /* Gives a run of an import its stable ID (runs table), made from seed ("content key:run"). */
 int bl_store_add_run(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run, const char *seed);
+
+/* The run ID of a run: a window of SHA-256 of "seed:run" (round >= 8 adds ":round"), the
+ * round-th try when earlier windows were taken. Both backends name runs alike. */
+void bl_store_run_uid(const char *seed, int64_t run, int round, char uid[BL_RUN_ID_LEN + 1]);
 
 /* A SELECT narrowed by the terms of f SQL decides exactly, its parameters bound; columns
  * json, run uid, import id, imported_at, record id, run number, labels (JSON), line,
@@ -25,5 +90,14 @@ int bl_store_add_run(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run, co
  * caller must still check f in C. NULL with err on failure. */
 sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *exact, char *err,
                               size_t errlen);
+int bl_store_sqlite_each(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn,
+                         void *ctx, char *err, size_t errlen);
+int bl_store_sqlite_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
+                             size_t errlen);
+int bl_store_sqlite_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_t n_set,
+                            char *const *unset, size_t n_unset, size_t *n_runs, size_t *n_records,
+                            char *err, size_t errlen);
+int bl_store_sqlite_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records,
+                           char *err, size_t errlen);
 
 #endif

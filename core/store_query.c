@@ -248,8 +248,8 @@ static void step_error(bl_store *s, char *err, size_t errlen)
 }
 
 /* Walks the matching rows; decodes a record only when fn wants it or C must check a term. */
-static int each_row(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn, void *ctx,
-                    char *err, size_t errlen)
+int bl_store_sqlite_each(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn,
+                         void *ctx, char *err, size_t errlen)
 {
     int exact;
     sqlite3_stmt *st = bl_store_select(s, f, 0, &exact, err, errlen);
@@ -287,30 +287,6 @@ static int each_row(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,
-                  size_t errlen)
-{
-    return each_row(s, f, fn, NULL, ctx, err, errlen);
-}
-
-int bl_store_each_json(bl_store *s, const bl_filter *f, bl_json_fn fn, void *ctx, char *err,
-                       size_t errlen)
-{
-    return each_row(s, f, NULL, fn, ctx, err, errlen);
-}
-
-static int keep_record(void *ctx, bl_record *r, const char *run_id)
-{
-    (void)run_id;
-    bl_records_push(ctx, r);
-    return 0;
-}
-
-int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, size_t errlen)
-{
-    return bl_store_each(s, f, keep_record, out, err, errlen);
-}
-
 /* Keeps in the run's labels only those of labels (a JSON object) with the same value. */
 static void intersect_labels(bl_run_info *ri, json_t *labels)
 {
@@ -325,18 +301,6 @@ static void intersect_labels(bl_run_info *ri, json_t *labels)
         }
     }
     ri->n_labels = k;
-}
-
-static void run_info_clear(bl_run_info *ri)
-{
-    bl_record_free(ri->head);
-    free(ri->imported_at);
-    for (size_t i = 0; i < ri->n_labels; i++) {
-        free(ri->labels[i].key);
-        free(ri->labels[i].value);
-    }
-    free(ri->labels);
-    memset(ri, 0, sizeof *ri);
 }
 
 static char *column_dup(sqlite3_stmt *row, int col)
@@ -382,8 +346,8 @@ static void run_info_start(bl_run_info *ri, sqlite3_stmt *row, json_t *labels)
 /* The runs are walked whole in the order of the (import, run) index: their labels are those
  * all their records share, read from each record's labels alone. When SQL cannot decide
  * the filter, each record is decoded and checked in C. */
-int bl_store_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
-                      size_t errlen)
+int bl_store_sqlite_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
+                             size_t errlen)
 {
     int exact;
     sqlite3_stmt *st = bl_store_select(s, f, 1, &exact, err, errlen);
@@ -397,7 +361,7 @@ int bl_store_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, 
         if (have && strcmp(uid, ri.id) != 0) {
             if (matched)
                 stop = fn(ctx, &ri);
-            run_info_clear(&ri);
+            bl_run_info_clear(&ri);
             have = matched = 0;
             if (stop)
                 break;
@@ -425,47 +389,9 @@ int bl_store_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, 
     }
     if (!stop && rc == SQLITE_DONE && have && matched)
         stop = fn(ctx, &ri);
-    run_info_clear(&ri);
+    bl_run_info_clear(&ri);
     if (!stop && rc != SQLITE_DONE)
         step_error(s, err, errlen);
     sqlite3_finalize(st);
     return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
-}
-
-typedef struct runs_acc {
-    bl_run_info *v;
-    size_t n, cap;
-} runs_acc;
-
-static int keep_run(void *ctx, const bl_run_info *ri)
-{
-    runs_acc *acc = ctx;
-    void *p = acc->v;
-    bl_grow(&p, &acc->cap, acc->n + 1, sizeof *acc->v);
-    acc->v = p;
-    bl_run_info *c = &acc->v[acc->n++];
-    *c = *ri;
-    c->head = bl_record_clone(ri->head);
-    c->imported_at = bl_xstrdup(ri->imported_at);
-    c->labels = bl_xcalloc(ri->n_labels ? ri->n_labels : 1, sizeof *c->labels);
-    for (size_t i = 0; i < ri->n_labels; i++)
-        c->labels[i] = (bl_label){bl_xstrdup(ri->labels[i].key), bl_xstrdup(ri->labels[i].value)};
-    return 0;
-}
-
-int bl_store_runs(bl_store *s, const bl_filter *f, bl_run_info **runs, size_t *n, char *err,
-                  size_t errlen)
-{
-    runs_acc acc = {0};
-    int rc = bl_store_each_run(s, f, keep_run, &acc, err, errlen);
-    *runs = acc.v;
-    *n = acc.n;
-    return rc;
-}
-
-void bl_run_infos_free(bl_run_info *runs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        run_info_clear(&runs[i]);
-    free(runs);
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs the Debian packages benchlog needs when they are missing (hdparm and sysbench
+# Installs the Debian packages benchlog needs when they are missing (postgresql: the tests
+# start their own server, tests/support/pgserver.h; hdparm and sysbench
 # only remake fixtures: fixtures/hdparm, fixtures/sysbench; bonnie++ for bon_csv2html).
 # As root it runs apt-get itself; otherwise it prints the exact command and fails.
 #   sh scripts/deps.sh [build]   what building needs
@@ -10,12 +11,12 @@
 set -u
 BUILD_PKGS="gcc make pkg-config libc6-dev libpcre2-dev libcairo2-dev libpango1.0-dev
  libxlsxwriter-dev libaio-dev liburing-dev libxxhash-dev libisal-dev libsqlite3-dev
- libjansson-dev nettle-dev fonts-noto-cjk fonts-dejavu-core"
+ libjansson-dev libpq-dev nettle-dev fonts-noto-cjk fonts-dejavu-core"
 # The demo runs the built program only: its set is the build set, kept apart so that it can
 # grow without touching the others.
 DEMO_PKGS=""
 TEST_PKGS="libcmocka-dev fio valgrind strace unzip clang libclang-rt-14-dev libreoffice-calc-nogui
- hdparm sysbench bonnie++ poppler-utils libxml2-utils libxml2-dev chromium cmark-gfm zsh"
+ hdparm sysbench bonnie++ poppler-utils libxml2-utils libxml2-dev chromium cmark-gfm zsh postgresql"
 
 case "${1:-build}" in
 build) want=$BUILD_PKGS ;;

@@ -1,5 +1,6 @@
 /* The store: round trip, one copy per source, all-or-nothing imports under kill -9,
- * concurrent imports, schema versions. */
+ * concurrent imports, schema versions. The tests that hold for every backend run twice:
+ * on SQLite files and on a real PostgreSQL server (tests/support/pgserver.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include "../core/store.h"
 #include "../core/store_int.h"
 #include "../core/strbuf.h"
+#include "support/pgserver.h"
 #include "support/support.h"
 #include <signal.h>
 #include <sqlite3.h>
@@ -25,6 +27,38 @@ static char *db_path(const char *dir)
     bl_strbuf_printf(&sb, "%s/test.db", dir);
     return bl_strbuf_take(&sb);
 }
+
+/* The backend of the group running: 0 SQLite, 1 PostgreSQL (its server started once). */
+static int on_pg, pg_started;
+static char pg_why[512];
+
+/* A new empty store: a file in dir, or a new database on the test server. */
+static char *new_store(const char *dir)
+{
+    return on_pg ? bl_test_pg_new_db() : db_path(dir);
+}
+
+static int start_pg(void **state)
+{
+    (void)state;
+    on_pg = 1;
+    pg_started = bl_test_pg_start(pg_why, sizeof pg_why) == 0;
+    return 0;
+}
+
+static int stop_pg(void **state)
+{
+    (void)state;
+    bl_test_pg_stop();
+    return 0;
+}
+
+/* Each test of both backends begins here: without a server, the PostgreSQL run skips. */
+#define NEED_BACKEND()                                                                             \
+    do {                                                                                           \
+        if (on_pg && !pg_started)                                                                  \
+            bl_skip_because(pg_why);                                                               \
+    } while (0)
 
 static void make_records(bl_records *rs, size_t n, const char *tool)
 {
@@ -71,7 +105,8 @@ static size_t count_records(const char *path, const char *filter)
 static void test_round_trip_and_duplicates(void **state)
 {
     (void)state;
-    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    NEED_BACKEND();
+    char *dir = bl_test_tmpdir(), *path = new_store(dir);
     char err[256];
     bl_store *s = bl_store_open(path, err, sizeof err);
     assert_non_null(s);
@@ -178,12 +213,16 @@ static void import_and_exit(const char *path, size_t n, const char *hash)
 {
     char err[256];
     bl_store *s = bl_store_open(path, err, sizeof err);
-    if (!s)
+    if (!s) {
+        fprintf(stderr, "%s\n", err);
         _exit(3);
+    }
     bl_records rs;
     make_records(&rs, n, "bonnie++");
     bl_content_key key = key_of(hash);
     int rc = bl_store_import(s, "big.txt", &key, "bonnie", &rs, NULL, err, sizeof err);
+    if (rc != BL_IMPORT_DONE)
+        fprintf(stderr, "%s\n", err);
     bl_store_close(s);
     _exit(rc == BL_IMPORT_DONE ? 0 : 4);
 }
@@ -192,18 +231,22 @@ static void import_and_exit(const char *path, size_t n, const char *hash)
 static void test_kill_during_import(void **state)
 {
     (void)state;
-    char *dir = bl_test_tmpdir(), *path = db_path(dir);
-    const size_t batch = 20000;
+    NEED_BACKEND();
+    char *dir = bl_test_tmpdir(), *path = new_store(dir);
+    /* on PostgreSQL fewer and smaller rounds: the server's side is the same at any size,
+     * and the group must stay short under valgrind */
+    const size_t batch = on_pg ? 5000 : 20000;
+    const int rounds = on_pg ? 6 : 12;
     srand((unsigned)time(NULL));
     size_t whole = 0;
-    for (int round = 0; round < 12; round++) {
+    for (int round = 0; round < rounds; round++) {
         char hash[16];
         snprintf(hash, sizeof hash, "h%d", round);
         pid_t pid = fork();
         assert_true(pid >= 0);
         if (pid == 0)
             import_and_exit(path, batch, hash);
-        usleep((useconds_t)(rand() % 150000));
+        usleep((useconds_t)(rand() % (on_pg ? 100000 : 150000)));
         kill(pid, SIGKILL);
         int st;
         waitpid(pid, &st, 0);
@@ -213,14 +256,17 @@ static void test_kill_during_import(void **state)
         assert_int_equal(n % batch, 0);
         assert_true(n / batch >= whole);
     }
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+    if (!on_pg) {
+        sqlite3 *db;
+        assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL),
+                         SQLITE_OK);
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
@@ -232,7 +278,8 @@ static void test_kill_during_import(void **state)
 static void test_sql_filters_match_c(void **state)
 {
     (void)state;
-    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    NEED_BACKEND();
+    char *dir = bl_test_tmpdir(), *path = new_store(dir);
     char err[256];
     bl_store *s = bl_store_open(path, err, sizeof err);
     assert_non_null(s);
@@ -297,7 +344,8 @@ static void test_sql_filters_match_c(void **state)
     static const char *const in_sql[] = {"tool~FI",   "test~READ", "section~nf",  "label.test~MIN",
                                          "disk~ssd-", "section~",  "note~QUOTED", "nokey~x"};
     static const char *const in_c[] = {"disk~ÄB", "disk~äb", "bs~409"};
-    for (size_t t = 0; t < sizeof in_sql / sizeof in_sql[0] + sizeof in_c / sizeof in_c[0]; t++) {
+    for (size_t t = 0;
+         !on_pg && t < sizeof in_sql / sizeof in_sql[0] + sizeof in_c / sizeof in_c[0]; t++) {
         size_t n_sql = sizeof in_sql / sizeof in_sql[0];
         const char *term = t < n_sql ? in_sql[t] : in_c[t - n_sql];
         bl_filter f = {0};
@@ -356,13 +404,18 @@ static void edit_and_exit(const char *path, int del)
 static void test_kill_during_edit(void **state)
 {
     (void)state;
-    char *dir = bl_test_tmpdir(), *path = db_path(dir);
-    const size_t keep = 2000, gone = 10000;
+    NEED_BACKEND();
+    char *dir = bl_test_tmpdir(), *path = NULL;
+    const size_t keep = on_pg ? 500 : 2000, gone = on_pg ? 2500 : 10000;
+    const int rounds = on_pg ? 4 : 8;
     srand((unsigned)time(NULL));
     int done[2] = {0, 0};
-    for (int round = 0; round < 8; round++) {
+    for (int round = 0; round < rounds; round++) {
         int del = round % 2;
-        unlink(path);
+        if (path)
+            unlink(path);
+        free(path);
+        path = new_store(dir);
         char err[256];
         bl_store *s = bl_store_open(path, err, sizeof err);
         assert_non_null(s);
@@ -379,7 +432,7 @@ static void test_kill_during_edit(void **state)
         assert_true(pid >= 0);
         if (pid == 0)
             edit_and_exit(path, del);
-        usleep((useconds_t)(rand() % 1200000));
+        usleep((useconds_t)(rand() % (on_pg ? 400000 : 1200000)));
         kill(pid, SIGKILL);
         int st;
         waitpid(pid, &st, 0);
@@ -413,7 +466,8 @@ static void test_kill_during_edit(void **state)
 static void test_concurrent_imports(void **state)
 {
     (void)state;
-    char *dir = bl_test_tmpdir(), *path = db_path(dir);
+    NEED_BACKEND();
+    char *dir = bl_test_tmpdir(), *path = new_store(dir);
     /* Each import holds the write lock while it runs; the other waits up to the store's busy
      * timeout (30 s). Under valgrind 5000 records took near that on a loaded machine, so the
      * imports there are smaller: the test is that both land whole, not how big they are. */
@@ -448,5 +502,12 @@ int main(void)
         cmocka_unit_test(test_kill_during_edit),
         cmocka_unit_test(test_sql_filters_match_c),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* the same tests, on PostgreSQL */
+    const struct CMUnitTest both[] = {
+        cmocka_unit_test(test_round_trip_and_duplicates), cmocka_unit_test(test_kill_during_import),
+        cmocka_unit_test(test_concurrent_imports),        cmocka_unit_test(test_kill_during_edit),
+        cmocka_unit_test(test_sql_filters_match_c),
+    };
+    int failed = cmocka_run_group_tests_name("sqlite", tests, NULL, NULL);
+    return failed + cmocka_run_group_tests_name("postgresql", both, start_pg, stop_pg);
 }

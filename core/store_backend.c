@@ -1,0 +1,225 @@
+/* The store's front: picks the backend by address (a postgresql:// or postgres:// URL is
+ * PostgreSQL, anything else an SQLite file) and calls through its table of operations;
+ * what is the same on every backend (collecting, the run heads) lives here. */
+#include "fields.h"
+#include "store_int.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *bl_store_default_path(void)
+{
+    const char *env = getenv("BENCHLOG_DB");
+    return env && *env ? env : "benchlog.db";
+}
+
+int bl_store_is_url(const char *addr)
+{
+    return addr &&
+           (strncmp(addr, "postgresql://", 13) == 0 || strncmp(addr, "postgres://", 11) == 0);
+}
+
+/* Drops "password=..." from a URL's query. */
+static void drop_password_param(bl_strbuf *out, const char *query)
+{
+    const char *p = query;
+    int first = 1;
+    while (*p) {
+        size_t n = strcspn(p, "&");
+        if (!(n >= 9 && strncmp(p, "password=", 9) == 0)) {
+            bl_strbuf_putc(out, first ? '?' : '&');
+            bl_strbuf_putn(out, p, n);
+            first = 0;
+        }
+        p += n;
+        if (*p == '&')
+            p++;
+    }
+}
+
+void bl_store_addr_safe(const char *addr, char *buf, size_t n)
+{
+    if (!bl_store_is_url(addr)) {
+        snprintf(buf, n, "%s", addr);
+        return;
+    }
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    const char *auth = strstr(addr, "://") + 3;
+    size_t auth_len = strcspn(auth, "/?");
+    bl_strbuf_putn(&sb, addr, (size_t)(auth - addr));
+    const char *at = NULL;
+    for (const char *p = auth; p < auth + auth_len; p++)
+        if (*p == '@')
+            at = p;
+    const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+    if (colon) { /* user:password@host: the user stays */
+        bl_strbuf_putn(&sb, auth, (size_t)(colon - auth));
+        bl_strbuf_putn(&sb, at, (size_t)(auth + auth_len - at));
+    } else {
+        bl_strbuf_putn(&sb, auth, auth_len);
+    }
+    const char *rest = auth + auth_len;
+    const char *q = strchr(rest, '?');
+    bl_strbuf_putn(&sb, rest, q ? (size_t)(q - rest) : strlen(rest));
+    if (q)
+        drop_password_param(&sb, q + 1);
+    snprintf(buf, n, "%s", sb.s ? sb.s : "");
+    bl_strbuf_free(&sb);
+}
+
+static bl_store *open_store(const char *addr, int mode, char *err, size_t errlen)
+{
+    if (!addr)
+        addr = bl_store_default_path();
+    return bl_store_is_url(addr) ? bl_store_pg_open(addr, mode, err, errlen)
+                                 : bl_store_sqlite_open(addr, mode, err, errlen);
+}
+
+bl_store *bl_store_open(const char *path, char *err, size_t errlen)
+{
+    return open_store(path, BL_OPEN_CREATE | BL_OPEN_WRITE, err, errlen);
+}
+
+bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen)
+{
+    return open_store(path, 0, err, errlen);
+}
+
+bl_store *bl_store_open_existing_rw(const char *path, char *err, size_t errlen)
+{
+    return open_store(path, BL_OPEN_WRITE, err, errlen);
+}
+
+void bl_store_close(bl_store *s)
+{
+    if (!s)
+        return;
+    s->ops->close(s);
+    free(s->path);
+    free(s);
+}
+
+const char *bl_store_name(const bl_store *s)
+{
+    return s->path;
+}
+
+int bl_store_has_legacy_keys(bl_store *s)
+{
+    return s->ops->has_legacy_keys(s);
+}
+
+int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
+                    const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen)
+{
+    return s->ops->import(s, source, key, format, recs, run_ids, err, errlen);
+}
+
+int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,
+                  size_t errlen)
+{
+    return s->ops->each(s, f, fn, NULL, ctx, err, errlen);
+}
+
+int bl_store_each_json(bl_store *s, const bl_filter *f, bl_json_fn fn, void *ctx, char *err,
+                       size_t errlen)
+{
+    return s->ops->each(s, f, NULL, fn, ctx, err, errlen);
+}
+
+int bl_store_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
+                      size_t errlen)
+{
+    return s->ops->each_run(s, f, fn, ctx, err, errlen);
+}
+
+int bl_store_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_t n_set,
+                     char *const *unset, size_t n_unset, size_t *n_runs, size_t *n_records,
+                     char *err, size_t errlen)
+{
+    return s->ops->relabel(s, f, set, n_set, unset, n_unset, n_runs, n_records, err, errlen);
+}
+
+int bl_store_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records, char *err,
+                    size_t errlen)
+{
+    return s->ops->del(s, f, n_runs, n_records, err, errlen);
+}
+
+static int keep_record(void *ctx, bl_record *r, const char *run_id)
+{
+    (void)run_id;
+    bl_records_push(ctx, r);
+    return 0;
+}
+
+int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, size_t errlen)
+{
+    return bl_store_each(s, f, keep_record, out, err, errlen);
+}
+
+void bl_run_head_fill(bl_record *head, const bl_record *r)
+{
+    for (size_t i = 0; i < bl_n_fields; i++) {
+        const bl_field *f = &bl_fields[i];
+        if (!(f->flags & BL_FF_RUN))
+            continue;
+        if (f->kind == BL_FK_STR)
+            bl_record_set_str(BL_FIELD(head, f, char *), *BL_CFIELD(r, f, char *));
+        else if (f->kind == BL_FK_INT)
+            *BL_FIELD(head, f, int64_t) = *BL_CFIELD(r, f, int64_t);
+        else if (f->kind == BL_FK_NUM)
+            *BL_FIELD(head, f, double) = *BL_CFIELD(r, f, double);
+    }
+}
+
+void bl_run_info_clear(bl_run_info *ri)
+{
+    bl_record_free(ri->head);
+    free(ri->imported_at);
+    for (size_t i = 0; i < ri->n_labels; i++) {
+        free(ri->labels[i].key);
+        free(ri->labels[i].value);
+    }
+    free(ri->labels);
+    memset(ri, 0, sizeof *ri);
+}
+
+typedef struct runs_acc {
+    bl_run_info *v;
+    size_t n, cap;
+} runs_acc;
+
+static int keep_run(void *ctx, const bl_run_info *ri)
+{
+    runs_acc *acc = ctx;
+    void *p = acc->v;
+    bl_grow(&p, &acc->cap, acc->n + 1, sizeof *acc->v);
+    acc->v = p;
+    bl_run_info *c = &acc->v[acc->n++];
+    *c = *ri;
+    c->head = bl_record_clone(ri->head);
+    c->imported_at = bl_xstrdup(ri->imported_at);
+    c->labels = bl_xcalloc(ri->n_labels ? ri->n_labels : 1, sizeof *c->labels);
+    for (size_t i = 0; i < ri->n_labels; i++)
+        c->labels[i] = (bl_label){bl_xstrdup(ri->labels[i].key), bl_xstrdup(ri->labels[i].value)};
+    return 0;
+}
+
+int bl_store_runs(bl_store *s, const bl_filter *f, bl_run_info **runs, size_t *n, char *err,
+                  size_t errlen)
+{
+    runs_acc acc = {0};
+    int rc = bl_store_each_run(s, f, keep_run, &acc, err, errlen);
+    *runs = acc.v;
+    *n = acc.n;
+    return rc;
+}
+
+void bl_run_infos_free(bl_run_info *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        bl_run_info_clear(&runs[i]);
+    free(runs);
+}

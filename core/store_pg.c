@@ -1,0 +1,533 @@
+/* The PostgreSQL store: one database (its current schema) a team shares. libpq reads the
+ * address as a URL, and also its own ways: PGPASSFILE/.pgpass, PGSERVICE, sslmode; the
+ * address in messages never holds the password. The schema is made on first use and
+ * migrated forward in one transaction under an advisory lock (meta 'schema' is its
+ * version). A source's content key is UNIQUE: two hosts importing it at the same moment
+ * store it once (INSERT ... ON CONFLICT waits for the other transaction, then skips).
+ * Records go in with COPY inside the import's transaction: a killed writer leaves nothing. */
+#include "jsonl.h"
+#include "store_pg_int.h"
+#include "version.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One step a version; the store's version is the number of steps applied. */
+static const char *const pg_steps[] = {
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
+    "CREATE TABLE imports("
+    "  id BIGSERIAL PRIMARY KEY,"
+    "  source TEXT NOT NULL,"
+    "  hash TEXT UNIQUE,"
+    "  format TEXT,"
+    "  imported_at TEXT NOT NULL);"
+    "CREATE TABLE records("
+    "  id BIGSERIAL PRIMARY KEY,"
+    "  import_id BIGINT NOT NULL REFERENCES imports(id),"
+    "  run BIGINT, line BIGINT, tool TEXT, test TEXT,"
+    "  json TEXT NOT NULL);"
+    "CREATE INDEX records_import ON records(import_id, run, id);"
+    "CREATE INDEX records_tool_test ON records(tool, test);"
+    "CREATE TABLE runs("
+    "  id BIGSERIAL PRIMARY KEY,"
+    "  uid TEXT NOT NULL UNIQUE,"
+    "  import_id BIGINT NOT NULL REFERENCES imports(id),"
+    "  run BIGINT NOT NULL,"
+    "  UNIQUE(import_id, run));"
+    "INSERT INTO meta VALUES('created_by', 'benchlog " BENCHLOG_VERSION "');",
+};
+#define PG_SCHEMA ((int)(sizeof pg_steps / sizeof pg_steps[0]))
+/* pg_advisory_xact_lock's key for schema changes: "blog" */
+#define PG_SCHEMA_LOCK "1651273575"
+
+int bl_pg_fail(bl_store *s, PGresult *res, char *err, size_t errlen)
+{
+    const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(s->pg);
+    if (!msg || !*msg)
+        msg = res ? PQresStatus(PQresultStatus(res)) : "connection lost";
+    size_t n = strcspn(msg, "\n");
+    snprintf(err, errlen, "%s: %.*s", s->path, (int)n, msg);
+    PQclear(res);
+    return -1;
+}
+
+PGresult *bl_pg_query(bl_store *s, const char *sql, int n, const char *const *params,
+                      ExecStatusType want, char *err, size_t errlen)
+{
+    if (s->walking) { /* libpq would drop the walk's rows unread: refused, loudly */
+        snprintf(err, errlen, "%s: a query during a walk of the store (a bug)", s->path);
+        return NULL;
+    }
+    PGresult *res = PQexecParams(s->pg, sql, n, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(res) == want)
+        return res;
+    bl_pg_fail(s, res, err, errlen);
+    return NULL;
+}
+
+int bl_pg_exec(bl_store *s, const char *sql, char *err, size_t errlen)
+{
+    if (s->walking) {
+        snprintf(err, errlen, "%s: a query during a walk of the store (a bug)", s->path);
+        return -1;
+    }
+    PGresult *res = PQexec(s->pg, sql); /* the simple protocol: sql may be several commands */
+    if (PQresultStatus(res) != PGRES_COMMAND_OK)
+        return bl_pg_fail(s, res, err, errlen);
+    PQclear(res);
+    return 0;
+}
+
+void bl_pg_rollback(bl_store *s)
+{
+    PQclear(PQexec(s->pg, "ROLLBACK"));
+}
+
+/* The schema version (0: no benchlog tables), -1 with err for a database of another
+ * program or one that cannot be read. */
+static int schema_version(bl_store *s, char *err, size_t errlen)
+{
+    PGresult *res = bl_pg_query(s,
+                                "SELECT to_regclass('meta') IS NOT NULL, "
+                                "to_regclass('imports') IS NOT NULL",
+                                0, NULL, PGRES_TUPLES_OK, err, errlen);
+    if (!res)
+        return -1;
+    int meta = PQgetvalue(res, 0, 0)[0] == 't', imports = PQgetvalue(res, 0, 1)[0] == 't';
+    PQclear(res);
+    if (!meta && !imports)
+        return 0;
+    res = meta ? bl_pg_query(s,
+                             "SELECT (SELECT value FROM meta WHERE key = 'schema'), "
+                             "(SELECT value FROM meta WHERE key = 'created_by')",
+                             0, NULL, PGRES_TUPLES_OK, err, errlen)
+               : NULL;
+    if (meta && !res)
+        return -1;
+    int ours = res && strncmp(PQgetvalue(res, 0, 1), "benchlog", 8) == 0;
+    int v = res && !PQgetisnull(res, 0, 0) ? atoi(PQgetvalue(res, 0, 0)) : 0;
+    PQclear(res);
+    if (!ours || v < 1) {
+        snprintf(err, errlen,
+                 "%s: tables of another program (imports or meta), not a benchlog store; left "
+                 "as they are",
+                 s->path);
+        return -1;
+    }
+    return v;
+}
+
+/* Brings the schema to PG_SCHEMA in one transaction; another process doing the same
+ * waits on the lock and then finds nothing to do. The lock is taken before the
+ * transaction begins, so that the transaction's view of the catalog is taken after the
+ * other one committed. */
+static int migrate(bl_store *s, char *err, size_t errlen)
+{
+    PGresult *res = bl_pg_query(s, "SELECT pg_advisory_lock(" PG_SCHEMA_LOCK ")", 0, NULL,
+                                PGRES_TUPLES_OK, err, errlen);
+    if (!res)
+        return -1;
+    PQclear(res);
+    int rc = -1;
+    if (bl_pg_exec(s, "BEGIN", err, errlen) != 0)
+        goto unlock;
+    int v = schema_version(s, err, errlen);
+    if (v < 0)
+        goto fail;
+    for (; v < PG_SCHEMA; v++)
+        if (bl_pg_exec(s, pg_steps[v], err, errlen) != 0)
+            goto fail;
+    char version[16];
+    snprintf(version, sizeof version, "%d", PG_SCHEMA);
+    const char *params[] = {version};
+    res = bl_pg_query(s,
+                      "INSERT INTO meta VALUES('schema', $1) "
+                      "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                      1, params, PGRES_COMMAND_OK, err, errlen);
+    if (!res)
+        goto fail;
+    PQclear(res);
+    rc = bl_pg_exec(s, "COMMIT", err, errlen);
+    goto unlock;
+fail:
+    bl_pg_rollback(s);
+unlock:
+    PQclear(PQexec(s->pg, "SELECT pg_advisory_unlock(" PG_SCHEMA_LOCK ")"));
+    return rc;
+}
+
+static void quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+bl_store *bl_store_pg_open(const char *url, int mode, char *err, size_t errlen)
+{
+    char safe[512];
+    bl_store_addr_safe(url, safe, sizeof safe);
+    const char *keys[] = {"dbname", "fallback_application_name", NULL};
+    const char *values[] = {url, "benchlog", NULL};
+    PGconn *c = PQconnectdbParams(keys, values, 1);
+    bl_store *s = bl_xcalloc(1, sizeof *s);
+    s->ops = &bl_store_pg_ops;
+    s->path = bl_xstrdup(safe);
+    s->pg = c;
+    if (PQstatus(c) != CONNECTION_OK) {
+        const char *msg = PQerrorMessage(c);
+        snprintf(err, errlen, "%s: cannot connect: %.*s", safe, (int)strcspn(msg, "\n"), msg);
+        goto fail;
+    }
+    PQsetNoticeProcessor(c, quiet, NULL);
+    int v = schema_version(s, err, errlen);
+    if (v < 0)
+        goto fail;
+    if (v == 0 && !(mode & BL_OPEN_CREATE)) {
+        snprintf(err, errlen, "%s: no store there (import or run something first, or --db)", safe);
+        goto fail;
+    }
+    if (v > PG_SCHEMA) {
+        snprintf(err, errlen,
+                 "%s: store schema version %d is newer than this benchlog's (%d); use a newer "
+                 "benchlog",
+                 safe, v, PG_SCHEMA);
+        goto fail;
+    }
+    if (v < PG_SCHEMA && migrate(s, err, errlen) != 0)
+        goto fail;
+    return s;
+fail:
+    bl_store_close(s);
+    return NULL;
+}
+
+static void pg_close(bl_store *s)
+{
+    PQfinish(s->pg);
+}
+
+static int pg_has_legacy_keys(bl_store *s)
+{
+    char err[256];
+    PGresult *res = bl_pg_query(s, "SELECT EXISTS(SELECT 1 FROM imports WHERE length(hash) = 32)",
+                                0, NULL, PGRES_TUPLES_OK, err, sizeof err);
+    int legacy = res && PQgetvalue(res, 0, 0)[0] == 't';
+    PQclear(res);
+    return legacy;
+}
+
+/* Run IDs of an import, space-separated, in run order. */
+static void run_ids_of(bl_store *s, const char *import_id, bl_strbuf *out)
+{
+    char err[256];
+    if (!out)
+        return;
+    const char *params[] = {import_id};
+    PGresult *res = bl_pg_query(s, "SELECT uid FROM runs WHERE import_id = $1 ORDER BY run", 1,
+                                params, PGRES_TUPLES_OK, err, sizeof err);
+    for (int i = 0; res && i < PQntuples(res); i++)
+        bl_strbuf_printf(out, "%s%s", i ? " " : "", PQgetvalue(res, i, 0));
+    PQclear(res);
+}
+
+/* As SQLite's labels_match (store.c): 1 same labels, 0 other labels (first in differs), -1
+ * another number of records stored. */
+static int labels_match(bl_store *s, const char *import_id, const bl_records *recs,
+                        size_t *n_stored, char *differs, size_t n)
+{
+    char err[256];
+    const char *params[] = {import_id};
+    PGresult *res = bl_pg_query(s, "SELECT json FROM records WHERE import_id = $1 ORDER BY id", 1,
+                                params, PGRES_TUPLES_OK, err, sizeof err);
+    if (!res)
+        return 1;
+    size_t rows = (size_t)PQntuples(res);
+    int same = 1;
+    for (size_t i = 0; same && i < rows; i++) {
+        bl_record *r = bl_record_from_json(PQgetvalue(res, (int)i, 0),
+                                           (size_t)PQgetlength(res, (int)i, 0), NULL, 0);
+        same = r && i < recs->n && bl_store_has_labels(r, recs->v[i], differs, n);
+        bl_record_free(r);
+    }
+    PQclear(res);
+    *n_stored = rows;
+    return rows != recs->n ? -1 : same;
+}
+
+/* The import already holding this content (its id in id), by either of its keys; 0 none. */
+static int find_import(bl_store *s, const bl_content_key *key, char *id, size_t idlen)
+{
+    char err[256];
+    const char *params[] = {key->sha256, key->fnv[0] ? key->fnv : key->sha256};
+    PGresult *res = bl_pg_query(s, "SELECT id FROM imports WHERE hash IN ($1, $2) LIMIT 1", 2,
+                                params, PGRES_TUPLES_OK, err, sizeof err);
+    int found = res && PQntuples(res) > 0;
+    if (found)
+        snprintf(id, idlen, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    return found;
+}
+
+static int duplicate(bl_store *s, const char *id, const bl_records *recs, bl_strbuf *run_ids,
+                     char *err, size_t errlen)
+{
+    size_t n_stored = 0;
+    int same = labels_match(s, id, recs, &n_stored, err, errlen);
+    run_ids_of(s, id, run_ids);
+    if (same < 0)
+        snprintf(err, errlen, "%zu", n_stored);
+    return same < 0 ? BL_IMPORT_DUPLICATE_PART
+           : same   ? BL_IMPORT_DUPLICATE
+                    : BL_IMPORT_DUPLICATE_OTHER;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The import's run numbers, each once, in the order records first show them. */
+static int64_t *distinct_runs(const bl_records *recs, size_t *n)
+{
+    int64_t *seen = bl_xcalloc(recs->n ? recs->n : 1, sizeof *seen);
+    int64_t *order = bl_xcalloc(recs->n ? recs->n : 1, sizeof *order);
+    size_t n_seen = 0;
+    *n = 0;
+    for (size_t i = 0; i < recs->n; i++) {
+        int64_t run = recs->v[i]->run;
+        if (i > 0 && recs->v[i - 1]->run == run)
+            continue;
+        if (n_seen && bsearch(&run, seen, n_seen, sizeof *seen, cmp_i64))
+            continue;
+        order[(*n)++] = run;
+        /* kept sorted by insertion: runs arrive mostly in order, so this moves little */
+        size_t k = n_seen++;
+        while (k > 0 && seen[k - 1] > run) {
+            seen[k] = seen[k - 1];
+            k--;
+        }
+        seen[k] = run;
+    }
+    free(seen);
+    return order;
+}
+
+/* Gives every run of a new import its ID (bl_store_run_uid), all runs in one statement a
+ * round: a run whose window another run holds tries the next window in the next round. */
+static int insert_runs(bl_store *s, const char *import_id, const bl_records *recs, const char *seed,
+                       char *err, size_t errlen)
+{
+    size_t n;
+    int64_t *pending = distinct_runs(recs, &n);
+    bl_strbuf uids, nums;
+    bl_strbuf_init(&uids);
+    bl_strbuf_init(&nums);
+    int rc = 0;
+    for (int round = 0; n > 0 && rc == 0; round++) {
+        if (round == 64) {
+            snprintf(err, errlen, "%s: no free run ID for %zu runs", s->path, n);
+            rc = -1;
+            break;
+        }
+        bl_strbuf_reset(&uids);
+        bl_strbuf_reset(&nums);
+        for (size_t i = 0; i < n; i++) {
+            char uid[BL_RUN_ID_LEN + 1];
+            bl_store_run_uid(seed, pending[i], round, uid);
+            bl_strbuf_printf(&uids, "%s%s", i ? "," : "{", uid);
+            bl_strbuf_printf(&nums, "%s%lld", i ? "," : "{", (long long)pending[i]);
+        }
+        bl_strbuf_putc(&uids, '}');
+        bl_strbuf_putc(&nums, '}');
+        const char *params[] = {uids.s, import_id, nums.s};
+        PGresult *res = bl_pg_query(s,
+                                    "INSERT INTO runs(uid, import_id, run) SELECT u, $2, r "
+                                    "FROM unnest($1::text[], $3::bigint[]) WITH ORDINALITY "
+                                    "AS t(u, r, k) ORDER BY k ON CONFLICT DO NOTHING RETURNING run",
+                                    3, params, PGRES_TUPLES_OK, err, errlen);
+        if (!res) {
+            rc = -1;
+            break;
+        }
+        /* the runs that got their ID leave the list */
+        size_t n_done = (size_t)PQntuples(res);
+        int64_t *done = bl_xcalloc(n_done + 1, sizeof *done);
+        for (size_t i = 0; i < n_done; i++)
+            done[i] = atoll(PQgetvalue(res, (int)i, 0));
+        qsort(done, n_done, sizeof *done, cmp_i64);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!bsearch(&pending[i], done, n_done, sizeof *done, cmp_i64))
+                pending[k++] = pending[i];
+        n = k;
+        free(done);
+        PQclear(res);
+    }
+    bl_strbuf_free(&uids);
+    bl_strbuf_free(&nums);
+    free(pending);
+    return rc;
+}
+
+void bl_pg_copy_text(bl_strbuf *sb, const char *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = v[i];
+        if (c == '\\' || c == '\t' || c == '\n' || c == '\r') {
+            bl_strbuf_putc(sb, '\\');
+            c = c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : c;
+        }
+        bl_strbuf_putc(sb, c);
+    }
+}
+
+static void copy_str(bl_strbuf *sb, const char *v)
+{
+    if (v)
+        bl_pg_copy_text(sb, v, strlen(v));
+    else
+        bl_strbuf_puts(sb, "\\N");
+}
+
+int bl_pg_copy_begin(bl_store *s, const char *sql, char *err, size_t errlen)
+{
+    PGresult *res = bl_pg_query(s, sql, 0, NULL, PGRES_COPY_IN, err, errlen);
+    PQclear(res);
+    return res ? 0 : -1;
+}
+
+int bl_pg_copy_put(bl_store *s, bl_strbuf *rows)
+{
+    int ok = rows->len == 0 || PQputCopyData(s->pg, rows->s, (int)rows->len) == 1;
+    bl_strbuf_reset(rows);
+    return ok;
+}
+
+int bl_pg_copy_end(bl_store *s, int ok, char *err, size_t errlen)
+{
+    if (PQputCopyEnd(s->pg, ok ? NULL : "benchlog: abandoned") != 1)
+        return bl_pg_fail(s, NULL, err, errlen);
+    PGresult *res = PQgetResult(s->pg);
+    int done = PQresultStatus(res) == PGRES_COMMAND_OK;
+    if (!done && ok)
+        bl_pg_fail(s, res, err, errlen);
+    else
+        PQclear(res);
+    while ((res = PQgetResult(s->pg)))
+        PQclear(res);
+    return done ? 0 : -1;
+}
+
+static int copy_records(bl_store *s, const char *import_id, const bl_records *recs,
+                        const char *imported_at, char *err, size_t errlen)
+{
+    if (bl_pg_copy_begin(s, "COPY records(import_id, run, line, tool, test, json) FROM STDIN", err,
+                         errlen) != 0)
+        return -1;
+    bl_strbuf line, json;
+    bl_strbuf_init(&line);
+    bl_strbuf_init(&json);
+    int ok = 1;
+    for (size_t i = 0; ok && i < recs->n; i++) {
+        const bl_record *r = recs->v[i];
+        bl_strbuf_reset(&json);
+        bl_store_record_json(r, imported_at, &json);
+        bl_strbuf_printf(&line, "%s\t%lld\t%lld\t", import_id, (long long)r->run,
+                         (long long)r->line);
+        copy_str(&line, r->tool);
+        bl_strbuf_putc(&line, '\t');
+        copy_str(&line, r->test);
+        bl_strbuf_putc(&line, '\t');
+        bl_pg_copy_text(&line, json.s, json.len);
+        bl_strbuf_putc(&line, '\n');
+        if (line.len >= 65536 || i + 1 == recs->n)
+            ok = bl_pg_copy_put(s, &line);
+    }
+    bl_strbuf_free(&line);
+    bl_strbuf_free(&json);
+    return bl_pg_copy_end(s, ok, err, errlen);
+}
+
+static int pg_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
+                     const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen)
+{
+    char id[32];
+    if (key && find_import(s, key, id, sizeof id))
+        return duplicate(s, id, recs, run_ids, err, errlen);
+    if (bl_pg_exec(s, "BEGIN", err, errlen) != 0)
+        return BL_IMPORT_FAILED;
+    char when[32];
+    bl_store_now_iso(when, sizeof when);
+    const char *params[] = {source, key ? key->sha256 : NULL, format ? format : "", when};
+    /* the unique key decides: a concurrent import of the same content makes this one wait,
+     * and when it commits, this one inserts nothing and reads what it stored */
+    PGresult *res =
+        bl_pg_query(s,
+                    "INSERT INTO imports(source, hash, format, imported_at) "
+                    "VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING RETURNING id",
+                    4, params, PGRES_TUPLES_OK, err, errlen);
+    if (!res)
+        goto fail;
+    int fresh = PQntuples(res) > 0;
+    if (fresh)
+        snprintf(id, sizeof id, "%s", PQgetvalue(res, 0, 0));
+    PQclear(res);
+    if (!fresh) {
+        bl_pg_rollback(s);
+        if (!find_import(s, key, id, sizeof id)) {
+            snprintf(err, errlen, "%s: the import of this content vanished while waiting", s->path);
+            return BL_IMPORT_FAILED;
+        }
+        return duplicate(s, id, recs, run_ids, err, errlen);
+    }
+    bl_strbuf seed;
+    bl_store_seed(&seed, source, key);
+    int bad = insert_runs(s, id, recs, seed.s, err, errlen) != 0 ||
+              copy_records(s, id, recs, when, err, errlen) != 0;
+    bl_strbuf_free(&seed);
+    if (bad)
+        goto fail;
+    if (bl_pg_exec(s, "COMMIT", err, errlen) != 0)
+        return BL_IMPORT_FAILED;
+    run_ids_of(s, id, run_ids);
+    return BL_IMPORT_DONE;
+fail:
+    bl_pg_rollback(s);
+    return BL_IMPORT_FAILED;
+}
+
+static int pg_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
+                          size_t errlen)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", (long long)import_id);
+    const char *params[] = {id};
+    memset(info, 0, sizeof *info);
+    PGresult *res = bl_pg_query(s, "SELECT hash, format, imported_at FROM imports WHERE id = $1", 1,
+                                params, PGRES_TUPLES_OK, err, errlen);
+    if (!res)
+        return -1;
+    int found = PQntuples(res) == 1;
+    if (found) {
+        snprintf(info->hash, sizeof info->hash, "%s", PQgetvalue(res, 0, 0));
+        snprintf(info->format, sizeof info->format, "%s", PQgetvalue(res, 0, 1));
+        snprintf(info->imported_at, sizeof info->imported_at, "%s", PQgetvalue(res, 0, 2));
+    } else {
+        snprintf(err, errlen, "%s: import %s not found", s->path, id);
+    }
+    PQclear(res);
+    return found ? 0 : -1;
+}
+
+const bl_store_ops bl_store_pg_ops = {
+    .name = "postgresql",
+    .close = pg_close,
+    .has_legacy_keys = pg_has_legacy_keys,
+    .import = pg_import,
+    .each = bl_store_pg_each,
+    .each_run = bl_store_pg_each_run,
+    .relabel = bl_store_pg_relabel,
+    .del = bl_store_pg_delete,
+    .import_info = pg_import_info,
+};

@@ -1,0 +1,380 @@
+/* Reading and changing the PostgreSQL store. Rows stream one at a time (libpq's single-row
+ * mode), so memory does not grow with the store. The terms SQL decides as C does go into
+ * the WHERE (run=ID through the runs' IDs, tool= and test= through their index); every
+ * record of a filtered walk is still checked in C, the one rule of FILTER. Records come in
+ * import order (import, then record id): concurrent imports interleave record ids, and an
+ * import's records stay together. Relabel and delete are one transaction each, their
+ * records read FOR UPDATE so that two editors of one run do not lose an edit. */
+#include "jsonl.h"
+#include "store_pg_int.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pg_where {
+    bl_strbuf sql;
+    const char *params[64];
+    int n;
+} pg_where;
+
+static void add_term(pg_where *w, const char *fmt, const char *p, const char *value)
+{
+    bl_strbuf_printf(&w->sql, fmt, p, w->n + 1);
+    w->params[w->n++] = value;
+}
+
+/* The terms SQL decides exactly, on records alias p (its run alias p + "u"). */
+static void where_of(pg_where *w, const bl_filter *f, const char *p)
+{
+    int runs = 0;
+    for (size_t i = 0; f && i < f->n && w->n < 60; i++) {
+        const bl_filter_term *t = &f->t[i];
+        if (t->op != '=' || strcmp(t->key, "run") != 0)
+            continue;
+        if (runs)
+            bl_strbuf_printf(&w->sql, ", $%d", w->n + 1);
+        else
+            bl_strbuf_printf(&w->sql, " AND %su.uid IN ($%d", p, w->n + 1);
+        w->params[w->n++] = t->value;
+        runs++;
+    }
+    if (runs)
+        bl_strbuf_putc(&w->sql, ')');
+    for (size_t i = 0; f && i < f->n && w->n < 60; i++) {
+        const bl_filter_term *t = &f->t[i];
+        if (t->op == '=' && strcmp(t->key, "tool") == 0)
+            add_term(w, " AND %s.tool = $%d", p, t->value);
+        else if (t->op == '=' && strcmp(t->key, "test") == 0)
+            add_term(w, " AND %s.test = $%d", p, t->value);
+    }
+}
+
+typedef int (*row_fn)(void *ctx, const PGresult *row);
+
+/* Runs sql with w's parameters and calls fn on each row as it arrives; a nonzero return
+ * of fn stops the calls (the rest of the rows are read and dropped) and is returned. */
+static int walk(bl_store *s, const char *sql, const pg_where *w, row_fn fn, void *ctx, char *err,
+                size_t errlen)
+{
+    if (s->walking) {
+        snprintf(err, errlen, "%s: a walk within a walk of the store (a bug)", s->path);
+        return -1;
+    }
+    if (!PQsendQueryParams(s->pg, sql, w->n, NULL, w->params, NULL, NULL, 0))
+        return bl_pg_fail(s, NULL, err, errlen);
+    s->walking = 1;
+    PQsetSingleRowMode(s->pg);
+    int stop = 0, failed = 0;
+    PGresult *res;
+    while ((res = PQgetResult(s->pg))) {
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_SINGLE_TUPLE && !stop && !failed) {
+            stop = fn(ctx, res);
+        } else if (st != PGRES_SINGLE_TUPLE && st != PGRES_TUPLES_OK && !failed) {
+            failed = 1;
+            bl_pg_fail(s, res, err, errlen);
+            continue;
+        }
+        PQclear(res);
+    }
+    s->walking = 0;
+    return stop ? stop : failed ? -1 : 0;
+}
+
+#define FROM_RECORDS(r)                                                                            \
+    " FROM records " r " JOIN runs " r "u ON " r "u.import_id = " r ".import_id AND " r            \
+    "u.run = " r ".run"
+
+typedef struct each_ctx {
+    const bl_filter *f;
+    int exact;
+    bl_record_fn fn;
+    bl_json_fn jfn;
+    void *ctx;
+} each_ctx;
+
+static int each_row(void *ctx, const PGresult *row)
+{
+    each_ctx *e = ctx;
+    const char *json = PQgetvalue(row, 0, 0), *uid = PQgetvalue(row, 0, 1);
+    size_t len = (size_t)PQgetlength(row, 0, 0);
+    bl_record *r = NULL;
+    if (e->fn || !e->exact) {
+        r = bl_record_from_json(json, len, NULL, 0);
+        if (!r)
+            return 0;
+        if (!e->exact && !bl_filter_match_run(e->f, r, uid)) {
+            bl_record_free(r);
+            return 0;
+        }
+    }
+    if (e->fn)
+        return e->fn(e->ctx, r, uid);
+    bl_record_free(r);
+    return e->jfn(e->ctx, json, len, uid);
+}
+
+int bl_store_pg_each(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn, void *ctx,
+                     char *err, size_t errlen)
+{
+    pg_where w = {.n = 0};
+    bl_strbuf_init(&w.sql);
+    bl_strbuf_puts(&w.sql, "SELECT r.json, ru.uid" FROM_RECORDS("r") " WHERE true");
+    where_of(&w, f, "r");
+    bl_strbuf_puts(&w.sql, " ORDER BY r.import_id, r.id");
+    each_ctx e = {f, !f || f->n == 0, fn, jfn, ctx};
+    int rc = walk(s, w.sql.s, &w, each_row, &e, err, errlen);
+    bl_strbuf_free(&w.sql);
+    return rc;
+}
+
+typedef struct run_ctx {
+    const bl_filter *f;
+    int exact;
+    bl_run_fn fn;
+    void *ctx;
+    bl_run_info ri;
+    int have, matched;
+} run_ctx;
+
+static void intersect_labels(bl_run_info *ri, const bl_record *r)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ri->n_labels; i++) {
+        const char *v = bl_record_label(r, ri->labels[i].key);
+        if (v && strcmp(v, ri->labels[i].value) == 0) {
+            ri->labels[k++] = ri->labels[i];
+        } else {
+            free(ri->labels[i].key);
+            free(ri->labels[i].value);
+        }
+    }
+    ri->n_labels = k;
+}
+
+static void run_start(bl_run_info *ri, const PGresult *row, const bl_record *r)
+{
+    snprintf(ri->id, sizeof ri->id, "%s", PQgetvalue(row, 0, 1));
+    ri->import_id = atoll(PQgetvalue(row, 0, 2));
+    ri->imported_at = bl_xstrdup(PQgetvalue(row, 0, 3));
+    ri->first_line = -1;
+    ri->head = bl_record_new();
+    bl_run_head_fill(ri->head, r);
+    ri->labels = bl_xcalloc(r->n_labels ? r->n_labels : 1, sizeof *ri->labels);
+    for (size_t i = 0; i < r->n_labels; i++)
+        ri->labels[ri->n_labels++] =
+            (bl_label){bl_xstrdup(r->labels[i].key), bl_xstrdup(r->labels[i].value)};
+}
+
+/* The run so far goes to fn when one of its records matched; then it is cleared. */
+static int run_flush(run_ctx *c)
+{
+    int stop = c->have && c->matched ? c->fn(c->ctx, &c->ri) : 0;
+    bl_run_info_clear(&c->ri);
+    c->have = c->matched = 0;
+    return stop;
+}
+
+static int run_row(void *ctx, const PGresult *row)
+{
+    run_ctx *c = ctx;
+    const char *uid = PQgetvalue(row, 0, 1);
+    if (c->have && strcmp(uid, c->ri.id) != 0) {
+        int stop = run_flush(c);
+        if (stop)
+            return stop;
+    }
+    bl_record *r =
+        bl_record_from_json(PQgetvalue(row, 0, 0), (size_t)PQgetlength(row, 0, 0), NULL, 0);
+    if (!r)
+        return 0;
+    if (!c->have)
+        run_start(&c->ri, row, r);
+    else
+        intersect_labels(&c->ri, r);
+    c->have = 1;
+    c->ri.n_records++;
+    int64_t line = PQgetisnull(row, 0, 4) ? -1 : atoll(PQgetvalue(row, 0, 4));
+    if (line >= 0 && (c->ri.first_line < 0 || line < c->ri.first_line))
+        c->ri.first_line = line;
+    if (!c->matched)
+        c->matched = c->exact || bl_filter_match_run(c->f, r, uid);
+    bl_record_free(r);
+    return 0;
+}
+
+int bl_store_pg_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
+                         size_t errlen)
+{
+    pg_where w = {.n = 0};
+    bl_strbuf_init(&w.sql);
+    bl_strbuf_puts(&w.sql,
+                   "SELECT r.json, ru.uid, r.import_id, ri.imported_at, r.line" FROM_RECORDS(
+                       "r") " JOIN imports ri ON ri.id = r.import_id WHERE true");
+    pg_where m = {.n = 0};
+    bl_strbuf_init(&m.sql);
+    where_of(&m, f, "m");
+    if (m.sql.len) {
+        bl_strbuf_puts(&w.sql,
+                       " AND (r.import_id, r.run) IN (SELECT m.import_id, m.run" FROM_RECORDS(
+                           "m") " WHERE true");
+        bl_strbuf_puts(&w.sql, m.sql.s);
+        bl_strbuf_putc(&w.sql, ')');
+    }
+    bl_strbuf_free(&m.sql);
+    w.n = m.n;
+    memcpy(w.params, m.params, sizeof m.params);
+    bl_strbuf_puts(&w.sql, " ORDER BY r.import_id, r.run, r.id");
+    run_ctx c = {.f = f, .exact = !f || f->n == 0, .fn = fn, .ctx = ctx};
+    int rc = walk(s, w.sql.s, &w, run_row, &c, err, errlen);
+    if (rc == 0)
+        rc = run_flush(&c);
+    bl_run_info_clear(&c.ri);
+    bl_strbuf_free(&w.sql);
+    return rc;
+}
+
+/* The runs an edit acts on, as two array literals for unnest(): import ids and run
+ * numbers. */
+typedef struct run_keys {
+    bl_strbuf imports, runs;
+    size_t n;
+} run_keys;
+
+static int collect(void *ctx, const bl_run_info *ri)
+{
+    run_keys *k = ctx;
+    bl_strbuf_printf(&k->imports, "%s%lld", k->n ? "," : "{", (long long)ri->import_id);
+    bl_strbuf_printf(&k->runs, "%s%lld", k->n ? "," : "{", (long long)ri->head->run);
+    k->n++;
+    return 0;
+}
+
+static void keys_free(run_keys *keys)
+{
+    bl_strbuf_free(&keys->imports);
+    bl_strbuf_free(&keys->runs);
+}
+
+/* Begins the write and finds the runs `list f` would show, inside the transaction. */
+static int begin_with_runs(bl_store *s, const bl_filter *f, run_keys *keys, char *err,
+                           size_t errlen)
+{
+    memset(keys, 0, sizeof *keys);
+    bl_strbuf_init(&keys->imports);
+    bl_strbuf_init(&keys->runs);
+    if (bl_pg_exec(s, "BEGIN", err, errlen) != 0)
+        return -1;
+    if (bl_store_pg_each_run(s, f, collect, keys, err, errlen) != 0) {
+        bl_pg_rollback(s);
+        keys_free(keys);
+        return -1;
+    }
+    bl_strbuf_puts(&keys->imports, keys->n ? "}" : "{}");
+    bl_strbuf_puts(&keys->runs, keys->n ? "}" : "{}");
+    return 0;
+}
+
+static int finish(bl_store *s, int ok, run_keys *keys, char *err, size_t errlen)
+{
+    keys_free(keys);
+    if (ok && bl_pg_exec(s, "COMMIT", err, errlen) == 0)
+        return 0;
+    bl_pg_rollback(s);
+    return -1;
+}
+
+#define IN_RUNS(r)                                                                                 \
+    " (" r "import_id, " r "run) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))"
+
+/* The edited records go to a temporary table with COPY, then one UPDATE takes them: a few
+ * round trips however many records. */
+static int relabel_runs(bl_store *s, const run_keys *keys, const bl_label *set, size_t n_set,
+                        char *const *unset, size_t n_unset, size_t *n_records, char *err,
+                        size_t errlen)
+{
+    const char *params[] = {keys->imports.s, keys->runs.s};
+    PGresult *rows =
+        bl_pg_query(s, "SELECT id, json FROM records WHERE" IN_RUNS("") " ORDER BY id FOR UPDATE",
+                    2, params, PGRES_TUPLES_OK, err, errlen);
+    if (!rows)
+        return -1;
+    int ok = bl_pg_exec(s, "CREATE TEMP TABLE bl_relabel(id BIGINT, json TEXT) ON COMMIT DROP", err,
+                        errlen) == 0 &&
+             bl_pg_copy_begin(s, "COPY bl_relabel FROM STDIN", err, errlen) == 0;
+    bl_strbuf line, json;
+    bl_strbuf_init(&line);
+    bl_strbuf_init(&json);
+    int n = PQntuples(rows);
+    for (int i = 0; ok && i < n; i++) {
+        bl_record *r =
+            bl_record_from_json(PQgetvalue(rows, i, 1), (size_t)PQgetlength(rows, i, 1), NULL, 0);
+        if (!r) {
+            snprintf(err, errlen, "%s: record %s cannot be read", s->path, PQgetvalue(rows, i, 0));
+            ok = 0;
+            break;
+        }
+        bl_store_edit_labels(r, set, n_set, unset, n_unset);
+        bl_strbuf_reset(&json);
+        bl_record_to_json(r, &json);
+        bl_record_free(r);
+        bl_strbuf_printf(&line, "%s\t", PQgetvalue(rows, i, 0));
+        bl_pg_copy_text(&line, json.s, json.len);
+        bl_strbuf_putc(&line, '\n');
+        if (line.len >= 65536 || i + 1 == n)
+            ok = bl_pg_copy_put(s, &line);
+    }
+    if (bl_pg_copy_end(s, ok, err, errlen) != 0)
+        ok = 0;
+    bl_strbuf_free(&line);
+    bl_strbuf_free(&json);
+    PQclear(rows);
+    if (ok &&
+        bl_pg_exec(s, "UPDATE records r SET json = t.json FROM bl_relabel t WHERE r.id = t.id", err,
+                   errlen) != 0)
+        ok = 0;
+    *n_records = ok ? (size_t)n : 0;
+    return ok ? 0 : -1;
+}
+
+int bl_store_pg_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_t n_set,
+                        char *const *unset, size_t n_unset, size_t *n_runs, size_t *n_records,
+                        char *err, size_t errlen)
+{
+    run_keys keys;
+    *n_runs = *n_records = 0;
+    err[0] = 0;
+    if (begin_with_runs(s, f, &keys, err, errlen) != 0)
+        return -1;
+    int ok = relabel_runs(s, &keys, set, n_set, unset, n_unset, n_records, err, errlen) == 0;
+    *n_runs = keys.n;
+    return finish(s, ok, &keys, err, errlen);
+}
+
+int bl_store_pg_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records,
+                       char *err, size_t errlen)
+{
+    static const char *const sql[] = {
+        "DELETE FROM records WHERE" IN_RUNS(""),
+        "DELETE FROM runs WHERE" IN_RUNS(""),
+        /* an import without runs goes too, so its content can be imported again */
+        "DELETE FROM imports i WHERE i.id = ANY($1::bigint[]) AND $2::bigint[] IS NOT NULL "
+        "AND NOT EXISTS (SELECT 1 FROM runs WHERE import_id = i.id)",
+    };
+    run_keys keys;
+    *n_runs = *n_records = 0;
+    err[0] = 0;
+    if (begin_with_runs(s, f, &keys, err, errlen) != 0)
+        return -1;
+    const char *params[] = {keys.imports.s, keys.runs.s};
+    int ok = 1;
+    for (size_t i = 0; ok && i < sizeof sql / sizeof sql[0]; i++) {
+        PGresult *res = bl_pg_query(s, sql[i], 2, params, PGRES_COMMAND_OK, err, errlen);
+        ok = res != NULL;
+        if (ok && i == 0)
+            *n_records = (size_t)atoll(PQcmdTuples(res));
+        PQclear(res);
+    }
+    *n_runs = keys.n;
+    return finish(s, ok, &keys, err, errlen);
+}
