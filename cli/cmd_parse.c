@@ -47,7 +47,7 @@ typedef struct parse_args {
     bl_labels labels;
     bl_patterns *patterns;
     int n_files;
-    int json; /* import --json: its lines as JSON Lines */
+    int json;     /* import --json: its lines as JSON Lines */
     int has_when; /* --when given: the time of records whose text has none */
     time_t when;
 } parse_args;
