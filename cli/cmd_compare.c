@@ -19,7 +19,11 @@ static const char usage[] =
     "confidence intervals of the repeats (where a side has repeats). A and B are run IDs\n"
     "(as benchlog list prints them; same as run=ID) or FILTER terms (host=nas1,\n"
     "section~iSCSI); FILTER terms after them narrow both sides. The records of one side\n"
-    "that share a test are its repeats; stderr says when a side spans several sources.\n";
+    "that share a test are its repeats only when they were run the same way on the same\n"
+    "set-up (heading, table column, host, tool, source, job, device...); a side of several\n"
+    "set-ups is refused with their names (narrow it), or averaged on purpose with --pool.\n"
+    "Each change says better or worse (throughput and IOPS: higher is better; latency:\n"
+    "lower), or \"within noise\" when it lies inside the 95% confidence intervals.\n";
 
 static const char after[] =
     "Options may stand before, between or after A, B and the filters.\n\n"
@@ -29,7 +33,7 @@ static const char after[] =
 
 typedef struct compare_args {
     const char *db, *out;
-    int csv, first;
+    int csv, first, pool;
     bl_cmp_args cmp;
 } compare_args;
 
@@ -45,6 +49,8 @@ static int read_args(int argc, char **argv, compare_args *a, int *status)
                   bl_cmp_opt_metric),
         BL_CMP_OPT_REPEATS(&a->cmp),
         BL_OPT_BOOL(0, "csv", &a->csv, "CSV with plain numbers"),
+        BL_OPT_BOOL(0, "pool", &a->pool,
+                    "average a side's different set-ups on purpose (default: refused)"),
         BL_OPT_STRING('o', "output", &a->out, "FILE", "write to FILE instead of stdout"),
         BL_OPT_END(),
     };
@@ -95,10 +101,8 @@ static int load_side(const compare_args *a, int argc, char **argv, int side, bl_
         nsrc += !seen;
         bl_records_push(all, r);
     }
-    if (nsrc > 1)
-        fprintf(stderr,
-                "benchlog compare: %s (%s) spans %zu sources; their records of one test are "
-                "taken as repeats\n",
+    if (nsrc > 1 && a->pool)
+        fprintf(stderr, "benchlog compare: %s (%s) spans %zu sources, pooled (--pool)\n",
                 side ? "B" : "A", argv[a->first + side], nsrc);
     free(got.v);
     free(terms[0]);
@@ -142,7 +146,7 @@ int cmd_compare(int argc, char **argv)
         return rc;
     }
     char err[512];
-    bl_table_opts to = {.by = "compare", .repeats = a.cmp.repeats};
+    bl_table_opts to = {.by = "compare", .pool = a.pool, .repeats = a.cmp.repeats};
     bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
     if (!t) {
         bl_records_free(&recs);
@@ -152,8 +156,9 @@ int cmd_compare(int argc, char **argv)
         /* A side whose records of one test were run differently is not averaged (report/
          * table.h splits its set-up): say which labels tell them apart, refuse the figure. */
         fprintf(stderr,
-                "benchlog compare: a side holds runs of one test that were run differently; "
-                "narrow it with FILTER terms. Set-ups:");
+                "benchlog compare: a side holds runs of one test from different set-ups or run "
+                "differently; narrow it with FILTER terms (or --pool to average them). "
+                "Set-ups:");
         for (size_t j = 0; j < t->ncols; j++)
             fprintf(stderr, "%s '%s'", j ? "," : "", t->cols[j].title);
         fprintf(stderr, "\n");

@@ -52,7 +52,9 @@ static void side_text(bl_strbuf *sb, bl_metric m, const bl_stat *s, const char *
     fig(sb, m, s->fig);
     if (unit && strcmp(unit, "ns") != 0)
         bl_strbuf_printf(sb, " %s", unit);
-    if (s->n >= 2) {
+    if (s->n >= 2 && !bl_present(s->ci)) { /* --pool: several set-ups, no interval */
+        bl_strbuf_printf(sb, " (pooled, n=%zu)", s->n);
+    } else if (s->n >= 2) {
         bl_strbuf_printf(sb, " (n=%zu, CI ±", s->n);
         fig(sb, m, s->ci);
         bl_strbuf_putc(sb, ')');

@@ -298,6 +298,18 @@ void bl_setup_plan_split(bl_setup_plan *p, const char *setup_key, const bl_recor
         bl_strbuf_reset(out);
 }
 
+size_t bl_setup_plan_count(bl_setup_plan *p, const char *setup_key, const bl_record *r)
+{
+    long i = bl_smap_get(&p->setups, setup_key);
+    if (i < 0)
+        return 1;
+    bl_strbuf_reset(&p->k);
+    bl_strbuf_printf(&p->k, "%ld\x1c", i);
+    bl_setup_row_key(r, &p->k);
+    long c = bl_smap_get(&p->cells, p->k.s);
+    return c < 0 || !p->c[c].nd ? 1 : p->c[c].nd;
+}
+
 void bl_setup_plan_free(bl_setup_plan *p)
 {
     if (!p)

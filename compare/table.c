@@ -302,14 +302,18 @@ static void finish(bl_table *t)
         bl_row *row = &t->rows[i];
         for (size_t j = 0; j < t->ncols; j++) {
             bl_cell *c = bl_table_cell(t, i, j);
-            for (int k = 0; k < BL_M_COUNT; k++)
+            for (int k = 0; k < BL_M_COUNT; k++) {
                 bl_stat_finish(&c->m[k], t->repeats, metrics[k].lower_better);
+                if (c->n_setups > 1) /* pooled set-ups are no sample of one: no interval */
+                    c->m[k].ci = BL_ABSENT;
+            }
             row->has_bw |= c->m[BL_M_BW].n > 0;
             row->has_iops |= c->m[BL_M_IOPS].n > 0;
             row->has_value |= c->m[BL_M_VALUE].n > 0;
             if (c->unit && !row->unit)
                 row->unit = c->unit;
-            t->any_repeat |= c->n_recs > 1;
+            t->any_repeat |= c->n_recs > 1 && c->n_setups < 2;
+            t->n_pooled += c->n_setups > 1;
             t->any_lat |= c->m[BL_M_LAT].n > 0 || c->m[BL_M_P99].n > 0;
             t->any_cpu |= c->m[BL_M_CPU].n > 0;
             for (int k = 0; k < 2; k++) {
@@ -359,6 +363,7 @@ bl_table_builder *bl_table_begin(const bl_table_opts *o)
     b->t = bl_xcalloc(1, sizeof *b->t);
     b->t->by = o && o->by ? bl_xstrdup(o->by) : NULL;
     b->t->repeats = o ? o->repeats : BL_REP_MEAN;
+    b->t->pool = o && o->pool;
     b->baseline = o && o->baseline ? bl_xstrdup(o->baseline) : NULL;
     b->lean = o && o->lean;
     bl_strbuf_init(&b->key);
@@ -383,7 +388,10 @@ void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
     char buf[4096];
     size_t row = intern_row(b, r);
     const char *key = bl_setup_col_key(r, t->by, row_setup, buf, sizeof buf);
-    if (b->plan) {
+    size_t setups = 1;
+    if (b->plan && t->pool) {
+        setups = bl_setup_plan_count(b->plan, key, r);
+    } else if (b->plan) {
         bl_setup_plan_split(b->plan, key, r, &b->split);
         if (b->split.len) {           /* "<set-up>\x1d<labels that tell it apart>" */
             bl_strbuf_reset(&b->key); /* free again once the row is found */
@@ -392,7 +400,10 @@ void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
         }
     }
     size_t col = intern_col(b, key, r);
-    cell_add(t, &b->pool, cell_at(b, row, col), r);
+    bl_cell *c = cell_at(b, row, col);
+    cell_add(t, &b->pool, c, r);
+    if (setups > c->n_setups)
+        c->n_setups = setups;
 }
 
 static void builder_free(bl_table_builder *b)

@@ -59,6 +59,7 @@ typedef struct bl_cell {
         pct_from[2]; /* records whose mean, percentiles came from [0] lat, [1] clat */
     double flag;     /* main figure over the row's median elsewhere when implausible
                         (>= 100 or <= 1/100), else BL_ABSENT */
+    size_t n_setups; /* --pool: the distinct set-ups (identities) its records came from */
 } bl_cell;
 
 typedef struct bl_row {
@@ -96,12 +97,16 @@ typedef struct bl_table {
     size_t n_unlabelled;             /* columns of records lacking --by */
     size_t n_split;                  /* columns of a set-up split as its runs differ (setups.h) */
     size_t n_flagged;                /* cells flagged implausible */
+    int pool;                        /* --pool: a column's set-ups pooled, not split */
+    size_t n_pooled;                 /* cells pooled over several set-ups */
     char **strs;                     /* owned: the cells' units and notes, columns' tools */
     size_t nstrs, strs_cap;
 } bl_table;
 
 typedef struct bl_table_opts {
-    const char *by;       /* NULL: runs grouped by source/section/column */
+    const char *by;       /* NULL: runs grouped by source/section/column; "a,b": by pairs */
+    int pool;             /* pool a column's different set-ups on purpose (no split; cells
+                             count the set-ups they pool, n_setups) */
     const char *baseline; /* a column's key or title, NULL for none */
     bl_repeats repeats;   /* default mean */
     int lean;             /* keep each repeat's value only where the figure needs it (median,

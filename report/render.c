@@ -31,6 +31,18 @@ static void stat_text(bl_metric m, const bl_stat *s, const bl_cell *c, bl_repeat
         unit_text(m, c, sb);
         return;
     }
+    if (c->n_setups > 1) { /* --pool: "250.6 ± 214.0 MB/s (pooled over 18 set-ups, 6.55–615.4)" */
+        fig_text(m, s->mean, sb);
+        bl_strbuf_puts(sb, " ± ");
+        fig_text(m, s->sd, sb);
+        unit_text(m, c, sb);
+        bl_strbuf_printf(sb, " (pooled over %zu set-ups, ", c->n_setups);
+        fig_text(m, s->min, sb);
+        bl_strbuf_puts(sb, "–");
+        fig_text(m, s->max, sb);
+        bl_strbuf_putc(sb, ')');
+        return;
+    }
     if (mode == BL_REP_ALL) {
         for (size_t i = 0; i < s->n; i++) {
             if (i)
@@ -262,6 +274,12 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
                          "half-width of the 95%% confidence interval of the mean (Student's t).\n",
                          bl_repeats_name(t->repeats), how[t->repeats]);
     }
+    if (t->n_pooled)
+        bl_strbuf_printf(out,
+                         "Pooled (--pool): %zu cell%s average the records of several set-ups on "
+                         "purpose: the mean ± sample stdev and the range over them; not repeats, "
+                         "no confidence interval.\n",
+                         t->n_pooled, t->n_pooled == 1 ? "" : "s");
     if (shows_latency(o) && (t->lat_from[0] || t->lat_from[1] || t->pct_from[0] || t->pct_from[1]))
         bl_strbuf_printf(out,
                          "Latency: mean of total latency (lat) for %zu record%s, of completion "

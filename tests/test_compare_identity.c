@@ -60,10 +60,52 @@ static void test_by_host_keeps_setups_apart(void **state)
     free(dir);
 }
 
+/* --by host,column (or --by host --by column): one column per pair of values; the nine
+ * headings under each network speed still stand apart. --pool pools them on purpose. */
+static void test_by_pairs_and_pool(void **state)
+{
+    (void)state;
+    char *dir = nas1_store();
+    if (!dir)
+        skip();
+    char *out, *out2, *err;
+    assert_int_equal(
+        bl_test_benchlogf(&out, &err, "report --db %s/s.db --by host,column --wide", dir), 0);
+    assert_int_equal(
+        bl_test_benchlogf(&out2, NULL, "report --db %s/s.db --by host --by column --wide", dir), 0);
+    assert_string_equal(out, out2);
+    assert_non_null(strstr(out, "18 columns by host,column"));
+    assert_non_null(strstr(out, "nas1 · 1 GbE · section=CIFS SSDキャッシュ無し"));
+    assert_non_null(strstr(out, "nas1 · 10 GbE · section=CIFS SSDキャッシュ無し"));
+    assert_null(strstr(out, "n=9"));
+    free(out);
+    free(out2);
+    free(err);
+    /* --pool: the nine set-ups of 1 GbE averaged, and said so: seq read of the nine
+     * 1 GbE set-ups, 73.70 .. 112.4 MB/s as the post prints them. */
+    assert_int_equal(
+        bl_test_benchlogf(&out, &err, "report --db %s/s.db --by host,column --pool --wide", dir),
+        0);
+    assert_non_null(strstr(out, "2 columns by host,column"));
+    assert_non_null(strstr(out, "(pooled over 9 set-ups, 67.60–112.4)"));
+    assert_non_null(strstr(out, "Pooled (--pool): 16 cells"));
+    assert_null(strstr(out, "Repeats"));
+    assert_null(strstr(out, "CI"));
+    free(out);
+    free(err);
+    /* a bad list is a usage error */
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "report --db %s/s.db --by host,,column", dir),
+                     2);
+    assert_non_null(strstr(err, "--by wants LABEL"));
+    free(err);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_host_keeps_setups_apart),
+        cmocka_unit_test(test_by_pairs_and_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
