@@ -110,6 +110,58 @@ static int load_side(const compare_args *a, int argc, char **argv, int side, bl_
     return rc;
 }
 
+/* Whether every record of side (label compare=arg) has label key = v. */
+static int side_shares(const bl_records *recs, const char *arg, const char *key, const char *v)
+{
+    for (size_t i = 0; i < recs->n; i++) {
+        const char *side = bl_record_label(recs->v[i], "compare");
+        const char *w = bl_record_label(recs->v[i], key);
+        if (side && strcmp(side, arg) == 0 && (!w || strcmp(w, v) != 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* A side given as run IDs is named by the labels its records share and the other side's do
+ * not ("column=10 GbE"), as a run ID says nothing to the reader; NULL when none tell it apart. */
+static char *side_name(const bl_records *recs, const char *arg, const char *other)
+{
+    if (strpbrk(arg, "=~"))
+        return NULL;
+    const bl_record *first = NULL;
+    for (size_t i = 0; i < recs->n && !first; i++)
+        if (strcmp(bl_record_label(recs->v[i], "compare"), arg) == 0)
+            first = recs->v[i];
+    if (!first)
+        return NULL;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t k = 0; k < first->n_labels; k++) {
+        const bl_label *l = &first->labels[k];
+        if (strcmp(l->key, "compare") == 0 || !side_shares(recs, arg, l->key, l->value) ||
+            side_shares(recs, other, l->key, l->value))
+            continue;
+        bl_strbuf_printf(&sb, "%s%s=%s", sb.len ? " · " : "", l->key, l->value);
+    }
+    return sb.len ? bl_strbuf_take(&sb) : (bl_strbuf_free(&sb), NULL);
+}
+
+/* Names the sides (compare=NAME) by side_name when both get a name and they differ. */
+static void name_sides(bl_records *recs, const char *a, const char *b)
+{
+    char *na = side_name(recs, a, b), *nb = side_name(recs, b, a);
+    const char *fa = na ? na : a, *fb = nb ? nb : b;
+    if (strcmp(fa, fb) != 0)
+        for (size_t i = 0; i < recs->n; i++) {
+            const char *side = bl_record_label(recs->v[i], "compare");
+            const char *to = strcmp(side, a) == 0 ? fa : fb;
+            if (strcmp(side, to) != 0)
+                bl_record_set_label(recs->v[i], "compare", to);
+        }
+    free(na);
+    free(nb);
+}
+
 static int write_out(const char *path, const bl_strbuf *sb)
 {
     char err[512];
@@ -145,6 +197,7 @@ int cmd_compare(int argc, char **argv)
         bl_records_free(&recs);
         return rc;
     }
+    name_sides(&recs, argv[a.first], argv[a.first + 1]);
     char err[512];
     bl_table_opts to = {.by = "compare", .pool = a.pool, .repeats = a.cmp.repeats};
     bl_table *t = bl_table_build(&recs, &to, err, sizeof err);

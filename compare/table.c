@@ -42,6 +42,17 @@ int bl_metric_lower_better(bl_metric m)
     return metrics[m].lower_better;
 }
 
+int bl_metric_direction(bl_metric m, const char *unit)
+{
+    if (m != BL_M_VALUE)
+        return metrics[m].lower_better ? -1 : 1;
+    static const char *const times[] = {"ns", "us", "µs", "ms", "s"};
+    for (size_t i = 0; unit && i < sizeof times / sizeof *times; i++)
+        if (strcmp(unit, times[i]) == 0)
+            return -1;
+    return 1;
+}
+
 static double pct_of(const bl_lat *l, double p)
 {
     for (size_t i = 0; i < l->n_pct; i++)

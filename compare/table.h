@@ -44,6 +44,9 @@ int bl_metric_from_name(const char *name);
 const char *bl_metric_name(bl_metric m); /* "bw" */
 const char *bl_metric_unit(bl_metric m); /* "MB/s", "IOPS", "ns", NULL for value */
 int bl_metric_lower_better(bl_metric m);
+/* Which way is better: +1 higher (throughput, IOPS, a count per second), -1 lower (latency,
+ * CPU, a test's own figure in a unit of time: bonnie++'s latencies). unit: of BL_M_VALUE. */
+int bl_metric_direction(bl_metric m, const char *unit);
 
 /* How far (a factor either way) from the same test's median on the other set-ups a figure
  * must lie to be flagged: a slow disk is 40× below an SSD cache, a misread unit 1000×. */

@@ -1,5 +1,6 @@
 #include "render.h"
 #include "page.h"
+#include "../compare/diff.h"
 #include "../compare/fmt.h"
 #include <stdlib.h>
 #include <string.h>
@@ -216,8 +217,9 @@ void bl_grid_build(const bl_table *t, const bl_report_opts *o, bl_grid *g)
             grid_col(g, k, take(&sb), -1);
             for (size_t i = 0; i < t->nrows; i++) {
                 double r = bl_table_ratio(t, i, j);
-                if (bl_present(r))
-                    bl_strbuf_printf(&sb, "×%.*f", r < 10 ? 2 : 1, r);
+                if (bl_present(r)) /* "×5.16 ▲": better, by the figure's direction */
+                    bl_strbuf_printf(&sb, "×%.*f %s", r < 10 ? 2 : 1, r,
+                                     bl_verdict_arrow(bl_baseline_verdict(t, i, j)));
                 g->cell[i * ncols + k] = take(&sb);
             }
             k++;
@@ -274,6 +276,12 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
                          "half-width of the 95%% confidence interval of the mean (Student's t).\n",
                          bl_repeats_name(t->repeats), how[t->repeats]);
     }
+    if (t->baseline >= 0)
+        bl_strbuf_printf(out,
+                         "vs %s: each figure over the baseline's; ▲ better, ▼ worse (MB/s, IOPS: "
+                         "higher is better; latency: lower), ~ within noise (inside the 95%% "
+                         "confidence intervals of the repeats), = the same.\n",
+                         t->cols[t->baseline].title);
     if (t->n_pooled)
         bl_strbuf_printf(out,
                          "Pooled (--pool): %zu cell%s average the records of several set-ups on "

@@ -7,8 +7,11 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "../compare/diff.h"
+#include "../compare/table.h"
 #include "../core/strbuf.h"
 #include "support/support.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,11 +104,82 @@ static void test_by_pairs_and_pool(void **state)
     free(dir);
 }
 
+static void add_rr(bl_records *rs, const char *disk, long run, double iops, double lat_ns)
+{
+    bl_record *r = bl_record_new();
+    bl_record_set_str(&r->source, "lat.txt");
+    bl_record_set_str(&r->tool, "fio");
+    r->run = run;
+    bl_record_set_str(&r->test, "rand-read");
+    r->bs = 4096;
+    r->iodepth = 1;
+    r->numjobs = 1;
+    r->iops = iops;
+    r->lat_ns.present = true;
+    r->lat_ns.mean = lat_ns;
+    bl_record_set_label(r, "disk", disk);
+    bl_records_push(rs, r);
+}
+
+/* Direction: old 10000 IOPS at 100 µs, new 2375 IOPS at 421.4 µs: IOPS -76.25% worse, latency
+ * +321.4% worse (a higher latency is worse); from new to old both better. With repeats whose
+ * intervals overlap (100, 104, 96 µs: mean 100, sd 4, CI 4.3027 × 4 / sqrt(3) = 9.94; and
+ * 103 µs alone, inside it) the change is within noise. */
+static void test_direction(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_rr(&rs, "old", 1, 10000, 100000);
+    add_rr(&rs, "new", 2, 2375, 421400);
+    bl_table_opts o = {.by = "disk"};
+    char err[256];
+    bl_table *t = bl_table_build(&rs, &o, err, sizeof err);
+    assert_non_null(t);
+    bl_metric ms[] = {BL_M_IOPS, BL_M_LAT};
+    bl_diff_line l[4];
+    assert_int_equal(bl_diff(t, 0, 1, ms, 2, l), 2);
+    assert_double_equal(l[0].change_pct, -76.25, 1e-9);
+    assert_int_equal(l[0].verdict, BL_WORSE);
+    assert_double_equal(l[1].change_pct, 321.4, 1e-9);
+    assert_int_equal(l[1].verdict, BL_WORSE);
+    assert_int_equal(bl_diff(t, 1, 0, ms, 2, l), 2);
+    assert_int_equal(l[0].verdict, BL_BETTER);
+    assert_int_equal(l[1].verdict, BL_BETTER);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_diff_render(t, 0, 1, l, bl_diff(t, 0, 1, ms, 2, l), 0, &sb);
+    assert_non_null(
+        strstr(sb.s, "rand-read 4KiB Q1T1 lat     100.0 µs   421.4 µs  +321.4%  worse"));
+    bl_strbuf_reset(&sb);
+    bl_diff_render(t, 0, 1, l, bl_diff(t, 0, 1, ms, 2, l), 1, &sb);
+    assert_non_null(strstr(sb.s, "\"rand-read 4KiB Q1T1\",lat,\"ns\",100000,1,,421400,1,,321.4,"
+                                 "no repeats,worse\n"));
+    bl_strbuf_free(&sb);
+    bl_table_free(t);
+    bl_records_free(&rs);
+
+    bl_records_init(&rs);
+    add_rr(&rs, "a", 1, 10000, 100000);
+    add_rr(&rs, "a", 2, 9600, 104000);
+    add_rr(&rs, "a", 3, 10400, 96000);
+    add_rr(&rs, "b", 4, 9700, 103000);
+    t = bl_table_build(&rs, &o, err, sizeof err);
+    assert_int_equal(bl_diff(t, 0, 1, ms + 1, 1, l), 1);
+    assert_double_equal(l[0].a->ci, 4.302653 * 4000 / sqrt(3), 1);
+    assert_int_equal(l[0].ci, BL_DIFF_INSIDE);
+    assert_int_equal(l[0].verdict, BL_NOISE);
+    assert_string_equal(bl_verdict_word(l[0].verdict), "within noise");
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_host_keeps_setups_apart),
         cmocka_unit_test(test_by_pairs_and_pool),
+        cmocka_unit_test(test_direction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,7 +130,7 @@ static void test_baseline_ratio_and_iops(void **state)
     assert_double_equal(bl_table_ratio(t, 0, (size_t)ten), 1121.4 / 117.6, 1e-9);
     char *txt = render(t, BL_REPORT_TEXT, 0);
     assert_non_null(strstr(txt, "vs 1 GbE"));
-    assert_non_null(strstr(txt, "×9.54")); /* 1121.4 / 117.6 */
+    assert_non_null(strstr(txt, "×9.54 ▲")); /* 1121.4 / 117.6: higher MB/s, better */
     assert_non_null(strstr(txt, "×5.55")); /* 250.7 / 45.2 */
     /* 4KiB: IOPS beside MB/s; 1MiB: MB/s alone. */
     assert_non_null(strstr(txt, "250.7 MB/s  61206 IOPS"));
