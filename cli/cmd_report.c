@@ -39,7 +39,7 @@ static const char after[] =
 typedef struct report_args {
     const char *db, *baseline, *title, *out;
     char by[BL_BY_MAX]; /* --by, comma-joined */
-    int format, lat, no_chart, pdf, pool;
+    int format, lat, no_chart, pdf, pool, overview, setups;
     bl_cmp_args cmp; /* --metric, --repeats, --wide */
 } report_args;
 
@@ -70,6 +70,13 @@ static int read_args(int argc, char **argv, report_args *a, int *status)
                     "add latency columns: mean and 99th percentile (HTML: open on latency)"),
         BL_OPT_STRING(0, "baseline", &a->baseline, "VALUE",
                       "add each column's ratio to column VALUE (\"x5.6\")"),
+        BL_OPT_BOOL(0, "overview", &a->overview,
+                    "text, md: mark each test's best set-up (*) and sum up each set-up\n"
+                    "as the geometric mean of its ratios to the baseline (--baseline,\n"
+                    "else the first column) over the tests both have"),
+        BL_OPT_BOOL(0, "setups", &a->setups,
+                    "text, md: add a table of the set-ups: tool, version, host,\n"
+                    "device, fs, date, command"),
         BL_OPT_STRING(0, "title", &a->title, "TEXT",
                       "heading above the table (and the HTML page's title)"),
         BL_CMP_OPTS(&a->cmp),
@@ -164,6 +171,8 @@ int cmd_report(int argc, char **argv)
                          .title = a.title,
                          .metrics = a.cmp.metrics,
                          .n_metrics = a.cmp.n_metrics,
+                         .overview = a.overview,
+                         .setups = a.setups,
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
     if (a.pdf) {
         bl_pdf_opts po = {.title = a.title, .by = BL_CMP_BY(a.by), .repeats = a.cmp.repeats};

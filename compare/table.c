@@ -63,6 +63,37 @@ static double pct_of(const bl_lat *l, double p)
 
 static const char *intern_str(bl_table *t, bl_smap *pool, const char *s);
 
+const char *const bl_setup_info_keys[BL_SETUP_INFO_N] = {
+    "tool", "tool_version", "host", "device", "fs", "date", "command"};
+
+/* Whether v is one of the "\x1f"-joined values of list. */
+static int has_value(const char *list, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *p = list; p; p = strchr(p, '\x1f') ? strchr(p, '\x1f') + 1 : NULL)
+        if (strncmp(p, v, n) == 0 && (p[n] == '\x1f' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+static void col_info(bl_col *c, const bl_record *r)
+{
+    for (int k = 0; k < BL_SETUP_INFO_N; k++) {
+        char buf[64];
+        const char *v = bl_record_field_text(r, bl_setup_info_keys[k], buf, sizeof buf);
+        if (!v || !*v || strchr(v, '\x1f') || (c->info[k] && has_value(c->info[k], v)))
+            continue;
+        c->n_info[k]++;
+        if (c->n_info[k] > 4)
+            continue;
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb, "%s%s%s", c->info[k] ? c->info[k] : "", c->info[k] ? "\x1f" : "", v);
+        free(c->info[k]);
+        c->info[k] = bl_strbuf_take(&sb);
+    }
+}
+
 static void cell_add(bl_table *t, bl_smap *pool, bl_cell *c, const bl_record *r)
 {
     c->n_recs++;
@@ -241,8 +272,9 @@ static size_t intern_col(bl_table_builder *b, const char *key, const bl_record *
     if (i >= 0)
         return (size_t)i;
     bl_grow((void **)&t->cols, &b->ccap, t->ncols + 1, sizeof *t->cols);
-    t->cols[t->ncols] =
-        (bl_col){bl_xstrdup(key), NULL, NULL, intern_str(t, &b->pool, r->tool), 0, 0};
+    memset(&t->cols[t->ncols], 0, sizeof t->cols[t->ncols]);
+    t->cols[t->ncols].key = bl_xstrdup(key);
+    t->cols[t->ncols].tool = intern_str(t, &b->pool, r->tool);
     bl_smap_put(&b->cols, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
 }
@@ -413,6 +445,7 @@ void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
     size_t col = intern_col(b, key, r);
     bl_cell *c = cell_at(b, row, col);
     cell_add(t, &b->pool, c, r);
+    col_info(&t->cols[col], r);
     if (setups > c->n_setups)
         c->n_setups = setups;
 }
@@ -549,6 +582,8 @@ void bl_table_free(bl_table *t)
         free(t->cols[j].key);
         free(t->cols[j].title);
         free(t->cols[j].label);
+        for (int k = 0; k < BL_SETUP_INFO_N; k++)
+            free(t->cols[j].info[k]);
     }
     for (size_t i = 0; i < t->nrows * t->ncols; i++)
         for (int k = 0; k < BL_M_COUNT; k++)

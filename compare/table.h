@@ -74,6 +74,12 @@ typedef struct bl_row {
     const char *unit; /* of the row's metric, borrowed */
 } bl_row;
 
+/* What the set-up table (report --setups) shows of each set-up, as PTS shows its systems:
+ * these keys' values over the set-up's records. */
+#define BL_SETUP_INFO_N 7
+extern const char *const bl_setup_info_keys[BL_SETUP_INFO_N]; /* tool, tool_version, host,
+                                                                  device, fs, date, command */
+
 typedef struct bl_col {
     char *key;
     char *title;      /* for tables: names the file when several files are compared */
@@ -82,6 +88,9 @@ typedef struct bl_col {
     const char *tool; /* of its first record, borrowed */
     int unlabelled;   /* --by LABEL given and this source/run lacks it: a column of its own */
     int title_as_label;
+    char *info[BL_SETUP_INFO_N]; /* distinct values of bl_setup_info_keys over its records,
+                                    "\x1f"-joined (a few at most), NULL when none has it */
+    size_t n_info[BL_SETUP_INFO_N]; /* how many distinct values (info keeps the first 4) */
 } bl_col;
 
 typedef struct bl_table {

@@ -2,6 +2,7 @@
 #include "page.h"
 #include "../compare/diff.h"
 #include "../compare/fmt.h"
+#include "../compare/overview.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,8 @@ static size_t setup_cols(const bl_table *t, size_t j, const bl_report_opts *o, i
         grid_col(g, k, bl_xstrdup(title), (int)j);
         for (size_t i = 0; i < t->nrows; i++) {
             bl_cell_text(t, i, j, sb);
+            if (o->overview && bl_row_best(t, i) == (long)j)
+                bl_strbuf_puts(sb, " *");
             g->cell[i * g->ncols + k] = take(sb);
         }
         k++;
@@ -363,5 +366,6 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
         render_md(t, &g, o, out);
     else
         bl_render_text(t, &g, o, out);
+    bl_render_overview(t, o, out);
     bl_grid_free(&g);
 }
