@@ -310,9 +310,28 @@ static double median_of(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* A figure 100 times above or below what the same test shows on the row's other set-ups
- * (their median, three set-ups at least) is more likely a misread unit or a cache than a disk:
- * blog 001 shows 0.37 MB/s of 4KiB writes on bare HDDs against 15 MB/s with SSD cache. */
+/* The family a tool's figures are like: CrystalDiskMark and its ports and fio's scripts of
+ * it measure alike, as do fio and benchlog's engine; iozone (page cache unless -I) and
+ * others only compare with themselves. */
+static const char *tool_family(const char *tool)
+{
+    static const char *const fam[][2] = {
+        {"CrystalDiskMark", "cdm"}, {"KDiskMark", "cdm"}, {"fio-cdm", "cdm"}, {"cdm", "cdm"},
+        {"fio", "fio"},             {"benchlog", "fio"},
+    };
+    if (!tool)
+        return "";
+    for (size_t i = 0; i < sizeof fam / sizeof *fam; i++)
+        if (strcmp(tool, fam[i][0]) == 0)
+            return fam[i][1];
+    return tool;
+}
+
+/* A figure 100 times above or below what the same test shows on the row's other set-ups of
+ * the same tool family (their median, three set-ups at least) is more likely a misread unit or
+ * a cache than a disk: blog 001 shows 0.37 MB/s of 4KiB writes on bare HDDs against 15 MB/s
+ * with SSD cache. Only like figures are neighbours: iozone's page-cache rewrites (0.4-3.4 GB/s)
+ * say nothing of a bonnie++ rewrite of an old disk at 11.97 MB/s. */
 static void flag_row(bl_table *t, size_t i)
 {
     bl_metric m = bl_row_main(&t->rows[i]);
@@ -323,9 +342,10 @@ static void flag_row(bl_table *t, size_t i)
         if (!c->m[m].n || !(c->m[m].fig > 0))
             continue;
         size_t n = 0;
+        const char *fam = tool_family(t->cols[j].tool);
         for (size_t k = 0; k < t->ncols; k++) {
             const bl_stat *s = &bl_table_cell(t, i, k)->m[m];
-            if (k != j && s->n && s->fig > 0)
+            if (k != j && s->n && s->fig > 0 && strcmp(tool_family(t->cols[k].tool), fam) == 0)
                 v[n++] = s->fig;
         }
         if (n < 2)

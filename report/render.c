@@ -307,7 +307,8 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
     if (t->n_flagged)
         bl_strbuf_printf(out,
                          "! = implausible: %zu figure%s 100× or more off the same test's median on "
-                         "the other set-ups; check the source.\n",
+                         "the other set-ups of the same tool family (page-cache figures such as "
+                         "iozone's are not a disk's neighbours); check the source.\n",
                          t->n_flagged, t->n_flagged == 1 ? "" : "s");
 }
 
