@@ -39,9 +39,19 @@ static const char after[] =
 typedef struct report_args {
     const char *db, *baseline, *title, *out;
     char by[BL_BY_MAX]; /* --by, comma-joined */
-    int format, lat, no_chart, pdf, pool, overview, setups;
+    int format, lat, no_chart, pdf, pool, overview, setups, layout_cdm;
     bl_cmp_args cmp; /* --metric, --repeats, --wide */
 } report_args;
+
+static int layout_arg(void *v, const char *arg, char *err, size_t errlen)
+{
+    if (strcmp(arg, "cdm") != 0) {
+        snprintf(err, errlen, "--layout knows cdm (CrystalDiskMark's), not '%s'", arg);
+        return -1;
+    }
+    *(int *)v = 1;
+    return 0;
+}
 
 /* Returns the number of FILTER terms (moved to argv[0..n)), or -1 with *status set. */
 static int read_args(int argc, char **argv, report_args *a, int *status)
@@ -74,6 +84,11 @@ static int read_args(int argc, char **argv, report_args *a, int *status)
                     "text, md: mark each test's best set-up (*) and sum up each set-up\n"
                     "as the geometric mean of its ratios to the baseline (--baseline,\n"
                     "else the first column) over the tests both have"),
+        BL_OPT_FN(0, "layout", &a->layout_cdm, "cdm",
+                  "text, md: cdm = CrystalDiskMark's own layout for its set-ups\n"
+                  "(and KDiskMark's, fio-cdm's): SEQ1M Q8T1... as rows, Read and\n"
+                  "Write side by side",
+                  layout_arg),
         BL_OPT_BOOL(0, "setups", &a->setups,
                     "text, md: add a table of the set-ups: tool, version, host,\n"
                     "device, fs, date, command"),
@@ -173,6 +188,7 @@ int cmd_report(int argc, char **argv)
                          .n_metrics = a.cmp.n_metrics,
                          .overview = a.overview,
                          .setups = a.setups,
+                         .layout_cdm = a.layout_cdm,
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
     if (a.pdf) {
         bl_pdf_opts po = {.title = a.title, .by = BL_CMP_BY(a.by), .repeats = a.cmp.repeats};

@@ -63,8 +63,8 @@ static double pct_of(const bl_lat *l, double p)
 
 static const char *intern_str(bl_table *t, bl_smap *pool, const char *s);
 
-const char *const bl_setup_info_keys[BL_SETUP_INFO_N] = {
-    "tool", "tool_version", "host", "device", "fs", "date", "command"};
+const char *const bl_setup_info_keys[BL_SETUP_INFO_N] = {"tool", "tool_version", "host",   "device",
+                                                         "fs",   "date",         "command"};
 
 /* Whether v is one of the "\x1f"-joined values of list. */
 static int has_value(const char *list, const char *v)
@@ -313,11 +313,15 @@ static double median_of(double *v, size_t n)
 /* The family a tool's figures are like: CrystalDiskMark and its ports and fio's scripts of
  * it measure alike, as do fio and benchlog's engine; iozone (page cache unless -I) and
  * others only compare with themselves. */
-static const char *tool_family(const char *tool)
+const char *bl_tool_family(const char *tool)
 {
     static const char *const fam[][2] = {
-        {"CrystalDiskMark", "cdm"}, {"KDiskMark", "cdm"}, {"fio-cdm", "cdm"}, {"cdm", "cdm"},
-        {"fio", "fio"},             {"benchlog", "fio"},
+        {"CrystalDiskMark", "cdm"},
+        {"KDiskMark", "cdm"},
+        {"fio-cdm", "cdm"},
+        {"cdm", "cdm"},
+        {"fio", "fio"},
+        {"benchlog", "fio"},
     };
     if (!tool)
         return "";
@@ -342,10 +346,10 @@ static void flag_row(bl_table *t, size_t i)
         if (!c->m[m].n || !(c->m[m].fig > 0))
             continue;
         size_t n = 0;
-        const char *fam = tool_family(t->cols[j].tool);
+        const char *fam = bl_tool_family(t->cols[j].tool);
         for (size_t k = 0; k < t->ncols; k++) {
             const bl_stat *s = &bl_table_cell(t, i, k)->m[m];
-            if (k != j && s->n && s->fig > 0 && strcmp(tool_family(t->cols[k].tool), fam) == 0)
+            if (k != j && s->n && s->fig > 0 && strcmp(bl_tool_family(t->cols[k].tool), fam) == 0)
                 v[n++] = s->fig;
         }
         if (n < 2)

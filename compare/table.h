@@ -48,6 +48,10 @@ int bl_metric_lower_better(bl_metric m);
  * CPU, a test's own figure in a unit of time: bonnie++'s latencies). unit: of BL_M_VALUE. */
 int bl_metric_direction(bl_metric m, const char *unit);
 
+/* The family whose figures are alike: "cdm" for CrystalDiskMark, KDiskMark and fio-cdm,
+ * "fio" for fio and benchlog's engine, else the tool's own name ("" for none). */
+const char *bl_tool_family(const char *tool);
+
 /* How far (a factor either way) from the same test's median on the other set-ups a figure
  * must lie to be flagged: a slow disk is 40× below an SSD cache, a misread unit 1000×. */
 #define BL_IMPLAUSIBLE 100.0
@@ -88,8 +92,8 @@ typedef struct bl_col {
     const char *tool; /* of its first record, borrowed */
     int unlabelled;   /* --by LABEL given and this source/run lacks it: a column of its own */
     int title_as_label;
-    char *info[BL_SETUP_INFO_N]; /* distinct values of bl_setup_info_keys over its records,
-                                    "\x1f"-joined (a few at most), NULL when none has it */
+    char *info[BL_SETUP_INFO_N];    /* distinct values of bl_setup_info_keys over its records,
+                                       "\x1f"-joined (a few at most), NULL when none has it */
     size_t n_info[BL_SETUP_INFO_N]; /* how many distinct values (info keeps the first 4) */
 } bl_col;
 

@@ -16,38 +16,12 @@ static void grid_new(bl_grid *g, size_t nrows, size_t ncols)
     g->main_of = bl_xcalloc(ncols, sizeof *g->main_of);
 }
 
-static void md_cell(bl_strbuf *out, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|' || *s == '\\' || *s == '*')
-            bl_strbuf_putc(out, '\\');
-        bl_strbuf_putc(out, *s);
-    }
-}
-
 static void put_grid(const bl_grid *g, int md, bl_strbuf *out)
 {
-    if (!md) {
+    if (md)
+        bl_render_grid_md(g, out);
+    else
         bl_render_grid(g, out);
-        return;
-    }
-    for (size_t k = 0; k < g->ncols; k++) {
-        bl_strbuf_puts(out, "| ");
-        md_cell(out, g->head[k]);
-        bl_strbuf_putc(out, ' ');
-    }
-    bl_strbuf_puts(out, "|\n");
-    for (size_t k = 0; k < g->ncols; k++)
-        bl_strbuf_puts(out, g->numeric[k] ? "| ---: " : "| :--- ");
-    bl_strbuf_puts(out, "|\n");
-    for (size_t i = 0; i < g->nrows; i++) {
-        for (size_t k = 0; k < g->ncols; k++) {
-            bl_strbuf_puts(out, "| ");
-            md_cell(out, g->cell[i * g->ncols + k]);
-            bl_strbuf_putc(out, ' ');
-        }
-        bl_strbuf_puts(out, "|\n");
-    }
 }
 
 static void overview(const bl_table *t, int md, bl_strbuf *out)

@@ -321,13 +321,8 @@ static void md_text(bl_strbuf *out, const char *s)
     }
 }
 
-static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
+void bl_render_grid_md(const bl_grid *g, bl_strbuf *out)
 {
-    if (o->title) {
-        bl_strbuf_puts(out, "## ");
-        md_text(out, o->title);
-        bl_strbuf_puts(out, "\n\n");
-    }
     for (size_t k = 0; k < g->ncols; k++) {
         bl_strbuf_puts(out, "| ");
         md_text(out, g->head[k]);
@@ -345,6 +340,16 @@ static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts 
         }
         bl_strbuf_puts(out, "|\n");
     }
+}
+
+static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
+{
+    if (o->title) {
+        bl_strbuf_puts(out, "## ");
+        md_text(out, o->title);
+        bl_strbuf_puts(out, "\n\n");
+    }
+    bl_render_grid_md(g, out);
     bl_report_footnote(t, o, out, "\n");
 }
 
@@ -359,6 +364,11 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
         if (o->n_metrics)
             po.metric = (int)o->metrics[0];
         bl_page_html(t, NULL, &po, out);
+        return;
+    }
+    if (o->layout_cdm) {
+        bl_render_cdm(t, o, out);
+        bl_render_overview(t, o, out);
         return;
     }
     bl_grid g;

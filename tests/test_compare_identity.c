@@ -140,6 +140,32 @@ static void test_overview_by_hand(void **state)
     free(dir);
 }
 
+/* --layout cdm over CrystalDiskMark 8.0.2's own text of a Crucial P2: its panel's rows and
+ * figures (the text's 2293.007 MB/s shows as 2293.01 on the panel), Read beside Write. */
+static void test_cdm_layout(void **state)
+{
+    (void)state;
+    char *path = bl_test_corpus("cdm/cdm-8.0.2_x64_crucial_p2_nvme.txt");
+    if (!path)
+        skip();
+    char *dir = bl_test_tmpdir(), *out, *err;
+    assert_int_equal(bl_test_benchlogf(NULL, NULL, "import --db %s/s.db %s", dir, path), 0);
+    assert_int_equal(bl_test_benchlogf(&out, &err, "report --db %s/s.db --layout cdm", dir), 0);
+    const char *want = "MB/s              Read    Write\n"
+                       "-------------  -------  -------\n"
+                       "SEQ1M Q8T1     2293.01  2011.33\n"
+                       "SEQ128K Q32T1  2470.27  2001.79\n"
+                       "RND4K Q32T16   1158.08  1795.24\n"
+                       "RND4K Q1T1       58.36   220.48\n";
+    assert_non_null(strstr(out, want));
+    free(out);
+    free(err);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "report --db %s/s.db --layout pts", dir), 2);
+    free(err);
+    free(dir);
+    free(path);
+}
+
 static void add_rr(bl_records *rs, const char *disk, long run, double iops, double lat_ns)
 {
     bl_record *r = bl_record_new();
@@ -266,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_direction),
         cmocka_unit_test(test_overview_by_hand),
         cmocka_unit_test(test_plausible_among_like),
+        cmocka_unit_test(test_cdm_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
