@@ -3,7 +3,10 @@
 #include "../core/strbuf.h"
 #include "../compare/diff.h"
 #include "../compare/load.h"
+#include "../charts/chart.h"
+#include "../report/page.h"
 #include "../report/render.h"
+#include "../report/xlsx.h"
 #include "args.h"
 #include "cmp_args.h"
 #include "commands.h"
@@ -11,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char usage[] =
     "Usage: benchlog compare [OPTIONS] A B [FILTER...]\n\n"
@@ -51,7 +55,10 @@ static int read_args(int argc, char **argv, compare_args *a, int *status)
         BL_OPT_BOOL(0, "csv", &a->csv, "CSV with plain numbers"),
         BL_OPT_BOOL(0, "pool", &a->pool,
                     "average a side's different set-ups on purpose (default: refused)"),
-        BL_OPT_STRING('o', "output", &a->out, "FILE", "write to FILE instead of stdout"),
+        BL_OPT_STRING('o', "output", &a->out, "FILE",
+                      "write to FILE instead of stdout; FILE.png, .svg or .pdf: a bar\n"
+                      "chart of both sides per test; FILE.html: the page with B's\n"
+                      "ratios to A; FILE.xlsx: the workbook of the two sides"),
         BL_OPT_END(),
     };
     memset(a, 0, sizeof *a);
@@ -179,6 +186,59 @@ static int write_out(const char *path, const bl_strbuf *sb)
     return bad;
 }
 
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcasecmp(s + n - k, tail) == 0;
+}
+
+/* -o FILE.png|svg|pdf|html|xlsx: the comparison as a file to send; 0 done, 1 failed, -1 when
+ * FILE names none of these (the text is written). */
+static int write_sendable(const compare_args *a, bl_table *t, const bl_records *recs,
+                          const bl_diff_line *l, size_t n)
+{
+    const char *path = a->out;
+    char err[512] = "", title[512];
+    size_t v[4] = {0}; /* worse, same, better, within noise */
+    for (size_t k = 0; k < n; k++)
+        v[l[k].verdict + 1]++;
+    snprintf(title, sizeof title,
+             "%s against %s: better in %zu of %zu tests, worse in %zu, within noise or the same "
+             "in %zu",
+             t->cols[1].title, t->cols[0].title, v[2], n, v[0], v[1] + v[3]);
+    int rc = -1;
+    if (ends_with(path, ".png") || ends_with(path, ".svg") || ends_with(path, ".pdf")) {
+        bl_chart_opts co = {.kind = BL_CHART_BAR, .table = t, .title = title, .log = -1};
+        if (a->cmp.n_metrics) {
+            co.has_metric = 1;
+            co.metric = (int)a->cmp.metrics[0];
+        }
+        rc = bl_chart_file(path, recs, &co, err, sizeof err) ? 1 : 0;
+        bl_chart_cleanup();
+    } else if (ends_with(path, ".html")) {
+        t->baseline = 0; /* B's ratio beside its figure */
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_page_opts po = {.title = title, .charts = 1, .metric = -1};
+        if (a->cmp.n_metrics)
+            po.metric = (int)a->cmp.metrics[0];
+        bl_page_html(t, recs, &po, &sb);
+        rc = bl_write_file(path, sb.s ? sb.s : "", sb.len, err, sizeof err) ? 1 : 0;
+        bl_strbuf_free(&sb);
+    } else if (ends_with(path, ".xlsx")) {
+        bl_xlsx_opts xo = {.by = "compare",
+                           .baseline = t->cols[0].title,
+                           .title = title,
+                           .metrics = a->cmp.metrics,
+                           .n_metrics = a->cmp.n_metrics,
+                           .repeats = a->cmp.repeats};
+        rc = bl_xlsx_write(path, recs, &xo, err, sizeof err) ? 1 : 0;
+    }
+    if (rc == 1)
+        fprintf(stderr, "benchlog compare: %s\n", err);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     compare_args a;
@@ -226,7 +286,10 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "benchlog compare: A and B have no test with a figure in common\n");
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    if (n) {
+    int sent = n && a.out ? write_sendable(&a, t, &recs, lines, n) : -1;
+    if (sent >= 0) {
+        rc = sent;
+    } else if (n) {
         bl_diff_render(t, 0, 1, lines, n, a.csv, &sb);
         bl_report_opts ro = {.metrics = a.cmp.metrics, .n_metrics = a.cmp.n_metrics};
         if (!a.csv)

@@ -166,6 +166,43 @@ static void test_cdm_layout(void **state)
     free(path);
 }
 
+/* compare -o FILE.png|html|xlsx: the comparison as a file to send, its title saying how B
+ * fares against A (blog 001's iSCSI set-up: 10 GbE better in 7 of 8 tests, worse in 1). */
+static void test_compare_sendable(void **state)
+{
+    (void)state;
+    char *dir = nas1_store();
+    if (!dir)
+        skip();
+    static const char *const ext[] = {"png", "svg", "html", "xlsx"};
+    for (size_t i = 0; i < 4; i++) {
+        char *err;
+        assert_int_equal(bl_test_benchlogf(NULL, &err,
+                                           "compare --db %s/s.db 'column=1 GbE' 'column=10 GbE' "
+                                           "'section=iSCSI SSDキャッシュ無し' -o %s/c.%s",
+                                           dir, dir, ext[i]),
+                         0);
+        free(err);
+        char path[512];
+        snprintf(path, sizeof path, "%s/c.%s", dir, ext[i]);
+        size_t len = 0;
+        char *f = bl_test_slurp_n(path, &len);
+        assert_non_null(f);
+        assert_true(len > 1000);
+        if (i == 0)
+            assert_memory_equal(f, "\x89PNG", 4);
+        if (i == 1 || i == 2) {
+            assert_non_null(strstr(f, "column=10 GbE against column=1 GbE: better in 7 of 8 "
+                                      "tests, worse in 1"));
+            assert_non_null(strstr(f, "580.2"));
+        }
+        if (i == 3)
+            assert_memory_equal(f, "PK", 2);
+        free(f);
+    }
+    free(dir);
+}
+
 static void add_rr(bl_records *rs, const char *disk, long run, double iops, double lat_ns)
 {
     bl_record *r = bl_record_new();
@@ -293,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_overview_by_hand),
         cmocka_unit_test(test_plausible_among_like),
         cmocka_unit_test(test_cdm_layout),
+        cmocka_unit_test(test_compare_sendable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
