@@ -94,7 +94,8 @@ typedef struct bl_col {
     int title_as_label;
     char *info[BL_SETUP_INFO_N];    /* distinct values of bl_setup_info_keys over its records,
                                        "\x1f"-joined (a few at most), NULL when none has it */
-    size_t n_info[BL_SETUP_INFO_N]; /* how many distinct values (info keeps the first 4) */
+    size_t n_info[BL_SETUP_INFO_N]; /* distinct values seen: exact up to 4 (info keeps the
+                                       first 4), past that only "more than 4" */
 } bl_col;
 
 typedef struct bl_table {

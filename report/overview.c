@@ -89,7 +89,9 @@ static void setups(const bl_table *t, int md, bl_strbuf *out)
             const char *v = col->info[k];
             if (v) /* the first value, and how many others there are */
                 bl_strbuf_printf(&sb, "%.*s", (int)strcspn(v, "\x1f"), v);
-            if (col->n_info[k] > 1)
+            if (col->n_info[k] > 4) /* past 4 the count is not kept exactly */
+                bl_strbuf_puts(&sb, " (and others)");
+            else if (col->n_info[k] > 1)
                 bl_strbuf_printf(&sb, " (+%zu more)", col->n_info[k] - 1);
             g.cell[j * nc + (size_t)c++] = bl_strbuf_take(&sb);
         }
