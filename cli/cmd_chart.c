@@ -145,11 +145,12 @@ int cmd_chart(int argc, char **argv)
     const char *db = NULL, *out = NULL;
     bl_chart_opts co = {0};
     bl_cmp_args cmp = {0};
+    char by[BL_BY_MAX] = "";
     const bl_option opts[] = {
         BL_OPT_DB(&db),
         BL_OPT_FN(0, "kind", &co.kind, "KIND", "chart kind (default bar), see below", kind_arg),
-        BL_OPT_STRING(0, "by", &co.by, "LABEL",
-                      "bar: columns by this label; others: name curves by it"),
+        BL_CMP_OPT_BY(by, "bar: columns by this label (or several: a,b); others:\n"
+                          "name curves by it"),
         BL_OPT_STRING(0, "series", &co.series, "NAME",
                       "timeline: bw, iops, lat, clat or slat (default: the first found)"),
         BL_OPT_STRING(0, "title", &co.title, "TEXT",
@@ -171,6 +172,7 @@ int cmd_chart(int argc, char **argv)
     };
     static const bl_command_help h = {"chart", usage, after, kinds_help, 0};
     int rc, n = bl_options(&h, opts, argc, argv, &rc);
+    co.by = BL_CMP_BY(by);
     if (n < 0)
         return rc;
     if (!out)

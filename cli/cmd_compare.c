@@ -4,7 +4,10 @@
 #include "../core/strbuf.h"
 #include "../compare/diff.h"
 #include "../compare/load.h"
+#include "../charts/chart.h"
+#include "../report/page.h"
 #include "../report/render.h"
+#include "../report/xlsx.h"
 #include "args.h"
 #include "cmp_args.h"
 #include "colour.h"
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char usage[] =
     "Usage: benchlog compare [OPTIONS] A B [FILTER...]\n\n"
@@ -22,7 +26,11 @@ static const char usage[] =
     "confidence intervals of the repeats (where a side has repeats). A and B are run IDs\n"
     "(as benchlog list prints them; same as run=ID) or FILTER terms (host=nas1,\n"
     "section~iSCSI); FILTER terms after them narrow both sides. The records of one side\n"
-    "that share a test are its repeats; stderr says when a side spans several sources.\n";
+    "that share a test are its repeats only when they were run the same way on the same\n"
+    "set-up (heading, table column, host, tool, source, job, device...); a side of several\n"
+    "set-ups is refused with their names (narrow it), or averaged on purpose with --pool.\n"
+    "Each change says better or worse (throughput and IOPS: higher is better; latency:\n"
+    "lower), or \"within noise\" when it lies inside the 95% confidence intervals.\n";
 
 static const char after[] =
     "Options may stand before, between or after A, B and the filters.\n\n"
@@ -32,7 +40,7 @@ static const char after[] =
 
 typedef struct compare_args {
     const char *db, *out;
-    int csv, first;
+    int csv, first, pool;
     bl_cmp_args cmp;
 } compare_args;
 
@@ -48,7 +56,12 @@ static int read_args(int argc, char **argv, compare_args *a, int *status)
                   bl_cmp_opt_metric),
         BL_CMP_OPT_REPEATS(&a->cmp),
         BL_OPT_BOOL(0, "csv", &a->csv, "CSV with plain numbers"),
-        BL_OPT_STRING('o', "output", &a->out, "FILE", "write to FILE instead of stdout"),
+        BL_OPT_BOOL(0, "pool", &a->pool,
+                    "average a side's different set-ups on purpose (default: refused)"),
+        BL_OPT_STRING('o', "output", &a->out, "FILE",
+                      "write to FILE instead of stdout; FILE.png, .svg or .pdf: a bar\n"
+                      "chart of both sides per test; FILE.html: the page with B's\n"
+                      "ratios to A; FILE.xlsx: the workbook of the two sides"),
         BL_OPT_END(),
     };
     memset(a, 0, sizeof *a);
@@ -98,15 +111,65 @@ static int load_side(const compare_args *a, int argc, char **argv, int side, bl_
         nsrc += !seen;
         bl_records_push(all, r);
     }
-    if (nsrc > 1)
-        fprintf(stderr,
-                "benchlog compare: %s (%s) spans %zu sources; their records of one test are "
-                "taken as repeats\n",
+    if (nsrc > 1 && a->pool)
+        fprintf(stderr, "benchlog compare: %s (%s) spans %zu sources, pooled (--pool)\n",
                 side ? "B" : "A", argv[a->first + side], nsrc);
     free(got.v);
     free(terms[0]);
     free(terms);
     return rc;
+}
+
+/* Whether every record of side (label compare=arg) has label key = v. */
+static int side_shares(const bl_records *recs, const char *arg, const char *key, const char *v)
+{
+    for (size_t i = 0; i < recs->n; i++) {
+        const char *side = bl_record_label(recs->v[i], "compare");
+        const char *w = bl_record_label(recs->v[i], key);
+        if (side && strcmp(side, arg) == 0 && (!w || strcmp(w, v) != 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* A side given as run IDs is named by the labels its records share and the other side's do
+ * not ("column=10 GbE"), as a run ID says nothing to the reader; NULL when none tell it apart. */
+static char *side_name(const bl_records *recs, const char *arg, const char *other)
+{
+    if (strpbrk(arg, "=~"))
+        return NULL;
+    const bl_record *first = NULL;
+    for (size_t i = 0; i < recs->n && !first; i++)
+        if (strcmp(bl_record_label(recs->v[i], "compare"), arg) == 0)
+            first = recs->v[i];
+    if (!first)
+        return NULL;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t k = 0; k < first->n_labels; k++) {
+        const bl_label *l = &first->labels[k];
+        if (strcmp(l->key, "compare") == 0 || !side_shares(recs, arg, l->key, l->value) ||
+            side_shares(recs, other, l->key, l->value))
+            continue;
+        bl_strbuf_printf(&sb, "%s%s=%s", sb.len ? " · " : "", l->key, l->value);
+    }
+    return sb.len ? bl_strbuf_take(&sb) : (bl_strbuf_free(&sb), NULL);
+}
+
+/* Names the sides (compare=NAME) by side_name when both get a name and they differ. */
+static void name_sides(bl_records *recs, const char *a, const char *b)
+{
+    char *na = side_name(recs, a, b), *nb = side_name(recs, b, a);
+    const char *fa = na ? na : a, *fb = nb ? nb : b;
+    if (strcmp(fa, fb) != 0)
+        for (size_t i = 0; i < recs->n; i++) {
+            const char *side = bl_record_label(recs->v[i], "compare");
+            const char *to = strcmp(side, a) == 0 ? fa : fb;
+            if (strcmp(side, to) != 0)
+                bl_record_set_label(recs->v[i], "compare", to);
+        }
+    free(na);
+    free(nb);
 }
 
 static int write_out(const char *path, const bl_strbuf *sb)
@@ -124,6 +187,59 @@ static int write_out(const char *path, const bl_strbuf *sb)
     if (bad)
         fprintf(stderr, "benchlog compare: cannot write stdout\n");
     return bad;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && strcasecmp(s + n - k, tail) == 0;
+}
+
+/* -o FILE.png|svg|pdf|html|xlsx: the comparison as a file to send; 0 done, 1 failed, -1 when
+ * FILE names none of these (the text is written). */
+static int write_sendable(const compare_args *a, bl_table *t, const bl_records *recs,
+                          const bl_diff_line *l, size_t n)
+{
+    const char *path = a->out;
+    char err[512] = "", title[512];
+    size_t v[4] = {0}; /* worse, same, better, within noise */
+    for (size_t k = 0; k < n; k++)
+        v[l[k].verdict + 1]++;
+    snprintf(title, sizeof title,
+             "%s against %s: better in %zu of %zu tests, worse in %zu, within noise or the same "
+             "in %zu",
+             t->cols[1].title, t->cols[0].title, v[2], n, v[0], v[1] + v[3]);
+    int rc = -1;
+    if (ends_with(path, ".png") || ends_with(path, ".svg") || ends_with(path, ".pdf")) {
+        bl_chart_opts co = {.kind = BL_CHART_BAR, .table = t, .title = title, .log = -1};
+        if (a->cmp.n_metrics) {
+            co.has_metric = 1;
+            co.metric = (int)a->cmp.metrics[0];
+        }
+        rc = bl_chart_file(path, recs, &co, err, sizeof err) ? 1 : 0;
+        bl_chart_cleanup();
+    } else if (ends_with(path, ".html")) {
+        t->baseline = 0; /* B's ratio beside its figure */
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_page_opts po = {.title = title, .charts = 1, .metric = -1};
+        if (a->cmp.n_metrics)
+            po.metric = (int)a->cmp.metrics[0];
+        bl_page_html(t, recs, &po, &sb);
+        rc = bl_write_file(path, sb.s ? sb.s : "", sb.len, err, sizeof err) ? 1 : 0;
+        bl_strbuf_free(&sb);
+    } else if (ends_with(path, ".xlsx")) {
+        bl_xlsx_opts xo = {.by = "compare",
+                           .baseline = t->cols[0].title,
+                           .title = title,
+                           .metrics = a->cmp.metrics,
+                           .n_metrics = a->cmp.n_metrics,
+                           .repeats = a->cmp.repeats};
+        rc = bl_xlsx_write(path, recs, &xo, err, sizeof err) ? 1 : 0;
+    }
+    if (rc == 1)
+        fprintf(stderr, "benchlog compare: %s\n", err);
+    return rc;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -144,8 +260,9 @@ int cmd_compare(int argc, char **argv)
         bl_records_free(&recs);
         return rc;
     }
+    name_sides(&recs, argv[a.first], argv[a.first + 1]);
     char err[512];
-    bl_table_opts to = {.by = "compare", .repeats = a.cmp.repeats};
+    bl_table_opts to = {.by = "compare", .pool = a.pool, .repeats = a.cmp.repeats};
     bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
     if (!t) {
         bl_records_free(&recs);
@@ -155,8 +272,9 @@ int cmd_compare(int argc, char **argv)
         /* A side whose records of one test were run differently is not averaged (report/
          * table.h splits its set-up): say which labels tell them apart, refuse the figure. */
         fprintf(stderr,
-                "benchlog compare: a side holds runs of one test that were run differently; "
-                "narrow it with FILTER terms. Set-ups:");
+                "benchlog compare: a side holds runs of one test from different set-ups or run "
+                "differently; narrow it with FILTER terms (or --pool to average them). "
+                "Set-ups:");
         for (size_t j = 0; j < t->ncols; j++) {
             char *title = bl_esc_term_dup(t->cols[j].title, BL_ESC_LINE);
             fprintf(stderr, "%s '%s'", j ? "," : "", title);
@@ -174,7 +292,10 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "benchlog compare: A and B have no test with a figure in common\n");
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    if (n) {
+    int sent = n && a.out ? write_sendable(&a, t, &recs, lines, n) : -1;
+    if (sent >= 0) {
+        rc = sent;
+    } else if (n) {
         bl_diff_render(t, 0, 1, lines, n, a.csv, &sb);
         if (!a.csv && !a.out && bl_color(stdout))
             bl_paint_diff(&sb, lines, n);

@@ -37,10 +37,21 @@ static const char after[] =
     "  benchlog report --html -o page.html; benchlog report --pdf -o report.pdf\n";
 
 typedef struct report_args {
-    const char *db, *by, *baseline, *title, *out;
-    int format, lat, no_chart, pdf;
+    const char *db, *baseline, *title, *out;
+    char by[BL_BY_MAX]; /* --by, comma-joined */
+    int format, lat, no_chart, pdf, pool, overview, setups, layout_cdm;
     bl_cmp_args cmp; /* --metric, --repeats, --wide */
 } report_args;
+
+static int layout_arg(void *v, const char *arg, char *err, size_t errlen)
+{
+    if (strcmp(arg, "cdm") != 0) {
+        snprintf(err, errlen, "--layout knows cdm (CrystalDiskMark's), not '%s'", arg);
+        return -1;
+    }
+    *(int *)v = 1;
+    return 0;
+}
 
 /* Returns the number of FILTER terms (moved to argv[0..n)), or -1 with *status set. */
 static int read_args(int argc, char **argv, report_args *a, int *status)
@@ -48,8 +59,12 @@ static int read_args(int argc, char **argv, report_args *a, int *status)
     static const bl_command_help h = {"report", usage, after, NULL, 0};
     const bl_option opts[] = {
         BL_OPT_DB(&a->db),
-        BL_OPT_STRING(0, "by", &a->by, "LABEL",
-                      "compare by this label or record key (host, section, tool, ...)"),
+        BL_CMP_OPT_BY(a->by, "compare by this label or record key (host, section, tool,\n"
+                             "...); several (proto,net or --by proto --by net): one\n"
+                             "column per combination"),
+        BL_OPT_BOOL(0, "pool", &a->pool,
+                    "pool the set-ups of one column on purpose (cells say \"pooled\n"
+                    "over N set-ups\"); by default they stand apart as sub-columns"),
         BL_OPT_SET(0, "text", &a->format, BL_REPORT_TEXT, "aligned table for a terminal (default)"),
         BL_OPT_SET(0, "md", &a->format, BL_REPORT_MD, "Markdown table"),
         BL_OPT_SET(0, "csv", &a->format, BL_REPORT_CSV,
@@ -65,6 +80,18 @@ static int read_args(int argc, char **argv, report_args *a, int *status)
                     "add latency columns: mean and 99th percentile (HTML: open on latency)"),
         BL_OPT_STRING(0, "baseline", &a->baseline, "VALUE",
                       "add each column's ratio to column VALUE (\"x5.6\")"),
+        BL_OPT_BOOL(0, "overview", &a->overview,
+                    "text, md: mark each test's best set-up (*) and sum up each set-up\n"
+                    "as the geometric mean of its ratios to the baseline (--baseline,\n"
+                    "else the first column) over the tests both have"),
+        BL_OPT_FN(0, "layout", &a->layout_cdm, "cdm",
+                  "text, md: cdm = CrystalDiskMark's own layout for its set-ups\n"
+                  "(and KDiskMark's, fio-cdm's): SEQ1M Q8T1... as rows, Read and\n"
+                  "Write side by side",
+                  layout_arg),
+        BL_OPT_BOOL(0, "setups", &a->setups,
+                    "text, md: add a table of the set-ups: tool, version, host,\n"
+                    "device, fs, date, command"),
         BL_OPT_STRING(0, "title", &a->title, "TEXT",
                       "heading above the table (and the HTML page's title)"),
         BL_CMP_OPTS(&a->cmp),
@@ -117,7 +144,10 @@ static void page_add(void *page, const bl_record *r)
 static int load(const report_args *a, int n, char **argv, bl_page_recs *page, bl_table **t)
 {
     char err[512];
-    bl_table_opts to = {.by = a->by, .baseline = a->baseline, .repeats = a->cmp.repeats};
+    bl_table_opts to = {.by = BL_CMP_BY(a->by),
+                        .pool = a->pool,
+                        .baseline = a->baseline,
+                        .repeats = a->cmp.repeats};
     int html = a->format == BL_REPORT_HTML && !a->pdf;
     int rc = bl_report_table(a->db, n, argv, &to, html ? page_add : NULL, page, t, err, sizeof err);
     if (rc == 3)
@@ -156,9 +186,12 @@ int cmd_report(int argc, char **argv)
                          .title = a.title,
                          .metrics = a.cmp.metrics,
                          .n_metrics = a.cmp.n_metrics,
+                         .overview = a.overview,
+                         .setups = a.setups,
+                         .layout_cdm = a.layout_cdm,
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
     if (a.pdf) {
-        bl_pdf_opts po = {.title = a.title, .by = a.by, .repeats = a.cmp.repeats};
+        bl_pdf_opts po = {.title = a.title, .by = BL_CMP_BY(a.by), .repeats = a.cmp.repeats};
         bl_store_walk src = {a.db, n, argv};
         rc = a.out ? bl_report_pdf_walk(a.out, t, bl_walk_store, &src, &po, NULL, err, sizeof err)
                    : 2;

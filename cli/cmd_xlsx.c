@@ -32,11 +32,12 @@ int cmd_xlsx(int argc, char **argv)
     const char *db = NULL, *out = NULL;
     bl_xlsx_opts xo = {0};
     bl_cmp_args cmp = {0};
+    char by[BL_BY_MAX] = "";
     const bl_option opts[] = {
         BL_OPT_DB(&db),
         BL_OPT_STRING('o', "output", &out, "FILE.xlsx", "the workbook to write (required)"),
-        BL_OPT_STRING(0, "by", &xo.by, "LABEL",
-                      "summary columns: this label's values (default: the runs)"),
+        BL_CMP_OPT_BY(by, "summary columns: this label's values, or several (a,b)\n"
+                          "(default: the runs)"),
         BL_OPT_STRING(0, "baseline", &xo.baseline, "VALUE",
                       "add each column's ratio to column VALUE"),
         BL_OPT_STRING(0, "title", &xo.title, "TEXT",
@@ -52,6 +53,7 @@ int cmd_xlsx(int argc, char **argv)
     };
     static const bl_command_help h = {"xlsx", usage, after, NULL, 0};
     int rc, n = bl_options(&h, opts, argc, argv, &rc);
+    xo.by = BL_CMP_BY(by);
     if (n < 0)
         return rc;
     if (!out)

@@ -32,6 +32,36 @@ int bl_cmp_opt_metric(void *cmp, const char *arg, char *err, size_t errlen)
     return 0;
 }
 
+int bl_cmp_opt_by(void *buf, const char *arg, char *err, size_t errlen)
+{
+    char *by = buf;
+    size_t len = strlen(by);
+    if (len + 1 + strlen(arg) >= BL_BY_MAX) {
+        snprintf(err, errlen, "--by: too many labels");
+        return -1;
+    }
+    snprintf(by + len, BL_BY_MAX - len, "%s%s", len ? "," : "", arg);
+    size_t names = 0;
+    int run = 0;
+    for (const char *p = by;; p++) {
+        size_t n = strcspn(p, ",");
+        if (n == 0) {
+            snprintf(err, errlen, "--by wants LABEL or LABEL,LABEL..., not '%s'", arg);
+            return -1;
+        }
+        names++;
+        run |= n == 3 && strncmp(p, "run", 3) == 0;
+        p += n;
+        if (!*p)
+            break;
+    }
+    if (run && names > 1) {
+        snprintf(err, errlen, "--by run gives one column per run and takes no other label");
+        return -1;
+    }
+    return 0;
+}
+
 int bl_cmp_term_width(void)
 {
     const char *c = getenv("COLUMNS");

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bl_diff_ci ci_test(const bl_stat *a, const bl_stat *b)
+bl_diff_ci bl_diff_ci_test(const bl_stat *a, const bl_stat *b)
 {
     int ra = a->n >= 2 && bl_present(a->ci), rb = b->n >= 2 && bl_present(b->ci);
     if (ra && rb)
@@ -15,6 +15,39 @@ static bl_diff_ci ci_test(const bl_stat *a, const bl_stat *b)
     if (rb)
         return fabs(a->fig - b->mean) > b->ci ? BL_DIFF_OUTSIDE : BL_DIFF_INSIDE;
     return BL_DIFF_NO_REPEATS;
+}
+
+bl_verdict bl_diff_verdict(const bl_stat *a, const bl_stat *b, int dir)
+{
+    if (!a->n || !b->n || a->fig == b->fig)
+        return BL_SAME;
+    if (bl_diff_ci_test(a, b) == BL_DIFF_INSIDE)
+        return BL_NOISE;
+    return (b->fig > a->fig) == (dir > 0) ? BL_BETTER : BL_WORSE;
+}
+
+const char *bl_verdict_word(bl_verdict v)
+{
+    return v == BL_BETTER  ? "better"
+           : v == BL_WORSE ? "worse"
+           : v == BL_NOISE ? "within noise"
+                           : "same";
+}
+
+bl_verdict bl_baseline_verdict(const bl_table *t, size_t row, size_t col)
+{
+    if (t->baseline < 0 || (long)col == t->baseline)
+        return BL_SAME;
+    const bl_row *r = &t->rows[row];
+    bl_metric m = bl_row_main(r);
+    const bl_stat *base = &bl_table_cell(t, row, (size_t)t->baseline)->m[m];
+    const bl_stat *x = &bl_table_cell(t, row, col)->m[m];
+    return bl_diff_verdict(base, x, bl_metric_direction(m, m == BL_M_VALUE ? r->unit : NULL));
+}
+
+const char *bl_verdict_arrow(bl_verdict v)
+{
+    return v == BL_BETTER ? "▲" : v == BL_WORSE ? "▼" : v == BL_NOISE ? "~" : "=";
 }
 
 size_t bl_diff(const bl_table *t, size_t ca, size_t cb, const bl_metric *ms, size_t nm,
@@ -28,7 +61,14 @@ size_t bl_diff(const bl_table *t, size_t ca, size_t cb, const bl_metric *ms, siz
             const bl_stat *b = &bl_table_cell(t, i, cb)->m[m];
             if (!a->n || !b->n)
                 continue;
-            out[n] = (bl_diff_line){i, m, a, b, BL_ABSENT, ci_test(a, b)};
+            const char *unit = m == BL_M_VALUE ? t->rows[i].unit : NULL;
+            out[n] = (bl_diff_line){i,
+                                    m,
+                                    a,
+                                    b,
+                                    BL_ABSENT,
+                                    bl_diff_ci_test(a, b),
+                                    bl_diff_verdict(a, b, bl_metric_direction(m, unit))};
             if (a->fig != 0)
                 out[n].change_pct = (b->fig - a->fig) / a->fig * 100;
             n++;
@@ -53,7 +93,9 @@ static void side_text(bl_strbuf *sb, bl_metric m, const bl_stat *s, const char *
     fig(sb, m, s->fig);
     if (unit && strcmp(unit, "ns") != 0)
         bl_strbuf_printf(sb, " %s", unit);
-    if (s->n >= 2) {
+    if (s->n >= 2 && !bl_present(s->ci)) { /* --pool: several set-ups, no interval */
+        bl_strbuf_printf(sb, " (pooled, n=%zu)", s->n);
+    } else if (s->n >= 2) {
         bl_strbuf_printf(sb, " (n=%zu, CI ±", s->n);
         fig(sb, m, s->ci);
         bl_strbuf_putc(sb, ')');
@@ -88,7 +130,7 @@ static void csv_num(bl_strbuf *out, double v)
 
 static void render_csv(const bl_table *t, const bl_diff_line *l, size_t n, bl_strbuf *out)
 {
-    bl_strbuf_puts(out, "test,metric,unit,a,a_n,a_ci,b,b_n,b_ci,change_pct,outside_ci\n");
+    bl_strbuf_puts(out, "test,metric,unit,a,a_n,a_ci,b,b_n,b_ci,change_pct,outside_ci,verdict\n");
     for (size_t k = 0; k < n; k++) {
         const char *u = l[k].metric == BL_M_VALUE ? bl_table_cell(t, l[k].row, 0)->unit
                                                   : bl_metric_unit(l[k].metric);
@@ -102,7 +144,7 @@ static void render_csv(const bl_table *t, const bl_diff_line *l, size_t n, bl_st
         bl_strbuf_printf(out, ",%zu", l[k].b->n);
         csv_num(out, l[k].b->ci);
         csv_num(out, l[k].change_pct);
-        bl_strbuf_printf(out, ",%s\n", ci_word(l[k].ci));
+        bl_strbuf_printf(out, ",%s,%s\n", ci_word(l[k].ci), bl_verdict_word(l[k].verdict));
     }
 }
 
@@ -125,11 +167,11 @@ void bl_diff_render(const bl_table *t, size_t ca, size_t cb, const bl_diff_line 
         render_csv(t, l, n, out);
         return;
     }
-    enum { NC = 5 };
+    enum { NC = 6 };
     size_t rows = n + 1;
     char **cell = bl_xcalloc(rows * NC, sizeof *cell);
-    const char *head[NC] = {"test", t->cols[ca].title, t->cols[cb].title, "change",
-                            "outside 95% CI"};
+    const char *head[NC] = {"test",   t->cols[ca].title, t->cols[cb].title,
+                            "change", "verdict",         "outside 95% CI"};
     for (int c = 0; c < NC; c++)
         cell[c] = bl_esc_term_dup(head[c], BL_ESC_LINE);
     bl_strbuf sb;
@@ -150,7 +192,8 @@ void bl_diff_render(const bl_table *t, size_t ca, size_t cb, const bl_diff_line 
         else
             bl_strbuf_puts(&sb, "n/a");
         r[3] = bl_strbuf_take(&sb);
-        r[4] = bl_xstrdup(ci_word(d->ci));
+        r[4] = bl_xstrdup(bl_verdict_word(d->verdict));
+        r[5] = bl_xstrdup(ci_word(d->ci));
     }
     size_t w[NC] = {0};
     for (size_t i = 0; i < rows; i++)
@@ -181,8 +224,10 @@ void bl_diff_render(const bl_table *t, size_t ca, size_t cb, const bl_diff_line 
         free(cell[i]);
     free(cell);
     bl_strbuf_printf(out,
-                     "\n%zu common test figure%s. change = (B - A) / A. Outside 95%% CI: the two "
-                     "sides' confidence intervals of the mean do not overlap (with repeats on "
-                     "one side: the other's figure lies outside it).\n",
+                     "\n%zu common test figure%s. change = (B - A) / A; better or worse by the "
+                     "figure's direction (MB/s, IOPS: higher is better; latency: lower); within "
+                     "noise: the change lies inside the 95%% confidence intervals of the repeats. "
+                     "Outside 95%% CI: the two sides' confidence intervals of the mean do not "
+                     "overlap (with repeats on one side: the other's figure lies outside it).\n",
                      n, n == 1 ? "" : "s");
 }

@@ -13,18 +13,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fields and labels that describe a command or its target: fio's job, rw, engine and
- * direct flag, hdparm's device and timing, dd's operands, CrystalDiskMark's drive and
- * profile, bonnie++'s size and file counts, a typed table's row (when the row names the
- * test, "seq read*4" beside "seq read"), a record's size. bs, iodepth and numjobs are in
- * the test row already; dates, run times, versions and figures differ between repeats. `body`
- * (parsers/bodies.h) tells apart bodies of one text that nothing else does. */
+/* A run's identity: the fields and labels that describe a command or its target (fio's job,
+ * rw, engine and direct flag, hdparm's device and timing, dd's operands, CrystalDiskMark's
+ * drive and profile, bonnie++'s size and file counts, a typed table's row, "seq read*4" beside
+ * "seq read", a record's size) and those that describe the set-up it ran on (the heading it
+ * stood under, its table column, machine, file system, tool, and last its source). Without
+ * --by the set-up key holds the set-up's part already; under --by they keep a column's
+ * different set-ups apart (blog 001's 18 NAS configurations under one host). bs, iodepth and
+ * numjobs are in the test row already; dates, run times, versions and figures differ between
+ * repeats. `body` (parsers/bodies.h) tells apart bodies of one text that nothing else does. */
 static const char *const desc[] = {
-    "job",           "device",     "target",        "drive",     "dd_of",    "dd_if",
-    "row",           "rw",         "hdparm_timing", "offset",    "command",  "iozone_test",
-    "sysbench_mode", "profile",    "mode",          "test_size", "size",     "files",
-    "seeks",         "seek_procs", "runs",          "dd_oflag",  "dd_iflag", "dd_conv",
-    "dd_count",      "dd_bs",      "direct",        "ioengine",  "body",     "size_bytes"};
+    "job",       "device",      "target",        "drive",    "dd_of",    "dd_if",         "row",
+    "section",   "column",      "host",          "fs",       "rw",       "hdparm_timing", "offset",
+    "command",   "iozone_test", "sysbench_mode", "profile",  "mode",     "test_size",     "size",
+    "files",     "seeks",       "seek_procs",    "runs",     "dd_oflag", "dd_iflag",      "dd_conv",
+    "dd_count",  "dd_bs",       "direct",        "ioengine", "tool",     "source",        "body",
+    "size_bytes"};
 #define NDESC (sizeof desc / sizeof *desc)
 const char *const *const bl_setup_desc = desc;
 const size_t bl_setup_n_desc = NDESC;
@@ -226,8 +230,17 @@ static void display(const char *d, uint64_t mask, bl_strbuf *out)
     for (size_t k = 0; k < NDESC; k++) {
         size_t len;
         const char *v = value_of(d, k, &len);
-        if (mask >> k & 1 && len)
-            bl_strbuf_printf(out, "%s%s=%.*s", out->len ? " · " : "", desc[k], (int)len, v);
+        if (!(mask >> k & 1) || !len)
+            continue;
+        if (strcmp(desc[k], "source") == 0) { /* the file's name: paths are long */
+            const char *base = v;
+            for (const char *q = v; q < v + len; q++)
+                if (*q == '/')
+                    base = q + 1;
+            len -= (size_t)(base - v);
+            v = base;
+        }
+        bl_strbuf_printf(out, "%s%s=%.*s", out->len ? " · " : "", desc[k], (int)len, v);
     }
 }
 
@@ -283,6 +296,18 @@ void bl_setup_plan_split(bl_setup_plan *p, const char *setup_key, const bl_recor
     bl_strbuf_printf(&p->k, "%ld\x1c%s", i, out->s ? out->s : "");
     if (bl_smap_get(&p->mixed, p->k.s) < 0)
         bl_strbuf_reset(out);
+}
+
+size_t bl_setup_plan_count(bl_setup_plan *p, const char *setup_key, const bl_record *r)
+{
+    long i = bl_smap_get(&p->setups, setup_key);
+    if (i < 0)
+        return 1;
+    bl_strbuf_reset(&p->k);
+    bl_strbuf_printf(&p->k, "%ld\x1c", i);
+    bl_setup_row_key(r, &p->k);
+    long c = bl_smap_get(&p->cells, p->k.s);
+    return c < 0 || !p->c[c].nd ? 1 : p->c[c].nd;
 }
 
 void bl_setup_plan_free(bl_setup_plan *p)

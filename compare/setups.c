@@ -28,6 +28,33 @@ static const char *setup_key(const bl_record *r, int row_names_setup, char *buf,
     return buf;
 }
 
+/* The value of r for by: one label or key, or several ("proto,net") joined as "CIFS · 1GbE";
+ * NULL when r lacks any of them. A single name's value may be returned in place. */
+static const char *by_value(const bl_record *r, const char *by, char *buf, size_t n)
+{
+    if (!strchr(by, ','))
+        return bl_record_field_text(r, by, buf, n);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    const char *v = NULL;
+    for (const char *p = by; *p;) {
+        size_t len = strcspn(p, ",");
+        char name[256], one[256];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        v = bl_record_field_text(r, name, one, sizeof one);
+        if (!v || !*v) {
+            v = NULL;
+            break;
+        }
+        bl_strbuf_printf(&sb, "%s%s", sb.len ? " · " : "", v);
+        p += len + (p[len] == ',');
+    }
+    if (v)
+        snprintf(buf, n, "%s", sb.s ? sb.s : "");
+    bl_strbuf_free(&sb);
+    return v ? buf : NULL;
+}
+
 const char *bl_setup_col_key(const bl_record *r, const char *by, int row_setup, char *buf, size_t n)
 {
     if (by && strcmp(by, "run") == 0) {
@@ -35,7 +62,7 @@ const char *bl_setup_col_key(const bl_record *r, const char *by, int row_setup, 
         return buf;
     }
     if (by) {
-        const char *v = bl_record_field_text(r, by, buf + 1, n - 1);
+        const char *v = by_value(r, by, buf + 1, n - 1);
         const char *scope = bl_record_label(r, "scope");
         if (v && *v && scope && strcmp(by, "scope") != 0) {
             /* a part of a run (a numjobs clone, a DiskSpd thread) beside its whole is never

@@ -35,6 +35,8 @@ void bl_setup_plan_end(bl_setup_plan *p);
 void bl_setup_plan_split(bl_setup_plan *p, const char *setup_key, const bl_record *r,
                          bl_strbuf *out);
 void bl_setup_plan_free(bl_setup_plan *p);
+/* How many different set-ups (descriptions) the cell of r (its set-up, its test) holds. */
+size_t bl_setup_plan_count(bl_setup_plan *p, const char *setup_key, const bl_record *r);
 /* The builder owns plan from now on (NULL: no split). */
 void bl_table_set_plan(bl_table_builder *b, bl_setup_plan *plan);
 

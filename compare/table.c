@@ -42,6 +42,17 @@ int bl_metric_lower_better(bl_metric m)
     return metrics[m].lower_better;
 }
 
+int bl_metric_direction(bl_metric m, const char *unit)
+{
+    if (m != BL_M_VALUE)
+        return metrics[m].lower_better ? -1 : 1;
+    static const char *const times[] = {"ns", "us", "µs", "ms", "s"};
+    for (size_t i = 0; unit && i < sizeof times / sizeof *times; i++)
+        if (strcmp(unit, times[i]) == 0)
+            return -1;
+    return 1;
+}
+
 static double pct_of(const bl_lat *l, double p)
 {
     for (size_t i = 0; i < l->n_pct; i++)
@@ -51,6 +62,37 @@ static double pct_of(const bl_lat *l, double p)
 }
 
 static const char *intern_str(bl_table *t, bl_smap *pool, const char *s);
+
+const char *const bl_setup_info_keys[BL_SETUP_INFO_N] = {"tool", "tool_version", "host",   "device",
+                                                         "fs",   "date",         "command"};
+
+/* Whether v is one of the "\x1f"-joined values of list. */
+static int has_value(const char *list, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *p = list; p; p = strchr(p, '\x1f') ? strchr(p, '\x1f') + 1 : NULL)
+        if (strncmp(p, v, n) == 0 && (p[n] == '\x1f' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+static void col_info(bl_col *c, const bl_record *r)
+{
+    for (int k = 0; k < BL_SETUP_INFO_N; k++) {
+        char buf[64];
+        const char *v = bl_record_field_text(r, bl_setup_info_keys[k], buf, sizeof buf);
+        if (!v || !*v || strchr(v, '\x1f') || (c->info[k] && has_value(c->info[k], v)))
+            continue;
+        c->n_info[k]++;
+        if (c->n_info[k] > 4)
+            continue;
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb, "%s%s%s", c->info[k] ? c->info[k] : "", c->info[k] ? "\x1f" : "", v);
+        free(c->info[k]);
+        c->info[k] = bl_strbuf_take(&sb);
+    }
+}
 
 static void cell_add(bl_table *t, bl_smap *pool, bl_cell *c, const bl_record *r)
 {
@@ -230,8 +272,9 @@ static size_t intern_col(bl_table_builder *b, const char *key, const bl_record *
     if (i >= 0)
         return (size_t)i;
     bl_grow((void **)&t->cols, &b->ccap, t->ncols + 1, sizeof *t->cols);
-    t->cols[t->ncols] =
-        (bl_col){bl_xstrdup(key), NULL, NULL, intern_str(t, &b->pool, r->tool), 0, 0};
+    memset(&t->cols[t->ncols], 0, sizeof t->cols[t->ncols]);
+    t->cols[t->ncols].key = bl_xstrdup(key);
+    t->cols[t->ncols].tool = intern_str(t, &b->pool, r->tool);
     bl_smap_put(&b->cols, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
 }
@@ -267,9 +310,32 @@ static double median_of(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* A figure 100 times above or below what the same test shows on the row's other set-ups
- * (their median, three set-ups at least) is more likely a misread unit or a cache than a disk:
- * blog 001 shows 0.37 MB/s of 4KiB writes on bare HDDs against 15 MB/s with SSD cache. */
+/* The family a tool's figures are like: CrystalDiskMark and its ports and fio's scripts of
+ * it measure alike, as do fio and benchlog's engine; iozone (page cache unless -I) and
+ * others only compare with themselves. */
+const char *bl_tool_family(const char *tool)
+{
+    static const char *const fam[][2] = {
+        {"CrystalDiskMark", "cdm"},
+        {"KDiskMark", "cdm"},
+        {"fio-cdm", "cdm"},
+        {"cdm", "cdm"},
+        {"fio", "fio"},
+        {"benchlog", "fio"},
+    };
+    if (!tool)
+        return "";
+    for (size_t i = 0; i < sizeof fam / sizeof *fam; i++)
+        if (strcmp(tool, fam[i][0]) == 0)
+            return fam[i][1];
+    return tool;
+}
+
+/* A figure 100 times above or below what the same test shows on the row's other set-ups of
+ * the same tool family (their median, three set-ups at least) is more likely a misread unit or
+ * a cache than a disk: blog 001 shows 0.37 MB/s of 4KiB writes on bare HDDs against 15 MB/s
+ * with SSD cache. Only like figures are neighbours: iozone's page-cache rewrites (0.4-3.4 GB/s)
+ * say nothing of a bonnie++ rewrite of an old disk at 11.97 MB/s. */
 static void flag_row(bl_table *t, size_t i)
 {
     bl_metric m = bl_row_main(&t->rows[i]);
@@ -280,9 +346,10 @@ static void flag_row(bl_table *t, size_t i)
         if (!c->m[m].n || !(c->m[m].fig > 0))
             continue;
         size_t n = 0;
+        const char *fam = bl_tool_family(t->cols[j].tool);
         for (size_t k = 0; k < t->ncols; k++) {
             const bl_stat *s = &bl_table_cell(t, i, k)->m[m];
-            if (k != j && s->n && s->fig > 0)
+            if (k != j && s->n && s->fig > 0 && strcmp(bl_tool_family(t->cols[k].tool), fam) == 0)
                 v[n++] = s->fig;
         }
         if (n < 2)
@@ -302,14 +369,18 @@ static void finish(bl_table *t)
         bl_row *row = &t->rows[i];
         for (size_t j = 0; j < t->ncols; j++) {
             bl_cell *c = bl_table_cell(t, i, j);
-            for (int k = 0; k < BL_M_COUNT; k++)
+            for (int k = 0; k < BL_M_COUNT; k++) {
                 bl_stat_finish(&c->m[k], t->repeats, metrics[k].lower_better);
+                if (c->n_setups > 1) /* pooled set-ups are no sample of one: no interval */
+                    c->m[k].ci = BL_ABSENT;
+            }
             row->has_bw |= c->m[BL_M_BW].n > 0;
             row->has_iops |= c->m[BL_M_IOPS].n > 0;
             row->has_value |= c->m[BL_M_VALUE].n > 0;
             if (c->unit && !row->unit)
                 row->unit = c->unit;
-            t->any_repeat |= c->n_recs > 1;
+            t->any_repeat |= c->n_recs > 1 && c->n_setups < 2;
+            t->n_pooled += c->n_setups > 1;
             t->any_lat |= c->m[BL_M_LAT].n > 0 || c->m[BL_M_P99].n > 0;
             t->any_cpu |= c->m[BL_M_CPU].n > 0;
             for (int k = 0; k < 2; k++) {
@@ -359,6 +430,7 @@ bl_table_builder *bl_table_begin(const bl_table_opts *o)
     b->t = bl_xcalloc(1, sizeof *b->t);
     b->t->by = o && o->by ? bl_xstrdup(o->by) : NULL;
     b->t->repeats = o ? o->repeats : BL_REP_MEAN;
+    b->t->pool = o && o->pool;
     b->baseline = o && o->baseline ? bl_xstrdup(o->baseline) : NULL;
     b->lean = o && o->lean;
     bl_strbuf_init(&b->key);
@@ -383,7 +455,10 @@ void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
     char buf[4096];
     size_t row = intern_row(b, r);
     const char *key = bl_setup_col_key(r, t->by, row_setup, buf, sizeof buf);
-    if (b->plan) {
+    size_t setups = 1;
+    if (b->plan && t->pool) {
+        setups = bl_setup_plan_count(b->plan, key, r);
+    } else if (b->plan) {
         bl_setup_plan_split(b->plan, key, r, &b->split);
         if (b->split.len) {           /* "<set-up>\x1d<labels that tell it apart>" */
             bl_strbuf_reset(&b->key); /* free again once the row is found */
@@ -392,7 +467,11 @@ void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
         }
     }
     size_t col = intern_col(b, key, r);
-    cell_add(t, &b->pool, cell_at(b, row, col), r);
+    bl_cell *c = cell_at(b, row, col);
+    cell_add(t, &b->pool, c, r);
+    col_info(&t->cols[col], r);
+    if (setups > c->n_setups)
+        c->n_setups = setups;
 }
 
 static void builder_free(bl_table_builder *b)
@@ -527,6 +606,8 @@ void bl_table_free(bl_table *t)
         free(t->cols[j].key);
         free(t->cols[j].title);
         free(t->cols[j].label);
+        for (int k = 0; k < BL_SETUP_INFO_N; k++)
+            free(t->cols[j].info[k]);
     }
     for (size_t i = 0; i < t->nrows * t->ncols; i++)
         for (int k = 0; k < BL_M_COUNT; k++)

@@ -44,6 +44,13 @@ int bl_metric_from_name(const char *name);
 const char *bl_metric_name(bl_metric m); /* "bw" */
 const char *bl_metric_unit(bl_metric m); /* "MB/s", "IOPS", "ns", NULL for value */
 int bl_metric_lower_better(bl_metric m);
+/* Which way is better: +1 higher (throughput, IOPS, a count per second), -1 lower (latency,
+ * CPU, a test's own figure in a unit of time: bonnie++'s latencies). unit: of BL_M_VALUE. */
+int bl_metric_direction(bl_metric m, const char *unit);
+
+/* The family whose figures are alike: "cdm" for CrystalDiskMark, KDiskMark and fio-cdm,
+ * "fio" for fio and benchlog's engine, else the tool's own name ("" for none). */
+const char *bl_tool_family(const char *tool);
 
 /* How far (a factor either way) from the same test's median on the other set-ups a figure
  * must lie to be flagged: a slow disk is 40× below an SSD cache, a misread unit 1000×. */
@@ -59,6 +66,7 @@ typedef struct bl_cell {
         pct_from[2]; /* records whose mean, percentiles came from [0] lat, [1] clat */
     double flag;     /* main figure over the row's median elsewhere when implausible
                         (>= 100 or <= 1/100), else BL_ABSENT */
+    size_t n_setups; /* --pool: the distinct set-ups (identities) its records came from */
 } bl_cell;
 
 typedef struct bl_row {
@@ -70,6 +78,12 @@ typedef struct bl_row {
     const char *unit; /* of the row's metric, borrowed */
 } bl_row;
 
+/* What the set-up table (report --setups) shows of each set-up, as PTS shows its systems:
+ * these keys' values over the set-up's records. */
+#define BL_SETUP_INFO_N 7
+extern const char *const bl_setup_info_keys[BL_SETUP_INFO_N]; /* tool, tool_version, host,
+                                                                  device, fs, date, command */
+
 typedef struct bl_col {
     char *key;
     char *title;      /* for tables: names the file when several files are compared */
@@ -78,6 +92,10 @@ typedef struct bl_col {
     const char *tool; /* of its first record, borrowed */
     int unlabelled;   /* --by LABEL given and this source/run lacks it: a column of its own */
     int title_as_label;
+    char *info[BL_SETUP_INFO_N];    /* distinct values of bl_setup_info_keys over its records,
+                                       "\x1f"-joined (a few at most), NULL when none has it */
+    size_t n_info[BL_SETUP_INFO_N]; /* distinct values seen: exact up to 4 (info keeps the
+                                       first 4), past that only "more than 4" */
 } bl_col;
 
 typedef struct bl_table {
@@ -96,12 +114,16 @@ typedef struct bl_table {
     size_t n_unlabelled;             /* columns of records lacking --by */
     size_t n_split;                  /* columns of a set-up split as its runs differ (setups.h) */
     size_t n_flagged;                /* cells flagged implausible */
+    int pool;                        /* --pool: a column's set-ups pooled, not split */
+    size_t n_pooled;                 /* cells pooled over several set-ups */
     char **strs;                     /* owned: the cells' units and notes, columns' tools */
     size_t nstrs, strs_cap;
 } bl_table;
 
 typedef struct bl_table_opts {
-    const char *by;       /* NULL: runs grouped by source/section/column */
+    const char *by;       /* NULL: runs grouped by source/section/column; "a,b": by pairs */
+    int pool;             /* pool a column's different set-ups on purpose (no split; cells
+                             count the set-ups they pool, n_setups) */
     const char *baseline; /* a column's key or title, NULL for none */
     bl_repeats repeats;   /* default mean */
     int lean;             /* keep each repeat's value only where the figure needs it (median,

@@ -1,7 +1,9 @@
 #include "render.h"
 #include "page.h"
 #include "../core/escape.h"
+#include "../compare/diff.h"
 #include "../compare/fmt.h"
+#include "../compare/overview.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +32,18 @@ static void stat_text(bl_metric m, const bl_stat *s, const bl_cell *c, bl_repeat
     if (s->n < 2) {
         fig_text(m, s->fig, sb);
         unit_text(m, c, sb);
+        return;
+    }
+    if (c->n_setups > 1) { /* --pool: "250.6 ± 214.0 MB/s (pooled over 18 set-ups, 6.55–615.4)" */
+        fig_text(m, s->mean, sb);
+        bl_strbuf_puts(sb, " ± ");
+        fig_text(m, s->sd, sb);
+        unit_text(m, c, sb);
+        bl_strbuf_printf(sb, " (pooled over %zu set-ups, ", c->n_setups);
+        fig_text(m, s->min, sb);
+        bl_strbuf_puts(sb, "–");
+        fig_text(m, s->max, sb);
+        bl_strbuf_putc(sb, ')');
         return;
     }
     if (mode == BL_REP_ALL) {
@@ -151,6 +165,8 @@ static size_t setup_cols(const bl_table *t, size_t j, const bl_report_opts *o, i
         grid_col(g, k, bl_xstrdup(title), (int)j);
         for (size_t i = 0; i < t->nrows; i++) {
             bl_cell_text(t, i, j, sb);
+            if (o->overview && bl_row_best(t, i) == (long)j)
+                bl_strbuf_puts(sb, " *");
             g->cell[i * g->ncols + k] = take(sb);
         }
         k++;
@@ -205,8 +221,9 @@ void bl_grid_build(const bl_table *t, const bl_report_opts *o, bl_grid *g)
             grid_col(g, k, take(&sb), -1);
             for (size_t i = 0; i < t->nrows; i++) {
                 double r = bl_table_ratio(t, i, j);
-                if (bl_present(r))
-                    bl_strbuf_printf(&sb, "×%.*f", r < 10 ? 2 : 1, r);
+                if (bl_present(r)) /* "×5.16 ▲": better, by the figure's direction */
+                    bl_strbuf_printf(&sb, "×%.*f %s", r < 10 ? 2 : 1, r,
+                                     bl_verdict_arrow(bl_baseline_verdict(t, i, j)));
                 g->cell[i * ncols + k] = take(&sb);
             }
             k++;
@@ -263,6 +280,18 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
                          "half-width of the 95%% confidence interval of the mean (Student's t).\n",
                          bl_repeats_name(t->repeats), how[t->repeats]);
     }
+    if (t->baseline >= 0)
+        bl_strbuf_printf(out,
+                         "vs %s: each figure over the baseline's; ▲ better, ▼ worse (MB/s, IOPS: "
+                         "higher is better; latency: lower), ~ within noise (inside the 95%% "
+                         "confidence intervals of the repeats), = the same.\n",
+                         t->cols[t->baseline].title);
+    if (t->n_pooled)
+        bl_strbuf_printf(out,
+                         "Pooled (--pool): %zu cell%s average the records of several set-ups on "
+                         "purpose: the mean ± sample stdev and the range over them; not repeats, "
+                         "no confidence interval.\n",
+                         t->n_pooled, t->n_pooled == 1 ? "" : "s");
     if (shows_latency(o) && (t->lat_from[0] || t->lat_from[1] || t->pct_from[0] || t->pct_from[1]))
         bl_strbuf_printf(out,
                          "Latency: mean of total latency (lat) for %zu record%s, of completion "
@@ -279,7 +308,8 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
     if (t->n_flagged)
         bl_strbuf_printf(out,
                          "! = implausible: %zu figure%s 100× or more off the same test's median on "
-                         "the other set-ups; check the source.\n",
+                         "the other set-ups of the same tool family (page-cache figures such as "
+                         "iozone's are not a disk's neighbours); check the source.\n",
                          t->n_flagged, t->n_flagged == 1 ? "" : "s");
 }
 
@@ -303,13 +333,8 @@ static void grid_escape_term(bl_grid *g)
     }
 }
 
-static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
+void bl_render_grid_md(const bl_grid *g, bl_strbuf *out)
 {
-    if (o->title) {
-        bl_strbuf_puts(out, "## ");
-        md_text(out, o->title);
-        bl_strbuf_puts(out, "\n\n");
-    }
     for (size_t k = 0; k < g->ncols; k++) {
         bl_strbuf_puts(out, "| ");
         md_text(out, g->head[k]);
@@ -327,6 +352,16 @@ static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts 
         }
         bl_strbuf_puts(out, "|\n");
     }
+}
+
+static void render_md(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
+{
+    if (o->title) {
+        bl_strbuf_puts(out, "## ");
+        md_text(out, o->title);
+        bl_strbuf_puts(out, "\n\n");
+    }
+    bl_render_grid_md(g, out);
     bl_report_footnote(t, o, out, "\n");
 }
 
@@ -343,6 +378,11 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
         bl_page_html(t, NULL, &po, out);
         return;
     }
+    if (o->layout_cdm) {
+        bl_render_cdm(t, o, out);
+        bl_render_overview(t, o, out);
+        return;
+    }
     bl_grid g;
     bl_grid_build(t, o, &g);
     if (o->format == BL_REPORT_MD)
@@ -351,5 +391,6 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
         grid_escape_term(&g);
         bl_render_text(t, &g, o, out);
     }
+    bl_render_overview(t, o, out);
     bl_grid_free(&g);
 }

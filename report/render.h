@@ -14,7 +14,11 @@ typedef struct bl_report_opts {
     const char *title; /* heading (HTML default "Storage benchmark comparison"; text, md: none) */
     const bl_metric *metrics; /* --metric: these figures per set-up; none: the main figure */
     size_t n_metrics;
-    int width; /* text: split into blocks past this many columns (0: one table) */
+    int width;      /* text: split into blocks past this many columns (0: one table) */
+    int overview;   /* text, md: mark each test's best set-up (*) and add the overview (geometric
+                       mean of ratios to the baseline, compare/overview.h) */
+    int setups;     /* text, md: add the set-up table (each set-up's tool, version, host...) */
+    int layout_cdm; /* text, md: CrystalDiskMark's own layout (cdm_layout.c) */
 } bl_report_opts;
 
 void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
@@ -44,5 +48,15 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
  * test column, headers wrapped at " · " and rows empty in a block left out of it. */
 void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
 void bl_render_csv(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
+/* One aligned table of g, no blocks, no footnote (text.c). */
+void bl_render_grid(const bl_grid *g, bl_strbuf *out);
+/* The same as a Markdown table (render.c). */
+void bl_render_grid_md(const bl_grid *g, bl_strbuf *out);
+/* --layout cdm: the CrystalDiskMark-family set-ups as CrystalDiskMark's panel shows them,
+ * tests as rows named SEQ1M Q8T1, Read and Write side by side (MB/s, two decimals); other
+ * set-ups and tests are counted as left out. */
+void bl_render_cdm(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
+/* The overview and the set-up table (overview.c), as o asks, in text or Markdown. */
+void bl_render_overview(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
 
 #endif

@@ -156,6 +156,17 @@ static size_t total_width(const size_t *w, size_t n)
     return t;
 }
 
+void bl_render_grid(const bl_grid *g, bl_strbuf *out)
+{
+    size_t *w = widths(g, 0);
+    size_t *ks = bl_xcalloc(g->ncols + 1, sizeof *ks);
+    for (size_t k = 0; k < g->ncols; k++)
+        ks[k] = k;
+    block(g, w, ks, g->ncols, 0, out);
+    free(ks);
+    free(w);
+}
+
 void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
 {
     if (o->title) {

@@ -385,7 +385,7 @@ static void test_diff_outside_ci(void **state)
     bl_diff_render(t, 0, 1, l, bl_diff(t, 0, 1, NULL, 0, l), 0, &sb);
     assert_non_null(strstr(sb.s, "100.0 MB/s (n=3, CI ±4.97)"));
     assert_non_null(strstr(sb.s, "120.0 MB/s (n=3, CI ±2.48)"));
-    assert_non_null(strstr(sb.s, "+20.0%  yes"));
+    assert_non_null(strstr(sb.s, "+20.0%  better   yes"));
     bl_strbuf_free(&sb);
     bl_table_free(t);
     bl_records_free(&rs);
@@ -425,7 +425,8 @@ static void test_compare_command(void **state)
     assert_int_equal(bn, 10);
     assert_double_equal(bci, 4.3986709, 1e-4);
     assert_double_equal(pct, 0.2488903, 1e-5);
-    assert_non_null(strstr(l, ",no\n"));
+    /* +0.25% inside the overlapping intervals: within noise, neither better nor worse */
+    assert_non_null(strstr(l, ",no,within noise\n"));
     free(out);
     free(err);
     /* report --by host: every set-up lacks the label; stderr names them. */
