@@ -110,6 +110,8 @@ static void run_fields_text(const bl_run_info *ri, bl_strbuf *where, bl_strbuf *
         const bl_field *f = &bl_fields[i];
         if (!(f->flags & BL_FF_RUN) || f->kind != BL_FK_STR)
             continue;
+        if (f->off == offsetof(bl_record, when_from))
+            continue; /* the run's time is what a list reader wants; where it came from: show */
         const char *v = *BL_CFIELD(ri->head, f, char *);
         if (first) {
             bl_put_escaped(where, v ? v : "");

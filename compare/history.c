@@ -89,6 +89,18 @@ static void part(bl_hist_builder *b, const char *k, const char *v)
     bl_strbuf_puts(&b->name, v);
 }
 
+/* Of the comparison's identity (setup_plan.c's desc[]), what a series leaves out: the source,
+ * since each night's run comes in a file of its own (a series is the same set-up over many
+ * sources), and what identity() puts in its key before the rest. */
+static int in_series_key_already(const char *name)
+{
+    static const char *const skip[] = {"source", "section", "column", "host", "tool"};
+    for (size_t i = 0; i < sizeof skip / sizeof *skip; i++)
+        if (strcmp(name, skip[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static void identity(bl_hist_builder *b, const bl_record *r)
 {
     char buf[1024];
@@ -104,7 +116,9 @@ static void identity(bl_hist_builder *b, const bl_record *r)
         part(b, NULL, bl_record_label(r, "column"));
         part(b, "host", bl_record_label(r, "host"));
         for (size_t i = 0; i + 1 < bl_setup_n_desc; i++) /* size_bytes (last) aside */
-            part(b, bl_setup_desc[i], bl_record_field_text(r, bl_setup_desc[i], buf, sizeof buf));
+            if (!in_series_key_already(bl_setup_desc[i]))
+                part(b, bl_setup_desc[i],
+                     bl_record_field_text(r, bl_setup_desc[i], buf, sizeof buf));
     }
     part(b, NULL, bl_record_label(r, "scope"));
     bl_strbuf_putc(&b->key, '\x1e');

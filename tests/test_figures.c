@@ -76,7 +76,7 @@ static void test_parse_command(void **state)
     char *out, *err;
     assert_int_equal(bl_test_benchlogf(&out, &err, "parse %s", path), 1);
     assert_int_equal(bl_test_count_lines(out), 1);
-    assert_non_null(strstr(out, "\"bw_bytes_s\":104857600,\"iops\":100}"));
+    assert_non_null(strstr(out, "\"bw_bytes_s\":104857600,\"iops\":100,"));
     char want[600];
     snprintf(want, sizeof want, "%s:11: iops 1.7976931348623157e+308 is beyond", path);
     assert_non_null(strstr(err, want));
