@@ -142,6 +142,9 @@ static int chart_to(const char *path, bl_strbuf *mem, bl_canvas_fmt fmt, const b
                     const bl_chart_opts *o, char *err, size_t errlen)
 {
     int w = o->width ? o->width : 1600, h = o->height ? o->height : 900;
+    if (!o->height && (o->kind == BL_CHART_BAR || o->kind == BL_CHART_IOPS_LAT) && w >= 320 &&
+        w <= 10000)
+        h = bl_chart_bar_height(recs, o, w);
     if (w < 320 || h < 200 || w > 10000 || h > 10000) {
         snprintf(err, errlen, "chart size %dx%d is outside 320x200 .. 10000x10000", w, h);
         return 2;

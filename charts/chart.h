@@ -32,11 +32,11 @@ typedef enum { BL_CHART_KINDS(BL_CHART_ENUM_) BL_CHART_N_KINDS } bl_chart_kind;
 
 typedef struct bl_chart_opts {
     bl_chart_kind kind;
-    int width, height;  /* 0: 1600×900 */
+    int width, height;  /* 0: 1600×900 (bar: taller when its bars need it) */
     const char *by;     /* bar: columns; other kinds: the label naming each curve */
     const char *title;  /* NULL: from the records' common labels */
     const char *series; /* timeline: series name (bw, iops, lat, clat); NULL: first found */
-    int log;            /* bar: 1 log scale, 0 linear, -1 log when figures span 3 decades */
+    int log;            /* bar: 1 log scale (said on the axis), else linear from zero */
     /* bar: the figure (metric when has_metric, else MB/s, else IOPS, else the test's own
      * figure), how repeats combine, and the page: BL_CHART_MAX_CURVES set-ups a page, *pages
      * (when not NULL) set to how many pages hold every set-up. */
@@ -96,6 +96,10 @@ struct bl_canvas;
 /* Draws kind o->kind on a canvas the caller made (a page of a PDF report). */
 int bl_chart_draw(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                   size_t errlen);
+
+/* The height a bar chart of o (its page) wants at width so that each bar holds its figure:
+ * 900 when that is enough. */
+int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int width);
 
 /* Internals shared by the kinds (chart.c). */
 struct bl_canvas;

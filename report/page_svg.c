@@ -1,7 +1,7 @@
 /* The page's charts: hand-written SVG so that each bar names its set-up (colours repeat past
- * ten set-ups; a name never does) and carries data-col for the page's show/hide. Bars of one
- * test share a scale from zero: a test is what is compared across set-ups, and one axis for
- * page-cached reads and QD1 writes would flatten the small. The figure is printed at each bar. */
+ * ten set-ups; a name never does) and carries data-col for the page's show/hide. Every bar of
+ * a chart (one metric) shares one linear scale from zero, so that lengths compare across tests
+ * as well as set-ups; the figure printed at each bar keeps small ones readable. */
 #include "../charts/canvas.h"
 #include "../compare/fmt.h"
 #include "page.h"
@@ -156,17 +156,18 @@ size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
                      W, h, W, h, bl_metric_name(m), h, BAR_H, HEAD_H + GROUP_GAP);
     bl_page_esc(out, bl_page_metric_label(m));
     bl_strbuf_puts(out, " by test and set-up</title>\n");
-    double y = 8;
-    for (size_t i = 0; i < t->nrows; i++) {
-        double top = 0;
-        size_t n = 0;
+    double y = 8, top = 0;
+    for (size_t i = 0; i < t->nrows; i++)
         for (size_t j = 0; j < t->ncols; j++) {
             const bl_stat *s = &bl_table_cell(t, i, j)->m[m];
-            if (s->n) {
+            if (s->n)
                 top = fmax(top, hi_of(s));
-                n++;
-            }
         }
+    double scale = top > 0 ? (W - NAME_W - 6 - VAL_W) / top : 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        size_t n = 0;
+        for (size_t j = 0; j < t->ncols; j++)
+            n += bl_table_cell(t, i, j)->m[m].n > 0;
         if (!n)
             continue;
         bl_strbuf_printf(out, "<text x=\"0\" y=\"%.1f\" class=\"test\" data-row=\"%zu\">",
@@ -174,7 +175,6 @@ size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
         bl_page_esc(out, t->rows[i].title);
         bl_strbuf_puts(out, "</text>\n");
         y += HEAD_H;
-        double scale = top > 0 ? (W - NAME_W - 6 - VAL_W) / top : 0;
         for (size_t j = 0; j < t->ncols; j++)
             if (bl_table_cell(t, i, j)->m[m].n) {
                 bar(t, i, j, m, y, scale, out);
@@ -210,8 +210,8 @@ void bl_page_chart_text(const bl_table *t, bl_metric m, bl_strbuf *out)
     bl_strbuf_printf(&sb,
                      "Runs of the same test on the same set-up are repeats, shown as %s with n; "
                      "the whisker is the 95%% confidence interval of the mean (Student's t). "
-                     "Bars of one test share a scale from zero; the figure is printed at each "
-                     "bar.",
+                     "Every bar of the chart shares one linear scale from zero; the figure is "
+                     "printed at each bar.",
                      how[t->repeats]);
     bl_page_esc(out, sb.s);
     bl_strbuf_free(&sb);

@@ -273,7 +273,6 @@ static int charts(doc *d, const bl_table *t, const bl_chart_common *common, cons
                                 .repeats = o->repeats,
                                 .page = p,
                                 .pages = &pages,
-                                .log = -1,
                                 .table = t,
                                 .common = common};
             int rc = bl_chart_draw(&c, NULL, &co, err, errlen);
