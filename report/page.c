@@ -58,13 +58,16 @@ static const char css[] =
     "td .flag,text.flag{color:#c0392b;fill:#c0392b;font-weight:600}\n"
     "td .ratio{color:#5b6475;font-size:.85em}\n"
     ".m{display:none}.chart{display:none}.off{display:none}table.long{display:none}\n"
-    "svg.bars{width:100%;max-width:960px;height:auto;font-size:12px}\n"
-    "svg .test{font-weight:600;font-size:13px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
+    "svg.bars{width:100%;max-width:760px;height:auto;font-size:14px}\n"
+    "table.keys{font-size:.85rem;margin:.4rem 0}table.keys th{text-align:left;min-width:0;width:3rem;"
+    "white-space:nowrap;position:static;background:none;border:0}table.keys td{text-align:left;"
+    "white-space:normal;border:0}\n"
+    "svg .test{font-weight:600;font-size:15px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
     "fill:none}\n"
     "svg text{fill:#1d2330}svg text.v{fill:#5b6475}svg text.v.flag{fill:#c0392b}\n"
     "table.src td{text-align:left;white-space:normal}\n"
     "@media (max-width:640px){body{margin:.6rem}.scroll{max-height:65vh}"
-    "thead th{min-width:5.5rem}section.chart{overflow-x:auto}svg.bars{min-width:720px}"
+    "thead th{min-width:5.5rem}"
     "th:first-child{white-space:normal;min-width:6rem;max-width:7rem;"
     "font-size:.8rem}}\n"
     "@media print{.controls,.noprint,.scroll{display:none}table.long{display:table;"
@@ -343,6 +346,7 @@ static void put_charts(bl_strbuf *out, const bl_table *t, const bl_metric *ms, s
             bl_strbuf_puts(out, "</h3><p class=\"what\">");
             bl_page_chart_text(t, ms[k], out);
             bl_strbuf_puts(out, "</p>\n");
+            bl_page_svg_keys(t, ms[k], out);
             bl_strbuf_putn(out, svg.s, svg.len);
             bl_strbuf_puts(out, "</section>\n");
         }

@@ -9,12 +9,14 @@
 #include <math.h>
 #include <string.h>
 
-#define W 960.0
-#define NAME_W 330.0 /* set-up names, right-aligned before the bars */
-#define VAL_W 150.0  /* figure after the longest bar */
-#define BAR_H 16.0
+/* Narrow enough that at a phone's 390 px the text stays legible (the SVG scales with its
+ * viewBox): set-ups are keyed (A, B, ...) at their bars, their whole names in the legend. */
+#define W 600.0
+#define NAME_W 40.0 /* the set-up's key, right-aligned before the bars */
+#define VAL_W 190.0 /* figure after the longest bar */
+#define BAR_H 19.0
 #define GROUP_GAP 14.0
-#define HEAD_H 22.0
+#define HEAD_H 24.0
 
 const char *bl_page_metric_label(bl_metric m)
 {
@@ -46,41 +48,17 @@ void bl_page_fig(bl_strbuf *sb, bl_metric m, double v, const char *unit)
         bl_strbuf_printf(sb, " %s", u);
 }
 
-/* The first n bytes of s that fit cols display columns, whole characters. */
-static size_t fit_cols(const char *s, size_t cols)
+void bl_page_key(size_t j, char *buf, size_t n)
 {
-    size_t n = 0, w = 0;
-    while (s[n]) {
-        size_t k = 1;
-        while (s[n + k] && (s[n + k] & 0xC0) == 0x80)
-            k++;
-        char ch[8] = "";
-        memcpy(ch, s + n, k < 7 ? k : 7);
-        w += bl_display_width(ch);
-        if (w > cols)
-            break;
-        n += k;
-    }
-    return n;
-}
-
-/* At most max display columns of s: its start and its end around "…", since set-up names
- * begin with the source file and end with what tells them apart. */
-static void put_cut(bl_strbuf *out, const char *s, size_t max)
-{
-    size_t w = bl_display_width(s);
-    if (w <= max) {
-        bl_page_esc(out, s);
-        return;
-    }
-    size_t head = fit_cols(s, 12), skip = fit_cols(s, w - (max - 13));
-    bl_strbuf cut;
-    bl_strbuf_init(&cut);
-    bl_strbuf_putn(&cut, s, head);
-    bl_strbuf_puts(&cut, "…");
-    bl_strbuf_puts(&cut, s + (skip > head ? skip : head));
-    bl_page_esc(out, cut.s);
-    bl_strbuf_free(&cut);
+    /* A..Z, then AA..ZZ, ...: bijective base 26. */
+    char tmp[16];
+    size_t k = 0;
+    for (size_t v = j + 1; v && k < sizeof tmp; v = (v - 1) / 26)
+        tmp[k++] = (char)('A' + (v - 1) % 26);
+    size_t w = 0;
+    while (k && w + 1 < n)
+        buf[w++] = tmp[--k];
+    buf[w] = '\0';
 }
 
 static double hi_of(const bl_stat *s)
@@ -102,9 +80,10 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
     bl_metric_text(t, i, j, m, &tip);
     bl_page_esc(out, tip.s);
     bl_strbuf_free(&tip);
-    bl_strbuf_printf(out, "</title><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", NAME_W,
-                     y + BAR_H - 4);
-    put_cut(out, t->cols[j].label, 46);
+    char key[16];
+    bl_page_key(j, key, sizeof key);
+    bl_strbuf_printf(out, "</title><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s", NAME_W,
+                     y + BAR_H - 5, key);
     bl_strbuf_printf(out,
                      "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                      "fill=\"#%06X\"/>",
@@ -120,7 +99,7 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
                          a, my, b, a, my - 4, my + 4, b, my - 4, my + 4);
         end = fmax(end, b);
     }
-    bl_strbuf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"v%s\">", end + 5, y + BAR_H - 4,
+    bl_strbuf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"v%s\">", end + 5, y + BAR_H - 5,
                      bl_present(c->flag) && m == bl_row_main(&t->rows[i]) ? " flag" : "");
     bl_strbuf fig;
     bl_strbuf_init(&fig);
@@ -132,6 +111,27 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
     bl_page_esc(out, fig.s);
     bl_strbuf_free(&fig);
     bl_strbuf_puts(out, "</text></g>\n");
+}
+
+void bl_page_svg_keys(const bl_table *t, bl_metric m, bl_strbuf *out)
+{
+    bl_strbuf_puts(out, "<table class=\"keys\"><tbody>");
+    char key[16];
+    for (size_t j = 0; j < t->ncols; j++) {
+        int any = 0;
+        for (size_t i = 0; i < t->nrows && !any; i++)
+            any = bl_table_cell(t, i, j)->m[m].n > 0;
+        if (!any)
+            continue;
+        bl_page_key(j, key, sizeof key);
+        bl_strbuf_printf(out,
+                         "<tr data-col=\"%zu\"><th><span class=\"sw\" "
+                         "style=\"background:#%06X\"></span>%s</th><td>",
+                         j, bl_canvas_palette(j), key);
+        bl_page_esc(out, t->cols[j].label);
+        bl_strbuf_puts(out, "</td></tr>");
+    }
+    bl_strbuf_puts(out, "</tbody></table>\n");
 }
 
 size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
@@ -151,6 +151,7 @@ size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
     bl_strbuf_printf(out,
                      "<svg viewBox=\"0 0 %.0f %.0f\" "
                      "width=\"%.0f\" height=\"%.0f\" role=\"img\" class=\"bars\" "
+                     "preserveAspectRatio=\"xMinYMin meet\" "
                      "data-metric=\"%s\" data-h=\"%.0f\" data-bar=\"%.0f\" "
                      "data-group=\"%.0f\"><title>",
                      W, h, W, h, bl_metric_name(m), h, BAR_H, HEAD_H + GROUP_GAP);
@@ -171,7 +172,7 @@ size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
         if (!n)
             continue;
         bl_strbuf_printf(out, "<text x=\"0\" y=\"%.1f\" class=\"test\" data-row=\"%zu\">",
-                         y + HEAD_H - 6, i);
+                         y + HEAD_H - 7, i);
         bl_page_esc(out, t->rows[i].title);
         bl_strbuf_puts(out, "</text>\n");
         y += HEAD_H;

@@ -324,7 +324,8 @@ static void test_controls_work(void **state)
     }
     assert_true(bars > 0);
     assert_int_equal(bars_off, bars);
-    /* The MB/s chart closes up: 16 px less per hidden bar, 36 more for a test left empty. */
+    /* The MB/s chart closes up: a bar's height (data-bar) less per hidden bar, a test's head
+     * and gap (data-group) more for a test left empty. */
     size_t hidden = 0, emptied = 0;
     for (size_t i = 0; i < t->nrows; i++) {
         size_t others = 0;
@@ -343,7 +344,12 @@ static void test_controls_work(void **state)
     assert_non_null(dh);
     assert_true(hh < strchr(svg, '>') && dh < strchr(svg, '>'));
     assert_true(hidden > 0);
-    assert_int_equal(atol(dh + 8) - atol(hh + 9), (long)(16 * hidden + 36 * emptied));
+    const char *db = strstr(svg, "data-bar=\""), *dg = strstr(svg, "data-group=\"");
+    assert_non_null(db);
+    assert_non_null(dg);
+    assert_int_equal(atol(db + 10), 19); /* the page's BAR_H */
+    assert_int_equal(atol(dh + 8) - atol(hh + 9),
+                     (long)(atol(db + 10) * (long)hidden + atol(dg + 12) * (long)emptied));
     free(dom);
     bl_table_free(t);
     bl_records_free(&rs);
