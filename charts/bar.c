@@ -74,16 +74,18 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
                       const size_t *page, size_t ns, int metric, int titles, const bl_axis *ax,
                       double label_max)
 {
-    size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), most = 1;
+    size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), total = 0;
     /* The test's own figure (value) has no unit of its own: each row says its unit. */
     const char *metric_unit = metric >= 0 ? bl_metric_unit((bl_metric)metric) : NULL;
     int ns_axis = metric_unit && strcmp(metric_unit, "ns") == 0;
     for (size_t k = 0; k < nr; k++) {
         size_t n = present(t, rows[k], page, ns, metric, cols);
-        most = n > most ? n : most;
+        total += n ? n : 1;
     }
-    double s = c->s, group = (c->py1 - c->py0) / (double)nr;
-    double bar = fmin(group * 0.8 / (double)most, 64 * s);
+    /* A test takes room for its own bars (one slot each, bars 80% of a slot): a test one
+     * set-up ran is one bar high, not as high as the test every set-up ran. */
+    double s = c->s, slot = (c->py1 - c->py0) / (double)total, gy = c->py0;
+    double bar = fmin(slot * 0.8, 64 * s);
     /* Label sizes are scaled by c->ts when drawn: fit the bar's height in those units. */
     double label_size = fmin(16, bar * 0.85 / c->ts);
     bl_strbuf sb;
@@ -91,7 +93,7 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
     for (size_t k = 0; k < nr; k++) {
         const bl_row *row = &t->rows[rows[k]];
         size_t n = present(t, rows[k], page, ns, metric, cols);
-        double gy = c->py0 + group * (double)k, top = gy + (group - bar * (double)n) / 2;
+        double group = slot * (double)(n ? n : 1), top = gy + (group - bar * (double)n) / 2;
         if (titles)
             bl_canvas_text(c, c->px0 - 14 * s, gy + group / 2, row->title, 17, 0, 1, 0.5, INK,
                            c->px0 - 50 * s);
@@ -117,8 +119,8 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
             if (has_ci(st)) {
                 /* The interval is the mean's, whatever figure --repeats shows. */
                 double lo = st->mean - st->ci;
-                double a = bl_axis_pos(ax, ax->log && lo <= 0 ? ax->min : fmax(lo, ax->min),
-                                       c->px0, c->px1);
+                double a = bl_axis_pos(ax, ax->log && lo <= 0 ? ax->min : fmax(lo, ax->min), c->px0,
+                                       c->px1);
                 double tip = bl_axis_pos(ax, st->mean + st->ci, c->px0, c->px1);
                 whisker(c, fmax(a, c->px0), tip, y + bar / 2, bar * 0.25);
                 end = fmax(end, tip);
@@ -145,6 +147,7 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
                 bl_canvas_text(c, x1 - 6 * s, y + bar / 2, sb.s, label_size, 1, 1, 0.5, 0xFFFFFF,
                                0);
         }
+        gy += group;
     }
     bl_strbuf_free(&sb);
     free(cols);
@@ -242,7 +245,7 @@ static const char *chart_name(int metric)
 }
 
 /* Rows and the most bars in a group for the page o->page: the chart's height follows them. */
-static void page_shape(const bl_table *t, const bl_chart_opts *o, size_t *nrows, size_t *most,
+static void page_shape(const bl_table *t, const bl_chart_opts *o, size_t *nrows, size_t *bars,
                        size_t *nsetups)
 {
     int metric = o->kind == BL_CHART_IOPS_LAT ? BL_M_IOPS : o->has_metric ? o->metric : -1;
@@ -254,11 +257,11 @@ static void page_shape(const bl_table *t, const bl_chart_opts *o, size_t *nrows,
     size_t nall = drawn_cols(t, rows, nr, metric, all), per = BL_CHART_MAX_CURVES;
     size_t first = o->page * per;
     size_t ns = first < nall ? (nall - first < per ? nall - first : per) : 0;
-    *nrows = *most = 0;
+    *nrows = *bars = 0;
     for (size_t k = 0; k < nr; k++) {
         size_t n = present(t, rows[k], all + first, ns, metric, cols);
         *nrows += n > 0;
-        *most = n > *most ? n : *most;
+        *bars += n;
     }
     *nsetups = ns;
     free(rows);
@@ -273,15 +276,18 @@ int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int widt
     bl_table *own = o->table ? NULL : bl_table_build(recs, &to, err, sizeof err);
     const bl_table *t = o->table ? o->table : own;
     if (!t)
-        return 900;
-    size_t nr, most, ns;
-    page_shape(t, o, &nr, &most, &ns);
+        return 0;
+    size_t nr, bars, ns;
+    page_shape(t, o, &nr, &bars, &ns);
     bl_table_free(own);
-    /* Bars of 14 px (at 1600 wide) hold a 12 px figure; the title block, a legend row per two
-     * set-ups (long names take a row each) and the axis around them. */
+    /* Bars of 14 px (at 1600 wide) hold a 12 px figure; the
+     * title block, a legend row per two
+     * set-ups (long names take a row each) and the axis around them. nr: tests. */
+    (void)nr;
     double s = width / 1600.0;
-    double need = (230 + 34 * (double)((ns + 1) / 2) + (double)nr * (double)most * 14 / 0.8) * s;
-    return need > 900 ? (int)fmin(ceil(need), 10000) : 900;
+    double head = o->compact ? 150 : 230, bar = 14;
+    double need = (head + 34 * (double)((ns + 1) / 2) + (double)bars * bar / 0.8) * s;
+    return (int)fmin(ceil(need), 10000);
 }
 
 int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
@@ -351,8 +357,10 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     for (size_t b = 0; b < ns; b++)
         names[b] = t->cols[page[b]].label;
     const char *kind = iops_lat ? "IOPS and latency by test" : chart_name(metric);
+    bl_chart_common none = {0};
     char *title = o->common ? bl_chart_title_common(kind, o->common, o)
-                            : bl_chart_title(kind, (const bl_record **)recs->v, recs->n, o);
+                  : recs    ? bl_chart_title(kind, (const bl_record **)recs->v, recs->n, o)
+                            : bl_chart_title_common(kind, &none, o);
     int ns_axis = strcmp(unit ? unit : "", "ns") == 0;
     bl_strbuf sub;
     bl_strbuf_init(&sub);
@@ -369,7 +377,7 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
                          first + 1, first + ns, nall);
     if (t->n_flagged)
         bl_strbuf_puts(&sub, " · ! = implausible, 100× off the test elsewhere");
-    bl_canvas_frame(c, title, sub.s, names, ns, left, 70 * s, 90 * s);
+    bl_canvas_frame(c, o->compact ? "" : title, sub.s, names, ns, left, 70 * s, 90 * s);
     if (iops_lat) {
         latency_panel(c, t, rows, nr, page, ns, &ax, log);
     } else {

@@ -340,9 +340,13 @@ void bl_canvas_frame(bl_canvas *c, const char *title, const char *subtitle,
                      const char *const *names, size_t n, double left, double right, double bottom)
 {
     double s = c->s, m = 40 * s, y = 28 * s, th;
-    bl_canvas_measure(c, title, 30, 1, NULL, &th);
-    bl_canvas_text(c, m, y, title, 30, 1, 0, 0, INK, c->w - 2 * m);
-    y += th + 2 * s;
+    if (title && *title) { /* "": no title line, the subtitle at the top */
+        bl_canvas_measure(c, title, 30, 1, NULL, &th);
+        bl_canvas_text(c, m, y, title, 30, 1, 0, 0, INK, c->w - 2 * m);
+        y += th + 2 * s;
+    } else {
+        y = 6 * s;
+    }
     if (subtitle && *subtitle) {
         double sh;
         bl_canvas_measure(c, subtitle, 17, 0, NULL, &sh);

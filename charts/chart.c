@@ -6,6 +6,7 @@
 #include "../core/atomic.h"
 #include <errno.h>
 #include <unistd.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,7 @@ static int chart_to(const char *path, bl_strbuf *mem, bl_canvas_fmt fmt, const b
     int w = o->width ? o->width : 1600, h = o->height ? o->height : 900;
     if (!o->height && (o->kind == BL_CHART_BAR || o->kind == BL_CHART_IOPS_LAT) && w >= 320 &&
         w <= 10000)
-        h = bl_chart_bar_height(recs, o, w);
+        h = (int)fmax(900, bl_chart_bar_height(recs, o, w));
     if (w < 320 || h < 200 || w > 10000 || h > 10000) {
         snprintf(err, errlen, "chart size %dx%d is outside 320x200 .. 10000x10000", w, h);
         return 2;

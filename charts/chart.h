@@ -50,6 +50,7 @@ typedef struct bl_chart_opts {
      * share (the default title); then the records are not read. */
     const struct bl_table *table;
     const struct bl_chart_common *common;
+    int compact; /* bar: no title line (a report's heading stands above), the subtitle first */
 } bl_chart_opts;
 
 /* What the charted records have in common (tool, heading, host, suite, table column), for
@@ -97,8 +98,8 @@ struct bl_canvas;
 int bl_chart_draw(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                   size_t errlen);
 
-/* The height a bar chart of o (its page) wants at width so that each bar holds its figure:
- * 900 when that is enough. */
+/* The height a bar chart of o (its page) needs at width so that each bar holds its figure
+ * (chart files are at least 900 tall at 1600 wide; a report's page takes what it needs). */
 int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int width);
 
 /* Internals shared by the kinds (chart.c). */

@@ -158,7 +158,7 @@ int cmd_report(int argc, char **argv)
                          .n_metrics = a.cmp.n_metrics,
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
     if (a.pdf) {
-        bl_pdf_opts po = {.title = a.title, .by = a.by, .repeats = a.cmp.repeats};
+        bl_pdf_opts po = {.title = a.title, .by = a.by, .repeats = a.cmp.repeats, .across = n > 0};
         bl_store_walk src = {a.db, n, argv};
         rc = a.out ? bl_report_pdf_walk(a.out, t, bl_walk_store, &src, &po, NULL, err, sizeof err)
                    : 2;

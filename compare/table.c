@@ -231,7 +231,8 @@ static size_t intern_col(bl_table_builder *b, const char *key, const bl_record *
         return (size_t)i;
     bl_grow((void **)&t->cols, &b->ccap, t->ncols + 1, sizeof *t->cols);
     t->cols[t->ncols] =
-        (bl_col){bl_xstrdup(key), NULL, NULL, intern_str(t, &b->pool, r->tool), 0, 0};
+        (bl_col){bl_xstrdup(key), NULL, NULL, intern_str(t, &b->pool, r->tool), 0, 0, NULL};
+    t->cols[t->ncols].source = intern_str(t, &b->pool, r->source);
     bl_smap_put(&b->cols, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
 }

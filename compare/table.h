@@ -78,6 +78,7 @@ typedef struct bl_col {
     const char *tool; /* of its first record, borrowed */
     int unlabelled;   /* --by LABEL given and this source/run lacks it: a column of its own */
     int title_as_label;
+    const char *source; /* of its first record, borrowed (group.h: one group per source) */
 } bl_col;
 
 typedef struct bl_table {

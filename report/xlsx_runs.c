@@ -207,8 +207,7 @@ static void sheet_name(char *out, size_t n, size_t index, const bl_smap *df, con
             size_t len = utf8_chars(mine->w[i]);
             if (pick[i] || used + 1 + len > budget)
                 continue;
-            if (best == mine->n ||
-                freq[i] * len < freq[best] * utf8_chars(mine->w[best]))
+            if (best == mine->n || freq[i] * len < freq[best] * utf8_chars(mine->w[best]))
                 best = i;
         }
         if (best == mine->n)
