@@ -172,10 +172,12 @@ int cmd_report(int argc, char **argv)
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     if (a.format == BL_REPORT_HTML)
-        bl_page_html_recs(
-            t, &page,
-            &(bl_page_opts){.title = a.title, .charts = !a.no_chart, .metric = page_metric(&a, t)},
-            &sb);
+        bl_page_html_recs(t, &page,
+                          &(bl_page_opts){.title = a.title,
+                                          .charts = !a.no_chart,
+                                          .metric = page_metric(&a, t),
+                                          .across = n > 0},
+                          &sb);
     else
         bl_report_render(t, &ro, &sb);
     rc = write_out(a.out, &sb);

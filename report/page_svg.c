@@ -66,13 +66,18 @@ static double hi_of(const bl_stat *s)
     return fmax(s->fig, s->n > 1 && bl_present(s->ci) ? s->mean + s->ci : 0);
 }
 
+static size_t page_col(const size_t *colmap, size_t j)
+{
+    return colmap ? colmap[j] : j;
+}
+
 static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, double scale,
-                bl_strbuf *out)
+                const size_t *colmap, bl_strbuf *out)
 {
     const bl_cell *c = bl_table_cell(t, i, j);
     const bl_stat *s = &c->m[m];
     double x0 = NAME_W + 6, len = s->fig > 0 ? s->fig * scale : 0;
-    bl_strbuf_printf(out, "<g data-col=\"%zu\" data-row=\"%zu\"><title>", j, i);
+    bl_strbuf_printf(out, "<g data-col=\"%zu\" data-row=\"%zu\"><title>", page_col(colmap, j), i);
     bl_page_esc(out, t->cols[j].title);
     bl_strbuf_puts(out, ": ");
     bl_strbuf tip;
@@ -115,6 +120,11 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
 
 void bl_page_svg_keys(const bl_table *t, bl_metric m, bl_strbuf *out)
 {
+    bl_page_svg_keys_map(t, m, NULL, out);
+}
+
+void bl_page_svg_keys_map(const bl_table *t, bl_metric m, const size_t *colmap, bl_strbuf *out)
+{
     bl_strbuf_puts(out, "<table class=\"keys\"><tbody>");
     char key[16];
     for (size_t j = 0; j < t->ncols; j++) {
@@ -127,7 +137,7 @@ void bl_page_svg_keys(const bl_table *t, bl_metric m, bl_strbuf *out)
         bl_strbuf_printf(out,
                          "<tr data-col=\"%zu\"><th><span class=\"sw\" "
                          "style=\"background:#%06X\"></span>%s</th><td>",
-                         j, bl_canvas_palette(j), key);
+                         page_col(colmap, j), bl_canvas_palette(j), key);
         bl_page_esc(out, t->cols[j].label);
         bl_strbuf_puts(out, "</td></tr>");
     }
@@ -135,6 +145,11 @@ void bl_page_svg_keys(const bl_table *t, bl_metric m, bl_strbuf *out)
 }
 
 size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
+{
+    return bl_page_svg_chart_map(t, m, NULL, out);
+}
+
+size_t bl_page_svg_chart_map(const bl_table *t, bl_metric m, const size_t *colmap, bl_strbuf *out)
 {
     double h = 8;
     size_t bars = 0;
@@ -178,7 +193,7 @@ size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
         y += HEAD_H;
         for (size_t j = 0; j < t->ncols; j++)
             if (bl_table_cell(t, i, j)->m[m].n) {
-                bar(t, i, j, m, y, scale, out);
+                bar(t, i, j, m, y, scale, colmap, out);
                 y += BAR_H;
             }
         y += GROUP_GAP;
