@@ -301,6 +301,9 @@ static void source_line(src_walk *w)
         free(w->source);
         w->source = bl_xstrdup(src);
         bl_strbuf_printf(&w->entry, "%s · %s · ", src, r->tool ? r->tool : "?");
+    } else if (w->entry.len > 600) { /* a source of many runs: a paragraph a few lines long */
+        source_flush(w);
+        bl_strbuf_printf(&w->entry, "%s (continued) · ", src);
     } else {
         bl_strbuf_puts(&w->entry, ", ");
     }

@@ -287,9 +287,16 @@ static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *
     worksheet_write_string(ws, 0, 0, "Test", x->head);
     for (size_t j = 0; j < nc; j++)
         worksheet_write_string(ws, 0, (lxw_col_t)(j + 1), t->cols[j].label, x->head);
-    worksheet_set_row(ws, 0, 60, NULL);
+    /* The header row as tall as the longest wrapped name needs (14 columns a line, about
+     * 15 pt a line, at most ten lines): LibreOffice clips a wrapped header it has no room for. */
+    size_t lines = 3;
+    for (size_t j = 0; j < nc; j++) {
+        size_t w = bl_display_width(t->cols[j].label ? t->cols[j].label : "");
+        lines = (w + 11) / 12 > lines ? (w + 11) / 12 : lines;
+    }
+    worksheet_set_row(ws, 0, 15.0 * (double)(lines < 10 ? lines : 10) + 4, NULL);
     worksheet_set_column(ws, 0, 0, 22, NULL);
-    worksheet_set_column(ws, 1, (lxw_col_t)nc, 13, NULL);
+    worksheet_set_column(ws, 1, (lxw_col_t)nc, 14, NULL);
     lxw_format *f = bl_xfmt_unit(x, shown, m == BL_M_IOPS ? 0 : 1);
     for (size_t k = 0; k < nr; k++) {
         lxw_row_t r = (lxw_row_t)(k + 1);
