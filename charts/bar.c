@@ -1,5 +1,7 @@
 /* Grouped horizontal bars: one group a test (top to bottom in the table's order), one bar a
- * compared column; the figure at the end of each bar and the stdev as a whisker. */
+ * compared column; bars are linear from zero unless --log asked otherwise (said in the axis
+ * title), the figure at each bar that has room (outside, else inside), and the 95% confidence
+ * interval of the mean as a whisker where there are repeats (n >= 2), as on the page. */
 #include "../core/strbuf.h"
 #include "../compare/fmt.h"
 #include "../compare/table.h"
@@ -13,15 +15,24 @@
 #define INK 0x1D2330
 #define MUTED 0x5B6475
 
+/* The interval x0..x1 with a cap at each end. */
 static void whisker(bl_canvas *c, double x0, double x1, double y, double half)
 {
     cairo_set_line_width(c->cr, 1.5 * c->s);
     bl_canvas_rgb(c, INK, 0.8);
     cairo_move_to(c->cr, x0, y);
     cairo_line_to(c->cr, x1, y);
+    cairo_move_to(c->cr, x0, y - half);
+    cairo_line_to(c->cr, x0, y + half);
     cairo_move_to(c->cr, x1, y - half);
     cairo_line_to(c->cr, x1, y + half);
     cairo_stroke(c->cr);
+}
+
+/* Whether a bar carries a whisker: the 95% CI of the mean, which needs two figures. */
+static int has_ci(const bl_stat *st)
+{
+    return st->n > 1 && bl_present(st->ci) && bl_present(st->mean) && st->ci > 0;
 }
 
 /* The figure a bar shows: the chosen metric, else the row's main figure. */
@@ -63,23 +74,26 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
                       const size_t *page, size_t ns, int metric, int titles, const bl_axis *ax,
                       double label_max)
 {
-    size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), most = 1;
+    size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), total = 0;
     /* The test's own figure (value) has no unit of its own: each row says its unit. */
     const char *metric_unit = metric >= 0 ? bl_metric_unit((bl_metric)metric) : NULL;
     int ns_axis = metric_unit && strcmp(metric_unit, "ns") == 0;
     for (size_t k = 0; k < nr; k++) {
         size_t n = present(t, rows[k], page, ns, metric, cols);
-        most = n > most ? n : most;
+        total += n ? n : 1;
     }
-    double s = c->s, group = (c->py1 - c->py0) / (double)nr;
-    double bar = fmin(group * 0.8 / (double)most, 64 * s);
-    double label_size = fmin(16, bar * 0.8 / s);
+    /* A test takes room for its own bars (one slot each, bars 80% of a slot): a test one
+     * set-up ran is one bar high, not as high as the test every set-up ran. */
+    double s = c->s, slot = (c->py1 - c->py0) / (double)total, gy = c->py0;
+    double bar = fmin(slot * 0.8, 64 * s);
+    /* Label sizes are scaled by c->ts when drawn: fit the bar's height in those units. */
+    double label_size = fmin(16, bar * 0.85 / c->ts);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t k = 0; k < nr; k++) {
         const bl_row *row = &t->rows[rows[k]];
         size_t n = present(t, rows[k], page, ns, metric, cols);
-        double gy = c->py0 + group * (double)k, top = gy + (group - bar * (double)n) / 2;
+        double group = slot * (double)(n ? n : 1), top = gy + (group - bar * (double)n) / 2;
         if (titles)
             bl_canvas_text(c, c->px0 - 14 * s, gy + group / 2, row->title, 17, 0, 1, 0.5, INK,
                            c->px0 - 50 * s);
@@ -102,12 +116,16 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
             if (metric == BL_M_LAT)
                 tick = p99_tick(c, &bl_table_cell(t, rows[k], page[j])->m[BL_M_P99], ax,
                                 y + bar * 0.06, bar * 0.88);
-            if (st->n > 1 && bl_present(st->sd)) {
-                double tip = bl_axis_pos(ax, st->fig + st->sd, c->px0, c->px1);
-                whisker(c, x1, tip, y + bar / 2, bar * 0.25);
+            if (has_ci(st)) {
+                /* The interval is the mean's, whatever figure --repeats shows. */
+                double lo = st->mean - st->ci;
+                double a = bl_axis_pos(ax, ax->log && lo <= 0 ? ax->min : fmax(lo, ax->min), c->px0,
+                                       c->px1);
+                double tip = bl_axis_pos(ax, st->mean + st->ci, c->px0, c->px1);
+                whisker(c, fmax(a, c->px0), tip, y + bar / 2, bar * 0.25);
                 end = fmax(end, tip);
             }
-            if (label_size < 8)
+            if (label_size < 6.5) /* no room for a legible figure: the chart is taller */
                 continue;
             bl_strbuf_reset(&sb);
             if (ns_axis)
@@ -121,12 +139,15 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
             bl_canvas_measure(c, sb.s, label_size, 0, &lw, NULL);
             if (tick > end && tick < end + 10 * s + lw) /* the label would cross the p99 tick */
                 end = tick;
-            if (end + 8 * s + lw < label_max)
+            /* Outside when it fits before label_max, else inside when the bar is long enough,
+             * else outside all the same (past the panel's end rather than unreadable). */
+            if (end + 8 * s + lw < label_max || x1 - c->px0 < lw + 12 * s)
                 bl_canvas_text(c, end + 6 * s, y + bar / 2, sb.s, label_size, 0, 0, 0.5, INK, 0);
             else
                 bl_canvas_text(c, x1 - 6 * s, y + bar / 2, sb.s, label_size, 1, 1, 0.5, 0xFFFFFF,
                                0);
         }
+        gy += group;
     }
     bl_strbuf_free(&sb);
     free(cols);
@@ -135,11 +156,11 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
 /* fio-plot's layout: IOPS on the left 58% of the plot, mean latency (with p99 ticks) on the
  * rest, the same bars in the same places so a set-up reads across. */
 static void latency_panel(bl_canvas *c, const bl_table *t, const size_t *rows, size_t nr,
-                          const size_t *page, size_t ns, const bl_axis *iops_ax)
+                          const size_t *page, size_t ns, const bl_axis *iops_ax, int log)
 {
     double s = c->s, x0 = c->px0, x1 = c->px1, mid = x0 + (x1 - x0) * 0.58;
     c->px1 = mid - 24 * s;
-    bl_canvas_xaxis(c, iops_ax, bl_tick_plain, "IOPS");
+    bl_canvas_xaxis(c, iops_ax, bl_tick_plain, log ? "IOPS (log scale)" : "IOPS");
     draw_bars(c, t, rows, nr, page, ns, BL_M_IOPS, 1, iops_ax, mid + 30 * s);
     double hi = 0, lo = INFINITY;
     for (size_t k = 0; k < nr; k++)
@@ -156,11 +177,11 @@ static void latency_panel(bl_canvas *c, const bl_table *t, const size_t *rows, s
     c->px1 = x1;
     if (hi > 0) {
         bl_axis ax;
-        if (hi / lo > 100)
+        if (log)
             bl_axis_log(&ax, lo, hi * 1.5);
         else
             bl_axis_linear(&ax, 0, hi);
-        bl_canvas_xaxis(c, &ax, bl_tick_ns, "latency");
+        bl_canvas_xaxis(c, &ax, bl_tick_ns, log ? "latency, log scale" : "latency");
         draw_bars(c, t, rows, nr, page, ns, BL_M_LAT, 0, &ax, c->w - 10 * s);
     } else {
         bl_canvas_text(c, (c->px0 + c->px1) / 2, (c->py0 + c->py1) / 2,
@@ -223,6 +244,52 @@ static const char *chart_name(int metric)
     }
 }
 
+/* Rows and the most bars in a group for the page o->page: the chart's height follows them. */
+static void page_shape(const bl_table *t, const bl_chart_opts *o, size_t *nrows, size_t *bars,
+                       size_t *nsetups)
+{
+    int metric = o->kind == BL_CHART_IOPS_LAT ? BL_M_IOPS : o->has_metric ? o->metric : -1;
+    size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows);
+    size_t *all = bl_xmalloc((t->ncols + 1) * sizeof *all);
+    size_t *cols = bl_xmalloc((t->ncols + 1) * sizeof *cols);
+    const char *unit = "";
+    size_t nr = metric_rows(t, metric, rows, &unit);
+    size_t nall = drawn_cols(t, rows, nr, metric, all), per = BL_CHART_MAX_CURVES;
+    size_t first = o->page * per;
+    size_t ns = first < nall ? (nall - first < per ? nall - first : per) : 0;
+    *nrows = *bars = 0;
+    for (size_t k = 0; k < nr; k++) {
+        size_t n = present(t, rows[k], all + first, ns, metric, cols);
+        *nrows += n > 0;
+        *bars += n;
+    }
+    *nsetups = ns;
+    free(rows);
+    free(all);
+    free(cols);
+}
+
+int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int width)
+{
+    bl_table_opts to = {.by = o->by, .repeats = o->repeats};
+    char err[256];
+    bl_table *own = o->table ? NULL : bl_table_build(recs, &to, err, sizeof err);
+    const bl_table *t = o->table ? o->table : own;
+    if (!t)
+        return 0;
+    size_t nr, bars, ns;
+    page_shape(t, o, &nr, &bars, &ns);
+    bl_table_free(own);
+    /* Bars of 14 px (at 1600 wide) hold a 12 px figure; the
+     * title block, a legend row per two
+     * set-ups (long names take a row each) and the axis around them. nr: tests. */
+    (void)nr;
+    double s = width / 1600.0;
+    double head = o->compact ? 150 : 230, bar = 14;
+    double need = (head + 34 * (double)((ns + 1) / 2) + (double)bars * bar / 0.8) * s;
+    return (int)fmin(ceil(need), 10000);
+}
+
 int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                  size_t errlen)
 {
@@ -266,15 +333,15 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     for (size_t k = 0; k < nr; k++)
         for (size_t b = 0; b < ns; b++) {
             const bl_stat *st = bar_stat(t, rows[k], page[b], metric);
-            double v = st->n ? st->fig + (st->n > 1 && bl_present(st->sd) ? st->sd : 0) : 0;
+            double v = st->n ? fmax(st->fig, has_ci(st) ? st->mean + st->ci : 0) : 0;
             hi = v > hi ? v : hi;
             if (st->n && st->fig > 0 && st->fig < lo)
                 lo = st->fig;
         }
     bl_axis ax;
-    /* Figures spanning decades (page-cache reads beside disk writes) want a log axis;
-     * log < 0 lets the figures decide: past three decades. */
-    int log = o->log > 0 || (o->log < 0 && lo > 0 && hi / lo > 1000);
+    /* Linear from zero unless asked: a log axis makes a 9.59 MB/s bar half a 580 MB/s one,
+     * which no reader expects of a bar; figures spanning decades still get their labels. */
+    int log = o->log > 0 && lo > 0 && isfinite(lo);
     if (log)
         bl_axis_log(&ax, lo, hi * 1.5);
     else
@@ -290,8 +357,10 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     for (size_t b = 0; b < ns; b++)
         names[b] = t->cols[page[b]].label;
     const char *kind = iops_lat ? "IOPS and latency by test" : chart_name(metric);
+    bl_chart_common none = {0};
     char *title = o->common ? bl_chart_title_common(kind, o->common, o)
-                            : bl_chart_title(kind, (const bl_record **)recs->v, recs->n, o);
+                  : recs    ? bl_chart_title(kind, (const bl_record **)recs->v, recs->n, o)
+                            : bl_chart_title_common(kind, &none, o);
     int ns_axis = strcmp(unit ? unit : "", "ns") == 0;
     bl_strbuf sub;
     bl_strbuf_init(&sub);
@@ -301,17 +370,23 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     if (iops_lat)
         bl_strbuf_puts(&sub, " · right: mean latency, tick = p99 (lat, else clat)");
     if (t->any_repeat)
-        bl_strbuf_printf(&sub, " · repeats: %s, whisker = +1 stdev", bl_repeats_name(t->repeats));
+        bl_strbuf_printf(&sub, " · repeats: %s, whisker = 95%% CI of the mean (n ≥ 2)",
+                         bl_repeats_name(t->repeats));
     if (pages > 1)
         bl_strbuf_printf(&sub, " · page %zu of %zu: set-ups %zu–%zu of %zu", o->page + 1, pages,
                          first + 1, first + ns, nall);
     if (t->n_flagged)
         bl_strbuf_puts(&sub, " · ! = implausible, 100× off the test elsewhere");
-    bl_canvas_frame(c, title, sub.s, names, ns, left, 70 * s, 90 * s);
+    bl_canvas_frame(c, o->compact ? "" : title, sub.s, names, ns, left, 70 * s, 90 * s);
     if (iops_lat) {
-        latency_panel(c, t, rows, nr, page, ns, &ax);
+        latency_panel(c, t, rows, nr, page, ns, &ax, log);
     } else {
-        bl_canvas_xaxis(c, &ax, ns_axis ? bl_tick_ns : bl_tick_plain, ns_axis ? "" : unit);
+        bl_strbuf axis_name;
+        bl_strbuf_init(&axis_name);
+        bl_strbuf_printf(&axis_name, "%s%s", ns_axis ? (log ? "log scale" : "") : unit,
+                         log && !ns_axis ? " (log scale)" : "");
+        bl_canvas_xaxis(c, &ax, ns_axis ? bl_tick_ns : bl_tick_plain, axis_name.s);
+        bl_strbuf_free(&axis_name);
         draw_bars(c, t, rows, nr, page, ns, metric, 1, &ax, c->w - 10 * s);
     }
     if (o->drawn)

@@ -303,13 +303,38 @@ double bl_canvas_text(bl_canvas *c, double x, double y, const char *s, double si
     return w;
 }
 
+/* The byte offset where s breaks so that its start fits max_w: after the last space that
+ * fits, else after the last whole character that does. */
+static size_t split_at(bl_canvas *c, const char *s, double size, double max_w)
+{
+    size_t fit = 0, space = 0, len = strlen(s);
+    for (size_t n = 1; n <= len; n++) {
+        if (n < len && (s[n] & 0xC0) == 0x80)
+            continue;
+        char *head = bl_xstrndup(s, n);
+        double w;
+        bl_canvas_measure(c, head, size, 0, &w, NULL);
+        free(head);
+        if (w > max_w)
+            break;
+        fit = n;
+        if (s[n - 1] == ' ')
+            space = n;
+    }
+    return space > fit / 2 ? space : fit ? fit : len;
+}
+
 void bl_canvas_frame(bl_canvas *c, const char *title, const char *subtitle,
                      const char *const *names, size_t n, double left, double right, double bottom)
 {
     double s = c->s, m = 40 * s, y = 28 * s, th;
-    bl_canvas_measure(c, title, 30, 1, NULL, &th);
-    bl_canvas_text(c, m, y, title, 30, 1, 0, 0, INK, c->w - 2 * m);
-    y += th + 2 * s;
+    if (title && *title) { /* "": no title line, the subtitle at the top */
+        bl_canvas_measure(c, title, 30, 1, NULL, &th);
+        bl_canvas_text(c, m, y, title, 30, 1, 0, 0, INK, c->w - 2 * m);
+        y += th + 2 * s;
+    } else {
+        y = 6 * s;
+    }
     if (subtitle && *subtitle) {
         double sh;
         bl_canvas_measure(c, subtitle, 17, 0, NULL, &sh);
@@ -317,14 +342,15 @@ void bl_canvas_frame(bl_canvas *c, const char *title, const char *subtitle,
         y += sh;
     }
     y += 14 * s;
-    /* Legend: swatch + name, flowing onto further rows when wide. */
-    double x = m, lh = 0;
+    /* Legend: swatch + name, flowing onto further rows when wide. A name too long for half
+     * the width gets a row of its own, on two lines when one cannot hold it: set-ups often
+     * differ in their middle, so a name is never cut there. */
+    double x = m, lh = 0, full = c->w - 2 * m;
     for (size_t i = 0; i < n; i++) {
-        double w, h;
+        double w, h, t = c->ts;
         bl_canvas_measure(c, names[i], 18, 0, &w, &h);
-        if (w > c->w * 0.45)
-            w = c->w * 0.45;
-        double t = c->ts, item = 24 * t + w + 30 * s;
+        int own_row = w > c->w * 0.45;
+        double item = 24 * t + (own_row ? full : w + 30 * s);
         if (x > m && x + item > c->w - m) {
             x = m;
             y += lh + 8 * s;
@@ -333,7 +359,17 @@ void bl_canvas_frame(bl_canvas *c, const char *title, const char *subtitle,
         bl_canvas_color(c, i, 1);
         cairo_rectangle(c->cr, x, y + h / 2 - 8 * t, 16 * t, 16 * t);
         cairo_fill(c->cr);
-        bl_canvas_text(c, x + 24 * t, y, names[i], 18, 0, 0, 0, INK, w + 1);
+        double room = full - 24 * t;
+        if (!own_row || w <= room) {
+            bl_canvas_text(c, x + 24 * t, y, names[i], 18, 0, 0, 0, INK, own_row ? room : w + 1);
+        } else {
+            size_t cut = split_at(c, names[i], 18, room);
+            char *first = bl_xstrndup(names[i], cut);
+            bl_canvas_text(c, x + 24 * t, y, first, 18, 0, 0, 0, INK, room);
+            bl_canvas_text(c, x + 24 * t, y + h, names[i] + cut, 18, 0, 0, 0, INK, room);
+            free(first);
+            lh = 2 * h;
+        }
         x += item;
     }
     if (n)

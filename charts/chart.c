@@ -3,6 +3,10 @@
 #include "../core/strbuf.h"
 #include "../compare/fmt.h"
 #include "canvas.h"
+#include "../core/atomic.h"
+#include <errno.h>
+#include <unistd.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +146,9 @@ static int chart_to(const char *path, bl_strbuf *mem, bl_canvas_fmt fmt, const b
                     const bl_chart_opts *o, char *err, size_t errlen)
 {
     int w = o->width ? o->width : 1600, h = o->height ? o->height : 900;
+    if (!o->height && (o->kind == BL_CHART_BAR || o->kind == BL_CHART_IOPS_LAT) && w >= 320 &&
+        w <= 10000)
+        h = (int)fmax(900, bl_chart_bar_height(recs, o, w));
     if (w < 320 || h < 200 || w > 10000 || h > 10000) {
         snprintf(err, errlen, "chart size %dx%d is outside 320x200 .. 10000x10000", w, h);
         return 2;
@@ -186,6 +193,27 @@ char *bl_chart_page_path(const char *path, size_t page)
     return bl_strbuf_take(&sb);
 }
 
+/* Page p of the set drawn into *a (opened on the page's file, not yet in place): the bytes
+ * written and flushed, so that a full disk shows here, before any page is renamed. */
+static int page_to(bl_atomic *a, const char *pp, const bl_records *recs, const bl_chart_opts *o,
+                   char *err, size_t errlen)
+{
+    bl_strbuf mem;
+    bl_strbuf_init(&mem);
+    int rc = chart_to(NULL, &mem, bl_canvas_fmt_of(pp), recs, o, err, errlen);
+    if (rc == 0 && bl_atomic_open(a, pp, err, errlen) != 0)
+        rc = 1;
+    else if (rc == 0 && (fwrite(mem.s, 1, mem.len, a->f) != mem.len || fflush(a->f) != 0 ||
+                         fsync(fileno(a->f)) != 0)) {
+        snprintf(err, errlen, "cannot write %s: %s (the old set of pages, if any, is unchanged)",
+                 pp, strerror(errno));
+        bl_atomic_abort(a);
+        rc = 1;
+    }
+    bl_strbuf_free(&mem);
+    return rc;
+}
+
 int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_opts *o,
                        size_t *pages, char *err, size_t errlen)
 {
@@ -204,18 +232,34 @@ int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_
     bl_strbuf_init(&first);
     po.drawn = NULL;
     int rc = chart_to(NULL, &first, bl_canvas_fmt_of(path), recs, &po, err, errlen);
+    bl_strbuf_free(&first);
     po.drawn = o->drawn;
-    if (rc == 0 && n <= 1)
+    if (rc == 0 && n <= 1) {
         rc = chart_to(path, NULL, bl_canvas_fmt_of(path), recs, &po, err, errlen);
-    for (size_t p = 0; rc == 0 && n > 1 && p < n; p++) {
+        *pages = rc == 0;
+        return rc;
+    }
+    /* A set of pages is whole or not at all: every page goes to a temporary file beside its
+     * name, and only when all are written are they renamed into place; a failure (full disk)
+     * removes them all and leaves the old set as it was, never page 1 new beside page 2 old. */
+    bl_atomic *tmp = bl_xcalloc(n, sizeof *tmp);
+    size_t done = 0;
+    for (size_t p = 0; rc == 0 && p < n; p++) {
         char *pp = bl_chart_page_path(path, p + 1);
         po.page = p;
-        rc = chart_to(pp, NULL, bl_canvas_fmt_of(pp), recs, &po, err, errlen);
+        rc = page_to(&tmp[p], pp, recs, &po, err, errlen);
+        done += rc == 0;
         free(pp);
     }
-    bl_strbuf_free(&first);
+    for (size_t p = 0; p < done; p++) {
+        if (rc == 0 && bl_atomic_commit(&tmp[p], err, errlen) != 0)
+            rc = 1;
+        else if (rc != 0)
+            bl_atomic_abort(&tmp[p]);
+    }
+    free(tmp);
     if (rc == 0)
-        *pages = n ? n : 1;
+        *pages = n;
     return rc;
 }
 

@@ -36,11 +36,11 @@ typedef enum { BL_CHART_KINDS(BL_CHART_ENUM_) BL_CHART_N_KINDS } bl_chart_kind;
 
 typedef struct bl_chart_opts {
     bl_chart_kind kind;
-    int width, height;  /* 0: 1600×900 */
+    int width, height;  /* 0: 1600×900 (bar: taller when its bars need it) */
     const char *by;     /* bar: columns; other kinds: the label naming each curve */
     const char *title;  /* NULL: from the records' common labels */
     const char *series; /* timeline: series name (bw, iops, lat, clat); NULL: first found */
-    int log;            /* bar: 1 log scale, 0 linear, -1 log when figures span 3 decades */
+    int log;            /* bar: 1 log scale (said on the axis), else linear from zero */
     /* bar: the figure (metric when has_metric, else MB/s, else IOPS, else the test's own
      * figure), how repeats combine, and the page: BL_CHART_MAX_CURVES set-ups a page, *pages
      * (when not NULL) set to how many pages hold every set-up. */
@@ -54,6 +54,7 @@ typedef struct bl_chart_opts {
      * share (the default title); then the records are not read. */
     const struct bl_table *table;
     const struct bl_chart_common *common;
+    int compact; /* bar: no title line (a report's heading stands above), the subtitle first */
 } bl_chart_opts;
 
 /* What the charted records have in common (tool, heading, host, suite, table column), for
@@ -100,6 +101,10 @@ struct bl_canvas;
 /* Draws kind o->kind on a canvas the caller made (a page of a PDF report). */
 int bl_chart_draw(struct bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                   size_t errlen);
+
+/* The height a bar chart of o (its page) needs at width so that each bar holds its figure
+ * (chart files are at least 900 tall at 1600 wide; a report's page takes what it needs). */
+int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int width);
 
 /* Internals shared by the kinds (chart.c). */
 struct bl_canvas;

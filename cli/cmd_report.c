@@ -191,7 +191,8 @@ int cmd_report(int argc, char **argv)
                          .layout_cdm = a.layout_cdm,
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
     if (a.pdf) {
-        bl_pdf_opts po = {.title = a.title, .by = BL_CMP_BY(a.by), .repeats = a.cmp.repeats};
+        bl_pdf_opts po = {
+            .title = a.title, .by = BL_CMP_BY(a.by), .repeats = a.cmp.repeats, .across = n > 0};
         bl_store_walk src = {a.db, n, argv};
         rc = a.out ? bl_report_pdf_walk(a.out, t, bl_walk_store, &src, &po, NULL, err, sizeof err)
                    : 2;
@@ -205,10 +206,12 @@ int cmd_report(int argc, char **argv)
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     if (a.format == BL_REPORT_HTML)
-        bl_page_html_recs(
-            t, &page,
-            &(bl_page_opts){.title = a.title, .charts = !a.no_chart, .metric = page_metric(&a, t)},
-            &sb);
+        bl_page_html_recs(t, &page,
+                          &(bl_page_opts){.title = a.title,
+                                          .charts = !a.no_chart,
+                                          .metric = page_metric(&a, t),
+                                          .across = n > 0},
+                          &sb);
     else
         bl_report_render(t, &ro, &sb);
     rc = write_out(a.out, &sb);

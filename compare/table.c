@@ -275,6 +275,7 @@ static size_t intern_col(bl_table_builder *b, const char *key, const bl_record *
     memset(&t->cols[t->ncols], 0, sizeof t->cols[t->ncols]);
     t->cols[t->ncols].key = bl_xstrdup(key);
     t->cols[t->ncols].tool = intern_str(t, &b->pool, r->tool);
+    t->cols[t->ncols].source = intern_str(t, &b->pool, r->source);
     bl_smap_put(&b->cols, t->cols[t->ncols].key, t->ncols);
     return t->ncols++;
 }

@@ -96,6 +96,7 @@ typedef struct bl_col {
                                        "\x1f"-joined (a few at most), NULL when none has it */
     size_t n_info[BL_SETUP_INFO_N]; /* distinct values seen: exact up to 4 (info keeps the
                                        first 4), past that only "more than 4" */
+    const char *source; /* of its first record, borrowed (group.h: one group per source) */
 } bl_col;
 
 typedef struct bl_table {

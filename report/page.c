@@ -5,6 +5,7 @@
 #include "../charts/canvas.h"
 #include "../core/escape.h"
 #include "../compare/fmt.h"
+#include "../compare/group.h"
 #include "render.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,13 +43,22 @@ static const char css[] =
     "td .flag,text.flag{color:#c0392b;fill:#c0392b;font-weight:600}\n"
     "td .ratio{color:#5b6475;font-size:.85em}\n"
     ".m{display:none}.chart{display:none}.off{display:none}table.long{display:none}\n"
-    "svg.bars{width:100%;max-width:960px;height:auto;font-size:12px}\n"
-    "svg .test{font-weight:600;font-size:13px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
+    "svg.bars{width:100%;max-width:760px;height:auto;font-size:14px}\n"
+    "table.keys{font-size:.85rem;margin:.4rem 0}table.keys "
+    "th{text-align:left;min-width:0;width:3rem;"
+    "white-space:nowrap;position:static;background:none;border:0}table.keys td{text-align:left;"
+    "white-space:normal;border:0}\n"
+    "svg .test{font-weight:600;font-size:15px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
     "fill:none}\n"
     "svg text{fill:#1d2330}svg text.v{fill:#5b6475}svg text.v.flag{fill:#c0392b}\n"
     "table.src td{text-align:left;white-space:normal}\n"
+    "nav.groups{max-height:9.5rem;overflow:auto;border:1px solid #e3e6ec;padding:.2rem .6rem;"
+    "font-size:.85rem;max-width:60rem}nav.groups ol{margin:0;padding-left:2.2rem}"
+    "nav.groups .cnt{color:#5b6475}section.group{border-top:2px solid #1d2330;margin-top:1.2rem}"
+    "section.group h2{overflow-wrap:anywhere}"
+    "#gfilter{font:inherit;padding:.15rem .4rem;min-width:14rem;max-width:100%}\n"
     "@media (max-width:640px){body{margin:.6rem}.scroll{max-height:65vh}"
-    "thead th{min-width:5.5rem}section.chart{overflow-x:auto}svg.bars{min-width:720px}"
+    "thead th{min-width:5.5rem}"
     "th:first-child{white-space:normal;min-width:6rem;max-width:7rem;"
     "font-size:.8rem}}\n"
     "@media print{.controls,.noprint,.scroll{display:none}table.long{display:table;"
@@ -86,6 +96,9 @@ static const char js[] =
     "col?+s.dataset.group:bh;else e.setAttribute('transform','translate(0,'+(-up)+')')});var "
     "h=+s.dataset.h-up;s.setAttribute('viewBox','0 0 '+s.viewBox.baseVal."
     "width+' '+h);s.setAttribute('height',h)})}\n"
+    "var gf=document.getElementById('gfilter');if(gf)gf.oninput=function(){var q=gf.value."
+    "toLowerCase();[].forEach.call(document.querySelectorAll('[data-find]'),function(e){"
+    "e.classList.toggle('off',!!q&&e.dataset.find.indexOf(q)<0)})};\n"
     "window.addEventListener('beforeprint',function(){[].forEach.call("
     "document.querySelectorAll('details'),function(d){d.open=true})})})();\n";
 
@@ -327,10 +340,91 @@ static void put_charts(bl_strbuf *out, const bl_table *t, const bl_metric *ms, s
             bl_strbuf_puts(out, "</h3><p class=\"what\">");
             bl_page_chart_text(t, ms[k], out);
             bl_strbuf_puts(out, "</p>\n");
+            bl_page_svg_keys(t, ms[k], out);
             bl_strbuf_putn(out, svg.s, svg.len);
             bl_strbuf_puts(out, "</section>\n");
         }
         bl_strbuf_free(&svg);
+    }
+}
+
+/* What a group's filter matches: its source, tools and set-up names, lower-case (ASCII). */
+static void put_find(bl_strbuf *out, const bl_table *t, const bl_group *g)
+{
+    bl_strbuf f;
+    bl_strbuf_init(&f);
+    bl_strbuf_printf(&f, "%s", g->name);
+    for (size_t k = 0; k < g->ncols; k++) {
+        const bl_col *c = &t->cols[g->cols[k]];
+        bl_strbuf_printf(&f, " %s %s", c->tool ? c->tool : "", c->label ? c->label : "");
+    }
+    for (char *p = f.s; p && *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    bl_strbuf_puts(out, " data-find=\"");
+    bl_page_esc(out, f.s ? f.s : "");
+    bl_strbuf_puts(out, "\"");
+    bl_strbuf_free(&f);
+}
+
+/* The overview: the groups with their counts, linked, and a filter by tool, label or source. */
+static void put_overview(bl_strbuf *out, const bl_table *t, const bl_groups *gs)
+{
+    bl_strbuf_printf(out,
+                     "<section id=\"overview\"><h2>Overview: %zu comparison groups</h2>"
+                     "<p class=\"what\">A group is the set-ups meant to be compared: those of "
+                     "one source document, with the tests they share. Each has its charts below; "
+                     "the table of every set-up follows them. <label>Filter <input "
+                     "id=\"gfilter\" type=\"search\" placeholder=\"tool, label or "
+                     "source\"></label></p>\n<nav class=\"groups\"><ol>\n",
+                     gs->n);
+    for (size_t g = 0; g < gs->n; g++) {
+        const bl_group *gr = &gs->v[g];
+        bl_strbuf_puts(out, "<li");
+        put_find(out, t, gr);
+        bl_strbuf_printf(out, "><a href=\"#g%zu\">", g + 1);
+        bl_page_esc(out, bl_basename(gr->name));
+        bl_strbuf_printf(out,
+                         "</a> <span class=\"cnt\">%zu set-up%s · %zu test%s · %zu "
+                         "record%s</span></li>\n",
+                         gr->ncols, gr->ncols == 1 ? "" : "s", gr->nrows, gr->nrows == 1 ? "" : "s",
+                         gr->records, gr->records == 1 ? "" : "s");
+    }
+    bl_strbuf_puts(out, "</ol></nav></section>\n");
+}
+
+/* Each group: its heading and a chart per metric holding all its set-ups (keyed, whole names
+ * in the legend); data-col stays the page's column so show/hide reaches its bars. */
+static void put_group_charts(bl_strbuf *out, const bl_table *t, const bl_groups *gs,
+                             const bl_metric *ms, size_t nm)
+{
+    for (size_t g = 0; g < gs->n; g++) {
+        const bl_group *gr = &gs->v[g];
+        bl_table *sub = bl_table_subset(t, gr->cols, gr->ncols);
+        bl_strbuf_printf(out, "<section class=\"group\" id=\"g%zu\"", g + 1);
+        put_find(out, t, gr);
+        bl_strbuf_printf(out, "><h2>%zu. ", g + 1);
+        bl_page_esc(out, gr->name);
+        bl_strbuf_printf(
+            out, "</h2><p class=\"meta\">%zu set-up%s · %zu test%s · %zu records</p>\n", gr->ncols,
+            gr->ncols == 1 ? "" : "s", sub->nrows, sub->nrows == 1 ? "" : "s", sub->n_records);
+        for (size_t k = 0; k < nm; k++) {
+            bl_strbuf svg;
+            bl_strbuf_init(&svg);
+            if (bl_page_svg_chart_map(sub, ms[k], gr->cols, &svg)) {
+                bl_strbuf_printf(out, "<section class=\"chart c-m%zu\"><h3>", k);
+                bl_page_esc(out, bl_page_metric_label(ms[k]));
+                bl_strbuf_puts(out, "</h3><p class=\"what\">");
+                bl_page_chart_text(sub, ms[k], out);
+                bl_strbuf_puts(out, "</p>\n");
+                bl_page_svg_keys_map(sub, ms[k], gr->cols, out);
+                bl_strbuf_putn(out, svg.s, svg.len);
+                bl_strbuf_puts(out, "</section>\n");
+            }
+            bl_strbuf_free(&svg);
+        }
+        bl_strbuf_puts(out, "</section>\n");
+        bl_table_free(sub);
     }
 }
 
@@ -387,6 +481,20 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
     }
     bl_strbuf_puts(out, "</p>\n");
     put_controls(out, t, ms, nm, open_on);
+    /* More than one group: the overview and each group's charts come first, the table of
+     * every set-up (mostly empty across sources) after them. */
+    bl_groups gs;
+    bl_groups_make(t, o->across || t->by, &gs);
+    int grouped = gs.n > 1 && o->charts;
+    if (grouped) {
+        put_overview(out, t, &gs);
+        put_group_charts(out, t, &gs, ms, nm);
+        bl_strbuf_printf(out,
+                         "<h2 id=\"table\">Every set-up in one table (%zu tests × %zu "
+                         "set-ups)</h2>\n",
+                         t->nrows, t->ncols);
+    }
+    bl_groups_free(&gs);
     bl_strbuf_puts(out, "<p class=\"what noprint\">Click a column's name to sort by it; hover a "
                         "figure for its repeats (n, stdev, 95% confidence interval).</p>\n");
     put_table(out, t, ms, nm);
@@ -399,7 +507,7 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
     bl_page_esc(out, note.s);
     bl_strbuf_free(&note);
     bl_strbuf_puts(out, "</p></footer>\n");
-    if (o->charts)
+    if (o->charts && !grouped)
         put_charts(out, t, ms, nm);
     if (recs)
         bl_page_put_sources(recs, out);

@@ -20,6 +20,7 @@ typedef struct {
     const char *title; /* NULL: a default */
     int charts;        /* 0 leaves the charts out */
     int metric;        /* the metric the page opens on (report --metric), -1: the main figure */
+    int across;        /* the records were chosen (a filter): one group across sources */
 } bl_page_opts;
 
 /* recs are the records the table was built from (for the sources; NULL: none listed). With a
@@ -50,9 +51,19 @@ void bl_page_esc(bl_strbuf *out, const char *s);
  * BL_M_VALUE from the cell. */
 void bl_page_fig(bl_strbuf *sb, bl_metric m, double v, const char *unit);
 /* The chart of metric m as inline SVG: per test, one bar per set-up that has the figure,
- * labelled with the set-up and the figure, the 95% CI as a whisker; data-col marks a set-up's
+ * labelled with the set-up's key and the figure, the 95% CI as a whisker; data-col marks a set-up's
  * elements for the page's show/hide. Returns the number of bars (0: nothing written). */
 size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out);
+/* The legend of the chart of m: each set-up's key (A, B, ..., as at its bars) and whole name,
+ * as an HTML table that wraps at any width. */
+void bl_page_svg_keys(const bl_table *t, bl_metric m, bl_strbuf *out);
+/* The same for a group's table (compare/group.h): colmap[j] is set-up j's column on the page
+ * (its data-col, for show/hide); colours follow the place in the group, so they differ within
+ * it. */
+void bl_page_svg_keys_map(const bl_table *t, bl_metric m, const size_t *colmap, bl_strbuf *out);
+size_t bl_page_svg_chart_map(const bl_table *t, bl_metric m, const size_t *colmap, bl_strbuf *out);
+/* Set-up j's key: 0 -> "A", 25 -> "Z", 26 -> "AA". */
+void bl_page_key(size_t j, char *buf, size_t n);
 /* A short text saying what the chart of m compares and how repeats were combined. */
 void bl_page_chart_text(const bl_table *t, bl_metric m, bl_strbuf *out);
 /* "bw" -> "MB/s (throughput)"; what the metric choice shows. */

@@ -1,7 +1,7 @@
 /* The page's charts: hand-written SVG so that each bar names its set-up (colours repeat past
- * ten set-ups; a name never does) and carries data-col for the page's show/hide. Bars of one
- * test share a scale from zero: a test is what is compared across set-ups, and one axis for
- * page-cached reads and QD1 writes would flatten the small. The figure is printed at each bar. */
+ * ten set-ups; a name never does) and carries data-col for the page's show/hide. Every bar of
+ * a chart (one metric) shares one linear scale from zero, so that lengths compare across tests
+ * as well as set-ups; the figure printed at each bar keeps small ones readable. */
 #include "../charts/canvas.h"
 #include "../compare/fmt.h"
 #include "page.h"
@@ -9,12 +9,14 @@
 #include <math.h>
 #include <string.h>
 
-#define W 960.0
-#define NAME_W 330.0 /* set-up names, right-aligned before the bars */
-#define VAL_W 150.0  /* figure after the longest bar */
-#define BAR_H 16.0
+/* Narrow enough that at a phone's 390 px the text stays legible (the SVG scales with its
+ * viewBox): set-ups are keyed (A, B, ...) at their bars, their whole names in the legend. */
+#define W 600.0
+#define NAME_W 40.0 /* the set-up's key, right-aligned before the bars */
+#define VAL_W 190.0 /* figure after the longest bar */
+#define BAR_H 19.0
 #define GROUP_GAP 14.0
-#define HEAD_H 22.0
+#define HEAD_H 24.0
 
 const char *bl_page_metric_label(bl_metric m)
 {
@@ -46,41 +48,17 @@ void bl_page_fig(bl_strbuf *sb, bl_metric m, double v, const char *unit)
         bl_strbuf_printf(sb, " %s", u);
 }
 
-/* The first n bytes of s that fit cols display columns, whole characters. */
-static size_t fit_cols(const char *s, size_t cols)
+void bl_page_key(size_t j, char *buf, size_t n)
 {
-    size_t n = 0, w = 0;
-    while (s[n]) {
-        size_t k = 1;
-        while (s[n + k] && (s[n + k] & 0xC0) == 0x80)
-            k++;
-        char ch[8] = "";
-        memcpy(ch, s + n, k < 7 ? k : 7);
-        w += bl_display_width(ch);
-        if (w > cols)
-            break;
-        n += k;
-    }
-    return n;
-}
-
-/* At most max display columns of s: its start and its end around "…", since set-up names
- * begin with the source file and end with what tells them apart. */
-static void put_cut(bl_strbuf *out, const char *s, size_t max)
-{
-    size_t w = bl_display_width(s);
-    if (w <= max) {
-        bl_page_esc(out, s);
-        return;
-    }
-    size_t head = fit_cols(s, 12), skip = fit_cols(s, w - (max - 13));
-    bl_strbuf cut;
-    bl_strbuf_init(&cut);
-    bl_strbuf_putn(&cut, s, head);
-    bl_strbuf_puts(&cut, "…");
-    bl_strbuf_puts(&cut, s + (skip > head ? skip : head));
-    bl_page_esc(out, cut.s);
-    bl_strbuf_free(&cut);
+    /* A..Z, then AA..ZZ, ...: bijective base 26. */
+    char tmp[16];
+    size_t k = 0;
+    for (size_t v = j + 1; v && k < sizeof tmp; v = (v - 1) / 26)
+        tmp[k++] = (char)('A' + (v - 1) % 26);
+    size_t w = 0;
+    while (k && w + 1 < n)
+        buf[w++] = tmp[--k];
+    buf[w] = '\0';
 }
 
 static double hi_of(const bl_stat *s)
@@ -88,13 +66,18 @@ static double hi_of(const bl_stat *s)
     return fmax(s->fig, s->n > 1 && bl_present(s->ci) ? s->mean + s->ci : 0);
 }
 
+static size_t page_col(const size_t *colmap, size_t j)
+{
+    return colmap ? colmap[j] : j;
+}
+
 static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, double scale,
-                bl_strbuf *out)
+                const size_t *colmap, bl_strbuf *out)
 {
     const bl_cell *c = bl_table_cell(t, i, j);
     const bl_stat *s = &c->m[m];
     double x0 = NAME_W + 6, len = s->fig > 0 ? s->fig * scale : 0;
-    bl_strbuf_printf(out, "<g data-col=\"%zu\" data-row=\"%zu\"><title>", j, i);
+    bl_strbuf_printf(out, "<g data-col=\"%zu\" data-row=\"%zu\"><title>", page_col(colmap, j), i);
     bl_page_esc(out, t->cols[j].title);
     bl_strbuf_puts(out, ": ");
     bl_strbuf tip;
@@ -102,9 +85,10 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
     bl_metric_text(t, i, j, m, &tip);
     bl_page_esc(out, tip.s);
     bl_strbuf_free(&tip);
-    bl_strbuf_printf(out, "</title><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", NAME_W,
-                     y + BAR_H - 4);
-    put_cut(out, t->cols[j].label, 46);
+    char key[16];
+    bl_page_key(j, key, sizeof key);
+    bl_strbuf_printf(out, "</title><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s", NAME_W,
+                     y + BAR_H - 5, key);
     bl_strbuf_printf(out,
                      "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                      "fill=\"#%06X\"/>",
@@ -120,7 +104,7 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
                          a, my, b, a, my - 4, my + 4, b, my - 4, my + 4);
         end = fmax(end, b);
     }
-    bl_strbuf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"v%s\">", end + 5, y + BAR_H - 4,
+    bl_strbuf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"v%s\">", end + 5, y + BAR_H - 5,
                      bl_present(c->flag) && m == bl_row_main(&t->rows[i]) ? " flag" : "");
     bl_strbuf fig;
     bl_strbuf_init(&fig);
@@ -134,7 +118,38 @@ static void bar(const bl_table *t, size_t i, size_t j, bl_metric m, double y, do
     bl_strbuf_puts(out, "</text></g>\n");
 }
 
+void bl_page_svg_keys(const bl_table *t, bl_metric m, bl_strbuf *out)
+{
+    bl_page_svg_keys_map(t, m, NULL, out);
+}
+
+void bl_page_svg_keys_map(const bl_table *t, bl_metric m, const size_t *colmap, bl_strbuf *out)
+{
+    bl_strbuf_puts(out, "<table class=\"keys\"><tbody>");
+    char key[16];
+    for (size_t j = 0; j < t->ncols; j++) {
+        int any = 0;
+        for (size_t i = 0; i < t->nrows && !any; i++)
+            any = bl_table_cell(t, i, j)->m[m].n > 0;
+        if (!any)
+            continue;
+        bl_page_key(j, key, sizeof key);
+        bl_strbuf_printf(out,
+                         "<tr data-col=\"%zu\"><th><span class=\"sw\" "
+                         "style=\"background:#%06X\"></span>%s</th><td>",
+                         page_col(colmap, j), bl_canvas_palette(j), key);
+        bl_page_esc(out, t->cols[j].label);
+        bl_strbuf_puts(out, "</td></tr>");
+    }
+    bl_strbuf_puts(out, "</tbody></table>\n");
+}
+
 size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
+{
+    return bl_page_svg_chart_map(t, m, NULL, out);
+}
+
+size_t bl_page_svg_chart_map(const bl_table *t, bl_metric m, const size_t *colmap, bl_strbuf *out)
 {
     double h = 8;
     size_t bars = 0;
@@ -151,33 +166,34 @@ size_t bl_page_svg_chart(const bl_table *t, bl_metric m, bl_strbuf *out)
     bl_strbuf_printf(out,
                      "<svg viewBox=\"0 0 %.0f %.0f\" "
                      "width=\"%.0f\" height=\"%.0f\" role=\"img\" class=\"bars\" "
+                     "preserveAspectRatio=\"xMinYMin meet\" "
                      "data-metric=\"%s\" data-h=\"%.0f\" data-bar=\"%.0f\" "
                      "data-group=\"%.0f\"><title>",
                      W, h, W, h, bl_metric_name(m), h, BAR_H, HEAD_H + GROUP_GAP);
     bl_page_esc(out, bl_page_metric_label(m));
     bl_strbuf_puts(out, " by test and set-up</title>\n");
-    double y = 8;
-    for (size_t i = 0; i < t->nrows; i++) {
-        double top = 0;
-        size_t n = 0;
+    double y = 8, top = 0;
+    for (size_t i = 0; i < t->nrows; i++)
         for (size_t j = 0; j < t->ncols; j++) {
             const bl_stat *s = &bl_table_cell(t, i, j)->m[m];
-            if (s->n) {
+            if (s->n)
                 top = fmax(top, hi_of(s));
-                n++;
-            }
         }
+    double scale = top > 0 ? (W - NAME_W - 6 - VAL_W) / top : 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        size_t n = 0;
+        for (size_t j = 0; j < t->ncols; j++)
+            n += bl_table_cell(t, i, j)->m[m].n > 0;
         if (!n)
             continue;
         bl_strbuf_printf(out, "<text x=\"0\" y=\"%.1f\" class=\"test\" data-row=\"%zu\">",
-                         y + HEAD_H - 6, i);
+                         y + HEAD_H - 7, i);
         bl_page_esc(out, t->rows[i].title);
         bl_strbuf_puts(out, "</text>\n");
         y += HEAD_H;
-        double scale = top > 0 ? (W - NAME_W - 6 - VAL_W) / top : 0;
         for (size_t j = 0; j < t->ncols; j++)
             if (bl_table_cell(t, i, j)->m[m].n) {
-                bar(t, i, j, m, y, scale, out);
+                bar(t, i, j, m, y, scale, colmap, out);
                 y += BAR_H;
             }
         y += GROUP_GAP;
@@ -210,8 +226,8 @@ void bl_page_chart_text(const bl_table *t, bl_metric m, bl_strbuf *out)
     bl_strbuf_printf(&sb,
                      "Runs of the same test on the same set-up are repeats, shown as %s with n; "
                      "the whisker is the 95%% confidence interval of the mean (Student's t). "
-                     "Bars of one test share a scale from zero; the figure is printed at each "
-                     "bar.",
+                     "Every bar of the chart shares one linear scale from zero; the figure is "
+                     "printed at each bar.",
                      how[t->repeats]);
     bl_page_esc(out, sb.s);
     bl_strbuf_free(&sb);

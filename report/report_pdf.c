@@ -6,29 +6,17 @@
 #include "../compare/run_digest.h"
 #include "../charts/canvas.h"
 #include "../charts/chart.h"
+#include "../compare/group.h"
+#include <stdlib.h>
 #include <cairo-pdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#define PW 842.0 /* A4 landscape, points */
-#define PH 595.0
-#define M 36.0
-#define INK 0x1D2330
-#define MUTED 0x5B6475
-#define RULE 0xD5DAE3
-#define LINE_H 13.0
+#include "report_pdf_int.h"
 
-typedef struct doc {
-    cairo_surface_t *surf;
-    cairo_t *cr;
-    PangoLayout *lay;
-    const char *title;
-    size_t page;
-} doc;
-
-static void rgb(doc *d, unsigned c)
+void bl_pdf_rgb(doc *d, unsigned c)
 {
     cairo_set_source_rgb(d->cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
                          (c & 255) / 255.0);
@@ -36,9 +24,11 @@ static void rgb(doc *d, unsigned c)
 
 /* Text in a box of width w at (x, y top): align 0 left, 1 right; ell: ellipsize (middle keeps
  * the end of set-up names, which tells them apart), else wrap. Returns the height used. */
-static double text(doc *d, double x, double y, double w, const char *s, double size, int bold,
+double bl_pdf_text(doc *d, double x, double y, double w, const char *s, double size, int bold,
                    double align, int ell, unsigned color)
 {
+    if (!s)
+        s = "";
     PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
     pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
@@ -51,15 +41,15 @@ static double text(doc *d, double x, double y, double w, const char *s, double s
     pango_layout_set_text(d->lay, s, -1);
     int pw, ph;
     pango_layout_get_pixel_size(d->lay, &pw, &ph);
-    rgb(d, color);
+    bl_pdf_rgb(d, color);
     cairo_move_to(d->cr, x, y);
     pango_cairo_show_layout(d->cr, d->lay);
     return ph;
 }
 
-static void rule(doc *d, double y, unsigned color, double width)
+void bl_pdf_rule(doc *d, double y, unsigned color, double width)
 {
-    rgb(d, color);
+    bl_pdf_rgb(d, color);
     cairo_set_line_width(d->cr, width);
     cairo_move_to(d->cr, M, y);
     cairo_line_to(d->cr, PW - M, y);
@@ -67,33 +57,34 @@ static void rule(doc *d, double y, unsigned color, double width)
 }
 
 /* The page's footer (title, page number), and the page out. */
-static void end_page(doc *d)
+void bl_pdf_end_page(doc *d)
 {
     char foot[64];
     snprintf(foot, sizeof foot, "page %zu", d->page);
-    text(d, M, PH - M + 10, PW / 2, d->title, 7.5, 0, 0, 1, MUTED);
-    text(d, PW / 2, PH - M + 10, PW / 2 - M, foot, 7.5, 0, 1, 0, MUTED);
+    bl_pdf_text(d, M, PH - M + 10, PW / 2, d->title, 7.5, 0, 0, 1, MUTED);
+    bl_pdf_text(d, PW / 2, PH - M + 10, PW / 2 - M, foot, 7.5, 0, 1, 0, MUTED);
     cairo_show_page(d->cr);
 }
 
-static void new_page(doc *d)
+void bl_pdf_new_page(doc *d)
 {
     if (d->page)
-        end_page(d);
+        bl_pdf_end_page(d);
     d->page++;
 }
 
-static const char *setup_name(const bl_table *t, size_t j)
+void bl_pdf_new_page_at(doc *d, double y)
 {
-    return t->cols[j].label; /* the labels where they tell set-ups apart */
+    bl_pdf_new_page(d);
+    d->y = y;
 }
 
 /* Title page: what the reader needs before the figures. */
-static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools)
+static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools, const bl_groups *gs)
 {
-    new_page(d);
+    bl_pdf_new_page(d);
     double y = M + 40;
-    y += text(d, M, y, PW - 2 * M, d->title, 26, 1, 0, 0, INK) + 6;
+    y += bl_pdf_text(d, M, y, PW - 2 * M, d->title, 26, 1, 0, 0, INK) + 6;
     char date[32] = "";
     time_t now = time(NULL);
     struct tm tm;
@@ -103,7 +94,7 @@ static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools)
     bl_strbuf_init(&sb);
     bl_strbuf_printf(&sb, "%s · %zu records · %zu tests × %zu set-ups", date, t->n_records,
                      t->nrows, t->ncols);
-    y += text(d, M, y, PW - 2 * M, sb.s, 12, 0, 0, 0, MUTED) + 18;
+    y += bl_pdf_text(d, M, y, PW - 2 * M, sb.s, 12, 0, 0, 0, MUTED) + 18;
     /* What was measured: the tools and the figures. */
     bl_strbuf_reset(&sb);
     bl_strbuf_puts(&sb, "Measured with ");
@@ -126,200 +117,208 @@ static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools)
     bl_strbuf_puts(&sb, ". ");
     bl_report_opts ro = {.lat = 1};
     bl_report_footnote(t, &ro, &sb, "");
-    y += text(d, M, y, PW - 2 * M, sb.s, 10, 0, 0, 0, INK) + 14;
-    y += text(d, M, y, PW - 2 * M, "Set-ups compared", 13, 1, 0, 0, INK) + 4;
-    for (size_t j = 0; j < t->ncols; j++) {
-        if (y > PH - M - LINE_H) {
-            new_page(d);
-            y = M;
-        }
-        rgb(d, bl_canvas_palette(j));
-        cairo_rectangle(d->cr, M, y + 3, 8, 8);
-        cairo_fill(d->cr);
-        y += text(d, M + 14, y, PW - 2 * M - 14, t->cols[j].title, 9.5, 0, 0, 1, INK) + 1.5;
+    y += bl_pdf_text(d, M, y, PW - 2 * M, sb.s, 10, 0, 0, 0, INK) + 14;
+    /* The overview: how the comparison is organised, where the figures are. */
+    bl_strbuf_reset(&sb);
+    bl_strbuf_printf(&sb,
+                     "%zu comparison group%s (%s), each with its table and its chart; the "
+                     "contents follow, and the PDF's outline (bookmarks) lists them.",
+                     gs->n, gs->n == 1 ? "" : "s",
+                     gs->n == 1 && t->ncols > 0 && gs->v[0].ncols == t->ncols &&
+                             strcmp(gs->v[0].name, "every set-up") == 0
+                         ? "one across sources"
+                         : "one per source document");
+    y += bl_pdf_text(d, M, y, PW - 2 * M, sb.s, 10, 0, 0, 0, INK) + 10;
+    size_t most = 0;
+    for (size_t g = 1; g < gs->n; g++)
+        most = gs->v[g].ncols > gs->v[most].ncols ? g : most;
+    if (gs->n) {
+        bl_strbuf_reset(&sb);
+        bl_strbuf_printf(&sb, "The largest group: %s, %zu set-ups on %zu tests.", gs->v[most].name,
+                         gs->v[most].ncols, gs->v[most].nrows);
+        y += bl_pdf_text(d, M, y, PW - 2 * M, sb.s, 10, 0, 0, 0, INK) + 4;
     }
     bl_strbuf_free(&sb);
 }
 
-/* The summary in long form: columns of the table, their x and width. */
-static const struct {
-    const char *head;
-    double w;
-    double align;
-} cols[] = {{"Test", 130, 0}, {"Set-up", 270, 0},  {"MB/s (or own)", 62, 1},
-            {"IOPS", 62, 1},  {"Mean lat", 66, 1}, {"p99 lat", 66, 1},
-            {"n", 28, 1},     {"95% CI ±", 86, 1}};
-#define NCOLS (sizeof cols / sizeof cols[0])
-
-static double head_row(doc *d, double y, const char *caption)
+static void dest_name(char *buf, size_t n, size_t g)
 {
-    text(d, M, y, PW - 2 * M, caption, 13, 1, 0, 0, INK);
-    y += 22;
-    double x = M;
-    for (size_t k = 0; k < NCOLS; k++) {
-        text(d, x + 3, y, cols[k].w - 6, cols[k].head, 8.5, 1, cols[k].align, 1, INK);
-        x += cols[k].w;
-    }
-    y += LINE_H + 2;
-    rule(d, y - 1, INK, 0.8);
-    return y + 1;
+    snprintf(buf, n, "group%zu", g + 1);
 }
 
-static void cell_fig(bl_strbuf *sb, const bl_cell *c, bl_metric m, double v)
+/* The contents after the title page: each group (source) with its counts, linked to it. */
+static void contents(doc *d, const bl_groups *gs)
 {
-    bl_strbuf_reset(sb);
-    if (!bl_present(v))
-        return;
-    if (bl_metric_unit(m) && strcmp(bl_metric_unit(m), "ns") == 0)
-        bl_fmt_ns(sb, v);
-    else if (m == BL_M_IOPS)
-        bl_fmt_iops(sb, v);
-    else
-        bl_fmt_fig(sb, v);
-    if (m == BL_M_VALUE && c->unit)
-        bl_strbuf_printf(sb, " %s", c->unit);
-}
-
-static void summary(doc *d, const bl_table *t)
-{
-    new_page(d);
-    double y = head_row(d, M, "Summary: each test on each set-up");
+    bl_pdf_new_page_at(d, M);
+    cairo_tag_begin(d->cr, CAIRO_TAG_DEST, "name='contents'");
+    d->y +=
+        bl_pdf_text(d, M, d->y, PW - 2 * M, "Contents: the comparison groups", 13, 1, 0, 0, INK);
+    cairo_tag_end(d->cr, CAIRO_TAG_DEST);
+    d->y += bl_pdf_text(
+                d, M, d->y + 2, PW - 2 * M,
+                "A group is the set-ups meant to be compared (one source document each, or one "
+                "across sources when the records were filtered or grouped --by), with the tests "
+                "they share: its table, then its chart.",
+                8.5, 0, 0, 0, MUTED) +
+            8;
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    static const bl_metric shown[] = {BL_M_BW, BL_M_IOPS, BL_M_LAT, BL_M_P99};
-    for (size_t i = 0; i < t->nrows; i++) {
-        int first = 1;
-        for (size_t j = 0; j < t->ncols; j++) {
-            const bl_cell *c = bl_table_cell(t, i, j);
-            const bl_stat *main = bl_cell_main(&t->rows[i], c);
-            if (!c->n_recs)
-                continue;
-            if (y > PH - M - 2 * LINE_H - 8) {
-                new_page(d);
-                y = head_row(d, M, "Summary (continued)");
-                first = 1; /* the test named again at the top of a page */
+    double colw = (PW - 2 * M) / 3, top = d->y;
+    int col = 0;
+    for (size_t g = 0; g < gs->n; g++) {
+        if (d->y > PH - M - LINE_H) {
+            if (col < 2) {
+                col++;
+            } else {
+                bl_pdf_new_page_at(d, M);
+                top = M;
+                col = 0;
             }
-            double x = M;
-            if (first)
-                text(d, x + 3, y, cols[0].w - 6, t->rows[i].title, 8.5, 1, 0, 1, INK);
-            x += cols[0].w;
-            /* Set-up names wrap: what tells them apart is often in their middle. */
-            double h = text(d, x + 3, y, cols[1].w - 6, setup_name(t, j), 8.5, 0, 0, 0, INK);
-            x += cols[1].w;
-            for (size_t k = 0; k < 4; k++) {
-                const bl_stat *s = &c->m[shown[k]];
-                cell_fig(&sb, c, shown[k], s->n ? s->fig : BL_ABSENT);
-                if (!s->n && k == 0 && c->m[BL_M_VALUE].n) /* bonnie++'s seeks, files/s */
-                    cell_fig(&sb, c, BL_M_VALUE, c->m[BL_M_VALUE].fig);
-                else if (!s->n && k == 0 && c->note)
-                    bl_strbuf_puts(&sb, c->note);
-                if (k == 0 && bl_present(c->flag))
-                    bl_strbuf_puts(&sb, " !");
-                text(d, x + 3, y, cols[2 + k].w - 6, sb.s, 8.5, 0, 1, 1,
-                     k == 0 && bl_present(c->flag) ? 0xC0392B : INK);
-                x += cols[2 + k].w;
-            }
-            bl_strbuf_reset(&sb);
-            bl_strbuf_printf(&sb, "%zu", main->n ? main->n : c->n_recs);
-            text(d, x + 3, y, cols[6].w - 6, sb.s, 8.5, 0, 1, 0, INK);
-            x += cols[6].w;
-            bl_strbuf_reset(&sb);
-            if (main->n > 1 && bl_present(main->ci))
-                cell_fig(&sb, c, bl_row_main(&t->rows[i]), main->ci);
-            text(d, x + 3, y, cols[7].w - 6, sb.s, 8.5, 0, 1, 0, INK);
-            y += fmax(LINE_H, h + 2);
-            first = 0;
+            d->y = top;
         }
-        rule(d, y + 1, RULE, 0.5);
-        y += 3;
+        const bl_group *gr = &gs->v[g];
+        bl_strbuf_reset(&sb);
+        bl_strbuf_printf(&sb, "%zu. %s — %zu set-up%s, %zu test%s, %zu rec.", g + 1,
+                         bl_basename(gr->name), gr->ncols, gr->ncols == 1 ? "" : "s", gr->nrows,
+                         gr->nrows == 1 ? "" : "s", gr->records);
+        char dest[48], attr[80];
+        dest_name(dest, sizeof dest, g);
+        snprintf(attr, sizeof attr, "dest='%s'", dest);
+        cairo_tag_begin(d->cr, CAIRO_TAG_LINK, attr);
+        d->y += bl_pdf_text(d, M + col * colw, d->y, colw - 10, sb.s, 7, 0, 0, 1, INK) + 1.5;
+        cairo_tag_end(d->cr, CAIRO_TAG_LINK);
     }
-    y += 6;
-    if (y > PH - M - 60) {
-        new_page(d);
-        y = M;
+    bl_strbuf_free(&sb);
+}
+
+/* The groups one after the other, each starting where the last ended when its heading and
+ * table header fit: small groups share pages. */
+static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_opts *o, char *err,
+                  size_t errlen)
+{
+    bl_pdf_new_page_at(d, M);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    int rc = 0;
+    for (size_t g = 0; g < gs->n && rc == 0; g++) {
+        const bl_group *gr = &gs->v[g];
+        bl_table *sub = bl_table_subset(t, gr->cols, gr->ncols);
+        if (d->y > PH - M - 75) /* its heading, table header and a line at least */
+            bl_pdf_new_page_at(d, M);
+        else if (d->y > M + 1)
+            d->y += 10;
+        char dest[48], attr[200];
+        dest_name(dest, sizeof dest, g);
+        snprintf(attr, sizeof attr, "name='%s'", dest);
+        bl_strbuf_reset(&sb);
+        bl_strbuf_printf(&sb, "%zu. %s", g + 1, gr->name);
+        bl_pdf_rule(d, d->y, INK, 1.2);
+        d->y += 4;
+        cairo_tag_begin(d->cr, CAIRO_TAG_DEST, attr);
+        d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 12, 1, 0, 0, INK);
+        cairo_tag_end(d->cr, CAIRO_TAG_DEST);
+        snprintf(attr, sizeof attr, "dest='%s'", dest);
+        cairo_pdf_surface_add_outline(d->surf, CAIRO_PDF_OUTLINE_ROOT, sb.s, attr, 0);
+        bl_strbuf_reset(&sb);
+        bl_strbuf_printf(&sb, "%zu set-up%s · %zu test%s · %zu records", gr->ncols,
+                         gr->ncols == 1 ? "" : "s", sub->nrows, sub->nrows == 1 ? "" : "s",
+                         sub->n_records);
+        /* One set-up, or set-ups that share no test, compare nothing: the table holds every
+         * figure a chart would. */
+        int shared = 0;
+        for (size_t i = 0; i < sub->nrows && !shared; i++) {
+            size_t n = 0;
+            for (size_t j = 0; j < sub->ncols; j++)
+                n += bl_table_cell(sub, i, j)->n_recs > 0;
+            shared = n > 1;
+        }
+        if (gr->ncols == 1)
+            bl_strbuf_puts(&sb, " · one set-up: its figures are the table, no chart");
+        else if (!shared)
+            bl_strbuf_puts(&sb, " · no test shared by two set-ups: the table, no chart");
+        d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 8.5, 0, 0, 0, MUTED) + 4;
+        bl_pdf_group_table(d, sub, gr->name);
+        if (shared)
+            rc = bl_pdf_group_charts(d, sub, gr->name, o, err, errlen);
+        bl_table_free(sub);
     }
+    bl_strbuf_free(&sb);
+    if (d->y > PH - M - 60)
+        bl_pdf_new_page_at(d, M);
     bl_strbuf_reset(&sb);
     bl_report_opts ro = {.lat = 1};
     bl_report_footnote(t, &ro, &sb, "");
-    text(d, M, y, PW - 2 * M, sb.s, 8, 0, 0, 0, MUTED);
+    bl_pdf_text(d, M, d->y + 6, PW - 2 * M, sb.s, 8, 0, 0, 0, MUTED);
     bl_strbuf_free(&sb);
-}
-
-/* One bar chart per metric, each set-up drawn (pages of ten as the chart kind makes them). */
-static int charts(doc *d, const bl_table *t, const bl_chart_common *common, const bl_pdf_opts *o,
-                  char *err, size_t errlen)
-{
-    double s = (PW - 2 * M) / 1600.0;
-    int h = (int)((PH - 2 * M) / s);
-    for (int m = 0; m < BL_M_COUNT; m++) {
-        int has = 0;
-        for (size_t i = 0; i < t->nrows && !has; i++)
-            has = bl_row_has(t, i, (bl_metric)m);
-        /* The tests' own figures (seeks/s, files/s) share no unit to draw on one axis. */
-        if (!has || m == BL_M_CPU || m == BL_M_VALUE)
-            continue;
-        size_t pages = 1;
-        for (size_t p = 0; p < pages; p++) {
-            new_page(d);
-            cairo_save(d->cr);
-            cairo_translate(d->cr, M, M);
-            cairo_scale(d->cr, s, s);
-            bl_canvas c;
-            bl_canvas_init_on(&c, d->cr, 1600, h);
-            bl_chart_opts co = {.kind = BL_CHART_BAR,
-                                .by = o->by,
-                                .has_metric = 1,
-                                .metric = m,
-                                .repeats = o->repeats,
-                                .page = p,
-                                .pages = &pages,
-                                .log = -1,
-                                .table = t,
-                                .common = common};
-            int rc = bl_chart_draw(&c, NULL, &co, err, errlen);
-            bl_canvas_free(&c);
-            cairo_restore(d->cr);
-            if (rc == 2)
-                return 1;
-            if (rc) /* a metric no drawable test has: say so on the page */
-                text(d, M, M, PW - 2 * M, err, 10, 0, 0, 0, MUTED);
-        }
-    }
-    return 0;
+    return rc;
 }
 
 /* The sources appendix, one run at a time as the walk brings its records. */
 typedef struct {
     doc *d;
-    double y;
+    double y, top; /* top: where the columns start on this page */
+    int col;
     bl_run_digest run;
+    char *source;    /* the source being listed */
+    bl_strbuf entry; /* its line so far */
+    size_t records;
 } src_walk;
 
+/* The source's line out: "file · tool · run 1 line 3 (labels), run 2 line 6 · 2 records". */
+static void source_flush(src_walk *w)
+{
+    if (!w->entry.len)
+        return;
+    bl_strbuf_printf(&w->entry, " · %zu record%s", w->records, w->records == 1 ? "" : "s");
+    /* Two columns a page: a source's line is short, and the appendix is for looking up. */
+    double colw = (PW - 2 * M - 16) / 2;
+    if (w->y > PH - M - 3 * LINE_H) {
+        if (w->col == 0) {
+            w->col = 1;
+        } else {
+            bl_pdf_new_page(w->d);
+            w->col = 0;
+            w->top = M;
+        }
+        w->y = w->top;
+    }
+    w->y += bl_pdf_text(w->d, M + w->col * (colw + 16), w->y, colw, w->entry.s, 6.5, 0, 0, 0, INK) +
+            1.5;
+    bl_strbuf_reset(&w->entry);
+    w->records = 0;
+}
+
+/* A run finished: added to its source's line (runs of a source follow one another). */
 static void source_line(src_walk *w)
 {
     const bl_run_digest *run = &w->run;
     const bl_record *r = run->head;
     if (!r)
         return;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    bl_strbuf_printf(&sb, "%s  run %lld", r->source, (long long)r->run);
+    const char *src = r->source ? r->source : "?";
+    if (!w->source || strcmp(w->source, src) != 0) {
+        source_flush(w);
+        free(w->source);
+        w->source = bl_xstrdup(src);
+        bl_strbuf_printf(&w->entry, "%s · %s · ", src, r->tool ? r->tool : "?");
+    } else if (w->entry.len > 600) { /* a source of many runs: a paragraph a few lines long */
+        source_flush(w);
+        bl_strbuf_printf(&w->entry, "%s (continued) · ", src);
+    } else {
+        bl_strbuf_puts(&w->entry, ", ");
+    }
+    bl_strbuf_printf(&w->entry, "run %lld", (long long)r->run);
     if (run->line > 0)
-        bl_strbuf_printf(&sb, ", line %lld", (long long)run->line);
-    bl_strbuf_printf(&sb, " · %s · %zu record%s", r->tool ? r->tool : "?", run->n,
-                     run->n == 1 ? "" : "s");
-    const char *sep = " · ";
-    for (size_t k = 0; k < r->n_labels; k++)
+        bl_strbuf_printf(&w->entry, " line %lld", (long long)run->line);
+    const char *sep = " (";
+    for (size_t k = 0; k < r->n_labels; k++) /* the labels all its records share */
         if (run->same[k]) {
-            bl_strbuf_printf(&sb, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
+            bl_strbuf_printf(&w->entry, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
             sep = "; ";
         }
-    if (w->y > PH - M - 3 * LINE_H) {
-        new_page(w->d);
-        w->y = M;
-    }
-    w->y += text(w->d, M, w->y, PW - 2 * M, sb.s, 8, 0, 0, 0, INK) + 3;
-    bl_strbuf_free(&sb);
+    if (*sep == ';')
+        bl_strbuf_putc(&w->entry, ')');
+    w->records += run->n;
     bl_run_digest_clear(&w->run);
 }
 
@@ -334,13 +333,18 @@ static int source_add(void *ctx, const bl_record *r)
 
 static int sources(doc *d, bl_rec_walk_fn walk, void *src, char *err, size_t errlen)
 {
-    new_page(d);
+    bl_pdf_new_page(d);
     src_walk w = {.d = d, .y = M};
-    w.y += text(d, M, w.y, PW - 2 * M, "Sources: each run, its file and first line", 13, 1, 0, 0,
-                INK) +
+    w.y += bl_pdf_text(d, M, w.y, PW - 2 * M, "Sources: each file, its runs and their first lines",
+                       13, 1, 0, 0, INK) +
            8;
+    w.top = w.y;
+    bl_strbuf_init(&w.entry);
     int rc = walk(src, source_add, &w, err, errlen) != 0;
     source_line(&w);
+    source_flush(&w);
+    bl_strbuf_free(&w.entry);
+    free(w.source);
     return rc;
 }
 
@@ -395,14 +399,18 @@ int bl_report_pdf_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
     cairo_pdf_surface_set_metadata(d.surf, CAIRO_PDF_METADATA_CREATOR, "benchlog");
     d.cr = cairo_create(d.surf);
     d.lay = pango_cairo_create_layout(d.cr);
-    title_page(&d, t, &about.tools);
-    summary(&d, t);
-    int rc = charts(&d, t, &about.common, o, err, errlen);
+    bl_groups gs;
+    bl_groups_make(t, o->across || o->by, &gs);
+    title_page(&d, t, &about.tools, &gs);
+    cairo_pdf_surface_add_outline(d.surf, CAIRO_PDF_OUTLINE_ROOT, "Contents", "dest='contents'", 0);
+    contents(&d, &gs);
+    int rc = groups(&d, t, &gs, o, err, errlen);
+    bl_groups_free(&gs);
     if (rc == 0)
         rc = sources(&d, walk, src, err, errlen);
     bl_strbuf_free(&about.tools);
     bl_chart_common_free(&about.common);
-    end_page(&d);
+    bl_pdf_end_page(&d);
     g_object_unref(d.lay);
     cairo_destroy(d.cr);
     cairo_surface_finish(d.surf);

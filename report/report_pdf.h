@@ -1,10 +1,12 @@
 /* `benchlog report --pdf`: the report for vendors, through cairo's PDF surface and pango (text
  * stays text; Noto Sans CJK renders Japanese). A4 landscape pages:
  *   - a title page: title, date, what was measured (tools, tests, metrics), how repeats
- *     combine, and the set-ups;
- *   - the summary in long form (one line per test × set-up: MB/s, IOPS, mean and p99 latency,
- *     n, 95% CI), split across pages, the header repeated on each;
- *   - one bar chart per metric (the chart kind `bar`, every set-up, in pages of ten);
+ *     combine, and an overview of the comparison groups (compare/group.h);
+ *   - the contents: each group with its counts, linked; the outline (bookmarks) lists them;
+ *   - each group in turn (small ones share a page): its table in long form (one line per
+ *     test × set-up, only the figure columns it fills: MB/s, IOPS, mean and p99 latency, n,
+ *     95% CI) and its bar chart of the main figure, every set-up (ten to a chart), as tall as
+ *     its bars, tests split over pages when they must;
  *   - a sources appendix: each run with its file, line, tool and labels.
  * Built on the comparison model (table.h) and the records it was built from, which are walked
  * (twice: what the title page and the charts' titles say of them, then the sources) and never
@@ -21,6 +23,7 @@ typedef struct bl_pdf_opts {
     const char *title; /* NULL: "Storage benchmark comparison" */
     const char *by;    /* as the table was built: the charts group the same way */
     bl_repeats repeats;
+    int across; /* the records were chosen (a filter): one group across sources (group.h) */
 } bl_pdf_opts;
 
 /* Writes the PDF to path from the table and a walk of the records it was built from

@@ -67,6 +67,8 @@ void bl_xruns_add(bl_xruns *runs, const bl_record *r);
 void bl_xruns_finish(bl_xruns *runs);
 long bl_xruns_find(const bl_xruns *runs, const bl_record *r); /* index of r's run, or -1 */
 void bl_xruns_free(bl_xruns *runs);
+/* The run's whole name (its labels, else tool #run), the title its sheet's name shortens. */
+void bl_xrun_title(const bl_xrun *run, bl_strbuf *sb);
 
 /* The detail sheets: begin adds the per-run sheets (or one Records sheet past max_sheets runs)
  * and Latency, and writes Disks and Sources, which need no record; row writes a record into

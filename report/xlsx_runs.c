@@ -152,27 +152,91 @@ static const char *utf8_tail(const char *s, size_t max)
     return (const char *)p;
 }
 
-/* "12 CIFS SSDキャッシュ無し 1 GbE": the run's number (unique whatever the labels) and its
- * labels, at most 31 characters; a long name keeps its start and end ("...~ 10 GbE"), where
- * runs of one heading differ. */
-static void sheet_name(char *out, size_t n, size_t index, const bl_xrun *run)
+/* The words of a label (split at spaces), and in how many runs' labels each occurs. */
+typedef struct {
+    char *w[32];
+    size_t n;
+} words;
+
+static void split_words(const char *s, words *out)
+{
+    out->n = 0;
+    while (*s && out->n < 32) {
+        s += strspn(s, " ");
+        size_t len = strcspn(s, " ");
+        if (len)
+            out->w[out->n++] = bl_xstrndup(s, len);
+        s += len;
+    }
+}
+
+static void free_words(words *ws)
+{
+    for (size_t i = 0; i < ws->n; i++)
+        free(ws->w[i]);
+    ws->n = 0;
+}
+
+/* "4 CIFS （ZIL、L2ARC共…保護有り） 10": the run's number (unique whatever the labels) and
+ * the words of its labels that tell it apart, at most 31 characters. The rarest word among the
+ * runs comes first (cut in its middle only when it alone cannot fit), then the words that are
+ * rare and short, kept in the label's order; the whole name is the sheet's title cell. */
+static void sheet_name(char *out, size_t n, size_t index, const bl_smap *df, const size_t *counts,
+                       const words *mine)
 {
     char pre[32];
     snprintf(pre, sizeof pre, "%zu ", index + 1);
-    bl_strbuf label;
-    bl_strbuf_init(&label);
-    run_label(run, &label);
     size_t o = 0, budget = 31 - strlen(pre);
     put_chars(out, &o, n, pre, 31);
-    if (utf8_chars(label.s) > budget) {
-        size_t head = (budget - 1) / 2, tail = budget - 1 - head;
-        put_chars(out, &o, n, label.s, head);
-        put_chars(out, &o, n, "~", 1);
-        put_chars(out, &o, n, utf8_tail(label.s, tail), tail);
-    } else {
-        put_chars(out, &o, n, label.s, budget);
+    size_t freq[32], pick[32] = {0}, rarest = 0;
+    for (size_t i = 0; i < mine->n; i++) {
+        long at = bl_smap_get(df, mine->w[i]);
+        freq[i] = at < 0 ? 1 : counts[at];
+        if (freq[i] < freq[rarest])
+            rarest = i;
     }
-    bl_strbuf_free(&label);
+    if (!mine->n)
+        return;
+    size_t used = 0, rare_len = utf8_chars(mine->w[rarest]);
+    size_t rare_room = budget > 10 && mine->n > 1 ? budget - 10 : budget;
+    pick[rarest] = rare_len > rare_room ? rare_room : rare_len;
+    used = pick[rarest];
+    for (;;) { /* then by freq × length, ascending, while they fit */
+        size_t best = mine->n;
+        for (size_t i = 0; i < mine->n; i++) {
+            size_t len = utf8_chars(mine->w[i]);
+            if (pick[i] || used + 1 + len > budget)
+                continue;
+            if (best == mine->n || freq[i] * len < freq[best] * utf8_chars(mine->w[best]))
+                best = i;
+        }
+        if (best == mine->n)
+            break;
+        pick[best] = utf8_chars(mine->w[best]);
+        used += 1 + pick[best];
+    }
+    int first = 1;
+    for (size_t i = 0; i < mine->n; i++) {
+        if (!pick[i])
+            continue;
+        if (!first)
+            put_chars(out, &o, n, " ", 1);
+        first = 0;
+        size_t len = utf8_chars(mine->w[i]);
+        if (pick[i] >= len) {
+            put_chars(out, &o, n, mine->w[i], len);
+            continue;
+        }
+        size_t head = (pick[i] - 1) / 2 + (pick[i] - 1) % 2, tail = pick[i] - 1 - head;
+        put_chars(out, &o, n, mine->w[i], head);
+        put_chars(out, &o, n, "~", 1);
+        put_chars(out, &o, n, utf8_tail(mine->w[i], tail), tail);
+    }
+}
+
+void bl_xrun_title(const bl_xrun *run, bl_strbuf *sb)
+{
+    run_label(run, sb);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -183,8 +247,45 @@ static int cmp_double(const void *a, const void *b)
 
 void bl_xruns_finish(bl_xruns *runs)
 {
+    words *all = bl_xcalloc(runs->n + 1, sizeof *all);
+    bl_strbuf label;
+    bl_strbuf_init(&label);
+    for (size_t k = 0; k < runs->n; k++) {
+        bl_strbuf_reset(&label);
+        run_label(&runs->v[k], &label);
+        split_words(label.s, &all[k]);
+    }
+    /* In how many runs each word occurs (once per run). */
+    bl_smap df = {0};
+    size_t *counts = NULL, nw = 0, cap = 0;
     for (size_t k = 0; k < runs->n; k++)
-        sheet_name(runs->v[k].sheet, sizeof runs->v[k].sheet, k, &runs->v[k]);
+        for (size_t i = 0; i < all[k].n; i++) {
+            const char *w = all[k].w[i];
+            int again = 0;
+            for (size_t q = 0; q < i && !again; q++)
+                again = strcmp(all[k].w[q], w) == 0;
+            if (again)
+                continue;
+            long at = bl_smap_get(&df, w);
+            if (at >= 0) {
+                counts[at]++;
+                continue;
+            }
+            if (nw == cap) {
+                cap = cap ? 2 * cap : 64;
+                counts = bl_xrealloc(counts, cap * sizeof *counts);
+            }
+            counts[nw] = 1;
+            bl_smap_put(&df, w, nw++);
+        }
+    for (size_t k = 0; k < runs->n; k++)
+        sheet_name(runs->v[k].sheet, sizeof runs->v[k].sheet, k, &df, counts, &all[k]);
+    bl_smap_free(&df);
+    free(counts);
+    for (size_t k = 0; k < runs->n; k++)
+        free_words(&all[k]);
+    free(all);
+    bl_strbuf_free(&label);
     qsort(runs->pct, runs->np, sizeof *runs->pct, cmp_double);
 }
 

@@ -132,6 +132,13 @@ static void run_sheets_begin(bl_xdetail *d, lxw_workbook *wb)
         for (size_t k = 0; k < runs->n; k++) {
             bl_xrun *run = &runs->v[k];
             run->ws = table_sheet(wb, d->x, run->sheet, rec_head, N_REC_HEAD, 0);
+            /* The whole name the sheet's 31 characters shorten: beside the header, and in the
+             * printed page's header. */
+            bl_strbuf_reset(&d->sb);
+            bl_xrun_title(run, &d->sb);
+            worksheet_write_string(run->ws, 0, N_REC_HEAD + 1, d->sb.s, d->x->head);
+            worksheet_set_column(run->ws, N_REC_HEAD + 1, N_REC_HEAD + 1, 60, NULL);
+            bl_xlsx_print_setup(run->ws, d->sb.s, 1, 1);
             worksheet_set_column(run->ws, 1, 1, 18, NULL);
             worksheet_set_column(run->ws, N_REC_HEAD - 1, N_REC_HEAD - 1, 60, NULL);
         }

@@ -4,6 +4,8 @@
 #include "../core/strbuf.h"
 #include "../compare/table.h"
 #include "xlsx_int.h"
+#include "../compare/fmt.h"
+#include "../compare/group.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,7 +250,7 @@ static void pivot_charts(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, chart_
 }
 
 static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *t, bl_metric m,
-                  const char *vunit, const char *title)
+                  const char *vunit, const char *title, const char *name)
 {
     size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows);
     const char *unit = m == BL_M_VALUE ? vunit : bl_metric_unit(m);
@@ -275,6 +277,8 @@ static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *
     } else {
         snprintf(sheet, sizeof sheet, "%s", pivot_name(m));
     }
+    if (name) /* a group's sheet */
+        snprintf(sheet, sizeof sheet, "%s", name);
     lxw_worksheet *ws = workbook_add_worksheet(wb, sheet);
     int ns = unit && strcmp(unit, "ns") == 0;
     const char *shown = ns ? "µs" : unit ? unit : "";
@@ -283,9 +287,16 @@ static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *
     worksheet_write_string(ws, 0, 0, "Test", x->head);
     for (size_t j = 0; j < nc; j++)
         worksheet_write_string(ws, 0, (lxw_col_t)(j + 1), t->cols[j].label, x->head);
-    worksheet_set_row(ws, 0, 60, NULL);
+    /* The header row as tall as the longest wrapped name needs (14 columns a line, about
+     * 15 pt a line, at most ten lines): LibreOffice clips a wrapped header it has no room for. */
+    size_t lines = 3;
+    for (size_t j = 0; j < nc; j++) {
+        size_t w = bl_display_width(t->cols[j].label ? t->cols[j].label : "");
+        lines = (w + 11) / 12 > lines ? (w + 11) / 12 : lines;
+    }
+    worksheet_set_row(ws, 0, 15.0 * (double)(lines < 10 ? lines : 10) + 4, NULL);
     worksheet_set_column(ws, 0, 0, 22, NULL);
-    worksheet_set_column(ws, 1, (lxw_col_t)nc, 13, NULL);
+    worksheet_set_column(ws, 1, (lxw_col_t)nc, 14, NULL);
     lxw_format *f = bl_xfmt_unit(x, shown, m == BL_M_IOPS ? 0 : 1);
     for (size_t k = 0; k < nr; k++) {
         lxw_row_t r = (lxw_row_t)(k + 1);
@@ -315,7 +326,7 @@ static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *
                          t->ncols, MAX_CHARTED_SETUPS);
     worksheet_write_string(ws, (lxw_row_t)(nr + 1), 0, note.s, x->text);
     bl_strbuf_free(&note);
-    const char *what = m == BL_M_BW ? "Throughput" : sheet;
+    const char *what = name ? name : m == BL_M_BW ? "Throughput" : sheet;
     if (t->ncols <= MAX_CHARTED_SETUPS)
         pivot_charts(wb, ws, x, cd, t, rows, nr, m, f, shown, what, (lxw_row_t)(nr + 3));
     /* Past a dozen set-ups a page-wide fit is unreadable: pages across, each with the test
@@ -326,6 +337,56 @@ static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *
         worksheet_repeat_columns(ws, 0, 0);
     }
     free(rows);
+}
+
+/* "G2 001_8562a4b6946fb1ec.txt": the group's number (unique) and as much of its source's
+ * file name as a sheet name holds (31 characters, none of []:*?/\'). */
+static void group_sheet(char *out, size_t n, size_t g, const char *name)
+{
+    size_t o = (size_t)snprintf(out, n, "G%zu ", g + 1), chars = o;
+    for (const unsigned char *p = (const unsigned char *)bl_basename(name); *p && chars < 31;) {
+        size_t len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : 4;
+        if (o + len + 1 > n)
+            break;
+        for (size_t i = 0; i < len && p[i]; i++)
+            out[o++] = len == 1 && strchr("[]:*?/\\'", *p) ? '_' : (char)p[i];
+        p += len;
+        chars++;
+    }
+    out[o] = 0;
+}
+
+/* A sheet per comparison group whose set-ups share a test: its pivot of the main figure with
+ * native charts of all its set-ups. Returns the groups charted. */
+static size_t group_pivots(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *t,
+                           const char *title, size_t *uncharted)
+{
+    bl_groups gs;
+    bl_groups_make(t, t->by != NULL, &gs);
+    size_t charted = 0;
+    *uncharted = 0;
+    for (size_t g = 0; gs.n > 1 && g < gs.n; g++) {
+        bl_table *sub = bl_table_subset(t, gs.v[g].cols, gs.v[g].ncols);
+        int shared = 0, bw = 0;
+        for (size_t i = 0; i < sub->nrows; i++) {
+            size_t n = 0;
+            for (size_t j = 0; j < sub->ncols; j++)
+                n += bl_table_cell(sub, i, j)->n_recs > 0;
+            shared |= n > 1;
+            bw |= sub->rows[i].has_bw;
+        }
+        if (shared && sub->ncols <= MAX_CHARTED_SETUPS) {
+            char sheet[160];
+            group_sheet(sheet, sizeof sheet, g, gs.v[g].name);
+            pivot(wb, x, cd, sub, bw ? BL_M_BW : BL_M_IOPS, NULL, title, sheet);
+            charted++;
+        } else {
+            ++*uncharted;
+        }
+        bl_table_free(sub);
+    }
+    bl_groups_free(&gs);
+    return charted;
 }
 
 void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_metric *ms, size_t nm,
@@ -340,7 +401,7 @@ void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_me
     worksheet_hide(cd.ws);
     for (size_t q = 0; q < nm; q++) {
         if (ms[q] != BL_M_VALUE) {
-            pivot(wb, x, &cd, t, ms[q], NULL, title);
+            pivot(wb, x, &cd, t, ms[q], NULL, title, NULL);
             continue;
         }
         /* One sheet a unit: seeks and files/s on one axis would compare nothing. */
@@ -351,7 +412,14 @@ void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_me
                 seen =
                     t->rows[k].has_value && strcmp(t->rows[k].unit ? t->rows[k].unit : "", u) == 0;
             if (!seen)
-                pivot(wb, x, &cd, t, BL_M_VALUE, u, title);
+                pivot(wb, x, &cd, t, BL_M_VALUE, u, title, NULL);
         }
     }
+    size_t uncharted = 0, charted = group_pivots(wb, x, &cd, t, title, &uncharted);
+    if (t->ncols > MAX_CHARTED_SETUPS) /* say where the charts are, and what has none */
+        fprintf(stderr,
+                "benchlog xlsx: %zu set-ups are too many for one chart; %zu comparison group%s "
+                "charted on sheets of their own (G1, G2, ...), %zu with nothing to compare "
+                "(one set-up, or no test shared)\n",
+                t->ncols, charted, charted == 1 ? "" : "s", uncharted);
 }

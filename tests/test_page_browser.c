@@ -12,6 +12,7 @@
 
 #include "../charts/canvas.h"
 #include "../core/strbuf.h"
+#include "../compare/group.h"
 #include "../compare/load.h"
 #include "../report/page.h"
 #include "../compare/table.h"
@@ -200,16 +201,36 @@ static void test_dom_matches_the_model(void **state)
     }
     assert_true(nm >= 5); /* bw, iops, lat and percentiles (fio), value (bonnie++) */
     assert_int_equal(count(dom, "<option value="), nm + 1);
-    assert_int_equal(count(dom, "<svg viewBox="), nm);
+    /* Five sources: five comparison groups, each with a chart per metric it has, and a
+     * navigation entry; every bar in one of them. */
+    bl_groups gs;
+    bl_groups_make(t, 0, &gs);
+    assert_int_equal(gs.n, 5);
+    size_t svgs = 0;
+    for (size_t g = 0; g < gs.n; g++) {
+        bl_table *sub = bl_table_subset(t, gs.v[g].cols, gs.v[g].ncols);
+        for (int m = 0; m < BL_M_COUNT; m++)
+            for (size_t i = 0; i < sub->nrows; i++)
+                if (bl_row_has(sub, i, (bl_metric)m)) {
+                    svgs++;
+                    break;
+                }
+        bl_table_free(sub);
+    }
+    bl_groups_free(&gs);
+    assert_int_equal(count(dom, "<svg viewBox="), svgs);
+    assert_int_equal(count(dom, "<li data-find="), 5);
+    assert_int_equal(count(dom, "<section class=\"group\" id=\"g"), 5);
     assert_int_equal(count(dom, "<g data-col="), bars);
-    /* The MB/s chart: a bar per cell with a figure, each naming its set-up. */
-    const char *bw = strstr(dom, "data-metric=\"bw\"");
-    assert_non_null(bw);
-    const char *end = strstr(bw, "</svg>");
+    /* The MB/s charts: a bar per cell with a figure, each naming its set-up. */
     size_t in_bw = 0;
-    for (const char *p = strstr(bw, "<g data-col="); p && p < end;
-         p = strstr(p + 1, "<g data-col="))
-        in_bw++;
+    for (const char *bw = strstr(dom, "data-metric=\"bw\""); bw;
+         bw = strstr(bw + 1, "data-metric=\"bw\"")) {
+        const char *end = strstr(bw, "</svg>");
+        for (const char *p = strstr(bw, "<g data-col="); p && p < end;
+             p = strstr(p + 1, "<g data-col="))
+            in_bw++;
+    }
     assert_int_equal(in_bw, bw_cells);
     /* dd's figure, as the model has it, in the table and at its bar. */
     assert_non_null(strstr(dom, ">4572.9 MB/s</span>"));
@@ -324,26 +345,46 @@ static void test_controls_work(void **state)
     }
     assert_true(bars > 0);
     assert_int_equal(bars_off, bars);
-    /* The MB/s chart closes up: 16 px less per hidden bar, 36 more for a test left empty. */
+    /* The MB/s chart closes up: a bar's height (data-bar) less per hidden bar, a test's head
+     * and gap (data-group) more for a test left empty. */
     size_t hidden = 0, emptied = 0;
+    /* The chart of best's group (its source): the others of that group only. */
+    bl_groups gs;
+    bl_groups_make(t, 0, &gs);
+    const bl_group *mine_g = NULL;
+    for (size_t g = 0; g < gs.n; g++)
+        for (size_t k = 0; k < gs.v[g].ncols; k++)
+            if (gs.v[g].cols[k] == best)
+                mine_g = &gs.v[g];
+    assert_non_null(mine_g);
     for (size_t i = 0; i < t->nrows; i++) {
         size_t others = 0;
-        for (size_t j = 0; j < t->ncols; j++)
-            others += j != best && bl_table_cell(t, i, j)->m[BL_M_BW].n > 0;
+        for (size_t k = 0; k < mine_g->ncols; k++)
+            others +=
+                mine_g->cols[k] != best && bl_table_cell(t, i, mine_g->cols[k])->m[BL_M_BW].n > 0;
         int mine = bl_table_cell(t, i, best)->m[BL_M_BW].n > 0;
         hidden += mine;
         emptied += mine && !others;
     }
-    const char *svg = strstr(dom, "data-metric=\"bw\"");
+    bl_groups_free(&gs);
+    snprintf(want, sizeof want, "<g data-col=\"%zu\" ", best);
+    const char *svg = strstr(dom, want); /* the first chart holding best's bars: MB/s */
     assert_non_null(svg);
     while (svg > dom && strncmp(svg, "<svg", 4) != 0)
         svg--;
+    assert_non_null(strstr(svg, "data-metric=\"bw\""));
+    assert_true(strstr(svg, "data-metric=\"bw\"") < strchr(svg, '>'));
     const char *hh = strstr(svg, " height=\""), *dh = strstr(svg, "data-h=\"");
     assert_non_null(hh);
     assert_non_null(dh);
     assert_true(hh < strchr(svg, '>') && dh < strchr(svg, '>'));
     assert_true(hidden > 0);
-    assert_int_equal(atol(dh + 8) - atol(hh + 9), (long)(16 * hidden + 36 * emptied));
+    const char *db = strstr(svg, "data-bar=\""), *dg = strstr(svg, "data-group=\"");
+    assert_non_null(db);
+    assert_non_null(dg);
+    assert_int_equal(atol(db + 10), 19); /* the page's BAR_H */
+    assert_int_equal(atol(dh + 8) - atol(hh + 9),
+                     (long)(atol(db + 10) * (long)hidden + atol(dg + 12) * (long)emptied));
     free(dom);
     bl_table_free(t);
     bl_records_free(&rs);
@@ -389,8 +430,8 @@ static void test_header_and_test_column_stay(void **state)
     free(dom);
 }
 
-/* Printed (chromium's print to PDF, read with pdftotext): no controls on paper, and the blog
- * posts' table runs over pages with its header row on each, up to the charts. */
+/* Printed (chromium's print to PDF, read with pdftotext): no controls on paper, the blog posts'
+ * group charts, and their table over pages with its header row on each. */
 static void test_print_stylesheet(void **state)
 {
     (void)state;
@@ -422,15 +463,18 @@ static void test_print_stylesheet(void **state)
     int pages = atoi(n);
     free(n);
     assert_true(pages > 5);
-    int table_pages = 0, charts_seen = 0, table_done = 0;
+    int table_pages = 0, charts_seen = 0, table_done = 0, table_started = 0;
     for (int p = 1; p <= pages; p++) {
         snprintf(cmd, sizeof cmd, "pdftotext -layout -f %d -l %d '%s' -", p, p, pdf);
         char *t = bl_test_sh(cmd, NULL);
         assert_null(strstr(t, "Set-ups shown"));  /* the controls */
         assert_null(strstr(t, "Click a column")); /* screen-only hint */
         charts_seen |= strstr(t, "MB/s (throughput) of") != NULL;
-        if (!table_done) { /* up to the table's footnote: the header row on every sheet */
-            if (!strstr(t, "p99 latency"))
+        /* The groups' charts come first; from the table's first sheet to its footnote, the
+         * header row on every sheet. */
+        table_started |= strstr(t, "p99 latency") != NULL;
+        if (table_started && !table_done) {
+            if (!strstr(t, "p99 latency") && !strstr(t, "MB/s = 10^6 bytes/s"))
                 fail_msg("printed page %d of the table lacks its header row", p);
             table_pages++;
         }

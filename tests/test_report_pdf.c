@@ -1,6 +1,7 @@
 /* `report --pdf`: read back with poppler. The page count pdfinfo sees; pdftotext finds the
- * title page, the summary's figures (as the model has them) with its header on every summary
- * page, a chart per metric and the sources; Japanese set-ups of the blog posts stay text. */
+ * title page's overview, the contents (a group per source), each group's table figures (as the
+ * model has them) and chart, and the sources; the outline holds a bookmark per group; Japanese
+ * set-ups of the blog posts stay text. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,37 +54,49 @@ static void test_fixtures_report(void **state)
     snprintf(args, sizeof args, "report --db %s/s.db --pdf --title 'Vendor check' -o %s", dir, pdf);
     assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
     int n = pages_of(pdf);
-    /* title, summary, charts of MB/s, IOPS, mean/p50/p99/p99.9 latency, sources */
-    assert_true(n >= 8);
+    /* title, contents, the four sources' groups (small ones share pages), sources */
+    assert_true(n >= 4);
     char *p1 = page_text(pdf, 1);
     assert_non_null(strstr(p1, "Vendor check"));
-    assert_non_null(strstr(p1, "Set-ups compared"));
+    assert_non_null(strstr(p1, "4 comparison groups (one per source document)"));
     assert_non_null(strstr(p1, "Measured with fio"));
     assert_non_null(strstr(p1, "page 1"));
     free(p1);
-    /* The summary: dd's 4572.9 MB/s and KDiskMark's figures, the header on each of its pages. */
-    int summary_pages = 0, charts = 0, sources = 0, found_dd = 0;
-    for (int p = 2; p <= n; p++) {
+    char *p2 = page_text(pdf, 2);
+    assert_non_null(strstr(p2, "Contents: the comparison groups"));
+    assert_non_null(strstr(p2, "gnu-dd-9.1_c_write_read.txt — 1 set-up, 2 tests, 2 rec."));
+    free(p2);
+    /* Each group: its heading, its table (dd's 4572.9 MB/s), and a chart where set-ups share a
+     * test (fio's jobs, KDiskMark's). */
+    int headings = 0, charts = 0, sources = 0, found_dd = 0;
+    for (int p = 3; p <= n; p++) {
         char *t = page_text(pdf, p);
-        if (strstr(t, "Summary")) {
-            summary_pages++;
-            assert_non_null(strstr(t, "Set-up"));
-            assert_non_null(strstr(t, "95% CI"));
-            assert_non_null(strstr(t, "p99 lat"));
-            found_dd |= strstr(t, "4572.9") != NULL;
-        }
-        charts += strstr(t, "by test") != NULL;
-        sources += strstr(t, "Sources: each run") != NULL;
-        if (strstr(t, "Sources: each run")) {
-            assert_non_null(strstr(t, "gnu-dd-9.1_c_write_read.txt"));
+        /* a group's heading says "N set-up(s) · N tests · N records" */
+        for (const char *h = strstr(t, " · "); h; h = strstr(h + 1, " · "))
+            headings += h > t + 6 &&
+                        (strncmp(h - 6, "set-up", 6) == 0 || strncmp(h - 7, "set-ups", 7) == 0);
+        found_dd |= strstr(t, "4572.9") != NULL;
+        charts += strstr(t, "MB/s (10⁶ bytes/s) ·") != NULL;
+        sources += strstr(t, "Sources: each file") != NULL;
+        if (strstr(t, "Sources: each file")) {
+            assert_non_null(strstr(t, "gnu-dd-9.1_c_write_read.txt · dd · run 1 line"));
             assert_non_null(strstr(t, "kdiskmark-3.2.0_handwritten.txt"));
         }
         free(t);
     }
-    assert_true(summary_pages >= 1);
+    assert_int_equal(headings, 4);
     assert_true(found_dd);
-    assert_true(charts >= 4);
+    assert_true(charts >= 1); /* mix-3.33.out's four jobs */
     assert_int_equal(sources, 1);
+    /* The outline: Contents and one bookmark per group. */
+    snprintf(args, sizeof args, "strings '%s' | grep -c '/Title'", pdf);
+    char *titles = bl_test_sh(args, NULL);
+    assert_int_equal(atoi(titles), 1 + 4 + 1); /* the document's, Contents, the groups */
+    free(titles);
+    snprintf(args, sizeof args, "grep -c '/Type /Outlines' '%s'", pdf);
+    titles = bl_test_sh(args, NULL);
+    assert_int_equal(atoi(titles), 1);
+    free(titles);
     snprintf(args, sizeof args, "report --db %s/s.db --pdf", dir);
     char *err = NULL;
     assert_int_equal(bl_test_benchlog(args, NULL, &err), 2);
@@ -94,7 +107,8 @@ static void test_fixtures_report(void **state)
     free(dir);
 }
 
-/* The four blog posts: Japanese set-ups render as text, the long summary repeats its header. */
+/* The four blog posts: a group each in the contents, Japanese set-ups render as text, repeats
+ * show their 95% CI and n. */
 static void test_blog_report_japanese(void **state)
 {
     (void)state;
@@ -116,17 +130,12 @@ static void test_blog_report_japanese(void **state)
     snprintf(pdf, sizeof pdf, "%s/b.pdf", dir);
     snprintf(args, sizeof args, "report --db %s/b.db --pdf -o %s", dir, pdf);
     assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
-    int n = pages_of(pdf), summary_pages = 0;
-    assert_true(n > 10);
-    for (int p = 1; p <= n; p++) {
-        char *t = page_text(pdf, p);
-        if (strstr(t, "Summary")) {
-            summary_pages++;
-            assert_non_null(strstr(t, "Set-up"));
-        }
-        free(t);
-    }
-    assert_true(summary_pages >= 3); /* ~200 test × set-up lines */
+    int n = pages_of(pdf);
+    assert_true(n >= 6);
+    char *p2 = page_text(pdf, 2); /* the contents: a group per post */
+    for (size_t i = 0; i < 4; i++)
+        assert_non_null(strstr(p2, posts[i] + 5));
+    free(p2);
     char cmd[700];
     snprintf(cmd, sizeof cmd, "pdftotext '%s' -", pdf);
     char *all = bl_test_sh(cmd, NULL);
@@ -136,10 +145,9 @@ static void test_blog_report_japanese(void **state)
     assert_non_null(strstr(all, "615.4"));
     /* Blog 004's four fio-cdm sequential reads: 424.8 MB/s, n=4, 95% CI half-width 10.19. */
     free(all);
-    snprintf(cmd, sizeof cmd, "pdftotext -layout '%s' - | grep -m1 ' 424.8 '", pdf);
+    snprintf(cmd, sizeof cmd, "pdftotext -layout '%s' - | grep -m1 ' 424.8 [^ ]* *±'", pdf);
     all = bl_test_sh(cmd, NULL);
-    assert_non_null(strstr(all, "10.19")); /* on the same summary line */
-    assert_non_null(strstr(all, " 4 "));
+    assert_non_null(strstr(all, "424.8 MB/s ±10.19 (n=4)")); /* in the group's grid */
     free(all);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);

@@ -303,7 +303,7 @@ static void test_blog_every_setup(void **state)
     convert(dir, "blog.xlsx", "ods");
     char ods[600];
     snprintf(ods, sizeof ods, "%s/blog.ods", dir);
-    size_t charts = 0, series = 0;
+    size_t charts = 0, series = 0, group_charts = 0;
     for (int n = 1; n < 100; n++) {
         char part[64];
         snprintf(part, sizeof part, "Object %d/content.xml", n);
@@ -312,6 +312,8 @@ static void test_blog_every_setup(void **state)
             free(chart);
             break;
         }
+        /* A sheet per comparison group (blog post) with its own charts: 001's 18 set-ups. */
+        group_charts += strstr(chart, "G2 001_8562a4b6946fb1ec.txt (MB/s), set-ups ") != NULL;
         if (strstr(chart, "Throughput (MB/s), set-ups ")) {
             charts++;
             for (const char *p = chart; (p = strstr(p, "<chart:series ")); p++)
@@ -319,8 +321,9 @@ static void test_blog_every_setup(void **state)
         }
         free(chart);
     }
-    assert_int_equal(charts, 3);  /* set-ups 1-10, 11-20, 21-29 */
-    assert_int_equal(series, 29); /* every set-up with a throughput figure */
+    assert_int_equal(charts, 3);       /* set-ups 1-10, 11-20, 21-29 */
+    assert_int_equal(series, 29);      /* every set-up with a throughput figure */
+    assert_int_equal(group_charts, 2); /* set-ups 1-10, 11-18 */
     bl_records_free(&rs);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -1,0 +1,350 @@
+#include "report_pdf_int.h"
+#include "../charts/canvas.h"
+#include "../charts/chart.h"
+#include "../compare/fmt.h"
+#include "../compare/group.h"
+#include "../core/strbuf.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A group's table in long form (one line per test × set-up), with only the figure columns
+ * some line of the group fills; the set-up column takes the width left. */
+typedef struct {
+    const char *head;
+    double w;
+    int metric; /* a bl_metric, or -1 n, -2 CI */
+} fcol;
+
+static size_t group_cols(const bl_table *t, fcol *out)
+{
+    static const fcol all[] = {
+        {"MB/s (or own)", 62, BL_M_BW}, {"IOPS", 58, BL_M_IOPS}, {"Mean lat", 62, BL_M_LAT},
+        {"p99 lat", 62, BL_M_P99},      {"n", 26, -1},           {"95% CI ±", 76, -2}};
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        int any = all[k].metric == -1;
+        for (size_t i = 0; i < t->nrows && !any; i++)
+            for (size_t j = 0; j < t->ncols && !any; j++) {
+                const bl_cell *c = bl_table_cell(t, i, j);
+                const bl_stat *m = bl_cell_main(&t->rows[i], c);
+                any = all[k].metric == -2        ? m->n > 1 && bl_present(m->ci)
+                      : all[k].metric == BL_M_BW ? c->m[BL_M_BW].n || c->m[BL_M_VALUE].n
+                                                 : c->m[all[k].metric].n > 0;
+            }
+        if (any)
+            out[n++] = all[k];
+    }
+    return n;
+}
+
+#define TEST_W 150.0
+
+static double head_row(doc *d, double y, const fcol *fc, size_t nf, double setup_w)
+{
+    double x = M;
+    bl_pdf_text(d, x + 3, y, TEST_W - 6, "Test", 8.5, 1, 0, 1, INK);
+    x += TEST_W;
+    bl_pdf_text(d, x + 3, y, setup_w - 6, "Set-up", 8.5, 1, 0, 1, INK);
+    x += setup_w;
+    for (size_t k = 0; k < nf; k++) {
+        bl_pdf_text(d, x + 3, y, fc[k].w - 6, fc[k].head, 8.5, 1, 1, 1, INK);
+        x += fc[k].w;
+    }
+    y += LINE_H + 2;
+    bl_pdf_rule(d, y - 1, INK, 0.8);
+    return y + 1;
+}
+
+static void cell_fig(bl_strbuf *sb, const bl_cell *c, bl_metric m, double v)
+{
+    bl_strbuf_reset(sb);
+    if (!bl_present(v))
+        return;
+    if (bl_metric_unit(m) && strcmp(bl_metric_unit(m), "ns") == 0)
+        bl_fmt_ns(sb, v);
+    else if (m == BL_M_IOPS)
+        bl_fmt_iops(sb, v);
+    else
+        bl_fmt_fig(sb, v);
+    if (m == BL_M_VALUE && c->unit)
+        bl_strbuf_printf(sb, " %s", c->unit);
+}
+
+static void group_table(doc *d, const bl_table *t, const char *name)
+{
+    fcol fc[8];
+    size_t nf = group_cols(t, fc);
+    double setup_w = PW - 2 * M - TEST_W;
+    for (size_t k = 0; k < nf; k++)
+        setup_w -= fc[k].w;
+    if (d->y > PH - M - 4 * LINE_H)
+        bl_pdf_new_page_at(d, M);
+    d->y = head_row(d, d->y, fc, nf, setup_w);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < t->nrows; i++) {
+        int first = 1;
+        for (size_t j = 0; j < t->ncols; j++) {
+            const bl_cell *c = bl_table_cell(t, i, j);
+            const bl_stat *main = bl_cell_main(&t->rows[i], c);
+            if (!c->n_recs)
+                continue;
+            if (d->y > PH - M - 2 * LINE_H - 8) {
+                bl_pdf_new_page_at(d, M);
+                bl_strbuf_reset(&sb);
+                bl_strbuf_printf(&sb, "%s (continued)", name);
+                d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 10, 1, 0, 1, INK) + 4;
+                d->y = head_row(d, d->y, fc, nf, setup_w);
+                first = 1; /* the test named again at the top of a page */
+            }
+            double x = M, y = d->y;
+            if (first)
+                bl_pdf_text(d, x + 3, y, TEST_W - 6, t->rows[i].title, 8.5, 1, 0, 1, INK);
+            x += TEST_W;
+            /* Set-up names wrap: what tells them apart is often in their middle. */
+            double h = bl_pdf_text(d, x + 3, y, setup_w - 6, t->cols[j].label, 8.5, 0, 0, 0, INK);
+            x += setup_w;
+            for (size_t k = 0; k < nf; k++) {
+                bl_strbuf_reset(&sb);
+                int flag = 0;
+                if (fc[k].metric >= 0) {
+                    const bl_stat *st = &c->m[fc[k].metric];
+                    cell_fig(&sb, c, (bl_metric)fc[k].metric, st->n ? st->fig : BL_ABSENT);
+                    if (!st->n && fc[k].metric == BL_M_BW && c->m[BL_M_VALUE].n)
+                        cell_fig(&sb, c, BL_M_VALUE, c->m[BL_M_VALUE].fig);
+                    else if (!st->n && fc[k].metric == BL_M_BW && c->note)
+                        bl_strbuf_puts(&sb, c->note);
+                    flag = fc[k].metric == BL_M_BW && bl_present(c->flag);
+                    if (flag)
+                        bl_strbuf_puts(&sb, " !");
+                } else if (fc[k].metric == -1) {
+                    bl_strbuf_printf(&sb, "%zu", main->n ? main->n : c->n_recs);
+                } else if (main->n > 1 && bl_present(main->ci)) {
+                    cell_fig(&sb, c, bl_row_main(&t->rows[i]), main->ci);
+                }
+                bl_pdf_text(d, x + 3, y, fc[k].w - 6, sb.s, 8.5, 0, 1, 1, flag ? 0xC0392B : INK);
+                x += fc[k].w;
+            }
+            d->y += fmax(LINE_H, h + 2);
+            first = 0;
+        }
+        bl_pdf_rule(d, d->y + 1, RULE, 0.5);
+        d->y += 3;
+    }
+    bl_strbuf_free(&sb);
+    d->y += 6;
+}
+
+/* A group as a grid: a line per test, a column per set-up, the main figure with its unit, and
+ * where there are repeats the 95% CI half-width and n. A few set-ups have their whole names
+ * (wrapped) as headers; more go ten to a grid (as the charts' colours), keyed A, B, ... with a
+ * legend of whole names. */
+#define PIVOT_MAX 5
+#define PIVOT_CHUNK 10
+
+static void key_of(size_t j, char *buf, size_t n)
+{
+    snprintf(buf, n, "%c%s", (char)('A' + j % 26), j >= 26 ? "'" : "");
+}
+
+static double pivot_head(doc *d, const bl_table *t, size_t first, size_t nc, double colw, int keyed)
+{
+    double x = M + TEST_W, h = LINE_H;
+    char key[8];
+    bl_pdf_text(d, M + 3, d->y, TEST_W - 6, "Test", 8.5, 1, 0, 1, INK);
+    for (size_t j = first; j < first + nc; j++) {
+        key_of(j - first, key, sizeof key);
+        if (keyed) {
+            bl_pdf_rgb(d, bl_canvas_palette(j - first));
+            cairo_rectangle(d->cr, x + colw - 18, d->y + 2, 7, 7);
+            cairo_fill(d->cr);
+        }
+        h = fmax(h, bl_pdf_text(d, x + 3, d->y, colw - 6, keyed ? key : t->cols[j].label, 8, 1, 1,
+                                0, INK));
+        x += colw;
+    }
+    d->y += h + 2;
+    bl_pdf_rule(d, d->y - 1, INK, 0.8);
+    return d->y + 1;
+}
+
+/* The keys' legend: "A  the set-up's whole name", two columns. */
+static void pivot_keys(doc *d, const bl_table *t, size_t first, size_t nc)
+{
+    double colw = (PW - 2 * M) / 2, top = d->y, bottom = d->y;
+    char key[8];
+    for (size_t j = first; j < first + nc; j++) {
+        size_t k = j - first;
+        double x = M + (k % 2) * colw;
+        if (k % 2 == 0)
+            top = bottom;
+        key_of(k, key, sizeof key);
+        bl_pdf_rgb(d, bl_canvas_palette(k));
+        cairo_rectangle(d->cr, x, top + 2.5, 7, 7);
+        cairo_fill(d->cr);
+        bl_pdf_text(d, x + 10, top, 14, key, 8, 1, 0, 0, INK);
+        double h = bl_pdf_text(d, x + 24, top, colw - 30, t->cols[j].label, 8, 0, 0, 0, INK);
+        bottom = fmax(bottom, top + h + 1.5);
+    }
+    d->y = bottom + 4;
+}
+
+static void group_pivot(doc *d, const bl_table *t, const char *name)
+{
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    int keyed = t->ncols > PIVOT_MAX;
+    for (size_t first = 0; first < t->ncols; first += PIVOT_CHUNK) {
+        size_t nc =
+            keyed ? (t->ncols - first < PIVOT_CHUNK ? t->ncols - first : PIVOT_CHUNK) : t->ncols;
+        double colw = (PW - 2 * M - TEST_W) / (double)nc;
+        if (d->y > PH - M - 6 * LINE_H - (keyed ? LINE_H * (double)(nc + 1) / 2 : 0))
+            bl_pdf_new_page_at(d, M);
+        if (keyed)
+            pivot_keys(d, t, first, nc);
+        d->y = pivot_head(d, t, first, nc, colw, keyed);
+        for (size_t i = 0; i < t->nrows; i++) {
+            int any = 0;
+            for (size_t j = first; j < first + nc && !any; j++)
+                any = bl_table_cell(t, i, j)->n_recs > 0;
+            if (!any)
+                continue;
+            if (d->y > PH - M - 2 * LINE_H) {
+                bl_pdf_new_page_at(d, M);
+                bl_strbuf_reset(&sb);
+                bl_strbuf_printf(&sb, "%s (continued)", name);
+                d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 10, 1, 0, 1, INK) + 4;
+                d->y = pivot_head(d, t, first, nc, colw, keyed);
+            }
+            bl_pdf_text(d, M + 3, d->y, TEST_W - (keyed ? 42 : 6), t->rows[i].title, 8.5, 1, 0, 1,
+                        INK);
+            bl_metric m = bl_row_main(&t->rows[i]);
+            for (size_t j = first; j < first + nc; j++) {
+                const bl_cell *c = bl_table_cell(t, i, j);
+                const bl_stat *st = &c->m[m];
+                bl_strbuf_reset(&sb);
+                if (st->n) {
+                    cell_fig(&sb, c, m, st->fig);
+                    if (m != BL_M_VALUE && !keyed)
+                        bl_strbuf_printf(&sb, " %s", bl_metric_unit(m));
+                    if (st->n > 1 && bl_present(st->ci)) { /* the 95% CI half-width */
+                        bl_strbuf tmp;
+                        bl_strbuf_init(&tmp);
+                        cell_fig(&tmp, c, m, st->ci);
+                        bl_strbuf_printf(&sb, " ±%s", tmp.s);
+                        bl_strbuf_free(&tmp);
+                    }
+                    if (st->n > 1)
+                        bl_strbuf_printf(&sb, keyed ? " n%zu" : " (n=%zu)", st->n);
+                    if (bl_present(c->flag))
+                        bl_strbuf_puts(&sb, " !");
+                } else if (c->note) {
+                    bl_strbuf_puts(&sb, c->note);
+                }
+                bl_pdf_text(d, M + TEST_W + colw * (double)(j - first) + 2, d->y, colw - 4, sb.s,
+                            keyed ? 7.5 : 8.5, 0, 1, 1, bl_present(c->flag) ? 0xC0392B : INK);
+            }
+            if (keyed) { /* the unit once, in the test's line */
+                bl_strbuf_reset(&sb);
+                bl_strbuf_puts(&sb, m == BL_M_VALUE ? (t->rows[i].unit ? t->rows[i].unit : "")
+                                                    : bl_metric_unit(m));
+                bl_pdf_text(d, M + TEST_W - 38, d->y + 1, 34, sb.s, 7, 0, 1, 1, MUTED);
+            }
+            d->y += LINE_H;
+            bl_pdf_rule(d, d->y, RULE, 0.4);
+            d->y += 1;
+        }
+        d->y += 6;
+        if (!keyed)
+            break;
+    }
+    bl_strbuf_free(&sb);
+}
+
+/* The group's bar chart of its main figure: every set-up (ten to a chart, the palette's
+ * colours), its tests in as many charts as the pages need, each as tall as its bars. */
+int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pdf_opts *o,
+                        char *err, size_t errlen)
+{
+    double s = (PW - 2 * M) / 1600.0;
+    size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows), *all = NULL;
+    const char *unit = "";
+    size_t nr = bl_table_chart_rows(t, rows, &unit);
+    if (!nr) {
+        free(rows);
+        return 0;
+    }
+    all = bl_xmalloc((t->ncols + 1) * sizeof *all);
+    for (size_t j = 0; j < t->ncols; j++)
+        all[j] = j;
+    char title[300];
+    snprintf(title, sizeof title, "%s", name);
+    for (size_t first_col = 0; first_col < t->ncols; first_col += BL_CHART_MAX_CURVES) {
+        size_t nc =
+            t->ncols - first_col < BL_CHART_MAX_CURVES ? t->ncols - first_col : BL_CHART_MAX_CURVES;
+        for (size_t r0 = 0; r0 < nr;) {
+            /* As many tests as the rest of the page holds (one at least, on a new page). */
+            double room = (PH - M - 12 - d->y) / s;
+            size_t take = 0;
+            int h = 0;
+            for (size_t k = 1; r0 + k <= nr; k++) {
+                bl_table *sub = bl_table_subset_rows(t, rows + r0, k, all + first_col, nc);
+                bl_chart_opts co = {.kind = BL_CHART_BAR,
+                                    .by = o->by,
+                                    .repeats = o->repeats,
+                                    .table = sub,
+                                    .title = title,
+                                    .compact = 1};
+                int hk = bl_chart_bar_height(NULL, &co, 1600);
+                bl_table_free(sub);
+                if (hk > room && k > 1)
+                    break;
+                take = k;
+                h = hk;
+                if (hk > room)
+                    break;
+            }
+            if (h > room && d->y > M + 1) {
+                bl_pdf_new_page_at(d, M);
+                continue; /* measured again with a whole page */
+            }
+            bl_table *sub = bl_table_subset_rows(t, rows + r0, take, all + first_col, nc);
+            cairo_save(d->cr);
+            cairo_translate(d->cr, M, d->y);
+            cairo_scale(d->cr, s, s);
+            bl_canvas c;
+            int ch = (int)fmin(h, (PH - M - 12 - d->y) / s);
+            bl_canvas_init_on(&c, d->cr, 1600, ch);
+            bl_chart_opts co = {.kind = BL_CHART_BAR,
+                                .by = o->by,
+                                .repeats = o->repeats,
+                                .table = sub,
+                                .title = title,
+                                .compact = 1};
+            int rc = bl_chart_draw(&c, NULL, &co, err, errlen);
+            bl_canvas_free(&c);
+            cairo_restore(d->cr);
+            bl_table_free(sub);
+            if (rc == 2) {
+                free(rows);
+                free(all);
+                return 1;
+            }
+            d->y += ch * s + 8;
+            r0 += take;
+        }
+    }
+    free(rows);
+    free(all);
+    return 0;
+}
+
+void bl_pdf_group_table(doc *d, const bl_table *t, const char *name)
+{
+    if (t->ncols > 1)
+        group_pivot(d, t, name);
+    else
+        group_table(d, t, name);
+}
