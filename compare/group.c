@@ -113,6 +113,8 @@ bl_table *bl_table_subset_rows(const bl_table *t, const size_t *only, size_t non
         s->cols[k].key = dup_or_null(t->cols[cols[k]].key);
         s->cols[k].title = dup_or_null(t->cols[cols[k]].title);
         s->cols[k].label = dup_or_null(t->cols[cols[k]].label);
+        for (int i = 0; i < BL_SETUP_INFO_N; i++) /* (the subset owns its copies too) */
+            s->cols[k].info[i] = dup_or_null(t->cols[cols[k]].info[i]);
         if ((long)cols[k] == t->baseline)
             s->baseline = (long)k;
     }
