@@ -63,9 +63,9 @@ int bl_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "benchlog %s: ", cmd);
+    fprintf(stderr, "benchlog%s%s: ", *cmd ? " " : "", cmd);
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry 'benchlog %s --help'.\n", cmd);
+    fprintf(stderr, "\nTry 'benchlog%s%s --help'.\n", *cmd ? " " : "", cmd);
     va_end(ap);
     return 2;
 }

@@ -2,6 +2,7 @@
 #include "../charts/chart.h"
 #include "../core/version.h"
 #include "commands.h"
+#include "global.h"
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,13 +31,16 @@ static const command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: benchlog COMMAND [OPTIONS] [ARGS]\n\n"
+    fprintf(f, "Usage: benchlog [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n\n"
                "Reads storage benchmark results (fio, bonnie++, dd, CrystalDiskMark, also\n"
                "pasted in blog posts), runs benchmarks, and compares them.\n\nCommands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "  %-8s %s\n", "help", "help on a command: benchlog help COMMAND");
-    fprintf(f, "\nThe store is benchlog.db in the current folder, $BENCHLOG_DB, or --db FILE.\n"
+    bl_global_help(f);
+    fprintf(f, "\nThe store is benchlog.db in the current folder, $BENCHLOG_DB, or --db FILE\n"
+               "(before the command or after it; after it wins). Results go to stdout,\n"
+               "diagnostics to stderr.\n"
                "Exit status: 0 done, 1 the input held errors (good records kept), 2 usage.\n"
                "Run 'benchlog COMMAND --help' for a command's options; man benchlog.\n");
 }
@@ -61,6 +65,11 @@ int main(int argc, char **argv)
     /* Character classes for width computations only: numbers are always read and printed
      * in the C locale, whatever the user's LC_NUMERIC. */
     setlocale(LC_CTYPE, "");
+    int status, first = bl_global_options(argc, argv, &status);
+    if (first < 0)
+        return status;
+    argc -= first - 1;
+    argv += first - 1; /* argv[1] is the command's name */
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -1,5 +1,6 @@
 #include "options.h"
 #include "args.h"
+#include "global.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,7 @@ static int apply(const bl_command_help *h, const bl_option *o, const char *shown
         *(const char **)o->value = arg;
         return 0;
     case BL_OPT_FN_:
+    case BL_OPT_FN_OPT_:
         if (o->fn(o->value, arg, err, sizeof err) != 0)
             return usage(h, "%s%s", err, "");
         return 0;
@@ -78,12 +80,16 @@ static int one_long(const bl_command_help *h, const bl_option *opts, int argc, c
         return BL_OPTS_HELP;
     int ambiguous;
     const bl_option *o = find_long(opts, name, len, &ambiguous);
+    if (!o && !ambiguous) /* --color, -q...: the global ones a command does not define */
+        o = find_long(bl_global_after, name, len, &ambiguous);
     if (!o)
         return usage(h, ambiguous ? "option '%s' is ambiguous%s" : "unknown option '%s'%s",
                      argv[*i], "");
-    if (!o->argh) {
-        if (eq)
+    if (!o->argh || o->type == BL_OPT_FN_OPT_) {
+        if (eq && o->type != BL_OPT_FN_OPT_)
             return usage(h, "option '--%s' takes no value%s", o->long_name, "");
+        if (eq)
+            return apply(h, o, argv[*i], eq + 1);
         return apply(h, o, argv[*i], NULL);
     }
     if (eq)
@@ -101,6 +107,8 @@ static int one_short(const bl_command_help *h, const bl_option *opts, int argc, 
     if (a[1] == 'h' && a[2] == 0)
         return BL_OPTS_HELP;
     const bl_option *o = find_short(opts, a[1]);
+    if (!o)
+        o = find_short(bl_global_after, a[1]);
     if (!o)
         return usage(h, "unknown option '%s'%s", a, "");
     if (!o->argh) {
@@ -146,8 +154,18 @@ static int opt_width(const bl_option *o)
     int w = o->short_name ? 4 : 0;
     w += 2 + (int)strlen(o->long_name ? o->long_name : "");
     if (o->argh)
-        w += 1 + (int)strlen(o->argh);
+        w += (o->type == BL_OPT_FN_OPT_ ? 3 : 1) + (int)strlen(o->argh);
     return w;
+}
+
+/* "-o, --output FILE", "--color[=WHEN]" */
+void bl_option_left(char *left, size_t n, const bl_option *o)
+{
+    int opt = o->type == BL_OPT_FN_OPT_;
+    snprintf(left, n, "%s%s%s%s%s%s%s", o->short_name ? (char[]){'-', o->short_name, 0} : "",
+             o->short_name && o->long_name ? ", " : "", o->long_name ? "--" : "",
+             o->long_name ? o->long_name : "", o->argh ? (opt ? "[=" : " ") : "",
+             o->argh ? o->argh : "", opt ? "]" : "");
 }
 
 void bl_options_help(FILE *f, const bl_command_help *h, const bl_option *opts)
@@ -159,10 +177,7 @@ void bl_options_help(FILE *f, const bl_command_help *h, const bl_option *opts)
     fputs("\nOptions:\n", f);
     for (const bl_option *o = opts; o->type != BL_OPT_END_; o++) {
         char left[128];
-        snprintf(left, sizeof left, "%s%s%s%s%s%s",
-                 o->short_name ? (char[]){'-', o->short_name, 0} : "",
-                 o->short_name && o->long_name ? ", " : "", o->long_name ? "--" : "",
-                 o->long_name ? o->long_name : "", o->argh ? " " : "", o->argh ? o->argh : "");
+        bl_option_left(left, sizeof left, o);
         fprintf(f, "  %-*s  ", width, left);
         /* A help of several lines goes on in the same column. */
         for (const char *c = o->help; *c; c++)
@@ -177,6 +192,9 @@ void bl_options_help(FILE *f, const bl_command_help *h, const bl_option *opts)
         h->extra(f);
     if (h->after)
         fprintf(f, "\n%s", h->after);
+    fprintf(f, "\nGlobal options go before the command (benchlog --help): --db FILE, -C DIR,\n"
+               "--color[=WHEN], --no-color, -q; the last three are taken after it too. An option\n"
+               "given both before and after the command: the command's own wins.\n");
 }
 
 int bl_options(const bl_command_help *h, const bl_option *opts, int argc, char **argv, int *status)

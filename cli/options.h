@@ -16,6 +16,7 @@ typedef enum bl_opt_type {
     BL_OPT_SET_,    /* *(int *)value = set (one of several choices, last wins) */
     BL_OPT_STRING_, /* *(const char **)value = the argument */
     BL_OPT_FN_,     /* fn(value, argument): converts or collects, -1 with err on a bad one */
+    BL_OPT_FN_OPT_, /* the same with an optional argument, given as --name=ARG only (NULL: none) */
 } bl_opt_type;
 
 typedef int (*bl_opt_fn)(void *value, const char *arg, char *err, size_t errlen);
@@ -47,6 +48,10 @@ typedef struct bl_option {
     {                                                                                              \
         BL_OPT_FN_, s, l, v, a, h, 0, f                                                            \
     }
+#define BL_OPT_FN_OPT(s, l, v, a, h, f)                                                            \
+    {                                                                                              \
+        BL_OPT_FN_OPT_, s, l, v, a, h, 0, f                                                        \
+    }
 #define BL_OPT_END()                                                                               \
     {                                                                                              \
         BL_OPT_END_, 0, NULL, NULL, NULL, NULL, 0, NULL                                            \
@@ -77,7 +82,10 @@ enum { BL_OPTS_HELP = -1, BL_OPTS_USAGE = -2 };
  * refused (message printed to stderr as bl_usage_error does). */
 int bl_options_parse(const bl_command_help *h, const bl_option *opts, int argc, char **argv);
 
-/* Prints usage, the option table, extra() and `after`. */
+/* "-o, --output FILE": an option as the help shows it. */
+void bl_option_left(char *left, size_t n, const bl_option *o);
+
+/* Prints usage, the option table, extra() and `after`, and a line on the global options. */
 void bl_options_help(FILE *f, const bl_command_help *h, const bl_option *opts);
 
 /* bl_options_parse for a command: returns the number of operands, or -1 with *status the
