@@ -6,7 +6,9 @@
 #include "../parsers/fio_log_weight.h"
 #include "args.h"
 #include "commands.h"
+#include "global.h"
 #include "options.h"
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +31,10 @@ static const char parse_usage[] =
     "FILE - is standard input. Errors go to stderr as FILE:LINE: message.\n";
 static const char import_usage[] =
     "Usage: benchlog import [OPTIONS] FILE...\n\n"
-    "Parses each FILE into the store, one transaction per file. A file whose\n"
-    "content is already in the store is skipped (said on stderr).\n";
+    "Parses each FILE into the store, one transaction per file, and prints one line\n"
+    "a file on stdout: what was imported and its run IDs, or that its content is\n"
+    "already in the store (skipped) and its run IDs. Errors and warnings go to stderr;\n"
+    "-q keeps the errors only.\n";
 static const char after[] = "\nOptions may stand before, between or after the files.\n"
                             "Example: benchlog import --label host=nas1 fio-randread.txt dd.log\n";
 
@@ -39,6 +43,7 @@ typedef struct parse_args {
     bl_labels labels;
     bl_patterns *patterns;
     int n_files;
+    int json; /* import --json: its lines as JSON Lines */
 } parse_args;
 
 /* The user's folder of pattern files, then each --patterns file; errors as FILE:LINE. A
@@ -93,6 +98,9 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
                   opt_patterns),
         BL_OPT_END(),
         BL_OPT_DB(&a->db),
+        BL_OPT_BOOL(0, "json", &a->json,
+                    "one JSON object a file on stdout: {\"source\", \"status\": imported,\n"
+                    "skipped or refused, \"records\", \"runs\": [IDs]}"),
         BL_OPT_END(),
     };
     bl_option popts[sizeof opts / sizeof opts[0]];
@@ -116,6 +124,21 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
         return bl_usage_error(cmd, "no FILE given") + 1;
     a->n_files = n;
     return 0;
+}
+
+/* The parse's errors, and its warnings unless -q. */
+static void print_diags(const bl_parse_out *out)
+{
+    if (!bl_quiet()) {
+        bl_print_diags(out);
+        return;
+    }
+    for (size_t i = 0; i < out->n_diags; i++)
+        if (out->diags[i].line > 0)
+            fprintf(stderr, "%s:%ld: %s\n", out->diags[i].source, out->diags[i].line,
+                    out->diags[i].msg);
+        else
+            fprintf(stderr, "%s: %s\n", out->diags[i].source, out->diags[i].msg);
 }
 
 /* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet). */
@@ -191,7 +214,7 @@ static int print_file(bl_parse_out *out, bl_content_key *key, int status, void *
 {
     (void)key;
     (void)ctx;
-    bl_print_diags(out);
+    print_diags(out);
     for (size_t k = 0; k < out->recs.n; k++)
         bl_record_write_jsonl(out->recs.v[k], stdout);
     return status;
@@ -228,14 +251,40 @@ int cmd_parse(int argc, char **argv)
     return status;
 }
 
-static size_t count_runs(const bl_records *rs)
+/* A file's line on stdout, its result: status "imported" (its records and runs), "skipped"
+ * (its content was stored before: the stored runs) or "refused" (nothing stored: errors on
+ * stderr; --json only, as the text says it there). ids: run IDs separated by spaces. */
+static void said(const parse_args *a, const char *source, const char *status, size_t n_records,
+                 const char *ids)
 {
-    size_t n = 0;
-    int64_t last = -2;
-    for (size_t i = 0; i < rs->n; i++)
-        if (rs->v[i]->run != last)
-            n++, last = rs->v[i]->run;
-    return n;
+    if (a->json) {
+        json_t *o = json_object(), *runs = json_array();
+        json_object_set_new(o, "source", json_string(source));
+        json_object_set_new(o, "status", json_string(status));
+        json_object_set_new(o, "records", json_integer((json_int_t)n_records));
+        for (const char *p = ids; *p;) {
+            size_t len = strcspn(p, " ");
+            json_array_append_new(runs, json_stringn(p, len));
+            p += len + (p[len] == ' ');
+        }
+        json_object_set_new(o, "runs", runs);
+        char *line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        printf("%s\n", line);
+        free(line);
+        json_decref(o);
+        return;
+    }
+    if (bl_quiet() || strcmp(status, "refused") == 0)
+        return;
+    size_t n_runs = 0;
+    for (const char *p = ids; *p; p++)
+        n_runs += (p == ids || p[-1] == ' ') && *p != ' ';
+    if (strcmp(status, "skipped") == 0)
+        printf("%s: already in the store (same content, run%s %s): skipped\n", source,
+               n_runs == 1 ? "" : "s", ids);
+    else
+        printf("%s: imported %zu record%s in %zu run%s: %s\n", source, n_records,
+               n_records == 1 ? "" : "s", n_runs, n_runs == 1 ? "" : "s", ids);
 }
 
 /* Imports one parsed file (out, with its content key and its parse status); returns its
@@ -245,17 +294,18 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
 {
     const bl_parse_out out = *op;
     char err[512];
-    bl_print_diags(&out);
-    if (out.recs.n == 0)
+    print_diags(&out);
+    if (out.recs.n == 0) {
+        said(a, out.source, "refused", 0, "");
         return 1;
+    }
     bl_strbuf ids;
     bl_strbuf_init(&ids);
     int rc = bl_store_import(s, out.source, key, a->as ? a->as : "auto", &out.recs, &ids, err,
                              sizeof err);
     const char *first = ids.s ? ids.s : "";
     if (rc == BL_IMPORT_DUPLICATE) {
-        fprintf(stderr, "%s: already in the store (same content, runs %s): skipped\n", out.source,
-                first);
+        said(a, out.source, "skipped", out.recs.n, first);
     } else if (rc == BL_IMPORT_DUPLICATE_OTHER && a->labels.n == 0) {
         /* No --label asked for: the records read now carry labels the stored ones lack, from
          * the files given beside it (an IOPS log that weights a latency log) or a relabel
@@ -287,10 +337,10 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
         fprintf(stderr, "%s: import failed, store unchanged: %s\n", out.source, err);
         status = 1;
     } else {
-        size_t n_runs = count_runs(&out.recs);
-        fprintf(stderr, "%s: imported %zu records in %zu run%s: %s\n", out.source, out.recs.n,
-                n_runs, n_runs == 1 ? "" : "s", first);
+        said(a, out.source, "imported", out.recs.n, first);
     }
+    if (rc != BL_IMPORT_DONE && rc != BL_IMPORT_DUPLICATE)
+        said(a, out.source, "refused", 0, first);
     bl_strbuf_free(&ids);
     return status;
 }
@@ -389,5 +439,7 @@ int cmd_import(int argc, char **argv)
     held_free(&held);
     bl_store_close(s);
     free_args(&a);
+    if (fflush(stdout) != 0)
+        status = 1;
     return status;
 }

@@ -52,8 +52,8 @@ static int set_dir(void *unused, const char *dir, char *err, size_t errlen)
 }
 
 #define OPT_COLOR                                                                                  \
-    BL_OPT_FN_OPT(0, "color", NULL, "WHEN", "colour: always, never or auto (default: on a terminal)",  \
-              set_color)
+    BL_OPT_FN_OPT(0, "color", NULL, "WHEN",                                                        \
+                  "colour: always, never or auto (default: on a terminal)", set_color)
 #define OPT_NO_COLOR BL_OPT_FN(0, "no-color", NULL, NULL, "no colour (as $NO_COLOR)", set_no_color)
 #define OPT_QUIET                                                                                  \
     BL_OPT_FN('q', "quiet", NULL, NULL, "errors only: no warnings, no confirmation lines",         \

@@ -109,7 +109,7 @@ static void test_dash_c(void **state)
     fixture *f = *state;
     char *out, *err;
     /* -C DIR: benchlog.db and relative paths are DIR's, as git -C reads them */
-    assert_int_equal(bl_test_benchlogf(NULL, &out, "-C %s import %s", f->dir, f->dd), 0);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "-C %s import %s", f->dir, f->dd), 0);
     assert_non_null(strstr(out, "imported 2 records in 2 runs: " DD_WRITE " " DD_READ));
     free(out);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "-C %s list", f->dir), 0);
@@ -136,11 +136,111 @@ static void test_dash_c(void **state)
     free(err);
 }
 
+/* import's result on stdout, one line a file with its run IDs; diagnostics on stderr. */
+static void test_import_stdout(void **state)
+{
+    fixture *f = *state;
+    char *out, *err, path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/f", f->dir);
+    /* `import ... > f` holds the run IDs */
+    const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "%s --db %s/o.db import %s %s > %s 2>%s.err", bin, f->dir, DD, CDM,
+             path, path);
+    int st;
+    free(bl_test_sh(cmd, &st));
+    assert_int_equal(st, 0);
+    strcat(path, ".err");
+    err = bl_test_slurp(path);
+    assert_string_equal(err, "");
+    free(err);
+    path[strlen(path) - 4] = 0;
+    out = bl_test_slurp(path);
+    assert_string_equal(out, DD ": imported 2 records in 2 runs: " DD_WRITE " " DD_READ "\n" CDM
+                                ": imported 8 records in 1 run: 33b60c76\n");
+    free(out);
+    /* each ID is a run of the store: the CDM run holds its 8 records */
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "--db %s/o.db export 33b60c76", f->dir), 0);
+    assert_int_equal(bl_test_count_lines(out), 8);
+    free(out);
+    /* again: skipped, the stored runs said, on stdout too */
+    assert_int_equal(bl_test_benchlogf(&out, &err, "--db %s/o.db import %s", f->dir, DD), 0);
+    assert_string_equal(out, DD ": already in the store (same content, runs " DD_WRITE " " DD_READ
+                                "): skipped\n");
+    assert_string_equal(err, "");
+    free(out);
+    free(err);
+    /* --json: the same as JSON Lines */
+    assert_int_equal(bl_test_benchlogf(&out, &err, "--db %s/o.db import --json %s %s /dev/null",
+                                       f->dir, DD, CDM),
+                     1);
+    assert_int_equal(bl_test_count_lines(out), 3);
+    json_error_t je;
+    json_t *o = json_loads(out, JSON_DISABLE_EOF_CHECK, &je);
+    assert_non_null(o);
+    assert_string_equal(json_string_value(json_object_get(o, "source")), DD);
+    assert_string_equal(json_string_value(json_object_get(o, "status")), "skipped");
+    assert_int_equal(json_integer_value(json_object_get(o, "records")), 2);
+    json_t *runs = json_object_get(o, "runs");
+    assert_int_equal(json_array_size(runs), 2);
+    assert_string_equal(json_string_value(json_array_get(runs, 0)), DD_WRITE);
+    assert_string_equal(json_string_value(json_array_get(runs, 1)), DD_READ);
+    json_decref(o);
+    assert_non_null(strstr(out, "{\"source\":\"/dev/null\",\"status\":\"refused\",\"records\":0,"
+                                "\"runs\":[]}\n"));
+    assert_non_null(strstr(err, "/dev/null"));
+    free(out);
+    free(err);
+    /* one record in one run: singular */
+    char one[PATH_MAX + 32];
+    snprintf(one, sizeof one, "%s/one.txt", f->dir);
+    FILE *w = fopen(one, "w");
+    assert_non_null(w);
+    fputs("67108864 bytes (67 MB, 64 MiB) copied, 0.0146754 s, 4.6 GB/s\n", w);
+    fclose(w);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "--db %s/o.db import %s", f->dir, one), 0);
+    assert_non_null(strstr(out, ": imported 1 record in 1 run: "));
+    free(out);
+}
+
+/* -q: errors only. A log of averaged windows warns (status 0); -q keeps it quiet. */
+static void test_quiet(void **state)
+{
+    fixture *f = *state;
+    char *out, *err;
+    const char *log = "fixtures/fio/log-avg_clat.1.log";
+    assert_int_equal(bl_test_benchlogf(&out, &err, "--db %s/q.db import %s", f->dir, log), 0);
+    assert_non_null(strstr(err, "warning: fio log written with log_avg_msec"));
+    assert_non_null(strstr(out, "imported "));
+    free(out);
+    free(err);
+    assert_int_equal(bl_test_benchlogf(&out, &err, "-q --db %s/q2.db import %s", f->dir, log), 0);
+    assert_string_equal(out, "");
+    assert_string_equal(err, "");
+    free(out);
+    free(err);
+    /* after the command too; errors stay */
+    assert_int_equal(
+        bl_test_benchlogf(&out, &err, "import --db %s/q3.db %s /dev/null -q", f->dir, log), 1);
+    assert_string_equal(out, "");
+    assert_null(strstr(err, "warning"));
+    assert_non_null(strstr(err, "/dev/null: "));
+    free(out);
+    free(err);
+    /* quiet keeps what the command is for: list's runs */
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "-q --db %s/q2.db list", f->dir), 0);
+    assert_int_equal(bl_test_count_lines(out), 1);
+    assert_non_null(strstr(out, "log-avg_clat.1.log:1  fio  2 records"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_global_db),
         cmocka_unit_test(test_dash_c),
+        cmocka_unit_test(test_import_stdout),
+        cmocka_unit_test(test_quiet),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -29,11 +29,11 @@ static int setup(void **state)
 {
     char *dir = bl_test_tmpdir();
     /* import: the options after the file */
-    char *err;
-    if (bl_test_benchlogf(NULL, &err, "import %s --label host=nas1 --db %s/s.db", DD, dir) != 0 ||
-        !strstr(err, "imported 2 records"))
+    char *out;
+    if (bl_test_benchlogf(&out, NULL, "import %s --label host=nas1 --db %s/s.db", DD, dir) != 0 ||
+        !strstr(out, "imported 2 records"))
         return -1;
-    free(err);
+    free(out);
     *state = dir;
     return 0;
 }

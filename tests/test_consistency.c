@@ -280,9 +280,10 @@ static void test_parse_and_import_warn(void **state)
 
     char *dir = bl_test_tmpdir();
     snprintf(args, sizeof args, "import --db '%s/t.db' '%s'", dir, path);
-    assert_int_equal(bl_test_benchlog(args, NULL, &err), 0);
+    assert_int_equal(bl_test_benchlog(args, &out, &err), 0);
     assert_non_null(strstr(err, want));
-    assert_non_null(strstr(err, "imported 9 records")); /* 8 jobs and their total */
+    assert_non_null(strstr(out, "imported 9 records")); /* 8 jobs and their total */
+    free(out);
     free(err);
     snprintf(args, sizeof args, "export --db '%s/t.db'", dir);
     assert_int_equal(bl_test_benchlog(args, &out, NULL), 0);

@@ -117,7 +117,7 @@ static void test_ids_in_every_command(void **state)
     assert_non_null(strstr(err, "'1' is not a run ID"));
     free(err);
     /* the same content gets the same IDs in another store */
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s/other.db %s", s->dir, DD), 0);
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s/other.db %s", s->dir, DD), 0);
     assert_non_null(strstr(err, s->ids[0]) && strstr(err, s->ids[1]));
     free(err);
 }
@@ -275,8 +275,8 @@ static void test_reimport_other_labels(void **state)
 {
     store *s = *state;
     char *err;
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", s->db, CDM), 0);
-    assert_non_null(strstr(err, "already in the store (same content"));
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", s->db, CDM), 0);
+    assert_non_null(strstr(err, "already in the store (same content")); /* on stdout */
     assert_non_null(strstr(err, "skipped"));
     free(err);
     assert_int_equal(
@@ -392,7 +392,7 @@ static void test_delete(void **state)
     assert_int_equal(bl_test_benchlogf(NULL, &err, "delete --db %s tool=dd --yes", s->db), 0);
     free(err);
     /* its import is gone with its last run: the file can be imported again, same IDs */
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", s->db, DD), 0);
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", s->db, DD), 0);
     assert_non_null(strstr(err, "imported 2 records in 2 runs"));
     assert_non_null(strstr(err, s->ids[0]));
     free(err);
@@ -497,7 +497,7 @@ static void test_legacy_fnv_key(void **state)
     bl_text_free(&t);
     snprintf(sql, sizeof sql, "UPDATE imports SET hash = '%s'", fnv);
     sqlite_exec(path, sql);
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", path, DD), 0);
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", path, DD), 0);
     assert_non_null(strstr(err, "already in the store (same content"));
     free(err);
 }
@@ -528,7 +528,7 @@ static void test_upgraded_ids_stable(void **state)
     snprintf(again, sizeof again, "%.8s", out);
     free(out);
     assert_string_equal(first, again);
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", path, DD), 0);
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", path, DD), 0);
     assert_non_null(strstr(err, "already in the store (same content"));
     assert_non_null(strstr(err, first));
     free(err);
