@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "options.h"
 #include "runlist.h"
+#include "show_units.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,18 @@
 enum { SHOW_ARRAY_MAX = 16 };
 
 static void show_value(const char *path, json_t *v, const char *run_id);
+
+/* Every line of a record goes through here: its name, then its value as text. */
+static void show_line(const char *name, const char *text)
+{
+    printf("  %-22s %s\n", name, text);
+}
+
+static void show_line_cb(void *ctx, const char *name, const char *text)
+{
+    (void)ctx;
+    show_line(name, text);
+}
 
 static void show_scalar(bl_strbuf *sb, json_t *v)
 {
@@ -57,7 +70,7 @@ static void show_value(const char *path, json_t *v, const char *run_id)
         }
         if (n > SHOW_ARRAY_MAX)
             bl_strbuf_printf(&sb, ", ... (%zu in all: benchlog export %s)", n, run_id);
-        printf("  %-22s %s\n", path, sb.s);
+        show_line(path, sb.s);
     } else if (json_is_array(v)) {
         size_t n = json_array_size(v);
         for (size_t i = 0; i < n && i < SHOW_ARRAY_MAX; i++) {
@@ -65,22 +78,31 @@ static void show_value(const char *path, json_t *v, const char *run_id)
             bl_strbuf_printf(&sb, "%s[%zu]", path, i);
             show_value(sb.s, json_array_get(v, i), run_id);
         }
-        if (n > SHOW_ARRAY_MAX)
-            printf("  %-22s ... (%zu in all: benchlog export %s)\n", path, n, run_id);
+        if (n > SHOW_ARRAY_MAX) {
+            bl_strbuf_reset(&sb);
+            bl_strbuf_printf(&sb, "... (%zu in all: benchlog export %s)", n, run_id);
+            show_line(path, sb.s);
+        }
     } else {
         show_scalar(&sb, v);
-        printf("  %-22s %s\n", path, sb.s);
+        show_line(path, sb.s);
     }
     bl_strbuf_free(&sb);
 }
 
 typedef struct show_ctx {
     size_t i, n;
+    int json;
 } show_ctx;
 
 static int show_record(void *ctx, bl_record *r, const char *run_id)
 {
     show_ctx *c = ctx;
+    if (c->json) {
+        bl_record_write_jsonl(r, stdout);
+        bl_record_free(r);
+        return 0;
+    }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_record_to_json(r, &sb);
@@ -94,8 +116,12 @@ static int show_record(void *ctx, bl_record *r, const char *run_id)
     json_object_foreach(o, k, v)
     {
         /* said once above for the whole run */
-        if (strcmp(k, "source") && strcmp(k, "run") && strcmp(k, "line") && strcmp(k, "tool") &&
-            strcmp(k, "tool_version"))
+        if (!strcmp(k, "source") || !strcmp(k, "run") || !strcmp(k, "line") || !strcmp(k, "tool") ||
+            !strcmp(k, "tool_version"))
+            continue;
+        /* figures with a unit in the units people read; the rest as stored */
+        const bl_field *f = bl_field_find(k);
+        if (!f || !bl_show_field(f, r, show_line_cb, NULL))
             show_value(k, v, run_id);
     }
     json_decref(o);
@@ -128,16 +154,30 @@ static int show_header(void *ctx, const bl_run_info *ri)
     return 1; /* one run */
 }
 
+/* show --json: no header, the records alone */
+static int count_records(void *ctx, const bl_run_info *ri)
+{
+    *(size_t *)ctx = ri->n_records;
+    return 1;
+}
+
 static const char show_usage[] =
     "Usage: benchlog show [OPTIONS] RUN\n\n"
-    "Shows one run: its source, labels and every record with all its figures (long\n"
-    "series are cut after 16 values; benchlog export RUN has them all). RUN is the ID\n"
-    "'benchlog list' prints first.\n";
+    "Shows one run: its source, labels and every record with all its figures, in the\n"
+    "units people read: MB/s (10^6 bytes/s), IOPS, latencies in ns/µs/ms with their\n"
+    "percentiles in a row, sizes in KiB/MiB (long series are cut after 16 values;\n"
+    "benchlog export RUN has them all). --json prints the records as stored (bytes,\n"
+    "bytes/s, ns, s). RUN is the ID 'benchlog list' prints first.\n";
 
 int cmd_show(int argc, char **argv)
 {
     const char *db = NULL;
-    const bl_option opts[] = {BL_OPT_DB(&db), BL_OPT_END()};
+    int json = 0;
+    const bl_option opts[] = {
+        BL_OPT_DB(&db),
+        BL_OPT_BOOL(0, "json", &json, "the records as stored, as JSON Lines (as export RUN)"),
+        BL_OPT_END(),
+    };
     static const bl_command_help h = {"show", show_usage, "Example: benchlog show 3f2a9c1b\n", NULL,
                                       0};
     int rc, n = bl_options(&h, opts, argc, argv, &rc);
@@ -159,9 +199,9 @@ int cmd_show(int argc, char **argv)
         return 1;
     }
     size_t n_records = 0;
-    rc = bl_store_each_run(s, &f, show_header, &n_records, err, sizeof err);
+    rc = bl_store_each_run(s, &f, json ? count_records : show_header, &n_records, err, sizeof err);
     if (rc == 1) {
-        show_ctx c = {0, n_records};
+        show_ctx c = {0, n_records, json};
         rc = bl_store_each(s, &f, show_record, &c, err, sizeof err);
     } else if (rc == 0) {
         snprintf(err, sizeof err, "no run %s in %s", argv[0], db ? db : bl_store_default_path());

@@ -106,8 +106,9 @@ static void test_ids_in_every_command(void **state)
     assert_non_null(strstr(out, "gnu-dd-9.1_c_write_read.txt:8"));
     assert_non_null(strstr(out, "host=nas1"));
     assert_non_null(strstr(out, "record 1 of 1, line 8"));
-    assert_non_null(strstr(out, "  io_bytes               67108864\n"));
-    assert_non_null(strstr(out, "  runtime_s              0.0146754\n"));
+    assert_non_null(strstr(out, "  io                     64MiB\n"));       /* 67108864 bytes */
+    assert_non_null(strstr(out, "  runtime                14.68 ms\n"));    /* 0.0146754 s */
+    assert_non_null(strstr(out, "  bw                     4572.9 MB/s\n")); /* 67108864 / that */
     free(out);
     /* an ID the store lacks, and a run number that is not an ID */
     assert_int_equal(bl_test_benchlogf(NULL, &err, "show --db %s 0000abcd", s->db), 1);
