@@ -6,7 +6,9 @@
 #include "../report/render.h"
 #include "args.h"
 #include "cmp_args.h"
+#include "colour.h"
 #include "commands.h"
+#include "global.h"
 #include "options.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +172,8 @@ int cmd_compare(int argc, char **argv)
     bl_strbuf_init(&sb);
     if (n) {
         bl_diff_render(t, 0, 1, lines, n, a.csv, &sb);
+        if (!a.csv && !a.out && bl_color(stdout))
+            bl_paint_diff(&sb, lines, n);
         bl_report_opts ro = {.metrics = a.cmp.metrics, .n_metrics = a.cmp.n_metrics};
         if (!a.csv)
             bl_report_footnote(t, &ro, &sb, "");

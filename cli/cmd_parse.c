@@ -5,6 +5,7 @@
 #include "../parsers/fio_log_merge.h"
 #include "../parsers/fio_log_weight.h"
 #include "args.h"
+#include "colour.h"
 #include "commands.h"
 #include "global.h"
 #include "options.h"
@@ -126,19 +127,30 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
     return 0;
 }
 
-/* The parse's errors, and its warnings unless -q. */
+/* "SOURCE:LINE: message" lines on stderr, painted p on a terminal. */
+static void print_painted(const bl_diag *v, size_t n, bl_paint p)
+{
+    int on = bl_color(stderr);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < n; i++) {
+        bl_strbuf_reset(&sb);
+        if (v[i].line > 0)
+            bl_strbuf_printf(&sb, "%s:%ld: %s", v[i].source, v[i].line, v[i].msg);
+        else
+            bl_strbuf_printf(&sb, "%s: %s", v[i].source, v[i].msg);
+        bl_paint_fputs(stderr, on, p, sb.s);
+        fputc('\n', stderr);
+    }
+    bl_strbuf_free(&sb);
+}
+
+/* The parse's errors, and its warnings unless -q (as bl_print_diags, painted). */
 static void print_diags(const bl_parse_out *out)
 {
-    if (!bl_quiet()) {
-        bl_print_diags(out);
-        return;
-    }
-    for (size_t i = 0; i < out->n_diags; i++)
-        if (out->diags[i].line > 0)
-            fprintf(stderr, "%s:%ld: %s\n", out->diags[i].source, out->diags[i].line,
-                    out->diags[i].msg);
-        else
-            fprintf(stderr, "%s: %s\n", out->diags[i].source, out->diags[i].msg);
+    print_painted(out->diags, out->n_diags, BL_PAINT_ERROR);
+    if (!bl_quiet())
+        print_painted(out->warns, out->n_warns, BL_PAINT_FLAG);
 }
 
 /* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet). */

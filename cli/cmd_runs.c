@@ -8,6 +8,8 @@
 #include "args.h"
 #include "commands.h"
 #include "options.h"
+#include "colour.h"
+#include "global.h"
 #include "runlist.h"
 #include "show_units.h"
 #include <jansson.h>
@@ -22,10 +24,13 @@ enum { SHOW_ARRAY_MAX = 16 };
 
 static void show_value(const char *path, json_t *v, const char *run_id);
 
-/* Every line of a record goes through here: its name, then its value as text. */
+/* Every line of a record goes through here: its name, then its value as text. A note
+ * (a figure to look at twice) is painted as a flag. */
 static void show_line(const char *name, const char *text)
 {
-    printf("  %-22s %s\n", name, text);
+    printf("  %-22s ", name);
+    bl_paint_fputs(stdout, strcmp(name, "note") == 0 && bl_color(stdout), BL_PAINT_FLAG, text);
+    putchar('\n');
 }
 
 static void show_line_cb(void *ctx, const char *name, const char *text)
@@ -135,7 +140,9 @@ static int show_header(void *ctx, const bl_run_info *ri)
 {
     *(size_t *)ctx = ri->n_records;
     const bl_record *h = ri->head;
-    printf("run      %s\nsource   %s", ri->id, h->source ? h->source : "");
+    printf("run      ");
+    bl_paint_fputs(stdout, bl_color(stdout), BL_PAINT_ID, ri->id);
+    printf("\nsource   %s", h->source ? h->source : "");
     if (ri->first_line > 0)
         printf(":%lld", (long long)ri->first_line);
     printf(" (run %lld of it, imported %s)\ntool     %s%s%s\nlabels   ", (long long)h->run,

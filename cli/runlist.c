@@ -1,3 +1,5 @@
+#include "colour.h"
+#include "global.h"
 #include "runlist.h"
 #include "../core/fields.h"
 #include "../core/strbuf.h"
@@ -11,7 +13,7 @@ enum { N_COLS = 5, PAGE = 256 };
 
 struct bl_run_table {
     FILE *out;
-    int json;
+    int json, colour;
     size_t n_rows, n_total;
     char *cells[PAGE][N_COLS];
     int width[N_COLS];
@@ -22,6 +24,7 @@ bl_run_table *bl_run_table_new(FILE *out, int json)
     bl_run_table *t = bl_xcalloc(1, sizeof *t);
     t->out = out;
     t->json = json;
+    t->colour = !json && bl_color(out);
     return t;
 }
 
@@ -60,7 +63,7 @@ static void flush_page(bl_run_table *t)
     for (size_t r = 0; r < t->n_rows; r++) {
         for (int c = 0; c < N_COLS; c++) {
             const char *cell = t->cells[r][c];
-            fputs(cell, t->out);
+            bl_paint_fputs(t->out, t->colour, c == 0 ? BL_PAINT_ID : BL_PAINT_NONE, cell);
             if (c + 1 < N_COLS && (c + 2 < N_COLS || *t->cells[r][c + 1]))
                 fprintf(t->out, "%*s", t->width[c] - display_width(cell) + 2, "");
             free(t->cells[r][c]);

@@ -10,9 +10,12 @@
 #include "support/support.h"
 #include <jansson.h>
 #include <limits.h>
+#include <pty.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define DD "fixtures/dd/gnu-dd-9.1_c_write_read.txt"
 #define CDM "fixtures/cdm/kdiskmark-3.2.0_handwritten.txt"
@@ -234,13 +237,115 @@ static void test_quiet(void **state)
     free(out);
 }
 
+/* Runs benchlog with argv on a terminal (a pty); returns what it wrote there (caller
+ * frees). no_color: $NO_COLOR set in its environment. */
+static char *on_tty(char *const argv[], int no_color)
+{
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+    if (pid == 0) {
+        const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
+        if (no_color)
+            setenv("NO_COLOR", "1", 1);
+        else
+            unsetenv("NO_COLOR");
+        unsetenv("BENCHLOG_COLOR");
+        setenv("TERM", "xterm", 1);
+        execv(bin, argv);
+        _exit(127);
+    }
+    size_t got = 0, cap = 1 << 16;
+    char *seen = calloc(1, cap);
+    ssize_t r;
+    while (got + 1 < cap && (r = read(fd, seen + got, cap - 1 - got)) > 0)
+        got += (size_t)r;
+    int st;
+    waitpid(pid, &st, 0);
+    close(fd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    return seen;
+}
+
+/* A set-up that doubles dd's rate over three repeats each: outside the 95% CI. */
+static void two_hosts(const fixture *f, char *db, size_t n)
+{
+    snprintf(db, n, "%s/c.db", f->dir);
+    static const char *const text[2] = {
+        "67108864 bytes (67 MB, 64 MiB) copied, 0.50 s, 134 MB/s\n"
+        "67108864 bytes (67 MB, 64 MiB) copied, 0.51 s, 132 MB/s\n"
+        "67108864 bytes (67 MB, 64 MiB) copied, 0.49 s, 137 MB/s\n",
+        "67108864 bytes (67 MB, 64 MiB) copied, 0.25 s, 268 MB/s\n"
+        "67108864 bytes (67 MB, 64 MiB) copied, 0.26 s, 258 MB/s\n"
+        "67108864 bytes (67 MB, 64 MiB) copied, 0.24 s, 280 MB/s\n"};
+    for (int i = 0; i < 2; i++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/host%c.txt", f->dir, 'a' + i);
+        FILE *w = fopen(path, "w");
+        assert_non_null(w);
+        fputs(text[i], w);
+        fclose(w);
+        assert_int_equal(
+            bl_test_benchlogf(NULL, NULL, "--db %s import --label host=%c %s", db, 'a' + i, path),
+            0);
+    }
+}
+
+static void test_colour(void **state)
+{
+    fixture *f = *state;
+    char db[PATH_MAX + 16], *out;
+    two_hosts(f, db, sizeof db);
+    /* forced: the faster side is better (green), the other way round worse (red) */
+    assert_int_equal(
+        bl_test_benchlogf(&out, NULL, "--color=always --db %s compare host=a host=b", db), 0);
+    assert_non_null(strstr(out, "\033[32mseq-copy Q1T1 bw  134.3 MB/s"));
+    assert_non_null(strstr(out, "+100.2%  yes\033[m\n"));
+    free(out);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "--db %s compare host=b host=a --color", db), 0);
+    assert_non_null(strstr(out, "\033[31mseq-copy Q1T1 bw  268.7 MB/s"));
+    assert_non_null(strstr(out, "-50.0%  yes\033[m\n"));
+    free(out);
+    /* a file or a pipe: plain, whatever the rest */
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "--db %s compare host=b host=a", db), 0);
+    assert_null(strchr(out, '\033'));
+    assert_non_null(strstr(out, "\nseq-copy Q1T1 bw  268.7 MB/s"));
+    free(out);
+    assert_int_equal(bl_test_benchlogf(&out, NULL, "--color=never --db %s list", db), 0);
+    assert_null(strchr(out, '\033'));
+    free(out);
+    /* on a terminal: coloured; not with $NO_COLOR or --no-color; --color=always wins */
+    char *list[] = {"benchlog", "--db", db, "list", "host=a", NULL};
+    out = on_tty(list, 0);
+    assert_non_null(strstr(out, "\033[33m"));
+    assert_int_equal((int)(strstr(out, "\033[m") - strstr(out, "\033[33m")), 5 + 8); /* the ID */
+    free(out);
+    out = on_tty(list, 1);
+    assert_null(strchr(out, '\033'));
+    assert_non_null(strstr(out, "  dd  1 record  host=a"));
+    free(out);
+    char *never[] = {"benchlog", "--no-color", "--db", db, "list", NULL};
+    out = on_tty(never, 0);
+    assert_null(strchr(out, '\033'));
+    free(out);
+    char *always[] = {"benchlog", "--db",           db,  "compare", "host=a",
+                      "host=b",   "--color=always", NULL};
+    out = on_tty(always, 1);
+    assert_non_null(strstr(out, "\033[32mseq-copy"));
+    free(out);
+    char *tty_compare[] = {"benchlog", "--db", db, "compare", "host=b", "host=a", NULL};
+    out = on_tty(tty_compare, 0);
+    assert_non_null(strstr(out, "\033[31mseq-copy"));
+    free(out);
+    /* a bad WHEN is a usage error */
+    assert_int_equal(bl_test_benchlogf(NULL, NULL, "--color=sometimes --db %s list", db), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_global_db),
-        cmocka_unit_test(test_dash_c),
-        cmocka_unit_test(test_import_stdout),
-        cmocka_unit_test(test_quiet),
+        cmocka_unit_test(test_global_db),     cmocka_unit_test(test_dash_c),
+        cmocka_unit_test(test_import_stdout), cmocka_unit_test(test_quiet),
+        cmocka_unit_test(test_colour),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
