@@ -87,10 +87,17 @@ valgrind: $(DEPS_TEST) $(BIN) $(TESTS)
 demo: $(DEPS_DEMO) $(BIN)
 	@sh scripts/demo.sh $(BIN)
 
+# The completion scripts are made by the program itself (benchlog completion bash|zsh).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/benchlog
 	install -m 644 docs/benchlog.1 $(DESTDIR)$(PREFIX)/share/man/man1/benchlog.1
+	$(BIN) completion bash > $(DESTDIR)$(BASHCOMPDIR)/benchlog
+	$(BIN) completion zsh > $(DESTDIR)$(ZSHCOMPDIR)/_benchlog
+	chmod 644 $(DESTDIR)$(BASHCOMPDIR)/benchlog $(DESTDIR)$(ZSHCOMPDIR)/_benchlog
 
 fuzz: $(DEPS_TEST)
 	@BENCHLOG_CORPUS=$(CORPUS) sh scripts/fuzz.sh $(or $(FUZZ_SECONDS),600)

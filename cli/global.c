@@ -61,7 +61,7 @@ static int set_dir(void *unused, const char *dir, char *err, size_t errlen)
 
 const bl_option bl_global_after[] = {OPT_COLOR, OPT_NO_COLOR, OPT_QUIET, BL_OPT_END()};
 
-static const bl_option global_opts[] = {
+const bl_option bl_global_before[] = {
     BL_OPT_FN(0, "db", NULL, "FILE", "the store, for the command ($BENCHLOG_DB)", set_db),
     BL_OPT_FN('C', NULL, NULL, "DIR", "run as if started in DIR (as git -C)", set_dir),
     OPT_COLOR,
@@ -88,7 +88,7 @@ int bl_global_options(int argc, char **argv, int *status)
     char **copy = calloc((size_t)end + 1, sizeof *copy);
     for (int i = 0; i < end; i++)
         copy[i] = argv[i];
-    int n = bl_options_parse(&h, global_opts, end, copy);
+    int n = bl_options_parse(&h, bl_global_before, end, copy);
     free(copy);
     if (n < 0) {
         *status = 2;
@@ -116,7 +116,7 @@ int bl_color(FILE *f)
 void bl_global_help(FILE *f)
 {
     fprintf(f, "\nGlobal options (before the command):\n");
-    for (const bl_option *o = global_opts; o->type != BL_OPT_END_; o++) {
+    for (const bl_option *o = bl_global_before; o->type != BL_OPT_END_; o++) {
         char left[64];
         bl_option_left(left, sizeof left, o);
         fprintf(f, "  %-18s %s\n", left, o->help);

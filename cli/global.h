@@ -15,7 +15,8 @@
  * (argc when there is none), or -1 with *status set (2: usage error, printed). */
 int bl_global_options(int argc, char **argv, int *status);
 
-/* The global options a command takes after its name too (--color, --no-color, -q). */
+/* The global options, and those a command takes after its name too (--color, --no-color, -q). */
+extern const bl_option bl_global_before[];
 extern const bl_option bl_global_after[];
 
 /* -q: only errors on stderr, and no confirmation lines ("imported ...") on stdout. */

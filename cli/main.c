@@ -26,6 +26,7 @@ static const command commands[] = {
     {"chart", cmd_chart, "chart as PNG, SVG or PDF; kinds:" BL_CHART_KIND_NAMES},
     {"xlsx", cmd_xlsx, "Excel workbook: summary, runs, latency, sources, charts"},
     {"compare", cmd_compare, "two set-ups test by test: change in %, outside the 95% CI?"},
+    {"completion", cmd_completion, "shell completion script: benchlog completion bash|zsh"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -35,14 +36,29 @@ static void usage(FILE *f)
                "Reads storage benchmark results (fio, bonnie++, dd, CrystalDiskMark, also\n"
                "pasted in blog posts), runs benchmarks, and compares them.\n\nCommands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "  %-8s %s\n", "help", "help on a command: benchlog help COMMAND");
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-10s %s\n", "help", "help on a command: benchlog help COMMAND");
     bl_global_help(f);
     fprintf(f, "\nThe store is benchlog.db in the current folder, $BENCHLOG_DB, or --db FILE\n"
                "(before the command or after it; after it wins). Results go to stdout,\n"
                "diagnostics to stderr.\n"
                "Exit status: 0 done, 1 the input held errors (good records kept), 2 usage.\n"
                "Run 'benchlog COMMAND --help' for a command's options; man benchlog.\n");
+}
+
+size_t bl_command_count(void)
+{
+    return N_COMMANDS;
+}
+
+const char *bl_command_name(size_t i)
+{
+    return commands[i].name;
+}
+
+int bl_command_call(size_t i, int argc, char **argv)
+{
+    return commands[i].fn(argc, argv);
 }
 
 static const command *find(const char *name)
@@ -83,6 +99,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (strcmp(name, "__complete") == 0) /* hidden: what the completion scripts call */
+        return cmd_complete(argc - 1, argv + 1);
     if (strcmp(name, "help") == 0) {
         if (argc < 3) {
             usage(stdout);

@@ -124,9 +124,21 @@ static int one_short(const bl_command_help *h, const bl_option *opts, int argc, 
     return apply(h, o, a, argv[*i]);
 }
 
+void bl_options_list(FILE *f, const bl_option *opts)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (const bl_option *o = pass ? bl_global_after : opts; o->type != BL_OPT_END_; o++)
+            fprintf(f, "%s\t%s\t%s%s\n", o->long_name ? o->long_name : "",
+                    o->short_name ? (char[]){o->short_name, 0} : "",
+                    o->type == BL_OPT_FN_OPT_ ? "=" : "", o->argh ? o->argh : "");
+    fputs("help\th\t\n", f);
+}
+
 int bl_options_parse(const bl_command_help *h, const bl_option *opts, int argc, char **argv)
 {
     int n = 0, only_operands = 0;
+    if (argc == 2 && strcmp(argv[1], BL_OPTS_LIST_ARG) == 0)
+        return BL_OPTS_LIST;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (only_operands || a[0] != '-' || a[1] == 0) {
@@ -204,6 +216,8 @@ int bl_options(const bl_command_help *h, const bl_option *opts, int argc, char *
         return n;
     if (n == BL_OPTS_HELP)
         bl_options_help(stdout, h, opts);
-    *status = n == BL_OPTS_HELP ? 0 : 2;
+    if (n == BL_OPTS_LIST)
+        bl_options_list(stdout, opts);
+    *status = n == BL_OPTS_HELP || n == BL_OPTS_LIST ? 0 : 2;
     return -1;
 }

@@ -74,7 +74,14 @@ typedef struct bl_command_help {
     int keep_dashdash;      /* `--` is an operand that splits the others, not the end of options */
 } bl_command_help;
 
-enum { BL_OPTS_HELP = -1, BL_OPTS_USAGE = -2 };
+enum { BL_OPTS_HELP = -1, BL_OPTS_USAGE = -2, BL_OPTS_LIST = -3 };
+
+/* The hidden argument that makes bl_options print the command's option table instead, one
+ * option a line: "LONG\tSHORT\tARGH" ("" where none; "=ARGH" when the value is optional,
+ * --long=VALUE only), for `benchlog completion` and the completion helper. */
+#define BL_OPTS_LIST_ARG "--list-options-for-completion"
+/* Prints that table (and the global options a command takes after its name) to f. */
+void bl_options_list(FILE *f, const bl_option *opts);
 
 /* Reads argv[1..argc) (argv[0] is the command's name). Returns the number of operands,
  * moved in their order to argv[0..n); BL_OPTS_HELP when -h/--help was given (nothing
@@ -89,7 +96,8 @@ void bl_option_left(char *left, size_t n, const bl_option *o);
 void bl_options_help(FILE *f, const bl_command_help *h, const bl_option *opts);
 
 /* bl_options_parse for a command: returns the number of operands, or -1 with *status the
- * command's exit status (0 after printing the help to stdout, 2 after a usage error). */
+ * command's exit status (0 after printing the help or the option list to stdout, 2 after a
+ * usage error). */
 int bl_options(const bl_command_help *h, const bl_option *opts, int argc, char **argv, int *status);
 
 #endif

@@ -15,7 +15,7 @@ BUILD_PKGS="gcc make pkg-config libc6-dev libpcre2-dev libcairo2-dev libpango1.0
 # grow without touching the others.
 DEMO_PKGS=""
 TEST_PKGS="libcmocka-dev fio valgrind strace unzip clang libclang-rt-14-dev libreoffice-calc-nogui
- hdparm sysbench bonnie++ poppler-utils libxml2-utils chromium"
+ hdparm sysbench bonnie++ poppler-utils libxml2-utils chromium zsh"
 
 case "${1:-build}" in
 build) want=$BUILD_PKGS ;;
