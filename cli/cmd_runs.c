@@ -427,9 +427,9 @@ int cmd_relabel(int argc, char **argv)
         fprintf(stderr, "benchlog relabel: %s; store unchanged\n", err);
     else if (n_runs == 0)
         fprintf(stderr, "benchlog relabel: no run matches; store unchanged\n");
-    else
-        fprintf(stderr, "benchlog relabel: %zu run%s (%zu record%s) relabelled\n", n_runs,
-                n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
+    else if (!bl_quiet()) /* the result: stdout */
+        printf("benchlog relabel: %zu run%s (%zu record%s) relabelled\n", n_runs,
+               n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
     rc = rc != 0 || n_runs == 0 ? 1 : 0;
 out:
     bl_filter_free(&f);
@@ -503,9 +503,9 @@ int cmd_delete(int argc, char **argv)
     } else if (n_runs == 0) {
         fprintf(stderr, "benchlog delete: no run matches; store unchanged\n");
         rc = 1;
-    } else {
-        fprintf(stderr, "benchlog delete: %zu run%s (%zu record%s) deleted\n", n_runs,
-                n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
+    } else if (!bl_quiet()) { /* the result: stdout */
+        printf("benchlog delete: %zu run%s (%zu record%s) deleted\n", n_runs,
+               n_runs == 1 ? "" : "s", n_records, n_records == 1 ? "" : "s");
     }
     bl_filter_free(&f);
     bl_store_close(s);

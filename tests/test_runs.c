@@ -164,11 +164,11 @@ static void test_relabel(void **state)
     store *s = *state;
     char *out, *err;
     const char *wr = s->ids[0];
-    assert_int_equal(bl_test_benchlogf(NULL, &err,
+    assert_int_equal(bl_test_benchlogf(&err, NULL,
                                        "relabel --db %s %s host=nas2 'note=a\nb' --unset dd_conv",
                                        s->db, wr),
                      0);
-    assert_non_null(strstr(err, "1 run (1 record) relabelled"));
+    assert_non_null(strstr(err, "1 run (1 record) relabelled")); /* stdout */
     free(err);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "list --db %s host=nas2", s->db), 0);
     /* one line whatever a label holds */
@@ -196,18 +196,18 @@ static void test_relabel(void **state)
     free(out);
     /* by FILTER, '--' before the labels; every record of the runs */
     assert_int_equal(
-        bl_test_benchlogf(NULL, &err, "relabel --db %s tool=KDiskMark -- rack=7", s->db), 0);
-    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+        bl_test_benchlogf(&err, NULL, "relabel --db %s tool=KDiskMark -- rack=7", s->db), 0);
+    assert_non_null(strstr(err, "1 run (8 records) relabelled")); /* stdout */
     free(err);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "export --db %s rack=7", s->db), 0);
     assert_int_equal(bl_test_count_lines(out), 8);
     free(out);
     /* without '--', the first operand alone is the selection and the rest are labels */
     assert_int_equal(
-        bl_test_benchlogf(NULL, &err, "relabel --db %s tool=KDiskMark shelf=6 'row=a b' 'mark=x~y'",
+        bl_test_benchlogf(&err, NULL, "relabel --db %s tool=KDiskMark shelf=6 'row=a b' 'mark=x~y'",
                           s->db),
         0);
-    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+    assert_non_null(strstr(err, "1 run (8 records) relabelled")); /* stdout */
     free(err);
     assert_int_equal(
         bl_test_benchlogf(&out, NULL, "export --db %s shelf=6 'label.row=a b' mark=x~y", s->db), 0);
@@ -238,8 +238,8 @@ static void test_relabel(void **state)
                      0);
     free(err);
     assert_int_equal(
-        bl_test_benchlogf(NULL, &err, "relabel --db %s tool=KDiskMark -- rack=6", s->db), 0);
-    assert_non_null(strstr(err, "1 run (8 records) relabelled"));
+        bl_test_benchlogf(&err, NULL, "relabel --db %s tool=KDiskMark -- rack=6", s->db), 0);
+    assert_non_null(strstr(err, "1 run (8 records) relabelled")); /* stdout */
     free(err);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "export --db %s rack=6", s->db), 0);
     assert_int_equal(bl_test_count_lines(out), 8);
@@ -381,9 +381,9 @@ static void test_delete(void **state)
     assert_null(strstr(out, s->ids[1]));
     free(out);
     /* by filter, for scripts */
-    assert_int_equal(bl_test_benchlogf(NULL, &err, "delete --db %s tool=KDiskMark --yes", s->db),
+    assert_int_equal(bl_test_benchlogf(&err, NULL, "delete --db %s tool=KDiskMark --yes", s->db),
                      0);
-    assert_non_null(strstr(err, "1 run (8 records) deleted"));
+    assert_non_null(strstr(err, "1 run (8 records) deleted")); /* stdout */
     free(err);
     /* while some of its runs are left, importing it again says what to do */
     assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", s->db, DD), 1);
