@@ -1,4 +1,5 @@
 #include "global.h"
+#include "../core/strbuf.h"
 #include "args.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -85,7 +86,7 @@ int bl_global_options(int argc, char **argv, int *status)
             end++;
     }
     const bl_command_help h = {"", "", NULL, NULL, 0};
-    char **copy = calloc((size_t)end + 1, sizeof *copy);
+    char **copy = bl_xcalloc((size_t)end + 1, sizeof *copy);
     for (int i = 0; i < end; i++)
         copy[i] = argv[i];
     int n = bl_options_parse(&h, bl_global_before, end, copy);
