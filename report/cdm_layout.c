@@ -3,6 +3,7 @@
  * row named as CrystalDiskMark names it (SEQ1M Q8T1, RND4K Q32T16), in the table's order,
  * which is CrystalDiskMark's. */
 #include "../core/strbuf.h"
+#include "../core/escape.h"
 #include "render.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,16 +109,24 @@ void bl_render_cdm(const bl_table *t, const bl_report_opts *o, bl_strbuf *out)
             g.cell[i * g.ncols + 2 + 2 * c] = bl_strbuf_take(&sb);
         }
     }
-    if (nc == 1)
-        bl_strbuf_printf(out, "%s%s\n\n", o->format == BL_REPORT_MD ? "## " : "",
-                         t->cols[cols[0]].title);
+    if (nc == 1) { /* the set-up's name comes from imported text */
+        if (o->format == BL_REPORT_MD) {
+            bl_strbuf_puts(out, "## ");
+            bl_esc_md(out, t->cols[cols[0]].title);
+        } else {
+            bl_esc_term(out, t->cols[cols[0]].title, BL_ESC_LINE);
+        }
+        bl_strbuf_puts(out, "\n\n");
+    }
     if (nc == 0)
         bl_strbuf_puts(out, "No CrystalDiskMark-family set-up (CrystalDiskMark, KDiskMark, "
                             "fio-cdm) among the records.\n");
     else if (o->format == BL_REPORT_MD)
         bl_render_grid_md(&g, out);
-    else
+    else {
+        bl_grid_escape_term(&g);
         bl_render_grid(&g, out);
+    }
     size_t other_rows = 0;
     for (size_t i = 0; i < t->nrows; i++) {
         int w;

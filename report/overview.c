@@ -2,6 +2,7 @@
  * and the set-ups' descriptions side by side, each as a small table after the main one. */
 #include "../compare/overview.h"
 #include "../core/strbuf.h"
+#include "../core/escape.h"
 #include "render.h"
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,23 @@ static void grid_new(bl_grid *g, size_t nrows, size_t ncols)
     g->main_of = bl_xcalloc(ncols, sizeof *g->main_of);
 }
 
-static void put_grid(const bl_grid *g, int md, bl_strbuf *out)
+/* Set-up names come from imported text: escaped for where they are shown. */
+static void put_grid(bl_grid *g, int md, bl_strbuf *out)
+{
+    if (md) {
+        bl_render_grid_md(g, out);
+        return;
+    }
+    bl_grid_escape_term(g);
+    bl_render_grid(g, out);
+}
+
+static void put_name(bl_strbuf *out, int md, const char *name)
 {
     if (md)
-        bl_render_grid_md(g, out);
+        bl_esc_md(out, name);
     else
-        bl_render_grid(g, out);
+        bl_esc_term(out, name, BL_ESC_LINE);
 }
 
 static void overview(const bl_table *t, int md, bl_strbuf *out)
@@ -49,12 +61,14 @@ static void overview(const bl_table *t, int md, bl_strbuf *out)
         bl_strbuf_printf(&sb, "%zu", ov[j].best);
         r[3] = bl_strbuf_take(&sb);
     }
+    bl_strbuf_printf(out, "\n%sOverview against ", md ? "**" : "");
+    put_name(out, md, t->cols[base].title);
     bl_strbuf_printf(out,
-                     "\n%sOverview against %s%s: each set-up's geometric mean of its ratios to it "
+                     "%s: each set-up's geometric mean of its ratios to it "
                      "over the tests both have (above 1 is better: MB/s and IOPS over the "
                      "baseline's, the baseline's latency over its own); best in: tests where "
                      "its figure is the best (marked *).\n\n",
-                     md ? "**" : "", t->cols[base].title, md ? "**" : "");
+                     md ? "**" : "");
     put_grid(&g, md, out);
     bl_grid_free(&g);
     bl_strbuf_free(&sb);

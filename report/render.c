@@ -319,7 +319,7 @@ static void md_text(bl_strbuf *out, const char *s)
 }
 
 /* The terminal table: labels and names of the grid as escape.h shows them, one line each. */
-static void grid_escape_term(bl_grid *g)
+void bl_grid_escape_term(bl_grid *g)
 {
     for (size_t i = 0; i < g->ncols; i++) {
         char *e = bl_esc_term_dup(g->head[i], BL_ESC_LINE);
@@ -388,7 +388,7 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
     if (o->format == BL_REPORT_MD)
         render_md(t, &g, o, out);
     else {
-        grid_escape_term(&g);
+        bl_grid_escape_term(&g);
         bl_render_text(t, &g, o, out);
     }
     bl_render_overview(t, o, out);

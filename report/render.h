@@ -48,7 +48,9 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
  * test column, headers wrapped at " · " and rows empty in a block left out of it. */
 void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
 void bl_render_csv(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
-/* One aligned table of g, no blocks, no footnote (text.c). */
+/* Names from imported text in g's heads and cells shown as escape.h does for a terminal. */
+void bl_grid_escape_term(bl_grid *g);
+/* One aligned table of g, no blocks, no footnote (text.c); escape g first. */
 void bl_render_grid(const bl_grid *g, bl_strbuf *out);
 /* The same as a Markdown table (render.c). */
 void bl_render_grid_md(const bl_grid *g, bl_strbuf *out);

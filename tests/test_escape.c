@@ -215,6 +215,20 @@ static void test_commands(void **state)
     no_byte(out, '\x07');
     assert_non_null(strstr(out, "\\x1b]2;pwned\\x07\\x1b[2Jx|y\\nnext"));
     free(out);
+    /* the tables after the main one (overview, set-ups) name the set-ups too */
+    assert_int_equal(
+        bl_test_benchlogf(&out, NULL, "report --db %s/s.db --by job --overview --setups", dir), 0);
+    no_byte(out, '\x1b');
+    no_byte(out, '\x07');
+    assert_non_null(strstr(out, "Overview against"));
+    assert_non_null(strstr(out, "Set-ups"));
+    free(out);
+    assert_int_equal(
+        bl_test_benchlogf(&out, NULL, "report --db %s/s.db --by job --overview --setups --md", dir),
+        0);
+    assert_null(strstr(out, "<img"));
+    no_byte(out, '\x1b');
+    free(out);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "list --db %s/s.db", dir), 0);
     assert_non_null(strstr(out, "host==HYPERLINK(\"http://x\",\"y\")"));
     assert_int_equal(bl_test_count_lines(out), 1);
