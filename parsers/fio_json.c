@@ -25,7 +25,7 @@ typedef struct jdoc {
     const char *version;
     const char *date;
     double timestamp; /* "timestamp": seconds since the epoch, the exact time beside "time" */
-    int v3; /* *_ns fields and io_bytes in bytes */
+    int v3;           /* *_ns fields and io_bytes in bytes */
     int64_t run;
 } jdoc;
 

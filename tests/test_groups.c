@@ -15,8 +15,8 @@
 
 #include "test_report_records.h"
 
-static bl_record *dd(bl_records *rs, const char *src, const char *col, const char *test,
-                     double mbs, long run)
+static bl_record *dd(bl_records *rs, const char *src, const char *col, const char *test, double mbs,
+                     long run)
 {
     bl_record *r = rec(rs, src, run, "dd", "9.1", test, 1048576, 1, 1);
     bl_record_set_label(r, "column", col);

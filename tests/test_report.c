@@ -131,7 +131,7 @@ static void test_baseline_ratio_and_iops(void **state)
     char *txt = render(t, BL_REPORT_TEXT, 0);
     assert_non_null(strstr(txt, "vs 1 GbE"));
     assert_non_null(strstr(txt, "×9.54 ▲")); /* 1121.4 / 117.6: higher MB/s, better */
-    assert_non_null(strstr(txt, "×5.55")); /* 250.7 / 45.2 */
+    assert_non_null(strstr(txt, "×5.55"));   /* 250.7 / 45.2 */
     /* 4KiB: IOPS beside MB/s; 1MiB: MB/s alone. */
     assert_non_null(strstr(txt, "250.7 MB/s  61206 IOPS"));
     assert_non_null(strstr(txt, "1121.4 MB/s "));
