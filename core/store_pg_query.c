@@ -358,8 +358,8 @@ int bl_store_pg_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *
         "DELETE FROM records WHERE" IN_RUNS(""),
         "DELETE FROM runs WHERE" IN_RUNS(""),
         /* an import without runs goes too, so its content can be imported again */
-        "DELETE FROM imports i WHERE i.id = ANY($1::bigint[]) AND $2::bigint[] IS NOT NULL "
-        "AND NOT EXISTS (SELECT 1 FROM runs WHERE import_id = i.id)",
+        ("DELETE FROM imports i WHERE i.id = ANY($1::bigint[]) AND $2::bigint[] IS NOT NULL "
+         "AND NOT EXISTS (SELECT 1 FROM runs WHERE import_id = i.id)"),
     };
     run_keys keys;
     *n_runs = *n_records = 0;
