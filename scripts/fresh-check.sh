@@ -130,8 +130,10 @@ mkdir -p "$CACHE" "$DEBS/partial"
 [ -s "$TARBALL" ] || step "debootstrap minbase bookworm" build_tarball
 
 ROOT=$(mktemp -d /var/tmp/benchlog-fresh.XXXXXX)
-chmod 755 "$ROOT" # mktemp's 0700 would keep `nobody` out of the root's /
 step "unpack the root" tar -C "$ROOT" -xf "$TARBALL"
+# mktemp's 0700 would keep `nobody` out of the root's /, and so would the tarball's own "./"
+# entry (0700 where it was made from a mktemp folder), which tar restores: after the unpack.
+chmod 755 "$ROOT"
 
 add_mount "$ROOT/proc" -t proc proc
 add_mount "$ROOT/sys" -t sysfs sysfs
