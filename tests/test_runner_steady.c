@@ -11,6 +11,7 @@
 #include "../runner/runner.h"
 #include "../runner/steady.h"
 #include "support/support.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,34 +57,61 @@ static bool fio_ss(const char *opts, double *runtime_s, int *attained)
     return true;
 }
 
+/* A loaded machine (CI runs the suites three times over) can delay a one-second figure and with
+ * it the steady point, in benchlog or in fio: a timing-bound check is tried up to three times and
+ * asserted on the last try. A wrong criterion or a wrong stop fails every try. */
+enum { TRIES = 3 };
+
+static bool steady_at_two_seconds(const bl_record *r)
+{
+    const char *att = bl_record_label(r, "ss_attained"), *at_s = bl_record_label(r, "ss_time_s");
+    if (!att || strcmp(att, "yes") != 0 || !at_s)
+        return false;
+    double at = atof(at_s);
+    return at >= 1.9 && at < 4 && r->runtime_s >= 1.8 && r->runtime_s < at + 0.5 &&
+           bl_test_close(r->iops, 1000, 0.05);
+}
+
 static void test_steady_job_stops_as_fio(void **state)
 {
     (void)state;
-    bl_records recs;
-    const bl_record *r = run_one("[s]\nioengine=null\nrw=randread\nbs=4k\nsize=64m\n"
-                                 "rate_iops=1000\nruntime=20\ntime_based\nss=iops:5%\nss_dur=2\n",
-                                 &recs);
-    printf("  benchlog: ran %.2f s, attained %s at %s s (criterion %s%%)\n", r->runtime_s,
-           bl_record_label(r, "ss_attained"), bl_record_label(r, "ss_time_s"),
-           bl_record_label(r, "ss_criterion"));
-    assert_string_equal(bl_record_label(r, "ss"), "iops:5%");
-    assert_string_equal(bl_record_label(r, "ss_attained"), "yes");
-    double at = atof(bl_record_label(r, "ss_time_s"));
-    /* two one-second figures, the first at 1 s: steady at 2 s, stopped right after */
-    assert_true(at >= 1.9 && at < 4);
-    assert_true(r->runtime_s >= 1.8 && r->runtime_s < at + 0.5);
-    assert_true(bl_test_close(r->iops, 1000, 0.05));
-    double frt;
-    int fatt;
-    if (fio_ss("--ioengine=null --rw=randread --bs=4k --size=64m --rate_iops=1000 --runtime=20 "
-               "--time_based --ss=iops:5% --ss_dur=2",
-               &frt, &fatt)) {
-        printf("  fio:      ran %.2f s, attained %d\n", frt, fatt);
-        assert_int_equal(fatt, 1);
-        assert_double_equal(r->runtime_s, frt, 1.0);
-    } else
-        printf("  (fio or jq missing: benchlog's figures checked alone)\n");
-    bl_records_free(&recs);
+    static const char job[] = "[s]\nioengine=null\nrw=randread\nbs=4k\nsize=64m\n"
+                              "rate_iops=1000\nruntime=20\ntime_based\nss=iops:5%\nss_dur=2\n";
+    static const char fio_opts[] = "--ioengine=null --rw=randread --bs=4k --size=64m "
+                                   "--rate_iops=1000 --runtime=20 --time_based --ss=iops:5% "
+                                   "--ss_dur=2";
+    for (int try = 1; try <= TRIES; try++) {
+        bl_records recs;
+        const bl_record *r = run_one(job, &recs);
+        printf("  benchlog: ran %.2f s, attained %s at %s s (criterion %s%%), %.1f IOPS\n",
+               r->runtime_s, bl_record_label(r, "ss_attained"), bl_record_label(r, "ss_time_s"),
+               bl_record_label(r, "ss_criterion"), r->iops);
+        double frt = 0;
+        int fatt = 0;
+        bool have_fio = fio_ss(fio_opts, &frt, &fatt);
+        if (have_fio)
+            printf("  fio:      ran %.2f s, attained %d\n", frt, fatt);
+        else
+            printf("  (fio or jq missing: benchlog's figures checked alone)\n");
+        bool agree = !have_fio || (fatt == 1 && fabs(r->runtime_s - frt) <= 1.0);
+        if (try == TRIES || (steady_at_two_seconds(r) && agree)) {
+            assert_string_equal(bl_record_label(r, "ss"), "iops:5%");
+            assert_string_equal(bl_record_label(r, "ss_attained"), "yes");
+            double at = atof(bl_record_label(r, "ss_time_s"));
+            /* two one-second figures, the first at 1 s: steady at 2 s, stopped right after */
+            assert_true(at >= 1.9 && at < 4);
+            assert_true(r->runtime_s >= 1.8 && r->runtime_s < at + 0.5);
+            assert_true(bl_test_close(r->iops, 1000, 0.05));
+            if (have_fio) {
+                assert_int_equal(fatt, 1);
+                assert_double_equal(r->runtime_s, frt, 1.0);
+            }
+            bl_records_free(&recs);
+            return;
+        }
+        printf("  try %d of %d off (a loaded machine?): again\n", try, TRIES);
+        bl_records_free(&recs);
+    }
 }
 
 static void test_unreachable_criterion_runs_the_runtime(void **state)
@@ -117,14 +145,22 @@ static void test_ss_ramp_delays_the_data(void **state)
 {
     (void)state;
     bl_records recs;
-    const bl_record *r = run_one("[s]\nioengine=null\nrw=read\nbs=4k\nsize=64m\n"
-                                 "rate=2m\nruntime=20\ntime_based\nss=bw:5%\nss_dur=2\n"
-                                 "ss_ramp=1\n",
-                                 &recs);
-    double at = atof(bl_record_label(r, "ss_time_s"));
-    printf("  bw:5%% with ss_ramp=1: steady at %.1f s\n", at);
-    assert_true(at >= 2.9 && at < 5);
-    bl_records_free(&recs);
+    for (int try = 1; try <= TRIES; try++) {
+        const bl_record *r = run_one("[s]\nioengine=null\nrw=read\nbs=4k\nsize=64m\n"
+                                     "rate=2m\nruntime=20\ntime_based\nss=bw:5%\nss_dur=2\n"
+                                     "ss_ramp=1\n",
+                                     &recs);
+        const char *at_s = bl_record_label(r, "ss_time_s");
+        double at = at_s ? atof(at_s) : -1;
+        printf("  bw:5%% with ss_ramp=1: steady at %.1f s\n", at);
+        bool ok = at >= 2.9 && at < 5;
+        bl_records_free(&recs);
+        if (ok || try == TRIES) {
+            assert_true(ok);
+            return;
+        }
+        printf("  try %d of %d off (a loaded machine?): again\n", try, TRIES);
+    }
 }
 
 /* fio's formulas on known figures. */

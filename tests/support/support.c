@@ -93,12 +93,55 @@ const char *bl_test_fixture(const char *rel, char *buf, size_t n)
     return buf;
 }
 
-char *bl_test_tmpdir(void)
+/* The folders this program made, removed when it exits (only by the process that made them:
+ * a forked child's exit must not take its parent's files away). Test-support state, like a
+ * fixture's. */
+static struct {
+    char **dirs;
+    size_t n;
+    pid_t owner;
+} made;
+
+static void remove_made_dirs(void)
+{
+    if (getpid() != made.owner || made.n == 0)
+        return;
+    bl_strbuf cmd;
+    bl_strbuf_init(&cmd);
+    bl_strbuf_puts(&cmd, "rm -rf");
+    for (size_t i = 0; i < made.n; i++) {
+        bl_strbuf_printf(&cmd, " '%s'", made.dirs[i]);
+        free(made.dirs[i]);
+    }
+    if (system(cmd.s) != 0)
+        fprintf(stderr, "could not remove the test's folders: %s\n", cmd.s);
+    bl_strbuf_free(&cmd);
+    free(made.dirs);
+    made.dirs = NULL;
+    made.n = 0;
+}
+
+/* A folder of one command's output, removed by the caller. */
+static char *private_tmpdir(void)
 {
     char tmpl[] = "/tmp/benchlog-test-XXXXXX";
     if (!mkdtemp(tmpl))
         abort();
     return bl_xstrdup(tmpl);
+}
+
+char *bl_test_tmpdir(void)
+{
+    char *dir = private_tmpdir();
+    if (made.owner != getpid()) {
+        made.owner = getpid();
+        made.n = 0;
+        made.dirs = NULL;
+        atexit(remove_made_dirs);
+    }
+    made.dirs = bl_xrealloc(made.dirs, (made.n + 1) * sizeof *made.dirs);
+    made.dirs[made.n++] = bl_xstrdup(dir);
+    return dir;
 }
 
 /* A file's text, "" when it cannot be read (a command that wrote nothing). */
@@ -134,7 +177,7 @@ int bl_test_benchlog(const char *args, char **out, char **err)
     const char *bin = getenv("BENCHLOG_BIN");
     if (!bin)
         bin = "build/benchlog";
-    char *dir = bl_test_tmpdir();
+    char *dir = private_tmpdir();
     bl_strbuf cmd;
     bl_strbuf_init(&cmd);
     /* Under `make valgrind` the program itself runs under valgrind too; a leak fails it. */

@@ -28,7 +28,8 @@ char *bl_test_slurp_n(const char *path, size_t *len);
 char *bl_test_sh(const char *cmd, int *status);
 /* Whether a program is on PATH (the tests that need LibreOffice, poppler, xmllint...). */
 int bl_test_have(const char *program);
-/* A new empty temporary folder; caller frees the string (and may leave the folder). */
+/* A new empty temporary folder, removed with what it holds when the program exits; the caller
+ * frees the string. */
 char *bl_test_tmpdir(void);
 
 /* Runs `benchlog ARGS` (BENCHLOG_BIN) through the shell with stdin from /dev/null; returns
