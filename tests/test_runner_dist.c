@@ -11,6 +11,7 @@
 #include "../core/strbuf.h"
 #include "../runner/dist.h"
 #include "../runner/runner.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -140,18 +141,10 @@ static uint64_t job_distinct(const char *file, const char *dist)
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_printf(&sb, "[d]\nrw=randwrite\nbs=4k\nsize=64m\nioengine=sync\n%s\n", dist);
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "d.fio", sb.s, sb.len, err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "d.fio");
-    bl_jobs jobs = {0};
-    assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_run_opts o = {.target = file, .allow_overwrite = true, .msg = fopen("/dev/null", "w")};
     bl_records recs;
-    bl_records_init(&recs);
-    assert_int_equal(bl_run_jobs(&jobs, &o, &recs), BL_RUN_OK);
-    fclose(o.msg);
+    assert_int_equal(
+        bl_test_run_jobtext(sb.s, (bl_run_opts){.target = file, .allow_overwrite = true}, &recs),
+        BL_RUN_OK);
     assert_int_equal(recs.v[0]->io_bytes, (int64_t)NBLK * BS); /* as many I/Os as blocks */
     const char *label = bl_record_label(recs.v[0], "random_distribution");
     if (strstr(dist, "zipf"))
@@ -169,9 +162,6 @@ static uint64_t job_distinct(const char *file, const char *dist)
     }
     close(fd);
     bl_records_free(&recs);
-    bl_jobs_free(&jobs);
-    bl_diags_free(&po);
-    bl_text_free(&t);
     bl_strbuf_free(&sb);
     return c;
 }

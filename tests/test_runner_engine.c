@@ -11,6 +11,7 @@
 #include "../runner/runner.h"
 #include "../runner/suites.h"
 #include "../runner/target.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <dirent.h>
 #include <pthread.h>
@@ -76,25 +77,9 @@ static void rm_dir(char *dir)
 }
 
 /* Parses a job text and runs it; returns the runner's status. */
-static int run_text(const char *text, bl_run_opts *o, bl_records *out)
+static int run_text(const char *text, const bl_run_opts *o, bl_records *out)
 {
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "t.fio", text, strlen(text), err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "t.fio");
-    bl_jobs jobs = {0};
-    assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_diags_free(&po);
-    bl_text_free(&t);
-    if (!o->msg)
-        o->msg = fopen("/dev/null", "w");
-    bl_records_init(out);
-    int rc = bl_run_jobs(&jobs, o, out);
-    fclose(o->msg);
-    o->msg = NULL;
-    bl_jobs_free(&jobs);
-    return rc;
+    return bl_test_run_jobtext(text, *o, out);
 }
 
 static uint64_t total_bins(const bl_lat *l)

@@ -10,6 +10,7 @@
 #include "../core/latency.h"
 #include "../core/strbuf.h"
 #include "../runner/runner.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <dirent.h>
 #include <stdio.h>
@@ -19,20 +20,7 @@
 
 static void run_job(const char *text, const char *target, bl_records *out)
 {
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "h.fio", text, strlen(text), err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "h.fio");
-    bl_jobs jobs = {0};
-    assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_diags_free(&po);
-    bl_text_free(&t);
-    bl_run_opts o = {.target = target, .msg = fopen("/dev/null", "w")};
-    bl_records_init(out);
-    assert_int_equal(bl_run_jobs(&jobs, &o, out), BL_RUN_OK);
-    fclose(o.msg);
-    bl_jobs_free(&jobs);
+    assert_int_equal(bl_test_run_jobtext(text, (bl_run_opts){.target = target}, out), BL_RUN_OK);
 }
 
 /* Lines and numbers per line of a log (all lines must agree). */

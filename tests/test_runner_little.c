@@ -14,6 +14,7 @@
 #include "../core/strbuf.h"
 #include "../runner/engine_ops.h"
 #include "../runner/runner.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,20 +28,7 @@ static const int njobs[] = {1, 4};
 
 static void run_job(const char *text, const char *target, bl_records *out)
 {
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "l.fio", text, strlen(text), err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "l.fio");
-    bl_jobs jobs = {0};
-    assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_diags_free(&po);
-    bl_text_free(&t);
-    bl_run_opts o = {.target = target, .msg = fopen("/dev/null", "w")};
-    bl_records_init(out);
-    assert_int_equal(bl_run_jobs(&jobs, &o, out), BL_RUN_OK);
-    fclose(o.msg);
-    bl_jobs_free(&jobs);
+    assert_int_equal(bl_test_run_jobtext(text, (bl_run_opts){.target = target}, out), BL_RUN_OK);
 }
 
 /* The share of submissions made with the depth's fio bucket in flight; -1 when absent. */

@@ -9,6 +9,7 @@
 
 #include "../core/strbuf.h"
 #include "../runner/runner.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,24 +18,7 @@
 
 static int run_text(const char *text, const char *target, bl_records *out)
 {
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "r.fio", text, strlen(text), err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "r.fio");
-    bl_jobs jobs = {0};
-    int perr = bl_jobfile_parse(&t, &jobs, &po);
-    if (perr)
-        bl_diags_print(stdout, &po);
-    assert_int_equal(perr, 0);
-    bl_diags_free(&po);
-    bl_text_free(&t);
-    bl_run_opts o = {.target = target, .msg = fopen("/dev/null", "w")};
-    bl_records_init(out);
-    int rc = bl_run_jobs(&jobs, &o, out);
-    fclose(o.msg);
-    bl_jobs_free(&jobs);
-    return rc;
+    return bl_test_run_jobtext(text, (bl_run_opts){.target = target}, out);
 }
 
 /* fio's IOPS (terse field 8 for reads, 49 for writes) for the same options; -1 without fio. */

@@ -9,6 +9,7 @@
 
 #include "../core/strbuf.h"
 #include "../runner/runner.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <dirent.h>
 #include <fcntl.h>
@@ -73,15 +74,8 @@ static void *watcher(void *p)
 
 static int run_watched(const char *text, const char *file, watch *w, bl_records *out)
 {
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "ro.fio", text, strlen(text), err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "ro.fio");
-    bl_jobs jobs = {0};
-    assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_diags_free(&po);
-    bl_text_free(&t);
+    bl_jobs jobs;
+    bl_test_parse_jobs("ro.fio", text, &jobs);
     bl_run_opts o = {.target = file, .allow_overwrite = true, .msg = fopen("/dev/null", "w")};
     memset(w, 0, sizeof *w);
     w->path = file;

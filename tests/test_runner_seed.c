@@ -9,6 +9,7 @@
 
 #include "../core/strbuf.h"
 #include "../runner/runner.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,18 +32,10 @@ static size_t written_blocks(const char *file, const char *extra, unsigned char 
                      "[s]\nrw=randwrite\nbs=4k\nsize=64m\nioengine=sync\nrate_iops=400\n"
                      "runtime=250ms\ntime_based\n%s",
                      extra);
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "s.fio", sb.s, sb.len, err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "s.fio");
-    bl_jobs jobs = {0};
-    assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_run_opts o = {.target = file, .allow_overwrite = true, .msg = fopen("/dev/null", "w")};
     bl_records recs;
-    bl_records_init(&recs);
-    assert_int_equal(bl_run_jobs(&jobs, &o, &recs), BL_RUN_OK);
-    fclose(o.msg);
+    assert_int_equal(
+        bl_test_run_jobtext(sb.s, (bl_run_opts){.target = file, .allow_overwrite = true}, &recs),
+        BL_RUN_OK);
     size_t n = 0;
     static unsigned char b[BS];
     for (size_t k = 0; k < NBLK; k++) {
@@ -55,9 +48,6 @@ static size_t written_blocks(const char *file, const char *extra, unsigned char 
     assert_int_equal((uint64_t)recs.v[0]->io_bytes, n * BS); /* each block at most once */
     close(fd);
     bl_records_free(&recs);
-    bl_jobs_free(&jobs);
-    bl_diags_free(&po);
-    bl_text_free(&t);
     bl_strbuf_free(&sb);
     return n;
 }

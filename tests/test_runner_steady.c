@@ -10,6 +10,7 @@
 #include "../core/strbuf.h"
 #include "../runner/runner.h"
 #include "../runner/steady.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <math.h>
 #include <stdio.h>
@@ -18,20 +19,7 @@
 
 static const bl_record *run_one(const char *text, bl_records *out)
 {
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "s.fio", text, strlen(text), err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "s.fio");
-    bl_jobs jobs = {0};
-    assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_diags_free(&po);
-    bl_text_free(&t);
-    bl_run_opts o = {.msg = fopen("/dev/null", "w")};
-    bl_records_init(out);
-    assert_int_equal(bl_run_jobs(&jobs, &o, out), BL_RUN_OK);
-    fclose(o.msg);
-    bl_jobs_free(&jobs);
+    assert_int_equal(bl_test_run_jobtext(text, (bl_run_opts){0}, out), BL_RUN_OK);
     assert_int_equal(out->n, 1);
     return out->v[0];
 }

@@ -11,6 +11,7 @@
 #include "../core/strbuf.h"
 #include "../runner/engine_ops.h"
 #include "../runner/runner.h"
+#include "support/runjob.h"
 #include "support/support.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -47,21 +48,7 @@ static void zero_file(const char *path, size_t size)
 
 static int run_text(const char *text, const char *target, bl_records *out)
 {
-    bl_text t;
-    char err[256];
-    assert_int_equal(bl_text_from_bytes(&t, "u.fio", text, strlen(text), err, sizeof err), 0);
-    bl_diags po;
-    bl_diags_init(&po, "u.fio");
-    bl_jobs jobs = {0};
-    assert_int_equal(bl_jobfile_parse(&t, &jobs, &po), 0);
-    bl_diags_free(&po);
-    bl_text_free(&t);
-    bl_run_opts o = {.target = target, .allow_overwrite = true, .msg = fopen("/dev/null", "w")};
-    bl_records_init(out);
-    int rc = bl_run_jobs(&jobs, &o, out);
-    fclose(o.msg);
-    bl_jobs_free(&jobs);
-    return rc;
+    return bl_test_run_jobtext(text, (bl_run_opts){.target = target, .allow_overwrite = true}, out);
 }
 
 static uint64_t total_bins(const bl_lat *l)
