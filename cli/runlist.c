@@ -108,10 +108,9 @@ static void run_fields_text(const bl_run_info *ri, bl_strbuf *where, bl_strbuf *
     int first = 1;
     for (size_t i = 0; i < bl_n_fields; i++) {
         const bl_field *f = &bl_fields[i];
-        if (!(f->flags & BL_FF_RUN) || f->kind != BL_FK_STR)
+        /* the run's time is what a list reader wants; where it came from: show */
+        if (!(f->flags & BL_FF_RUN) || f->kind != BL_FK_STR || (f->flags & BL_FF_PROVENANCE))
             continue;
-        if (f->off == offsetof(bl_record, when_from))
-            continue; /* the run's time is what a list reader wants; where it came from: show */
         const char *v = *BL_CFIELD(ri->head, f, char *);
         if (first) {
             bl_put_escaped(where, v ? v : "");

@@ -40,7 +40,7 @@ const bl_field bl_fields[] = {
     F("cpu_pct", BL_FK_NUM, cpu_pct, "%", 0),
     F("note", BL_FK_STR, note, NULL, BL_FF_CSV),
     F("when", BL_FK_STR, when, NULL, BL_FF_CSV | BL_FF_RUN),
-    F("when_from", BL_FK_STR, when_from, NULL, BL_FF_CSV | BL_FF_RUN),
+    F("when_from", BL_FK_STR, when_from, NULL, BL_FF_CSV | BL_FF_RUN | BL_FF_PROVENANCE),
     F("bw_samples", BL_FK_SAMPLES, bw_samples, "bytes/s", 0),
     F("iops_samples", BL_FK_SAMPLES, iops_samples, "1/s", 0),
     F("sync_ns", BL_FK_LAT, sync_ns, "ns", 0),

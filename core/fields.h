@@ -23,10 +23,11 @@ typedef enum bl_field_kind {
 } bl_field_kind;
 
 enum {
-    BL_FF_CSV = 1,      /* a column of export --csv (a latency: see csv_lat) */
-    BL_FF_RUN = 2,      /* the same on every record of a run: list shows it */
-    BL_FF_CSV_MEAN = 4, /* latency: a NAME_mean_ns... column: "clat_mean_ns" */
-    BL_FF_CSV_P99 = 8,  /* latency: its 99th percentile column */
+    BL_FF_CSV = 1,         /* a column of export --csv (a latency: see csv_lat) */
+    BL_FF_RUN = 2,         /* the same on every record of a run: list shows it */
+    BL_FF_CSV_MEAN = 4,    /* latency: a NAME_mean_ns... column: "clat_mean_ns" */
+    BL_FF_CSV_P99 = 8,     /* latency: its 99th percentile column */
+    BL_FF_PROVENANCE = 16, /* where a run-level figure came from: show prints it, list does not */
 };
 
 typedef struct bl_field {
