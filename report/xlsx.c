@@ -150,9 +150,9 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_
     }
     const char *title = o->title ? o->title : "Storage benchmark comparison";
     char comments[256];
-    snprintf(comments, sizeof comments,
-             "%zu records, %zu tests, %zu set-ups; repeats combined by %s. Made by benchlog.",
-             t->n_records, t->nrows, t->ncols, bl_repeats_name(t->repeats));
+    snprintf(comments, sizeof comments, "%s, %s, %s; repeats combined by %s. Made by benchlog.",
+             bl_count(t->n_records, "record").s, bl_count(t->nrows, "test").s,
+             bl_count(t->ncols, "set-up").s, bl_repeats_name(t->repeats));
     lxw_doc_properties props = {.title = (char *)title,
                                 .subject = "Storage benchmark results",
                                 .author = "benchlog",
