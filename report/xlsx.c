@@ -165,7 +165,7 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_
     xfmt_init(&x, wb);
     x.title = title;
     bl_xlsx_summary(wb, &x, t, title);
-    bl_xlsx_pivots(wb, &x, t, o->metrics, o->n_metrics, title);
+    bl_xlsx_pivots(wb, &x, t, o->metrics, o->n_metrics, title, o->notes);
     bl_xdetail d;
     bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200);
     int rc = walk(src, detail_row, &d, err, errlen) != 0;
