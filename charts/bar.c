@@ -364,9 +364,9 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
     int ns_axis = strcmp(unit ? unit : "", "ns") == 0;
     bl_strbuf sub;
     bl_strbuf_init(&sub);
-    bl_strbuf_printf(&sub, "%s%s%s · %zu records", ns_axis ? "latency, lower is better" : unit,
+    bl_strbuf_printf(&sub, "%s%s%s · %s", ns_axis ? "latency, lower is better" : unit,
                      strcmp(unit, "MB/s") == 0 ? " (10⁶ bytes/s)" : "", log ? ", log scale" : "",
-                     t->n_records);
+                     bl_count(t->n_records, "record").s);
     if (iops_lat)
         bl_strbuf_puts(&sub, " · right: mean latency, tick = p99 (lat, else clat)");
     if (t->any_repeat)

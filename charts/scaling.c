@@ -221,8 +221,8 @@ int bl_chart_scaling(bl_canvas *c, const bl_records *recs, const bl_chart_opts *
     if (m.n > nl)
         bl_strbuf_printf(&sub, " · first %zu of %zu lines", nl, m.n);
     if (m.left_out)
-        bl_strbuf_printf(&sub, " · %zu records without %s or figures left out", m.left_out,
-                         bl_scale_param_name(m.x));
+        bl_strbuf_printf(&sub, " · %s without %s or figures left out",
+                         bl_count(m.left_out, "record").s, bl_scale_param_name(m.x));
     double s = c->s;
     bl_canvas_frame(c, title, sub.s, names, nl, 120 * s, 50 * s, 80 * s);
     double top = c->py0, bottom = c->py1, split = top + (bottom - top) * 0.56;

@@ -3,6 +3,7 @@
  * marked with its change in per cent (red when worse, green when better). One series a chart:
  * the first of the records' series in history's order, the subtitle says how many there are. */
 #include "../compare/history.h"
+#include "../core/strbuf.h"
 #include "canvas.h"
 #include "chart.h"
 #include <math.h>
@@ -119,9 +120,10 @@ int bl_chart_trend(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o,
     double k = unit_scale(s, hi, &unit);
     char title[512], sub[512];
     snprintf(title, sizeof title, "%s", o->title ? o->title : s->setup);
-    snprintf(sub, sizeof sub, "%s · %s in %s (%s is better) · %zu points · %zu change%s%s%s",
-             s->test, bl_metric_name(s->metric), *unit ? unit : "its unit",
-             s->lower_better ? "lower" : "higher", s->n, s->cp.n, s->cp.n == 1 ? "" : "s",
+    snprintf(sub, sizeof sub, "%s · %s in %s (%s is better) · %s · %s%s%s", s->test,
+             bl_metric_name(s->metric), *unit ? unit : "its unit",
+             s->lower_better ? "lower" : "higher", bl_count(s->n, "point").s,
+             bl_count(s->cp.n, "change").s,
              s->cp.too_short ? " (too few runs to look for any)" : "",
              h->n > 1 ? " · first of several series: narrow with FILTER" : "");
     const char *names[2] = {"runs (95% CI)", "segment mean"};

@@ -8,6 +8,7 @@
 #include "cmp_args.h"
 #include "commands.h"
 #include "options.h"
+#include "say.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ static void say_pages(const char *path, size_t pages)
     if (pages <= 1)
         return;
     char *a = bl_chart_page_path(path, 1), *b = bl_chart_page_path(path, pages);
-    fprintf(stderr, "benchlog chart: every set-up drawn over %zu pages of %d: %s .. %s\n", pages,
+    bl_note("chart", "every set-up drawn over %zu pages of %d: %s .. %s", pages,
             BL_CHART_MAX_CURVES, a, b);
     free(a);
     free(b);

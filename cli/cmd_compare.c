@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "global.h"
 #include "options.h"
+#include "say.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,8 @@ static int load_side(const compare_args *a, int argc, char **argv, int side, bl_
         bl_records_push(all, r);
     }
     if (nsrc > 1 && a->pool)
-        fprintf(stderr, "benchlog compare: %s (%s) spans %zu sources, pooled (--pool)\n",
-                side ? "B" : "A", argv[a->first + side], nsrc);
+        bl_note("compare", "%s (%s) spans %zu sources, pooled (--pool)", side ? "B" : "A",
+                argv[a->first + side], nsrc);
     free(got.v);
     free(terms[0]);
     free(terms);
@@ -206,9 +207,8 @@ static int write_sendable(const compare_args *a, bl_table *t, const bl_records *
     for (size_t k = 0; k < n; k++)
         v[l[k].verdict + 1]++;
     snprintf(title, sizeof title,
-             "%s against %s: better in %zu of %zu tests, worse in %zu, within noise or the same "
-             "in %zu",
-             t->cols[1].title, t->cols[0].title, v[2], n, v[0], v[1] + v[3]);
+             "%s against %s: better in %zu of %s, worse in %zu, within noise or the same in %zu",
+             t->cols[1].title, t->cols[0].title, v[2], bl_count(n, "test").s, v[0], v[1] + v[3]);
     int rc = -1;
     if (ends_with(path, ".png") || ends_with(path, ".svg") || ends_with(path, ".pdf")) {
         bl_chart_opts co = {.kind = BL_CHART_BAR, .table = t, .title = title, .log = -1};

@@ -8,6 +8,7 @@
 #include "cmp_args.h"
 #include "commands.h"
 #include "options.h"
+#include "say.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,8 +182,7 @@ static bl_history *load(const char *cmd, hist_args *a, int n, char **argv, int *
         return NULL;
     }
     if (h->n_untimed)
-        fprintf(stderr, "benchlog %s: %zu record%s without a time left out\n", cmd, h->n_untimed,
-                h->n_untimed == 1 ? "" : "s");
+        bl_note(cmd, "%s without a time left out", bl_count(h->n_untimed, "record").s);
     return h;
 }
 
@@ -462,7 +462,7 @@ int cmd_check(int argc, char **argv)
     if (a.json)
         bl_strbuf_printf(&sb, "],\"series\":%zu,\"status\":%d}\n", h->n, found ? 1 : 0);
     else if (!found)
-        fprintf(stderr, "benchlog check: no regression in %zu series\n", h->n);
+        bl_note("check", "no regression in %zu series", h->n);
     bl_history_free(h);
     free_args(&a);
     int werr = write_out(&sb);

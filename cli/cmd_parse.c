@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "global.h"
 #include "options.h"
+#include "say.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,42 +307,11 @@ int cmd_parse(int argc, char **argv)
     return status;
 }
 
-/* A file's line on stdout, its result: status "imported" (its records and runs), "skipped"
- * (its content was stored before: the stored runs) or "refused" (nothing stored: errors on
- * stderr; --json only, as the text says it there). ids: run IDs separated by spaces. */
+/* A file's line on stdout, its result (say.h); "refused": nothing stored, errors on stderr. */
 static void said(const parse_args *a, const char *source, const char *status, size_t n_records,
                  const char *ids)
 {
-    if (a->json) {
-        json_t *o = json_object(), *runs = json_array();
-        json_object_set_new(o, "source", json_string(source));
-        json_object_set_new(o, "status", json_string(status));
-        json_object_set_new(o, "records", json_integer((json_int_t)n_records));
-        for (const char *p = ids; *p;) {
-            size_t len = strcspn(p, " ");
-            json_array_append_new(runs, json_stringn(p, len));
-            p += len + (p[len] == ' ');
-        }
-        json_object_set_new(o, "runs", runs);
-        char *line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        printf("%s\n", line);
-        free(line);
-        json_decref(o);
-        return;
-    }
-    if (bl_quiet() || strcmp(status, "refused") == 0)
-        return;
-    size_t n_runs = 0;
-    for (const char *p = ids; *p; p++)
-        n_runs += (p == ids || p[-1] == ' ') && *p != ' ';
-    char *src = bl_esc_term_dup(source, BL_ESC_LINE); /* a file name may hold anything */
-    if (strcmp(status, "skipped") == 0)
-        printf("%s: already in the store (same content, run%s %s): skipped\n", src,
-               n_runs == 1 ? "" : "s", ids);
-    else
-        printf("%s: imported %zu record%s in %zu run%s: %s\n", src, n_records,
-               n_records == 1 ? "" : "s", n_runs, n_runs == 1 ? "" : "s", ids);
-    free(src);
+    bl_say_result(a->json, source, status, n_records, ids);
 }
 
 /* Imports one parsed file (out, with its content key and its parse status); returns its

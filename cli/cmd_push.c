@@ -47,8 +47,8 @@ static int copy_cmd(const char *name, const char *src_addr, const char *dst_addr
         } else {
             rc = 0;
         }
-        printf("%s: %zu sources copied (%zu records), %zu already in %s", name, c.imports,
-               c.records, c.present, bl_store_name(dst));
+        printf("%s: %s copied (%s), %zu already in %s", name, bl_count(c.imports, "source").s,
+               bl_count(c.records, "record").s, c.present, bl_store_name(dst));
         if (c.other)
             printf(" (%zu of them with other labels there, left as they are)", c.other);
         printf("\n");

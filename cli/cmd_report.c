@@ -10,6 +10,7 @@
 #include "cmp_args.h"
 #include "commands.h"
 #include "options.h"
+#include "say.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -129,7 +130,7 @@ static int page_metric(const report_args *a, const bl_table *t)
     for (size_t i = 0; i < t->nrows; i++)
         if (bl_row_has(t, i, (bl_metric)m))
             return m;
-    fprintf(stderr, "benchlog report: no test has %s figures: the page opens on the main figure\n",
+    bl_note("report", "no test has %s figures: the page opens on the main figure",
             bl_metric_name((bl_metric)m));
     return -1;
 }
@@ -173,9 +174,9 @@ int cmd_report(int argc, char **argv)
     }
     if (t->nrows == 0) {
         fprintf(stderr,
-                "benchlog report: none of the %zu matching records names a test to "
-                "compare (bare logs: see benchlog chart --kind timeline)\n",
-                t->n_left_out);
+                "benchlog report: %s matching, none names a test to compare (bare logs: "
+                "see benchlog chart --kind timeline)\n",
+                bl_count(t->n_left_out, "record").s);
         bl_table_free(t);
         bl_page_recs_free(&page);
         return 1;

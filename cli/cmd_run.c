@@ -10,6 +10,7 @@
 #include "args.h"
 #include "commands.h"
 #include "options.h"
+#include "say.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ static const char after[] =
 
 typedef struct run_args {
     const char *db, *suite, *jobfile, *hosts, *clean, *sweep_spec;
-    int allow_overwrite, help_options, sweep_repeats;
+    int allow_overwrite, help_options, sweep_repeats, json;
     bl_run_opts o;
     bl_labels labels;
     bl_sweep sweep;
@@ -131,6 +132,9 @@ static int read_args(int argc, char **argv, run_args *a, int *status)
                       "slowest; records labelled sweep=KEYS and sweep_KEY=VALUE"),
         BL_OPT_FN(0, "sweep-repeats", &a->sweep_repeats, "N",
                   "run the whole matrix N times, round after round (repeats)", repeats_arg),
+        BL_OPT_BOOL(0, "json", &a->json,
+                    "the result line as JSON Lines (source, status, records, runs);\n"
+                    "the lines of each test then go to stderr"),
         BL_OPT_BOOL(0, "help-options", &a->help_options,
                     "list the job file options: type, bounds, values, help"),
         BL_OPT_END(),
@@ -193,23 +197,27 @@ static int load_jobfile(const char *path, bl_jobs *jobs)
     return errors ? 1 : 0;
 }
 
-static int store_records(const char *db, const char *source, const bl_records *recs)
+/* The run's result on stdout as import says it (say.h): the records stored and their run. */
+static int store_records(const run_args *a, const char *source, const bl_records *recs)
 {
     if (recs->n == 0)
         return 0;
-    bl_store *s = bl_open_store(db, 1);
-    if (!s)
+    bl_store *s = bl_open_store(a->db, 1);
+    if (!s) {
+        bl_say_result(a->json, source, "refused", 0, "");
         return 1;
+    }
     char err[512];
     bl_strbuf ids;
     bl_strbuf_init(&ids);
     int rc = bl_store_import(s, source, NULL, "run", recs, &ids, err, sizeof err);
     bl_store_close(s);
-    if (rc == BL_IMPORT_FAILED)
+    if (rc == BL_IMPORT_FAILED) {
         fprintf(stderr, "benchlog run: storing the results failed, store unchanged: %s\n", err);
-    else
-        fprintf(stderr, "benchlog run: stored %zu record%s: run %s\n", recs->n,
-                recs->n == 1 ? "" : "s", ids.s ? ids.s : "");
+        bl_say_result(a->json, source, "refused", 0, "");
+    } else {
+        bl_say_result(a->json, source, "stored", recs->n, ids.s);
+    }
     bl_strbuf_free(&ids);
     return rc == BL_IMPORT_FAILED ? 1 : 0;
 }
@@ -224,7 +232,7 @@ static int run_hosts(run_args *a)
     int hr = bl_run_fio_hosts(a->hosts, a->jobfile, &ho, &recs, err, sizeof err);
     if (hr)
         fprintf(stderr, "benchlog run: %s\n", err);
-    int st = hr == 2 ? 2 : store_records(a->db, a->jobfile, &recs);
+    int st = hr == 2 ? 2 : store_records(a, a->jobfile, &recs);
     bl_records_free(&recs);
     return hr ? hr : st;
 }
@@ -278,7 +286,7 @@ static int run(run_args *a)
     a->o.source = src.s;
     a->o.suite = a->suite;
     a->o.progress = true;
-    a->o.msg = stdout;
+    a->o.msg = a->json ? stderr : stdout; /* under --json, stdout holds JSON Lines only */
     a->o.interrupt = &interrupted;
     a->o.n_labels = a->labels.n;
     a->o.labels = a->labels.v;
@@ -299,9 +307,9 @@ static int run(run_args *a)
     sigaction(SIGTERM, &old_term, NULL);
     fflush(stdout);
     if (rc == BL_RUN_INTERRUPTED)
-        fprintf(stderr, "benchlog run: interrupted: %zu finished records kept, test file removed\n",
-                recs.n);
-    int st = store_records(a->db, src.s, &recs);
+        fprintf(stderr, "benchlog run: interrupted: %s finished and kept, test file removed\n",
+                bl_count(recs.n, "record").s);
+    int st = store_records(a, src.s, &recs);
     bl_records_free(&recs);
     bl_strbuf_free(&src);
     bl_jobs_free(&jobs);

@@ -5,6 +5,7 @@
 #include "cmp_args.h"
 #include "commands.h"
 #include "options.h"
+#include "say.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +71,13 @@ int cmd_xlsx(int argc, char **argv)
     if (rc == 0 && xo.by) /* say which set-ups lack the label, as report does */
         bl_cmp_warn_unlabelled(t, "xlsx");
     bl_store_walk src = {db, n, argv};
+    bl_diags notes;
+    bl_diags_init(&notes, "benchlog xlsx");
+    xo.notes = &notes;
     if (rc == 0)
         rc = bl_xlsx_write_walk(out, t, runs, bl_walk_store, &src, &xo, err, sizeof err);
+    bl_notes_print(&notes);
+    bl_diags_free(&notes);
     if (rc == 2 || rc == 3)
         rc = bl_usage_error("xlsx", "%s", err);
     else if (rc)

@@ -1,5 +1,8 @@
 #include "cmp_args.h"
+#include "../core/strbuf.h"
 #include "args.h"
+#include "global.h"
+#include "say.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +74,10 @@ int bl_cmp_term_width(void)
 
 void bl_cmp_warn_unlabelled(const bl_table *t, const char *cmd)
 {
-    if (!t->n_unlabelled)
+    if (!t->n_unlabelled || bl_quiet())
         return;
-    fprintf(stderr,
-            "benchlog %s: %zu set-up%s lack%s the label '%s'; not pooled, each is its own "
-            "column:\n",
-            cmd, t->n_unlabelled, t->n_unlabelled == 1 ? "" : "s", t->n_unlabelled == 1 ? "s" : "",
-            t->by);
+    fprintf(stderr, "benchlog %s: %s lack%s the label '%s'; not pooled, each is its own column:\n",
+            cmd, bl_count(t->n_unlabelled, "set-up").s, t->n_unlabelled == 1 ? "s" : "", t->by);
     for (size_t j = 0; j < t->ncols; j++)
         if (t->cols[j].unlabelled)
             fprintf(stderr, "  %s\n", t->cols[j].title);

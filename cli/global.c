@@ -57,8 +57,8 @@ static int set_dir(void *unused, const char *dir, char *err, size_t errlen)
                   "colour: always, never or auto (default: on a terminal)", set_color)
 #define OPT_NO_COLOR BL_OPT_FN(0, "no-color", NULL, NULL, "no colour (as $NO_COLOR)", set_no_color)
 #define OPT_QUIET                                                                                  \
-    BL_OPT_FN('q', "quiet", NULL, NULL, "errors only: no warnings, no confirmation lines",         \
-              set_quiet)
+    BL_OPT_FN('q', "quiet", NULL, NULL,                                                            \
+              "errors only: no warnings or notes, no confirmation lines", set_quiet)
 
 const bl_option bl_global_after[] = {OPT_COLOR, OPT_NO_COLOR, OPT_QUIET, BL_OPT_END()};
 

@@ -19,7 +19,8 @@ int bl_global_options(int argc, char **argv, int *status);
 extern const bl_option bl_global_before[];
 extern const bl_option bl_global_after[];
 
-/* -q: only errors on stderr, and no confirmation lines ("imported ...") on stdout. */
+/* -q: only errors on stderr (no warnings, no notes: say.h), and no confirmation lines
+ * ("imported ...", "stored ...") on stdout. */
 int bl_quiet(void);
 /* Whether text written to f is coloured: --color=always, else never with --color=never or
  * $NO_COLOR set (non-empty), else when f is a terminal and $TERM is not "dumb". */

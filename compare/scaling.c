@@ -166,8 +166,8 @@ int bl_scaling_build(const bl_records *recs, const char *by, bl_repeats mode, bl
     if (pick_x(recs, &out->x) != 0) {
         snprintf(err, errlen,
                  "the records form no scaling matrix: none of iodepth, numjobs, bs takes two "
-                 "values among %zu records with IOPS or bandwidth",
-                 recs->n);
+                 "values among %s with IOPS or bandwidth",
+                 bl_count(recs->n, "record").s);
         return 1;
     }
     bool vary[BL_SCALE_N];

@@ -185,3 +185,10 @@ char *bl_strbuf_take(bl_strbuf *sb)
     bl_strbuf_init(sb);
     return s;
 }
+
+bl_count_text bl_count(size_t n, const char *noun)
+{
+    bl_count_text t;
+    snprintf(t.s, sizeof t.s, "%zu %s%s", n, noun, n == 1 ? "" : "s");
+    return t;
+}

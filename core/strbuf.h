@@ -22,6 +22,15 @@ void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap);
 void bl_strbuf_put_double(bl_strbuf *sb, double d);
 /* JSON string literal with quotes and escapes. */
 void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s);
+/* "1 record", "2 records", "0 records": n and noun, with an s unless n is 1 (every noun we
+ * count takes an s). Returned by value so that several fit in one printf:
+ * printf("%s, %s", bl_count(n, "test").s, bl_count(m, "set-up").s); the text lives until the
+ * end of the statement (C11 6.2.4p8). A noun past ~40 bytes is cut. */
+typedef struct bl_count_text {
+    char s[64];
+} bl_count_text;
+bl_count_text bl_count(size_t n, const char *noun);
+
 /* Hands the string to the caller (who frees it) and resets sb. */
 char *bl_strbuf_take(bl_strbuf *sb);
 

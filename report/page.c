@@ -405,9 +405,9 @@ static void put_group_charts(bl_strbuf *out, const bl_table *t, const bl_groups 
         put_find(out, t, gr);
         bl_strbuf_printf(out, "><h2>%zu. ", g + 1);
         bl_page_esc(out, gr->name);
-        bl_strbuf_printf(
-            out, "</h2><p class=\"meta\">%zu set-up%s · %zu test%s · %zu records</p>\n", gr->ncols,
-            gr->ncols == 1 ? "" : "s", sub->nrows, sub->nrows == 1 ? "" : "s", sub->n_records);
+        bl_strbuf_printf(out, "</h2><p class=\"meta\">%s · %s · %s</p>\n",
+                         bl_count(gr->ncols, "set-up").s, bl_count(sub->nrows, "test").s,
+                         bl_count(sub->n_records, "record").s);
         for (size_t k = 0; k < nm; k++) {
             bl_strbuf svg;
             bl_strbuf_init(&svg);
@@ -464,8 +464,9 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
     struct tm tm;
     if (gmtime_r(&now, &tm))
         strftime(date, sizeof date, "%Y-%m-%d", &tm);
-    bl_strbuf_printf(out, "</h1>\n<p class=\"meta\">%s · %zu records · %zu tests × %zu set-ups",
-                     date, t->n_records, t->nrows, t->ncols);
+    bl_strbuf_printf(out, "</h1>\n<p class=\"meta\">%s · %s · %s × %s", date,
+                     bl_count(t->n_records, "record").s, bl_count(t->nrows, "test").s,
+                     bl_count(t->ncols, "set-up").s);
     if (t->by) {
         bl_strbuf_puts(out, " (by ");
         bl_page_esc(out, t->by);
@@ -489,10 +490,8 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
     if (grouped) {
         put_overview(out, t, &gs);
         put_group_charts(out, t, &gs, ms, nm);
-        bl_strbuf_printf(out,
-                         "<h2 id=\"table\">Every set-up in one table (%zu tests × %zu "
-                         "set-ups)</h2>\n",
-                         t->nrows, t->ncols);
+        bl_strbuf_printf(out, "<h2 id=\"table\">Every set-up in one table (%s × %s)</h2>\n",
+                         bl_count(t->nrows, "test").s, bl_count(t->ncols, "set-up").s);
     }
     bl_groups_free(&gs);
     bl_strbuf_puts(out, "<p class=\"what noprint\">Click a column's name to sort by it; hover a "

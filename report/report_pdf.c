@@ -92,8 +92,8 @@ static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools, const 
         strftime(date, sizeof date, "%Y-%m-%d", &tm);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    bl_strbuf_printf(&sb, "%s · %zu records · %zu tests × %zu set-ups", date, t->n_records,
-                     t->nrows, t->ncols);
+    bl_strbuf_printf(&sb, "%s · %s · %s × %s", date, bl_count(t->n_records, "record").s,
+                     bl_count(t->nrows, "test").s, bl_count(t->ncols, "set-up").s);
     y += bl_pdf_text(d, M, y, PW - 2 * M, sb.s, 12, 0, 0, 0, MUTED) + 18;
     /* What was measured: the tools and the figures. */
     bl_strbuf_reset(&sb);
@@ -134,8 +134,9 @@ static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools, const 
         most = gs->v[g].ncols > gs->v[most].ncols ? g : most;
     if (gs->n) {
         bl_strbuf_reset(&sb);
-        bl_strbuf_printf(&sb, "The largest group: %s, %zu set-ups on %zu tests.", gs->v[most].name,
-                         gs->v[most].ncols, gs->v[most].nrows);
+        bl_strbuf_printf(&sb, "The largest group: %s, %s on %s.", gs->v[most].name,
+                         bl_count(gs->v[most].ncols, "set-up").s,
+                         bl_count(gs->v[most].nrows, "test").s);
         y += bl_pdf_text(d, M, y, PW - 2 * M, sb.s, 10, 0, 0, 0, INK) + 4;
     }
     bl_strbuf_free(&sb);
@@ -220,9 +221,8 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
         snprintf(attr, sizeof attr, "dest='%s'", dest);
         cairo_pdf_surface_add_outline(d->surf, CAIRO_PDF_OUTLINE_ROOT, sb.s, attr, 0);
         bl_strbuf_reset(&sb);
-        bl_strbuf_printf(&sb, "%zu set-up%s · %zu test%s · %zu records", gr->ncols,
-                         gr->ncols == 1 ? "" : "s", sub->nrows, sub->nrows == 1 ? "" : "s",
-                         sub->n_records);
+        bl_strbuf_printf(&sb, "%s · %s · %s", bl_count(gr->ncols, "set-up").s,
+                         bl_count(sub->nrows, "test").s, bl_count(sub->n_records, "record").s);
         /* One set-up, or set-ups that share no test, compare nothing: the table holds every
          * figure a chart would. */
         int shared = 0;

@@ -75,8 +75,8 @@ void bl_scaling_text(const bl_scaling *m, bl_strbuf *out)
                                         "total (lat) where reported, else completion (clat)"};
     bl_strbuf_printf(out, "lat mean: %s; lat p99: %s\n", kinds[m->lat_kind], kinds[m->p99_kind]);
     if (m->left_out)
-        bl_strbuf_printf(out, "%zu records without %s or figures left out\n", m->left_out,
-                         bl_scale_param_name(m->x));
+        bl_strbuf_printf(out, "%s without %s or figures left out\n",
+                         bl_count(m->left_out, "record").s, bl_scale_param_name(m->x));
     free(c);
 }
 

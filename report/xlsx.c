@@ -150,9 +150,9 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_
     }
     const char *title = o->title ? o->title : "Storage benchmark comparison";
     char comments[256];
-    snprintf(comments, sizeof comments,
-             "%zu records, %zu tests, %zu set-ups; repeats combined by %s. Made by benchlog.",
-             t->n_records, t->nrows, t->ncols, bl_repeats_name(t->repeats));
+    snprintf(comments, sizeof comments, "%s, %s, %s; repeats combined by %s. Made by benchlog.",
+             bl_count(t->n_records, "record").s, bl_count(t->nrows, "test").s,
+             bl_count(t->ncols, "set-up").s, bl_repeats_name(t->repeats));
     lxw_doc_properties props = {.title = (char *)title,
                                 .subject = "Storage benchmark results",
                                 .author = "benchlog",
@@ -165,7 +165,7 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_
     xfmt_init(&x, wb);
     x.title = title;
     bl_xlsx_summary(wb, &x, t, title);
-    bl_xlsx_pivots(wb, &x, t, o->metrics, o->n_metrics, title);
+    bl_xlsx_pivots(wb, &x, t, o->metrics, o->n_metrics, title, o->notes);
     bl_xdetail d;
     bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200);
     int rc = walk(src, detail_row, &d, err, errlen) != 0;

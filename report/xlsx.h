@@ -13,6 +13,7 @@
 #ifndef BL_REPORT_XLSX_H
 #define BL_REPORT_XLSX_H
 
+#include "../core/diag.h"
 #include "../core/record.h"
 #include "../compare/load.h"
 #include "../compare/table.h"
@@ -27,6 +28,7 @@ typedef struct bl_xlsx_opts {
     bl_repeats repeats;
     size_t max_run_sheets;       /* 0: 200 */
     size_t constant_memory_from; /* records from which to write in constant memory; 0: 20000 */
+    bl_diags *notes; /* notes for the person (set-ups too many to chart) added here; NULL: none */
 } bl_xlsx_opts;
 
 /* Returns 0, 2 when the baseline names no column, 1 when the file cannot be written. */

@@ -29,10 +29,10 @@ lxw_format *bl_xfmt_unit(bl_xfmt *x, const char *unit, int decimals);
  * repeat_head. */
 void bl_xlsx_print_setup(lxw_worksheet *ws, const char *title, int repeat_head, int fit_width);
 /* Summary (long form) and one pivot sheet with native charts per metric (ms; none: every
- * metric the records have). */
+ * metric the records have); notes (may be NULL) get what the person should know. */
 void bl_xlsx_summary(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const char *title);
 void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_metric *ms, size_t nm,
-                    const char *title);
+                    const char *title, bl_diags *notes);
 
 /* The runs of the records, in first-seen order, gathered as they are walked (xlsx_runs.c):
  * what names each run's sheet and fills its Sources and Disks rows. */

@@ -125,15 +125,17 @@ void bl_xlsx_summary(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const char
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_printf(&sb,
-                     "MB/s = 10^6 bytes/s. %zu records, %zu tests, %zu set-ups. Repeats (same "
+                     "MB/s = 10^6 bytes/s. %s, %s, %s. Repeats (same "
                      "test, same set-up) combined by --repeats %s; stdev and the 95%% confidence "
                      "interval of the mean (Student's t) are of the main figure (MB/s, else "
                      "IOPS, else the test's own). Latency: total (lat) where reported, else "
                      "completion (clat).",
-                     t->n_records, t->nrows, t->ncols, bl_repeats_name(t->repeats));
+                     bl_count(t->n_records, "record").s, bl_count(t->nrows, "test").s,
+                     bl_count(t->ncols, "set-up").s, bl_repeats_name(t->repeats));
     if (t->n_unlabelled)
-        bl_strbuf_printf(&sb, " %zu set-ups lack the label '%s': each stands alone.",
-                         t->n_unlabelled, t->by);
+        bl_strbuf_printf(&sb, " %s lack%s the label '%s': each stands alone.",
+                         bl_count(t->n_unlabelled, "set-up").s, t->n_unlabelled == 1 ? "s" : "",
+                         t->by);
     worksheet_write_string(ws, r + 1, 0, sb.s, x->text);
     bl_strbuf_free(&sb);
     bl_xlsx_print_setup(ws, title, 1, 1);
@@ -390,7 +392,7 @@ static size_t group_pivots(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const b
 }
 
 void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_metric *ms, size_t nm,
-                    const char *title)
+                    const char *title, bl_diags *notes)
 {
     static const bl_metric all[] = {BL_M_BW, BL_M_IOPS, BL_M_LAT, BL_M_P99, BL_M_VALUE};
     if (nm == 0) {
@@ -416,10 +418,9 @@ void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_me
         }
     }
     size_t uncharted = 0, charted = group_pivots(wb, x, &cd, t, title, &uncharted);
-    if (t->ncols > MAX_CHARTED_SETUPS) /* say where the charts are, and what has none */
-        fprintf(stderr,
-                "benchlog xlsx: %zu set-ups are too many for one chart; %zu comparison group%s "
-                "charted on sheets of their own (G1, G2, ...), %zu with nothing to compare "
-                "(one set-up, or no test shared)\n",
-                t->ncols, charted, charted == 1 ? "" : "s", uncharted);
+    if (t->ncols > MAX_CHARTED_SETUPS && notes) /* say where the charts are, and what has none */
+        bl_diags_add(notes, 0,
+                     "%zu set-ups are too many for one chart; %s charted on sheets of their own "
+                     "(G1, G2, ...), %zu with nothing to compare (one set-up, or no test shared)",
+                     t->ncols, bl_count(charted, "comparison group").s, uncharted);
 }

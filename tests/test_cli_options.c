@@ -117,13 +117,14 @@ static void test_run_jobfile_then_options(void **state)
                           "--runtime 100ms --target %s --db %s/s.db --label where=after",
                           dir, dir),
         0);
-    free(out);
-    /* the measured run's ID is said, and show takes it */
-    const char *id = strstr(err, ": run ");
+    free(err);
+    /* the measured run's ID is said on stdout (the result, as import's), and show takes it */
+    const char *id = strstr(out, "randread-qd32.fio: stored 1 record in 1 run: ");
     assert_non_null(id);
     char cmd[64];
-    snprintf(cmd, sizeof cmd, "show %.8s", id + 6);
-    free(err);
+    snprintf(cmd, sizeof cmd, "show %.8s",
+             id + strlen("randread-qd32.fio: stored 1 record in 1 run: "));
+    free(out);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "%s --db %s/s.db", cmd, dir), 0);
     assert_non_null(strstr(out, "labels   job=randread-qd32, "));
     assert_non_null(strstr(out, ", where=after\nrecords  1\n"));

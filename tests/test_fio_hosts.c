@@ -441,7 +441,7 @@ static void test_cli_run_hosts(void **state)
     int rc = bl_test_benchlog(args, &out, &err);
     if (rc)
         fail_msg("benchlog %s: %d %s", args, rc, err);
-    assert_non_null(strstr(err, "stored 3 records"));
+    assert_non_null(strstr(out, "rr.fio: stored 3 records in 3 runs: "));
     free(out);
     free(err);
     snprintf(args, sizeof args, "list --db %s/cli.db site=lab", s->dir);
