@@ -31,6 +31,7 @@ typedef struct bl_hist_opts {
                                  its value) */
     size_t n_metrics;
     bl_cp_opts cp;
+    int sources; /* keep each series' sources (the page links a source's group to them) */
 } bl_hist_opts;
 
 typedef struct bl_hist_point {
@@ -49,6 +50,8 @@ typedef struct bl_hist_series {
     size_t n;
     bl_hist_point *p; /* ascending by t */
     bl_cp_result cp;  /* over the points' means */
+    char **sources;   /* with opts.sources: the records' distinct sources, first seen first */
+    size_t n_sources;
 } bl_hist_series;
 
 typedef struct bl_history {
@@ -57,6 +60,8 @@ typedef struct bl_history {
     size_t n_records;  /* in a series */
     size_t n_untimed;  /* left out: no when */
     size_t n_untested; /* left out: no test name */
+    double alpha;      /* the change-point search's, defaults filled in */
+    size_t min_seg;
 } bl_history;
 
 typedef struct bl_hist_builder bl_hist_builder;

@@ -2,6 +2,7 @@
  * through one attribute on <body> (data-metric) that the CSS reads, so the page shows the
  * main figures without its script; the script sorts, hides set-ups and switches metrics. */
 #include "page.h"
+#include "page_history.h"
 #include "../charts/canvas.h"
 #include "../core/escape.h"
 #include "../compare/fmt.h"
@@ -396,7 +397,7 @@ static void put_overview(bl_strbuf *out, const bl_table *t, const bl_groups *gs)
 /* Each group: its heading and a chart per metric holding all its set-ups (keyed, whole names
  * in the legend); data-col stays the page's column so show/hide reaches its bars. */
 static void put_group_charts(bl_strbuf *out, const bl_table *t, const bl_groups *gs,
-                             const bl_metric *ms, size_t nm)
+                             const bl_metric *ms, size_t nm, const bl_history *h)
 {
     for (size_t g = 0; g < gs->n; g++) {
         const bl_group *gr = &gs->v[g];
@@ -408,6 +409,7 @@ static void put_group_charts(bl_strbuf *out, const bl_table *t, const bl_groups 
         bl_strbuf_printf(
             out, "</h2><p class=\"meta\">%zu set-up%s · %zu test%s · %zu records</p>\n", gr->ncols,
             gr->ncols == 1 ? "" : "s", sub->nrows, sub->nrows == 1 ? "" : "s", sub->n_records);
+        bl_page_history_links(out, h, gr);
         for (size_t k = 0; k < nm; k++) {
             bl_strbuf svg;
             bl_strbuf_init(&svg);
@@ -488,12 +490,13 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
     int grouped = gs.n > 1 && o->charts;
     if (grouped) {
         put_overview(out, t, &gs);
-        put_group_charts(out, t, &gs, ms, nm);
+        put_group_charts(out, t, &gs, ms, nm, o->history);
         bl_strbuf_printf(out,
                          "<h2 id=\"table\">Every set-up in one table (%zu tests × %zu "
                          "set-ups)</h2>\n",
                          t->nrows, t->ncols);
     }
+    bl_page_history(out, o->history, grouped ? &gs : NULL);
     bl_groups_free(&gs);
     bl_strbuf_puts(out, "<p class=\"what noprint\">Click a column's name to sort by it; hover a "
                         "figure for its repeats (n, stdev, 95% confidence interval).</p>\n");
