@@ -390,7 +390,7 @@ static void spread(const bl_hist_series *s, size_t from, size_t to, int logs, do
     *sd = to - from > 1 ? sqrt(sq / (double)(to - from - 1)) : 0;
 }
 
-void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg,
+void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg, double alpha,
                    bl_hist_verdict *v)
 {
     memset(v, 0, sizeof *v);
@@ -442,8 +442,17 @@ void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t mi
         after += scaled(s->p[i].s.mean, logs);
     after /= (double)k;
     double m = (double)(first - start);
-    /* where the mean of k new points of the same segment falls 95% of the time */
-    double half = bl_t95(first - start - 1) * sd * sqrt(1.0 / (double)k + 1.0 / m);
+    /* Why this bound. If the k newest points come from the segment before them (the same
+     * normal noise around the same mean, on the log scale), their mean minus the segment's,
+     * over sd * sqrt(1/k + 1/m), follows Student's t with m - 1 degrees of freedom: the new
+     * mean and the old are independent normals, and sd, the segment's own, is independent of
+     * both. Only the worse side raises the alarm, so the bound is t's one-sided quantile: with
+     * P(T > t) = alpha, flat noise crosses it with probability alpha, what --alpha promises for
+     * a change point too. The 95% two-sided interval used before (t at 0.975) was crossed on
+     * the worse side 2.5% of the time: one flat series in forty was a false alarm where alpha
+     * 0.01 promises one in a hundred (tests/test_changepoint.c measures both). */
+    double half = bl_t_upper(alpha > 0 ? alpha : 0.01, first - start - 1) * sd *
+                  sqrt(1.0 / (double)k + 1.0 / m);
     v->by_interval = 1;
     double sum = 0;
     for (size_t i = start; i < first; i++)

@@ -77,9 +77,11 @@ double bl_hist_figure(const bl_record *r, bl_metric m);
 
 /* The verdict on a series' newest points (the last `last` points, or those at or after
  * `since` when last is 0): a significant change point among them that makes the figure worse,
- * or, when fewer than the minimum segment follow the last change, their mean outside the 95%
- * prediction interval of the segment before them (Student's t, on a log scale when every
- * figure is positive: noise in throughput and latency multiplies), on the worse side. */
+ * or, when fewer than the minimum segment follow the last change, their mean beyond the
+ * one-sided prediction bound at level alpha (0: 0.01) of the segment before them on the worse
+ * side (Student's t, on a log scale when every figure is positive: noise in throughput and
+ * latency multiplies), so that flat noise is called a regression with probability alpha, as a
+ * change point is. lo..hi is the two-sided interval of those bounds (1 - 2 alpha). */
 typedef struct bl_hist_verdict {
     int regression;
     int by_interval;      /* decided by the interval, not by a change point */
@@ -91,7 +93,7 @@ typedef struct bl_hist_verdict {
     double lo, hi;    /* the interval, when by_interval */
     const char *note; /* why no verdict could be reached, or NULL */
 } bl_hist_verdict;
-void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg,
+void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg, double alpha,
                    bl_hist_verdict *v);
 
 #endif
