@@ -488,6 +488,7 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
     bl_groups gs;
     bl_groups_make(t, o->across || t->by, &gs);
     int grouped = gs.n > 1 && o->charts;
+    bl_page_history(out, o->history, grouped ? &gs : NULL);
     if (grouped) {
         put_overview(out, t, &gs);
         put_group_charts(out, t, &gs, ms, nm, o->history);
@@ -496,7 +497,6 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
                          "set-ups)</h2>\n",
                          t->nrows, t->ncols);
     }
-    bl_page_history(out, o->history, grouped ? &gs : NULL);
     bl_groups_free(&gs);
     bl_strbuf_puts(out, "<p class=\"what noprint\">Click a column's name to sort by it; hover a "
                         "figure for its repeats (n, stdev, 95% confidence interval).</p>\n");

@@ -154,14 +154,11 @@ static void put_axes(bl_strbuf *out, const bl_hist_series *s, const frame *f)
             put_tick(out, s, f, fabs(v) < step * 1e-9 ? 0 : v);
     }
     if (s->unit && strcmp(s->unit, "ns") != 0) {
-        bl_strbuf_printf(out, "<text class=\"ax\" x=\"%d\" y=\"%d\" text-anchor=\"end\">", ML - 6,
-                         MT - 12);
+        bl_strbuf_printf(out, "<text class=\"ax\" x=\"2\" y=\"%d\">", MT - 12);
         bl_page_esc(out, s->unit);
         bl_strbuf_puts(out, f->logscale ? " (log)</text>" : "</text>");
     } else if (f->logscale) {
-        bl_strbuf_printf(out,
-                         "<text class=\"ax\" x=\"%d\" y=\"%d\" text-anchor=\"end\">(log)</text>",
-                         ML - 6, MT - 12);
+        bl_strbuf_printf(out, "<text class=\"ax\" x=\"2\" y=\"%d\">(log)</text>", MT - 12);
     }
     const char *a = s->p[0].when, *b = s->p[s->n - 1].when;
     bl_strbuf_printf(out,
