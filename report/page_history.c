@@ -23,6 +23,16 @@ static const char css[] =
     "table.pts td{text-align:right}table.pts td:first-child{text-align:left}"
     "@media (max-width:640px){svg.trend{font-size:19px}}</style>\n";
 
+/* A figure with its unit, escaped: a test's own unit comes from the text (a pattern file's). */
+static void put_fig(bl_strbuf *out, const bl_hist_series *s, double v)
+{
+    bl_strbuf tmp;
+    bl_strbuf_init(&tmp);
+    bl_page_fig(&tmp, s->metric, v, s->unit);
+    bl_page_esc(out, tmp.s ? tmp.s : "");
+    bl_strbuf_free(&tmp);
+}
+
 static int shown(const bl_hist_series *s)
 {
     return s->n > 1;
@@ -113,7 +123,7 @@ static double yat(const frame *f, double v)
 static void put_tick_label(bl_strbuf *out, const bl_hist_series *s, double v)
 {
     if (s->unit && strcmp(s->unit, "ns") == 0)
-        bl_page_fig(out, s->metric, v, s->unit);
+        put_fig(out, s, v);
     else
         bl_fmt_fig(out, v);
 }
@@ -183,7 +193,7 @@ static void put_points(bl_strbuf *out, const bl_hist_series *s, const frame *f)
         bl_strbuf_printf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"><title>",
                          xat(f, s->p[i].t), yat(f, s->p[i].s.mean), r);
         bl_strbuf_printf(out, "%s: ", s->p[i].when);
-        bl_page_fig(out, s->metric, s->p[i].s.mean, s->unit);
+        put_fig(out, s, s->p[i].s.mean);
         bl_strbuf_printf(out, ", n=%zu</title></circle>", s->p[i].s.n);
     }
     bl_strbuf_putc(out, '\n');
@@ -260,9 +270,9 @@ static void put_changes(bl_strbuf *out, const bl_hist_series *s, const bl_histor
         bl_strbuf_printf(out, "%s<span class=\"chg %s\">%s ", c ? "; " : "",
                          ch->regression ? "worse" : "better",
                          ch->regression ? "▼ regression" : "▲ improvement");
-        bl_page_fig(out, s->metric, ch->before, s->unit);
+        put_fig(out, s, ch->before);
         bl_strbuf_puts(out, " → ");
-        bl_page_fig(out, s->metric, ch->after, s->unit);
+        put_fig(out, s, ch->after);
         if (bl_present(ch->pct))
             bl_strbuf_printf(out, " (%+.1f%%)", ch->pct);
         bl_strbuf_printf(out, ", p=%.3g, at %s</span>", ch->p, s->p[ch->at].when);
@@ -280,10 +290,10 @@ static void put_points_table(bl_strbuf *out, const bl_hist_series *s)
     for (size_t i = 0; i < s->n; i++) {
         const bl_stat *p = &s->p[i].s;
         bl_strbuf_printf(out, "<tr><td>%s</td><td>", s->p[i].when);
-        bl_page_fig(out, s->metric, p->mean, s->unit);
+        put_fig(out, s, p->mean);
         bl_strbuf_printf(out, "</td><td>%zu</td><td>", p->n);
         if (p->n > 1 && bl_present(p->ci))
-            bl_page_fig(out, s->metric, p->ci, s->unit);
+            put_fig(out, s, p->ci);
         bl_strbuf_puts(out, "</td></tr>\n");
     }
     bl_strbuf_puts(out, "</tbody></table></div></details>\n");
