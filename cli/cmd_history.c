@@ -24,8 +24,9 @@ static const char check_usage[] =
     "Usage: benchlog check [OPTIONS] [FILTER...]\n\n"
     "Exits 1 when the newest runs of a set-up form a regression: a change point the\n"
     "permutation test calls significant (p <= --alpha) that makes the figure worse, or, when\n"
-    "fewer runs than the minimum segment follow, their mean outside the 95% prediction\n"
-    "interval of the segment before them on the worse side. One line per regression;\n"
+    "fewer runs than the minimum segment follow, their mean beyond the one-sided prediction\n"
+    "bound (Student's t, at --alpha) of the segment before them on the worse side, so that\n"
+    "flat noise is a false alarm as often as --alpha says. One line per regression;\n"
     "exit 0 when there is none, 2 on usage errors. The newest runs are the last one of\n"
     "each series unless --last N or --since TIME says otherwise.\n";
 static const char after[] =
@@ -395,7 +396,8 @@ int cmd_history(int argc, char **argv)
     return write_out(&sb);
 }
 
-static void text_verdict(const bl_hist_series *s, const bl_hist_verdict *v, bl_strbuf *sb)
+static void text_verdict(const bl_hist_series *s, const bl_hist_verdict *v, double alpha,
+                         bl_strbuf *sb)
 {
     bl_strbuf_printf(sb, "regression: %s — %s (%s): ", s->setup, s->test,
                      bl_metric_name(s->metric));
@@ -407,7 +409,7 @@ static void text_verdict(const bl_hist_series *s, const bl_hist_verdict *v, bl_s
     if (bl_present(v->pct))
         bl_strbuf_printf(sb, " (%+.1f%%)", v->pct);
     if (v->by_interval) {
-        bl_strbuf_puts(sb, ", outside the 95% interval ");
+        bl_strbuf_printf(sb, ", outside the %g%% interval ", 100 * (1 - 2 * alpha));
         put_fig(sb, s, v->lo);
         bl_strbuf_puts(sb, "..");
         put_fig(sb, s, v->hi);
@@ -448,14 +450,14 @@ int cmd_check(int argc, char **argv)
         bl_strbuf_puts(&sb, "{\"regressions\":[");
     for (size_t i = 0; i < h->n; i++) {
         bl_hist_verdict v;
-        bl_hist_check(&h->v[i], last, a.since, a.cp.min_seg, &v);
+        bl_hist_check(&h->v[i], last, a.since, a.cp.min_seg, a.cp.alpha, &v);
         if (!v.regression)
             continue;
         if (a.json) {
             bl_strbuf_puts(&sb, found ? "," : "");
             json_verdict(&h->v[i], &v, &sb);
         } else {
-            text_verdict(&h->v[i], &v, &sb);
+            text_verdict(&h->v[i], &v, a.cp.alpha > 0 ? a.cp.alpha : 0.01, &sb);
         }
         found++;
     }

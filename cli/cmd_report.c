@@ -3,6 +3,7 @@
 #include "../report/report_pdf.h"
 #include "../core/atomic.h"
 #include "../core/strbuf.h"
+#include "../compare/history.h"
 #include "../compare/load.h"
 #include "../report/page.h"
 #include "../report/render.h"
@@ -135,14 +136,24 @@ static int page_metric(const report_args *a, const bl_table *t)
     return -1;
 }
 
-static void page_add(void *page, const bl_record *r)
+/* What the HTML page gathers as the store is walked: its sources and, for the trends, the
+ * history (compare/history.h: the series and their changes, as `benchlog history` finds them). */
+typedef struct page_walk {
+    bl_page_recs recs;
+    bl_hist_builder *hist;
+} page_walk;
+
+static void page_add(void *ctx, const bl_record *r)
 {
-    bl_page_recs_add(page, r);
+    page_walk *p = ctx;
+    bl_page_recs_add(&p->recs, r);
+    if (p->hist)
+        bl_history_add(p->hist, r);
 }
 
 /* The table, built as the store is walked; for the HTML page its sources are gathered into
  * page on the way. No record is held (the PDF walks the store again for its sources). */
-static int load(const report_args *a, int n, char **argv, bl_page_recs *page, bl_table **t)
+static int load(const report_args *a, int n, char **argv, page_walk *page, bl_table **t)
 {
     char err[512];
     bl_table_opts to = {.by = BL_CMP_BY(a->by),
@@ -166,10 +177,15 @@ int cmd_report(int argc, char **argv)
         return rc;
     char err[512];
     bl_table *t = NULL;
-    bl_page_recs page = {0};
-    rc = load(&a, n, argv, &page, &t);
+    page_walk walk = {0};
+    if (a.format == BL_REPORT_HTML && !a.pdf && !a.no_chart)
+        walk.hist = bl_history_begin(&(bl_hist_opts){.sources = 1});
+    rc = load(&a, n, argv, &walk, &t);
+    bl_history *hist = walk.hist ? bl_history_end(walk.hist) : NULL;
+    bl_page_recs page = walk.recs;
     if (rc) {
         bl_page_recs_free(&page);
+        bl_history_free(hist);
         return rc;
     }
     if (t->nrows == 0) {
@@ -179,6 +195,7 @@ int cmd_report(int argc, char **argv)
                 bl_count(t->n_left_out, "record").s);
         bl_table_free(t);
         bl_page_recs_free(&page);
+        bl_history_free(hist);
         return 1;
     }
     bl_cmp_warn_unlabelled(t, "report");
@@ -202,6 +219,7 @@ int cmd_report(int argc, char **argv)
             fprintf(stderr, "benchlog report: %s\n", err);
         bl_table_free(t);
         bl_page_recs_free(&page);
+        bl_history_free(hist);
         return rc == 2 ? bl_usage_error("report", "--pdf needs -o FILE.pdf") : rc;
     }
     bl_strbuf sb;
@@ -211,7 +229,8 @@ int cmd_report(int argc, char **argv)
                           &(bl_page_opts){.title = a.title,
                                           .charts = !a.no_chart,
                                           .metric = page_metric(&a, t),
-                                          .across = n > 0},
+                                          .across = n > 0,
+                                          .history = hist},
                           &sb);
     else
         bl_report_render(t, &ro, &sb);
@@ -219,5 +238,6 @@ int cmd_report(int argc, char **argv)
     bl_strbuf_free(&sb);
     bl_table_free(t);
     bl_page_recs_free(&page);
+    bl_history_free(hist);
     return rc;
 }

@@ -14,7 +14,9 @@ typedef struct hser {
     char *key, *setup, *test, *tool, *unit;
     size_t n, cap;
     time_t *t;
-    double *v; /* per record the figures of want[] */
+    double *v;  /* per record the figures of want[] */
+    char **src; /* with o.sources: distinct sources */
+    size_t nsrc;
 } hser;
 
 struct bl_hist_builder {
@@ -22,6 +24,9 @@ struct bl_hist_builder {
     bl_metric want[BL_M_COUNT]; /* the figures kept: --metric's, else those a main one can be */
     size_t nw;
     bl_smap map;
+    bl_smap srcs;   /* "series index \x1f source" seen; keys in srckeys */
+    char **srckeys; /* owned */
+    size_t nsrckeys;
     hser *s;
     size_t ns, cap;
     bl_strbuf key, name;
@@ -157,6 +162,23 @@ static hser *series_of(bl_hist_builder *b, const bl_record *r)
     return s;
 }
 
+/* A source once per series; a source's records follow one another, so the last is checked
+ * first and the map only when it differs. */
+static void add_source(bl_hist_builder *b, hser *s, const char *src)
+{
+    if (s->nsrc && strcmp(s->src[s->nsrc - 1], src) == 0)
+        return;
+    bl_strbuf_reset(&b->name);
+    bl_strbuf_printf(&b->name, "%zu\x1f%s", (size_t)(s - b->s), src);
+    if (bl_smap_get(&b->srcs, b->name.s) >= 0)
+        return;
+    b->srckeys = bl_xrealloc(b->srckeys, (b->nsrckeys + 1) * sizeof *b->srckeys);
+    b->srckeys[b->nsrckeys] = bl_strbuf_take(&b->name);
+    bl_smap_put(&b->srcs, b->srckeys[b->nsrckeys++], 0);
+    s->src = bl_xrealloc(s->src, (s->nsrc + 1) * sizeof *s->src);
+    s->src[s->nsrc++] = bl_xstrdup(src);
+}
+
 void bl_history_add(bl_hist_builder *b, const bl_record *r)
 {
     time_t t;
@@ -183,6 +205,8 @@ void bl_history_add(bl_hist_builder *b, const bl_record *r)
     if (!s->unit && r->unit)
         s->unit = bl_xstrdup(r->unit);
     s->n++;
+    if (b->o.sources && r->source)
+        add_source(b, s, r->source);
 }
 
 static int cmp_time(const void *a, const void *b, void *ctx)
@@ -240,6 +264,12 @@ static void emit(bl_history *h, const hser *s, const bl_hist_builder *b, size_t 
     }
     out.setup = bl_xstrdup(s->setup);
     out.test = bl_xstrdup(s->test);
+    if (s->nsrc) {
+        out.sources = bl_xcalloc(s->nsrc, sizeof *out.sources);
+        for (size_t i = 0; i < s->nsrc; i++)
+            out.sources[i] = bl_xstrdup(s->src[i]);
+        out.n_sources = s->nsrc;
+    }
     out.tool = bl_xstrdup(s->tool);
     out.metric = m;
     out.lower_better = bl_metric_lower_better(m);
@@ -276,6 +306,8 @@ bl_history *bl_history_end(bl_hist_builder *b)
     h->n_records = b->n_records;
     h->n_untimed = b->n_untimed;
     h->n_untested = b->n_untested;
+    h->alpha = b->o.cp.alpha > 0 ? b->o.cp.alpha : 0.01;
+    h->min_seg = b->o.cp.min_seg ? b->o.cp.min_seg : 3;
     for (size_t i = 0; i < b->ns; i++) {
         hser *s = &b->s[i];
         size_t *order = bl_xcalloc(s->n, sizeof *order);
@@ -295,7 +327,14 @@ bl_history *bl_history_end(bl_hist_builder *b)
         free(s->unit);
         free(s->t);
         free(s->v);
+        for (size_t k = 0; k < s->nsrc; k++)
+            free(s->src[k]);
+        free(s->src);
     }
+    for (size_t k = 0; k < b->nsrckeys; k++)
+        free(b->srckeys[k]);
+    free(b->srckeys);
+    bl_smap_free(&b->srcs);
     if (h->n)
         qsort(h->v, h->n, sizeof *h->v, cmp_series);
     free(b->s);
@@ -320,6 +359,9 @@ void bl_history_free(bl_history *h)
         free(s->tool);
         free((char *)s->unit);
         bl_cp_result_free(&s->cp);
+        for (size_t k = 0; k < s->n_sources; k++)
+            free(s->sources[k]);
+        free(s->sources);
     }
     free(h->v);
     free(h);
@@ -348,7 +390,7 @@ static void spread(const bl_hist_series *s, size_t from, size_t to, int logs, do
     *sd = to - from > 1 ? sqrt(sq / (double)(to - from - 1)) : 0;
 }
 
-void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg,
+void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg, double alpha,
                    bl_hist_verdict *v)
 {
     memset(v, 0, sizeof *v);
@@ -400,8 +442,17 @@ void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t mi
         after += scaled(s->p[i].s.mean, logs);
     after /= (double)k;
     double m = (double)(first - start);
-    /* where the mean of k new points of the same segment falls 95% of the time */
-    double half = bl_t95(first - start - 1) * sd * sqrt(1.0 / (double)k + 1.0 / m);
+    /* Why this bound. If the k newest points come from the segment before them (the same
+     * normal noise around the same mean, on the log scale), their mean minus the segment's,
+     * over sd * sqrt(1/k + 1/m), follows Student's t with m - 1 degrees of freedom: the new
+     * mean and the old are independent normals, and sd, the segment's own, is independent of
+     * both. Only the worse side raises the alarm, so the bound is t's one-sided quantile: with
+     * P(T > t) = alpha, flat noise crosses it with probability alpha, what --alpha promises for
+     * a change point too. The 95% two-sided interval used before (t at 0.975) was crossed on
+     * the worse side 2.5% of the time: one flat series in forty was a false alarm where alpha
+     * 0.01 promises one in a hundred (tests/test_changepoint.c measures both). */
+    double half = bl_t_upper(alpha > 0 ? alpha : 0.01, first - start - 1) * sd *
+                  sqrt(1.0 / (double)k + 1.0 / m);
     v->by_interval = 1;
     double sum = 0;
     for (size_t i = start; i < first; i++)

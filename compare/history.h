@@ -31,6 +31,7 @@ typedef struct bl_hist_opts {
                                  its value) */
     size_t n_metrics;
     bl_cp_opts cp;
+    int sources; /* keep each series' sources (the page links a source's group to them) */
 } bl_hist_opts;
 
 typedef struct bl_hist_point {
@@ -49,6 +50,8 @@ typedef struct bl_hist_series {
     size_t n;
     bl_hist_point *p; /* ascending by t */
     bl_cp_result cp;  /* over the points' means */
+    char **sources;   /* with opts.sources: the records' distinct sources, first seen first */
+    size_t n_sources;
 } bl_hist_series;
 
 typedef struct bl_history {
@@ -57,6 +60,8 @@ typedef struct bl_history {
     size_t n_records;  /* in a series */
     size_t n_untimed;  /* left out: no when */
     size_t n_untested; /* left out: no test name */
+    double alpha;      /* the change-point search's, defaults filled in */
+    size_t min_seg;
 } bl_history;
 
 typedef struct bl_hist_builder bl_hist_builder;
@@ -72,9 +77,11 @@ double bl_hist_figure(const bl_record *r, bl_metric m);
 
 /* The verdict on a series' newest points (the last `last` points, or those at or after
  * `since` when last is 0): a significant change point among them that makes the figure worse,
- * or, when fewer than the minimum segment follow the last change, their mean outside the 95%
- * prediction interval of the segment before them (Student's t, on a log scale when every
- * figure is positive: noise in throughput and latency multiplies), on the worse side. */
+ * or, when fewer than the minimum segment follow the last change, their mean beyond the
+ * one-sided prediction bound at level alpha (0: 0.01) of the segment before them on the worse
+ * side (Student's t, on a log scale when every figure is positive: noise in throughput and
+ * latency multiplies), so that flat noise is called a regression with probability alpha, as a
+ * change point is. lo..hi is the two-sided interval of those bounds (1 - 2 alpha). */
 typedef struct bl_hist_verdict {
     int regression;
     int by_interval;      /* decided by the interval, not by a change point */
@@ -86,7 +93,7 @@ typedef struct bl_hist_verdict {
     double lo, hi;    /* the interval, when by_interval */
     const char *note; /* why no verdict could be reached, or NULL */
 } bl_hist_verdict;
-void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg,
+void bl_hist_check(const bl_hist_series *s, size_t last, time_t since, size_t min_seg, double alpha,
                    bl_hist_verdict *v);
 
 #endif

@@ -30,6 +30,68 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The continued fraction of the regularized incomplete beta function I_x(a, b) (modified
+ * Lentz), which converges fast for x < (a + 1) / (a + b + 2). */
+static double beta_cf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    d = 1 / (fabs(d) < tiny ? tiny : d);
+    double h = d;
+    for (int m = 1; m <= 300; m++) {
+        for (int odd = 0; odd < 2; odd++) {
+            double num = odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+                             : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+            d = 1 + num * d;
+            d = 1 / (fabs(d) < tiny ? tiny : d);
+            c = 1 + num / c;
+            c = fabs(c) < tiny ? tiny : c;
+            h *= d * c;
+            if (odd && fabs(d * c - 1) < 1e-15)
+                return h;
+        }
+    }
+    return h;
+}
+
+/* I_x(a, b), the regularized incomplete beta function, 0 <= x <= 1. */
+static double beta_inc(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    if (x < (a + 1) / (a + b + 2))
+        return front * beta_cf(a, b, x) / a;
+    return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* P(T > t) for t >= 0: I_{df/(df+t^2)}(df/2, 1/2) / 2. */
+static double t_tail(double t, double df)
+{
+    return beta_inc(df / 2, 0.5, df / (df + t * t)) / 2;
+}
+
+double bl_t_upper(double p, size_t df)
+{
+    if (df == 0 || !(p > 0 && p < 1))
+        return BL_ABSENT;
+    if (p >= 0.5) /* T is symmetric */
+        return p == 0.5 ? 0 : -bl_t_upper(1 - p, df);
+    double lo = 0, hi = 1;
+    while (t_tail(hi, (double)df) > p && hi < 1e12) /* the tail falls as t grows */
+        hi *= 2;
+    while (hi - lo > 1e-10 * (1 + hi)) {
+        double mid = (lo + hi) / 2;
+        if (t_tail(mid, (double)df) > p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
 /* Tabulated t(0.975, df) for df 1..30, then 40, 60, 120 and the normal limit. */
 double bl_t95(size_t df)
 {

@@ -32,6 +32,9 @@ void bl_stat_free(bl_stat *s);
 
 /* Two-sided 95% quantile of Student's t with df degrees of freedom (df >= 1). */
 double bl_t95(size_t df);
+/* The t with P(T > t) = p (0 < p < 1) for Student's T with df >= 1 degrees of freedom, to
+ * 1e-10 relative; BL_ABSENT otherwise. */
+double bl_t_upper(double p, size_t df);
 
 /* "mean" -> BL_REP_MEAN ...; -1 when unknown. */
 int bl_repeats_from_name(const char *name);

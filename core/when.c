@@ -57,7 +57,9 @@ static int zone_and_end(const char *s, struct tm *tm, time_t *t)
     if (*s == 0)
         return local_time(tm, t);
     long off = 0;
-    if (*s == 'Z' || *s == 'z') {
+    if (strncmp(s, "UTC", 3) == 0 || strncmp(s, "GMT", 3) == 0) { /* DiskSpd's "... UTC" */
+        s += 3;
+    } else if (*s == 'Z' || *s == 'z') {
         s++;
     } else if (*s == '+' || *s == '-') {
         int sign = *s++ == '-' ? -1 : 1, h, m = 0;

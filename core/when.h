@@ -1,6 +1,7 @@
 /* When a run ran: the record's `when` (UTC, ISO 8601 "2026-12-02T12:28:07Z", so that text
  * order is time order) and `when_from`, where that time came from:
- *   text   the output's own time (fio's job header and JSON, CrystalDiskMark's Date: line)
+ *   text   the output's own time (fio's job header and JSON, CrystalDiskMark's Date: line,
+ *          DiskSpd's "start time: 2026/12/04 17:00:00 UTC")
  *   run    the start of `benchlog run`
  *   given  import --when TIME
  *   file   the file's modification time
@@ -16,7 +17,7 @@
 
 #define BL_WHEN_LEN 21 /* "2026-12-02T12:28:07Z" + NUL */
 
-/* Reads "2026-12-02T12:28:07Z", "2026-12-02 12:28[:07][+01:00]", "2026-12-02",
+/* Reads "2026-12-02T12:28:07Z", "2026-12-02 12:28[:07][+01:00| UTC]", "2026-12-02",
  * "2021/06/27 17:28:12", "Wed Dec  2 12:28:07 2026" or "@1680135576" (seconds since the
  * epoch), surrounding blanks allowed; 0 and *t on success, -1 for anything else. */
 int bl_when_parse(const char *s, time_t *t);

@@ -12,7 +12,8 @@
  * too (label scope "thread N", like fio's scope "group total": comparisons keep scopes apart),
  * numjobs 1, label target; the latency table is over all threads, so a thread has no
  * percentiles. bw = I/O per s x bytes per I/O, which must agree with
- * the printed MiB/s; bs is the profile's block size when every I/O had that size. */
+ * the printed MiB/s; bs is the profile's block size when every I/O had that size. The
+ * System information's "start time: 2026/12/04 17:00:00 UTC" is label date (the `when`). */
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include "parser.h"
@@ -26,6 +27,7 @@
 
 typedef struct ds_setup {
     char *command;
+    char *date; /* "start time: 2026/12/04 17:00:00 UTC" (2.0.21a on; empty in its own tests) */
     int64_t bs, qd, threads;
     const char *pattern;
     int direct;
@@ -67,6 +69,9 @@ static void read_setup(const bl_text *t, size_t from, size_t to, ds_setup *st)
         if (starts(s, "Command Line: ")) {
             free(st->command);
             st->command = bl_xstrdup(s + 14);
+        } else if (starts(s, "start time: ") && *trim(s + 12)) {
+            free(st->date);
+            st->date = bl_xstrdup(trim(s + 12));
         } else if (starts(s, "block size: "))
             st->bs = ds_size(s + 12);
         else if (starts(s, "using random I/O"))
@@ -266,6 +271,8 @@ static bl_record *row_record(bl_parse_out *out, const ds_total *x, int d, const 
     }
     if (st->command)
         bl_record_set_label(r, "command", st->command);
+    if (st->date) /* the driver makes it the record's `when` (GetSystemTime: UTC) */
+        bl_record_set_label(r, "date", st->date);
     return r;
 }
 
@@ -432,6 +439,7 @@ static void diskspd_parse(const bl_text *t, bl_parse_out *out)
         if (out->recs.n == before)
             bl_out_error(out, (long)i + 1, "diskspd results without a read or write total");
         free(st.command);
+        free(st.date);
         setup_from = end;
         i = end - 1;
     }

@@ -2,6 +2,7 @@
  * through one attribute on <body> (data-metric) that the CSS reads, so the page shows the
  * main figures without its script; the script sorts, hides set-ups and switches metrics. */
 #include "page.h"
+#include "page_history.h"
 #include "../charts/canvas.h"
 #include "../core/escape.h"
 #include "../compare/fmt.h"
@@ -396,7 +397,7 @@ static void put_overview(bl_strbuf *out, const bl_table *t, const bl_groups *gs)
 /* Each group: its heading and a chart per metric holding all its set-ups (keyed, whole names
  * in the legend); data-col stays the page's column so show/hide reaches its bars. */
 static void put_group_charts(bl_strbuf *out, const bl_table *t, const bl_groups *gs,
-                             const bl_metric *ms, size_t nm)
+                             const bl_metric *ms, size_t nm, const bl_history *h)
 {
     for (size_t g = 0; g < gs->n; g++) {
         const bl_group *gr = &gs->v[g];
@@ -408,6 +409,7 @@ static void put_group_charts(bl_strbuf *out, const bl_table *t, const bl_groups 
         bl_strbuf_printf(out, "</h2><p class=\"meta\">%s · %s · %s</p>\n",
                          bl_count(gr->ncols, "set-up").s, bl_count(sub->nrows, "test").s,
                          bl_count(sub->n_records, "record").s);
+        bl_page_history_links(out, h, gr);
         for (size_t k = 0; k < nm; k++) {
             bl_strbuf svg;
             bl_strbuf_init(&svg);
@@ -487,9 +489,10 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
     bl_groups gs;
     bl_groups_make(t, o->across || t->by, &gs);
     int grouped = gs.n > 1 && o->charts;
+    bl_page_history(out, o->history, grouped ? &gs : NULL);
     if (grouped) {
         put_overview(out, t, &gs);
-        put_group_charts(out, t, &gs, ms, nm);
+        put_group_charts(out, t, &gs, ms, nm, o->history);
         bl_strbuf_printf(out, "<h2 id=\"table\">Every set-up in one table (%s × %s)</h2>\n",
                          bl_count(t->nrows, "test").s, bl_count(t->ncols, "set-up").s);
     }

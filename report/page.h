@@ -21,6 +21,7 @@ typedef struct {
     int charts;        /* 0 leaves the charts out */
     int metric;        /* the metric the page opens on (report --metric), -1: the main figure */
     int across;        /* the records were chosen (a filter): one group across sources */
+    const struct bl_history *history; /* NULL: no trends (page_history.h) */
 } bl_page_opts;
 
 /* recs are the records the table was built from (for the sources; NULL: none listed). With a

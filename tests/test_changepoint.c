@@ -6,6 +6,8 @@
 #include <cmocka.h>
 
 #include "../compare/changepoint.h"
+#include "../compare/history.h"
+#include "../compare/stats.h"
 #include "../core/when.h"
 #include "support/support.h"
 #include <math.h>
@@ -155,6 +157,113 @@ static void alpha_and_seed_repeat(void **state)
     bl_cp_result_free(&c);
 }
 
+/* The quantiles of Student's t the check's bound takes, against the tables (and bl_t95's). */
+static void t_quantiles(void **state)
+{
+    (void)state;
+    assert_true(fabs(bl_t_upper(0.01, 10) - 2.7638) < 1e-4);
+    assert_true(fabs(bl_t_upper(0.005, 1) - 63.6567) < 1e-4);
+    assert_true(fabs(bl_t_upper(0.05, 30) - 1.6973) < 1e-4);
+    assert_true(fabs(bl_t_upper(0.001, 5) - 5.8934) < 1e-4);
+    assert_true(fabs(bl_t_upper(0.99, 10) + 2.7638) < 1e-4); /* symmetric */
+    for (size_t df = 1; df <= 30; df++)
+        assert_true(fabs(bl_t_upper(0.025, df) - bl_t95(df)) < 1e-4);
+    assert_true(isnan(bl_t_upper(0.01, 0)));
+    assert_true(isnan(bl_t_upper(1, 5)));
+}
+
+/* How often `check --last 1` calls flat noise a regression: nseries set-ups of npoints runs a
+ * day apart, each figure 200 MB/s times log-normal noise (sd 5% on the log), through the
+ * history builder, its change-point search and the check, as the command runs them. */
+static size_t false_alarms(size_t nseries, size_t npoints, const bl_cp_opts *cp, double alpha)
+{
+    bl_hist_builder *b = bl_history_begin(&(bl_hist_opts){.cp = *cp});
+    for (size_t s = 0; s < nseries; s++)
+        for (size_t i = 0; i < npoints; i++) {
+            bl_record *r = bl_record_new();
+            char host[32];
+            snprintf(host, sizeof host, "h%zu", s);
+            bl_record_set_str(&r->tool, "dd");
+            bl_record_set_str(&r->test, "seq-copy");
+            bl_record_set_label(r, "host", host);
+            r->bw_bytes_s = 200e6 * exp(normal(0, 0.05));
+            bl_when_set(r, 1796169600 + (time_t)i * 86400, "given");
+            bl_history_add(b, r);
+            bl_record_free(r);
+        }
+    bl_history *h = bl_history_end(b);
+    assert_int_equal(h->n, nseries);
+    size_t n = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        bl_hist_verdict v;
+        assert_int_equal(h->v[i].n, npoints);
+        bl_hist_check(&h->v[i], 1, 0, cp->min_seg, alpha, &v);
+        n += v.regression != 0;
+    }
+    bl_history_free(h);
+    return n;
+}
+
+/* The same for the interval alone, without the builder (whose records cost too much under
+ * valgrind for 3000 series): a series of npoints one-record points, its changes searched on
+ * the logs as history does (none: too short for the minimum segment of 7), then checked. */
+static size_t interval_false_alarms(size_t nseries, size_t npoints, double alpha)
+{
+    bl_cp_opts cp = {.min_seg = 7, .alpha = alpha};
+    size_t n = 0;
+    bl_hist_point *p = calloc(npoints, sizeof *p);
+    double *logs = calloc(npoints, sizeof *logs);
+    for (size_t k = 0; k < nseries; k++) {
+        for (size_t i = 0; i < npoints; i++) {
+            p[i] = (bl_hist_point){.t = 1796169600 + (time_t)i * 86400};
+            p[i].s.n = 1;
+            p[i].s.mean = 200e6 * exp(normal(0, 0.05));
+            logs[i] = log(p[i].s.mean);
+        }
+        bl_hist_series s = {.n = npoints, .p = p, .metric = BL_M_BW};
+        bl_changepoints(logs, npoints, &cp, 0, &s.cp);
+        assert_int_equal(s.cp.too_short, 1);
+        bl_hist_verdict v;
+        bl_hist_check(&s, 1, 0, cp.min_seg, alpha, &v);
+        assert_int_equal(v.by_interval, 1);
+        n += v.regression != 0;
+        bl_cp_result_free(&s.cp);
+    }
+    free(p);
+    free(logs);
+    return n;
+}
+
+/* The interval alone (series too short for the search: 12 points, minimum segment 7), 3000
+ * seeded series: the alarms are Binomial(3000, alpha) when the bound keeps alpha's promise,
+ * so they lie within four standard deviations of 3000 alpha (30 +- 22 at 0.01, 150 +- 48 at
+ * 0.05). The former 95% two-sided interval gave 2.5% whatever alpha: 75 at both, outside. */
+static void check_interval_false_alarms_at_alpha(void **state)
+{
+    (void)state;
+    static const double alphas[] = {0.01, 0.05};
+    for (size_t k = 0; k < 2; k++) {
+        rng_state = 2027 + k;
+        size_t n = interval_false_alarms(3000, 12, alphas[k]);
+        double want = 3000 * alphas[k], sd = sqrt(want * (1 - alphas[k]));
+        print_message("alpha %g: %zu false alarms in 3000 flat series (%.2f%%)\n", alphas[k], n,
+                      n / 30.0);
+        assert_true(fabs((double)n - want) <= 4 * sd);
+    }
+}
+
+/* 200 seeded flat series of 40 runs with the defaults (alpha 0.01, minimum segment 3, the
+ * change-point search first): check --last 1 alarms on about 2 (1%); 6 or more would happen
+ * with probability 0.016 at 1%, and 38% of the time at the former 2.5%. */
+static void check_defaults_false_alarms(void **state)
+{
+    (void)state;
+    rng_state = 4242;
+    size_t n = false_alarms(200, 40, &defaults, 0);
+    print_message("defaults: %zu false alarms in 200 flat series of 40 runs\n", n);
+    assert_true(n < 6);
+}
+
 static void times_read(void **state)
 {
     (void)state;
@@ -194,6 +303,9 @@ int main(void)
         cmocka_unit_test(short_series_say_so),
         cmocka_unit_test(alpha_and_seed_repeat),
         cmocka_unit_test(times_read),
+        cmocka_unit_test(t_quantiles),
+        cmocka_unit_test(check_interval_false_alarms_at_alpha),
+        cmocka_unit_test(check_defaults_false_alarms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

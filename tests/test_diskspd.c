@@ -12,6 +12,7 @@
 #include "support/support.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void parse_fixture(const char *file, bl_parse_out *o)
@@ -276,10 +277,52 @@ static void test_refuse_disagreeing_total(void **state)
     bl_text_free(&t);
 }
 
+/* The System information's "start time: 2026/12/04 17:00:00 UTC" (GetSystemTime: UTC) is every
+ * record's `when`, from the text, whatever the reader's zone; DiskSpd's own tests print the line
+ * empty ("start time: "), which gives none. */
+static void test_start_time_is_when(void **state)
+{
+    (void)state;
+    const char *tz = getenv("TZ");
+    char *saved = tz ? strdup(tz) : NULL;
+    setenv("TZ", "America/New_York", 1);
+    tzset();
+    bl_parse_out o;
+    parse_fixture("diskspd/diskspd-2.x_mix70_4k_L_layout.txt", &o);
+    assert_int_equal(o.recs.n, 6);
+    for (size_t i = 0; i < o.recs.n; i++) { /* totals and thread rows alike */
+        assert_string_equal(o.recs.v[i]->when, "2026-12-04T17:00:00Z");
+        assert_string_equal(o.recs.v[i]->when_from, "text");
+        assert_string_equal(bl_record_label(o.recs.v[i], "date"), "2026/12/04 17:00:00 UTC");
+    }
+    bl_out_free(&o);
+
+    char buf[256];
+    char *text = bl_test_slurp(
+        bl_test_fixture("diskspd/diskspd-2.x_mix70_4k_L_layout.txt", buf, sizeof buf));
+    assert_non_null(text);
+    char *at = strstr(text, "2026/12/04 17:00:00 UTC");
+    assert_non_null(at);
+    memset(at, ' ', strlen("2026/12/04 17:00:00 UTC"));
+    assert_int_equal(bl_test_parse_text("empty.txt", text, NULL, &o), 0);
+    assert_int_equal(o.recs.n, 6);
+    for (size_t i = 0; i < o.recs.n; i++)
+        assert_null(o.recs.v[i]->when);
+    bl_out_free(&o);
+    free(text);
+    if (saved)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    free(saved);
+    tzset();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mix_with_latency),
+        cmocka_unit_test(test_start_time_is_when),
         cmocka_unit_test(test_thread_rows),
         cmocka_unit_test(test_thread_rows_refused),
         cmocka_unit_test(test_many_threads),

@@ -237,6 +237,56 @@ static int check(const char *db, const char *args, char **out)
     return bl_test_benchlogf(out, NULL, "check --db %s/%s %s", dir, db, args);
 }
 
+static size_t count_of(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+/* report --html of the step's store: one trend (the 40 points), its change as history found it
+ * (the same per cent and p: the page draws compare/history's series), linked from each of the
+ * 40 groups (a source each) and back; a store of one time point has no trend. */
+static void page_shows_the_step(double pct, double p)
+{
+    char *err;
+    assert_int_equal(
+        bl_test_benchlogf(NULL, &err, "report --html --db %s/step.db -o %s/page.html", dir, dir),
+        0);
+    free(err);
+    char path[512], want[64];
+    snprintf(path, sizeof path, "%s/page.html", dir);
+    char *page = bl_test_slurp(path);
+    assert_non_null(page);
+    assert_int_equal(count_of(page, "<section class=\"trend\""), 1);
+    assert_int_equal(count_of(page, "<a href=\"#h1\">dd — seq-copy Q1T1</a> (40 points)"), 40);
+    assert_non_null(strstr(page, "In groups: <a href=\"#g1\">1</a>"));
+    assert_non_null(strstr(page, "and 34 more"));                  /* six of the 40 groups named */
+    snprintf(want, sizeof want, ">%+.1f%% p=%.3g</text>", pct, p); /* the dashed line's label */
+    assert_non_null(strstr(page, want));
+    assert_int_equal(count_of(page, "<line class=\"cp worse\""), 1);
+    assert_int_equal(count_of(page, "<line class=\"seg\""), 2);
+    assert_int_equal(count_of(page, "<circle class=\"pt\""), 40);
+    assert_non_null(strstr(page, "<tr><td>2026-12-03T00:00:00Z</td>"));
+    assert_non_null(strstr(page, "<tr><td>2027-01-11T00:00:00Z</td>"));
+    free(page);
+
+    char one[512];
+    snprintf(one, sizeof one, "%s/p1.txt", dir);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s/one.db %s", dir, one), 0);
+    free(err);
+    assert_int_equal(
+        bl_test_benchlogf(NULL, &err, "report --html --db %s/one.db -o %s/one.html", dir, dir), 0);
+    free(err);
+    snprintf(path, sizeof path, "%s/one.html", dir);
+    page = bl_test_slurp(path);
+    assert_non_null(page);
+    assert_null(strstr(page, "id=\"history\""));
+    assert_null(strstr(page, "Over time"));
+    free(page);
+}
+
 /* At any alpha a series of pure noise is called changed with probability alpha (that is what
  * alpha is): the tests ask 0.001 (the default is 0.01), so that their false failures are one
  * run in a thousand; the steps made here have p of 1/2000, the least 1999 shuffles give. */
@@ -275,6 +325,7 @@ static void dd_step_found_at_its_run(void **state)
     assert_true(bl_test_close(json_number_value(json_object_get(c, "before")), sum[0] / 20, 1e-9));
     assert_true(bl_test_close(json_number_value(json_object_get(c, "after")), sum[1] / 20, 1e-9));
     assert_true(sum[1] > 0); /* 128 KiB in 150 ms: 0.87 MB/s idle */
+    page_shows_the_step(json_number_value(json_object_get(c, "pct")), 0.005); /* default alpha */
     json_decref(h);
 
     char *out;
@@ -338,7 +389,8 @@ static void dd_noise_finds_nothing(void **state)
     assert_non_null(strstr(out, "\"when\":\"2027-01-12T00:00:00Z\"")); /* TZ=UTC in tests */
     free(out);
     assert_int_equal(check("noise.db", "--last 1", &out), 1);
-    assert_non_null(strstr(out, "outside the 95% interval"));
+    /* the bound is one-sided at alpha (0.01): the two-sided interval of 98% */
+    assert_non_null(strstr(out, "outside the 98% interval"));
     free(out);
     free_names(plain);
 }
