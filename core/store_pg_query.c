@@ -137,19 +137,9 @@ typedef struct run_ctx {
     int have, matched;
 } run_ctx;
 
-static void intersect_labels(bl_run_info *ri, const bl_record *r)
+static const char *record_label(const void *r, const char *key)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < ri->n_labels; i++) {
-        const char *v = bl_record_label(r, ri->labels[i].key);
-        if (v && strcmp(v, ri->labels[i].value) == 0) {
-            ri->labels[k++] = ri->labels[i];
-        } else {
-            free(ri->labels[i].key);
-            free(ri->labels[i].value);
-        }
-    }
-    ri->n_labels = k;
+    return bl_record_label(r, key);
 }
 
 static void run_start(bl_run_info *ri, const PGresult *row, const bl_record *r)
@@ -191,7 +181,7 @@ static int run_row(void *ctx, const PGresult *row)
     if (!c->have)
         run_start(&c->ri, row, r);
     else
-        intersect_labels(&c->ri, r);
+        bl_run_info_keep_labels(&c->ri, record_label, r);
     c->have = 1;
     c->ri.n_records++;
     int64_t line = PQgetisnull(row, 0, 4) ? -1 : atoll(PQgetvalue(row, 0, 4));
@@ -307,17 +297,12 @@ static int relabel_runs(bl_store *s, const run_keys *keys, const bl_label *set, 
     bl_strbuf_init(&json);
     int n = PQntuples(rows);
     for (int i = 0; ok && i < n; i++) {
-        bl_record *r =
-            bl_record_from_json(PQgetvalue(rows, i, 1), (size_t)PQgetlength(rows, i, 1), NULL, 0);
-        if (!r) {
+        if (bl_store_relabel_json(PQgetvalue(rows, i, 1), (size_t)PQgetlength(rows, i, 1), set,
+                                  n_set, unset, n_unset, &json) != 0) {
             snprintf(err, errlen, "%s: record %s cannot be read", s->path, PQgetvalue(rows, i, 0));
             ok = 0;
             break;
         }
-        bl_store_edit_labels(r, set, n_set, unset, n_unset);
-        bl_strbuf_reset(&json);
-        bl_record_to_json(r, &json);
-        bl_record_free(r);
         bl_strbuf_printf(&line, "%s\t", PQgetvalue(rows, i, 0));
         bl_pg_copy_text(&line, json.s, json.len);
         bl_strbuf_putc(&line, '\n');

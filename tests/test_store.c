@@ -29,8 +29,7 @@ static char *db_path(const char *dir)
 }
 
 /* The backend of the group running: 0 SQLite, 1 PostgreSQL (its server started once). */
-static int on_pg, pg_started;
-static char pg_why[512];
+static int on_pg;
 
 /* A new empty store: a file in dir, or a new database on the test server. */
 static char *new_store(const char *dir)
@@ -40,24 +39,15 @@ static char *new_store(const char *dir)
 
 static int start_pg(void **state)
 {
-    (void)state;
     on_pg = 1;
-    pg_started = bl_test_pg_start(pg_why, sizeof pg_why) == 0;
-    return 0;
-}
-
-static int stop_pg(void **state)
-{
-    (void)state;
-    bl_test_pg_stop();
-    return 0;
+    return bl_test_pg_group_setup(state);
 }
 
 /* Each test of both backends begins here: without a server, the PostgreSQL run skips. */
 #define NEED_BACKEND()                                                                             \
     do {                                                                                           \
-        if (on_pg && !pg_started)                                                                  \
-            bl_skip_because(pg_why);                                                               \
+        if (on_pg)                                                                                 \
+            BL_TEST_PG_NEED();                                                                     \
     } while (0)
 
 static void make_records(bl_records *rs, size_t n, const char *tool)
@@ -509,5 +499,6 @@ int main(void)
         cmocka_unit_test(test_sql_filters_match_c),
     };
     int failed = cmocka_run_group_tests_name("sqlite", tests, NULL, NULL);
-    return failed + cmocka_run_group_tests_name("postgresql", both, start_pg, stop_pg);
+    return failed +
+           cmocka_run_group_tests_name("postgresql", both, start_pg, bl_test_pg_group_teardown);
 }
