@@ -4,6 +4,7 @@
 #include "fields.h"
 #include "jsonl.h"
 #include "store_int.h"
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,11 @@ void bl_run_info_keep_labels(bl_run_info *ri, bl_label_get_fn get, const void *s
         }
     }
     ri->n_labels = k;
+}
+
+const char *bl_json_label(const void *labels, const char *key)
+{
+    return json_string_value(json_object_get(labels, key));
 }
 
 void bl_import_info_set(bl_import_info *info, const char *hash, const char *format,

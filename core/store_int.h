@@ -74,6 +74,8 @@ void bl_run_info_clear(bl_run_info *ri);
  * get(src, key) gives alike (a record's labels, or a stored labels object). */
 typedef const char *(*bl_label_get_fn)(const void *src, const char *key);
 void bl_run_info_keep_labels(bl_run_info *ri, bl_label_get_fn get, const void *src);
+/* A label's value in a stored labels object (a json_t; NULL has none). */
+const char *bl_json_label(const void *labels, const char *key);
 /* An import's info from its stored columns (NULL as ""). */
 void bl_import_info_set(bl_import_info *info, const char *hash, const char *format,
                         const char *imported_at);

@@ -287,12 +287,6 @@ int bl_store_sqlite_each(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_js
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* A label's value in a stored labels object (json_t). */
-static const char *json_label(const void *labels, const char *key)
-{
-    return json_string_value(json_object_get(labels, key));
-}
-
 static char *column_dup(sqlite3_stmt *row, int col)
 {
     const char *v = (const char *)sqlite3_column_text(row, col);
@@ -361,7 +355,7 @@ int bl_store_sqlite_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void
         if (!have)
             run_info_start(&ri, st, labels);
         else
-            bl_run_info_keep_labels(&ri, json_label, labels);
+            bl_run_info_keep_labels(&ri, bl_json_label, labels);
         json_decref(labels);
         have = 1;
         ri.n_records++;
