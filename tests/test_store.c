@@ -37,6 +37,28 @@ static char *new_store(const char *dir)
     return on_pg ? bl_test_pg_new_db() : db_path(dir);
 }
 
+/* A new empty store, open (its folder and address in *dir and *path). */
+static bl_store *open_new_store(char **dir, char **path)
+{
+    char err[256];
+    *dir = bl_test_tmpdir();
+    *path = new_store(*dir);
+    bl_store *s = bl_store_open(*path, err, sizeof err);
+    if (!s)
+        print_error("%s\n", err);
+    assert_non_null(s);
+    return s;
+}
+
+/* Removes what open_new_store made (a database on the server stays, unused). */
+static void remove_store(char *dir, char *path)
+{
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
 static int start_pg(void **state)
 {
     on_pg = 1;
@@ -96,10 +118,8 @@ static void test_round_trip_and_duplicates(void **state)
 {
     (void)state;
     NEED_BACKEND();
-    char *dir = bl_test_tmpdir(), *path = new_store(dir);
-    char err[256];
-    bl_store *s = bl_store_open(path, err, sizeof err);
-    assert_non_null(s);
+    char *dir, *path, err[256];
+    bl_store *s = open_new_store(&dir, &path);
     bl_records rs;
     make_records(&rs, 12, "fio");
     bl_content_key h1 = key_of("h1");
@@ -122,10 +142,7 @@ static void test_round_trip_and_duplicates(void **state)
     assert_int_equal(count_records(path, "test=seq-read"), 12);
     assert_int_equal(count_records(path, "bw_bytes_s=11000"), 2);
     bl_records_free(&rs);
-    unlink(path);
-    rmdir(dir);
-    free(path);
-    free(dir);
+    remove_store(dir, path);
 }
 
 static bl_record *summed_record(int64_t run, int64_t line, const char *labels)
@@ -157,10 +174,8 @@ static void test_run_summaries(void **state)
 {
     (void)state;
     NEED_BACKEND();
-    char *dir = bl_test_tmpdir(), *path = new_store(dir);
-    char err[256];
-    bl_store *s = bl_store_open(path, err, sizeof err);
-    assert_non_null(s);
+    char *dir, *path, err[256];
+    bl_store *s = open_new_store(&dir, &path);
     bl_records rs;
     bl_records_init(&rs);
     bl_records_push(&rs, summed_record(1, 7, "host=a section=x"));
@@ -199,10 +214,7 @@ static void test_run_summaries(void **state)
     bl_filter_free(&f);
     bl_records_free(&rs);
     bl_store_close(s);
-    unlink(path);
-    rmdir(dir);
-    free(path);
-    free(dir);
+    remove_store(dir, path);
 }
 
 static void test_schema_versions(void **state)
