@@ -452,32 +452,22 @@ int bl_store_has_labels(const bl_record *stored, const bl_record *fresh, char *d
     return 1;
 }
 
-/* Whether the stored records of an import carry the labels recs carry, record by record
- * (they may carry more: an import with fewer --label pairs asks for nothing new); -1 when
- * the store holds another number of them (runs deleted since, or a parser that reads more
- * today), *n_stored how many. */
-static int labels_match(bl_store *s, sqlite3_int64 import_id, const bl_records *recs,
-                        size_t *n_stored, char *differs, size_t n)
+/* Checks the stored records of an import against recs (bl_labels_check). */
+static int duplicate_verdict(bl_store *s, sqlite3_int64 import_id, const bl_records *recs,
+                             char *err, size_t errlen)
 {
     sqlite3_stmt *st;
+    bl_labels_check c;
+    bl_labels_check_init(&c, recs, err, errlen);
     if (sqlite3_prepare_v2(s->db, "SELECT json FROM records WHERE import_id = ? ORDER BY id", -1,
                            &st, NULL) != SQLITE_OK)
-        return 1;
+        return BL_IMPORT_DUPLICATE;
     sqlite3_bind_int64(st, 1, import_id);
-    size_t i = 0;
-    int same = 1;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (same) {
-            bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 0),
-                                               (size_t)sqlite3_column_bytes(st, 0), NULL, 0);
-            same = r && i < recs->n && bl_store_has_labels(r, recs->v[i], differs, n);
-            bl_record_free(r);
-        }
-        i++;
-    }
+    while (sqlite3_step(st) == SQLITE_ROW)
+        bl_labels_check_row(&c, (const char *)sqlite3_column_text(st, 0),
+                            (size_t)sqlite3_column_bytes(st, 0));
     sqlite3_finalize(st);
-    *n_stored = i;
-    return i != recs->n ? -1 : same;
+    return bl_labels_check_verdict(&c, err, errlen);
 }
 
 static int sqlite_import(bl_store *s, const char *source, const bl_content_key *key,
@@ -490,15 +480,10 @@ static int sqlite_import(bl_store *s, const char *source, const bl_content_key *
     if (find_import(s, key, &id) != 0)
         goto fail;
     if (id) {
-        size_t n_stored;
-        int same = labels_match(s, id, recs, &n_stored, err, errlen);
+        int verdict = duplicate_verdict(s, id, recs, err, errlen);
         run_ids_of(s, id, run_ids);
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        if (same < 0)
-            snprintf(err, errlen, "%zu", n_stored);
-        return same < 0 ? BL_IMPORT_DUPLICATE_PART
-               : same   ? BL_IMPORT_DUPLICATE
-                        : BL_IMPORT_DUPLICATE_OTHER;
+        return verdict;
     }
     char when[32];
     bl_store_now_iso(when, sizeof when);
@@ -532,16 +517,12 @@ static int sqlite_import_info(bl_store *s, int64_t import_id, bl_import_info *in
     }
     sqlite3_bind_int64(st, 1, import_id);
     int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        const char *v[3];
-        for (int i = 0; i < 3; i++)
-            v[i] = (const char *)sqlite3_column_text(st, i);
-        snprintf(info->hash, sizeof info->hash, "%s", v[0] ? v[0] : "");
-        snprintf(info->format, sizeof info->format, "%s", v[1] ? v[1] : "");
-        snprintf(info->imported_at, sizeof info->imported_at, "%s", v[2] ? v[2] : "");
-    } else {
+    if (rc == SQLITE_ROW)
+        bl_import_info_set(info, (const char *)sqlite3_column_text(st, 0),
+                           (const char *)sqlite3_column_text(st, 1),
+                           (const char *)sqlite3_column_text(st, 2));
+    else
         snprintf(err, errlen, "%s: import %lld not found", s->path, (long long)import_id);
-    }
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 0 : -1;
 }

@@ -2,7 +2,9 @@
  * PostgreSQL, anything else an SQLite file) and calls through its table of operations;
  * what is the same on every backend (collecting, the run heads) lives here. */
 #include "fields.h"
+#include "jsonl.h"
 #include "store_int.h"
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +186,72 @@ void bl_run_info_clear(bl_run_info *ri)
     }
     free(ri->labels);
     memset(ri, 0, sizeof *ri);
+}
+
+void bl_run_info_keep_labels(bl_run_info *ri, bl_label_get_fn get, const void *src)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ri->n_labels; i++) {
+        const char *v = get(src, ri->labels[i].key);
+        if (v && strcmp(v, ri->labels[i].value) == 0) {
+            ri->labels[k++] = ri->labels[i];
+        } else {
+            free(ri->labels[i].key);
+            free(ri->labels[i].value);
+        }
+    }
+    ri->n_labels = k;
+}
+
+const char *bl_json_label(const void *labels, const char *key)
+{
+    return json_string_value(json_object_get(labels, key));
+}
+
+void bl_import_info_set(bl_import_info *info, const char *hash, const char *format,
+                        const char *imported_at)
+{
+    snprintf(info->hash, sizeof info->hash, "%s", hash ? hash : "");
+    snprintf(info->format, sizeof info->format, "%s", format ? format : "");
+    snprintf(info->imported_at, sizeof info->imported_at, "%s", imported_at ? imported_at : "");
+}
+
+void bl_labels_check_init(bl_labels_check *c, const bl_records *recs, char *differs, size_t n)
+{
+    *c = (bl_labels_check){.recs = recs, .same = 1, .differs = differs, .n = n};
+}
+
+void bl_labels_check_row(bl_labels_check *c, const char *json, size_t len)
+{
+    if (c->same) {
+        bl_record *r = bl_record_from_json(json, len, NULL, 0);
+        c->same =
+            r && c->i < c->recs->n && bl_store_has_labels(r, c->recs->v[c->i], c->differs, c->n);
+        bl_record_free(r);
+    }
+    c->i++;
+}
+
+int bl_labels_check_verdict(const bl_labels_check *c, char *err, size_t errlen)
+{
+    if (c->i != c->recs->n) {
+        snprintf(err, errlen, "%zu", c->i);
+        return BL_IMPORT_DUPLICATE_PART;
+    }
+    return c->same ? BL_IMPORT_DUPLICATE : BL_IMPORT_DUPLICATE_OTHER;
+}
+
+int bl_store_relabel_json(const char *json, size_t len, const bl_label *set, size_t n_set,
+                          char *const *unset, size_t n_unset, bl_strbuf *out)
+{
+    bl_record *r = bl_record_from_json(json, len, NULL, 0);
+    if (!r)
+        return -1;
+    bl_store_edit_labels(r, set, n_set, unset, n_unset);
+    bl_strbuf_reset(out);
+    bl_record_to_json(r, out);
+    bl_record_free(r);
+    return 0;
 }
 
 typedef struct runs_acc {

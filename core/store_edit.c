@@ -10,48 +10,6 @@ typedef struct run_key {
     sqlite3_int64 import_id, run;
 } run_key;
 
-typedef struct run_keys {
-    run_key *v;
-    size_t n, cap;
-} run_keys;
-
-static int collect(void *ctx, const bl_run_info *ri)
-{
-    run_keys *k = ctx;
-    void *p = k->v;
-    bl_grow(&p, &k->cap, k->n + 1, sizeof *k->v);
-    k->v = p;
-    k->v[k->n++] = (run_key){ri->import_id, ri->head->run};
-    return 0;
-}
-
-/* Begins the write and finds the runs `list f` would show, inside the transaction so they
- * cannot change under us. */
-static int begin_with_runs(bl_store *s, const bl_filter *f, run_keys *keys, char *err,
-                           size_t errlen)
-{
-    memset(keys, 0, sizeof *keys);
-    if (bl_store_exec(s->db, "BEGIN IMMEDIATE", err, errlen) != 0)
-        return -1;
-    if (bl_store_sqlite_each_run(s, f, collect, keys, err, errlen) != 0) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        free(keys->v);
-        return -1;
-    }
-    return 0;
-}
-
-static int finish(bl_store *s, int ok, run_keys *keys, char *err, size_t errlen)
-{
-    free(keys->v);
-    if (ok && bl_store_exec(s->db, "COMMIT", err, errlen) == 0)
-        return 0;
-    if (ok == 0 && err[0] == 0)
-        snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    return -1;
-}
-
 void bl_store_edit_labels(bl_record *r, const bl_label *set, size_t n_set, char *const *unset,
                           size_t n_unset)
 {
@@ -89,16 +47,12 @@ static int relabel_run(bl_store *s, const run_key *k, const bl_label *set, size_
     bl_strbuf_init(&sb);
     int rc, bad = 0;
     while (!bad && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
-        bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(sel, 1),
-                                           (size_t)sqlite3_column_bytes(sel, 1), NULL, 0);
-        if (!r) {
+        if (bl_store_relabel_json((const char *)sqlite3_column_text(sel, 1),
+                                  (size_t)sqlite3_column_bytes(sel, 1), set, n_set, unset, n_unset,
+                                  &sb) != 0) {
             bad = 1;
             break;
         }
-        bl_store_edit_labels(r, set, n_set, unset, n_unset);
-        bl_strbuf_reset(&sb);
-        bl_record_to_json(r, &sb);
-        bl_record_free(r);
         sqlite3_reset(upd);
         sqlite3_bind_text(upd, 1, sb.s, (int)sb.len, SQLITE_STATIC);
         sqlite3_bind_int64(upd, 2, sqlite3_column_int64(sel, 0));
@@ -111,24 +65,62 @@ static int relabel_run(bl_store *s, const run_key *k, const bl_label *set, size_
     return bad || rc != SQLITE_DONE ? -1 : 0;
 }
 
+typedef struct relabel_args {
+    const bl_label *set;
+    size_t n_set;
+    char *const *unset;
+    size_t n_unset;
+} relabel_args;
+
+static int relabel_one(bl_store *s, const run_key *k, void *ctx, size_t *n_records)
+{
+    const relabel_args *a = ctx;
+    return relabel_run(s, k, a->set, a->n_set, a->unset, a->n_unset, n_records);
+}
+
+/* One transaction: finds the runs `list f` would show inside it (so they cannot change
+ * under us), then does fn to each. */
+static int edit_runs(bl_store *s, const bl_filter *f,
+                     int (*fn)(bl_store *s, const run_key *k, void *ctx, size_t *n_records),
+                     void *ctx, size_t *n_runs, size_t *n_records, char *err, size_t errlen)
+{
+    *n_runs = *n_records = 0;
+    err[0] = 0;
+    if (bl_store_exec(s->db, "BEGIN IMMEDIATE", err, errlen) != 0)
+        return -1;
+    bl_run_info *runs;
+    size_t n;
+    if (bl_store_runs(s, f, &runs, &n, err, errlen) != 0) {
+        bl_run_infos_free(runs, n);
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    int ok = 1;
+    for (size_t i = 0; ok && i < n; i++) {
+        run_key k = {runs[i].import_id, runs[i].head->run};
+        ok = fn(s, &k, ctx, n_records) == 0;
+    }
+    *n_runs = n;
+    bl_run_infos_free(runs, n);
+    if (ok && bl_store_exec(s->db, "COMMIT", err, errlen) == 0)
+        return 0;
+    if (!ok && err[0] == 0)
+        snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
 int bl_store_sqlite_relabel(bl_store *s, const bl_filter *f, const bl_label *set, size_t n_set,
                             char *const *unset, size_t n_unset, size_t *n_runs, size_t *n_records,
                             char *err, size_t errlen)
 {
-    run_keys keys;
-    *n_runs = *n_records = 0;
-    err[0] = 0;
-    if (begin_with_runs(s, f, &keys, err, errlen) != 0)
-        return -1;
-    int ok = 1;
-    for (size_t i = 0; ok && i < keys.n; i++)
-        ok = relabel_run(s, &keys.v[i], set, n_set, unset, n_unset, n_records) == 0;
-    *n_runs = keys.n;
-    return finish(s, ok, &keys, err, errlen);
+    relabel_args a = {set, n_set, unset, n_unset};
+    return edit_runs(s, f, relabel_one, &a, n_runs, n_records, err, errlen);
 }
 
-static int delete_run(bl_store *s, const run_key *k, size_t *n_records)
+static int delete_run(bl_store *s, const run_key *k, void *ctx, size_t *n_records)
 {
+    (void)ctx;
     static const char *const sql[] = {
         "DELETE FROM records WHERE import_id = ?1 AND run = ?2",
         "DELETE FROM runs WHERE import_id = ?1 AND run = ?2",
@@ -156,14 +148,5 @@ static int delete_run(bl_store *s, const run_key *k, size_t *n_records)
 int bl_store_sqlite_delete(bl_store *s, const bl_filter *f, size_t *n_runs, size_t *n_records,
                            char *err, size_t errlen)
 {
-    run_keys keys;
-    *n_runs = *n_records = 0;
-    err[0] = 0;
-    if (begin_with_runs(s, f, &keys, err, errlen) != 0)
-        return -1;
-    int ok = 1;
-    for (size_t i = 0; ok && i < keys.n; i++)
-        ok = delete_run(s, &keys.v[i], n_records) == 0;
-    *n_runs = keys.n;
-    return finish(s, ok, &keys, err, errlen);
+    return edit_runs(s, f, delete_run, NULL, n_runs, n_records, err, errlen);
 }

@@ -70,6 +70,32 @@ void bl_store_edit_labels(bl_record *r, const bl_label *set, size_t n_set, char 
                           size_t n_unset);
 /* Frees what a run info owns and zeroes it. */
 void bl_run_info_clear(bl_run_info *ri);
+/* A run's labels are those all its records share: keeps in ri those whose value
+ * get(src, key) gives alike (a record's labels, or a stored labels object). */
+typedef const char *(*bl_label_get_fn)(const void *src, const char *key);
+void bl_run_info_keep_labels(bl_run_info *ri, bl_label_get_fn get, const void *src);
+/* A label's value in a stored labels object (a json_t; NULL has none). */
+const char *bl_json_label(const void *labels, const char *key);
+/* An import's info from its stored columns (NULL as ""). */
+void bl_import_info_set(bl_import_info *info, const char *hash, const char *format,
+                        const char *imported_at);
+/* Whether an import's stored records carry the labels of recs, record by record (they may
+ * carry more): fed the stored JSON in record order, then the verdict of a duplicate import
+ * (bl_import_status; for another number of records stored, that number in err). */
+typedef struct bl_labels_check {
+    const bl_records *recs;
+    size_t i;
+    int same;
+    char *differs;
+    size_t n;
+} bl_labels_check;
+void bl_labels_check_init(bl_labels_check *c, const bl_records *recs, char *differs, size_t n);
+void bl_labels_check_row(bl_labels_check *c, const char *json, size_t len);
+int bl_labels_check_verdict(const bl_labels_check *c, char *err, size_t errlen);
+/* A stored record's JSON relabelled (bl_store_edit_labels) into out; -1 when it cannot be
+ * read. */
+int bl_store_relabel_json(const char *json, size_t len, const bl_label *set, size_t n_set,
+                          char *const *unset, size_t n_unset, bl_strbuf *out);
 
 /* --- SQLite backend --- */
 

@@ -230,28 +230,22 @@ static void run_ids_of(bl_store *s, const char *import_id, bl_strbuf *out)
     PQclear(res);
 }
 
-/* As SQLite's labels_match (store.c): 1 same labels, 0 other labels (first in differs), -1
- * another number of records stored. */
-static int labels_match(bl_store *s, const char *import_id, const bl_records *recs,
-                        size_t *n_stored, char *differs, size_t n)
+/* Checks the stored records of an import against recs (bl_labels_check). */
+static int duplicate_verdict(bl_store *s, const char *import_id, const bl_records *recs, char *err,
+                             size_t errlen)
 {
-    char err[256];
+    char qerr[256];
+    bl_labels_check c;
+    bl_labels_check_init(&c, recs, err, errlen);
     const char *params[] = {import_id};
     PGresult *res = bl_pg_query(s, "SELECT json FROM records WHERE import_id = $1 ORDER BY id", 1,
-                                params, PGRES_TUPLES_OK, err, sizeof err);
+                                params, PGRES_TUPLES_OK, qerr, sizeof qerr);
     if (!res)
-        return 1;
-    size_t rows = (size_t)PQntuples(res);
-    int same = 1;
-    for (size_t i = 0; same && i < rows; i++) {
-        bl_record *r = bl_record_from_json(PQgetvalue(res, (int)i, 0),
-                                           (size_t)PQgetlength(res, (int)i, 0), NULL, 0);
-        same = r && i < recs->n && bl_store_has_labels(r, recs->v[i], differs, n);
-        bl_record_free(r);
-    }
+        return BL_IMPORT_DUPLICATE;
+    for (int i = 0; i < PQntuples(res); i++)
+        bl_labels_check_row(&c, PQgetvalue(res, i, 0), (size_t)PQgetlength(res, i, 0));
     PQclear(res);
-    *n_stored = rows;
-    return rows != recs->n ? -1 : same;
+    return bl_labels_check_verdict(&c, err, errlen);
 }
 
 /* The import already holding this content (its id in id), by either of its keys; 0 none. */
@@ -271,14 +265,9 @@ static int find_import(bl_store *s, const bl_content_key *key, char *id, size_t 
 static int duplicate(bl_store *s, const char *id, const bl_records *recs, bl_strbuf *run_ids,
                      char *err, size_t errlen)
 {
-    size_t n_stored = 0;
-    int same = labels_match(s, id, recs, &n_stored, err, errlen);
+    int verdict = duplicate_verdict(s, id, recs, err, errlen);
     run_ids_of(s, id, run_ids);
-    if (same < 0)
-        snprintf(err, errlen, "%zu", n_stored);
-    return same < 0 ? BL_IMPORT_DUPLICATE_PART
-           : same   ? BL_IMPORT_DUPLICATE
-                    : BL_IMPORT_DUPLICATE_OTHER;
+    return verdict;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -509,13 +498,11 @@ static int pg_import_info(bl_store *s, int64_t import_id, bl_import_info *info, 
     if (!res)
         return -1;
     int found = PQntuples(res) == 1;
-    if (found) {
-        snprintf(info->hash, sizeof info->hash, "%s", PQgetvalue(res, 0, 0));
-        snprintf(info->format, sizeof info->format, "%s", PQgetvalue(res, 0, 1));
-        snprintf(info->imported_at, sizeof info->imported_at, "%s", PQgetvalue(res, 0, 2));
-    } else {
+    if (found)
+        bl_import_info_set(info, PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1),
+                           PQgetvalue(res, 0, 2));
+    else
         snprintf(err, errlen, "%s: import %s not found", s->path, id);
-    }
     PQclear(res);
     return found ? 0 : -1;
 }

@@ -287,22 +287,6 @@ int bl_store_sqlite_each(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_js
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Keeps in the run's labels only those of labels (a JSON object) with the same value. */
-static void intersect_labels(bl_run_info *ri, json_t *labels)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < ri->n_labels; i++) {
-        const char *v = json_string_value(json_object_get(labels, ri->labels[i].key));
-        if (v && strcmp(v, ri->labels[i].value) == 0) {
-            ri->labels[k++] = ri->labels[i];
-        } else {
-            free(ri->labels[i].key);
-            free(ri->labels[i].value);
-        }
-    }
-    ri->n_labels = k;
-}
-
 static char *column_dup(sqlite3_stmt *row, int col)
 {
     const char *v = (const char *)sqlite3_column_text(row, col);
@@ -371,7 +355,7 @@ int bl_store_sqlite_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void
         if (!have)
             run_info_start(&ri, st, labels);
         else
-            intersect_labels(&ri, labels);
+            bl_run_info_keep_labels(&ri, bl_json_label, labels);
         json_decref(labels);
         have = 1;
         ri.n_records++;

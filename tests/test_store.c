@@ -29,8 +29,7 @@ static char *db_path(const char *dir)
 }
 
 /* The backend of the group running: 0 SQLite, 1 PostgreSQL (its server started once). */
-static int on_pg, pg_started;
-static char pg_why[512];
+static int on_pg;
 
 /* A new empty store: a file in dir, or a new database on the test server. */
 static char *new_store(const char *dir)
@@ -38,26 +37,39 @@ static char *new_store(const char *dir)
     return on_pg ? bl_test_pg_new_db() : db_path(dir);
 }
 
-static int start_pg(void **state)
+/* A new empty store, open (its folder and address in *dir and *path). */
+static bl_store *open_new_store(char **dir, char **path)
 {
-    (void)state;
-    on_pg = 1;
-    pg_started = bl_test_pg_start(pg_why, sizeof pg_why) == 0;
-    return 0;
+    char err[256];
+    *dir = bl_test_tmpdir();
+    *path = new_store(*dir);
+    bl_store *s = bl_store_open(*path, err, sizeof err);
+    if (!s)
+        print_error("%s\n", err);
+    assert_non_null(s);
+    return s;
 }
 
-static int stop_pg(void **state)
+/* Removes what open_new_store made (a database on the server stays, unused). */
+static void remove_store(char *dir, char *path)
 {
-    (void)state;
-    bl_test_pg_stop();
-    return 0;
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
+static int start_pg(void **state)
+{
+    on_pg = 1;
+    return bl_test_pg_group_setup(state);
 }
 
 /* Each test of both backends begins here: without a server, the PostgreSQL run skips. */
 #define NEED_BACKEND()                                                                             \
     do {                                                                                           \
-        if (on_pg && !pg_started)                                                                  \
-            bl_skip_because(pg_why);                                                               \
+        if (on_pg)                                                                                 \
+            BL_TEST_PG_NEED();                                                                     \
     } while (0)
 
 static void make_records(bl_records *rs, size_t n, const char *tool)
@@ -106,10 +118,8 @@ static void test_round_trip_and_duplicates(void **state)
 {
     (void)state;
     NEED_BACKEND();
-    char *dir = bl_test_tmpdir(), *path = new_store(dir);
-    char err[256];
-    bl_store *s = bl_store_open(path, err, sizeof err);
-    assert_non_null(s);
+    char *dir, *path, err[256];
+    bl_store *s = open_new_store(&dir, &path);
     bl_records rs;
     make_records(&rs, 12, "fio");
     bl_content_key h1 = key_of("h1");
@@ -132,10 +142,79 @@ static void test_round_trip_and_duplicates(void **state)
     assert_int_equal(count_records(path, "test=seq-read"), 12);
     assert_int_equal(count_records(path, "bw_bytes_s=11000"), 2);
     bl_records_free(&rs);
-    unlink(path);
-    rmdir(dir);
-    free(path);
-    free(dir);
+    remove_store(dir, path);
+}
+
+static bl_record *summed_record(int64_t run, int64_t line, const char *labels)
+{
+    bl_record *r = bl_record_new();
+    bl_record_set_str(&r->source, "s.txt");
+    bl_record_set_str(&r->tool, "fio");
+    bl_record_set_str(&r->test, "seq-read");
+    r->run = run;
+    r->line = line;
+    r->bw_bytes_s = 1e6 * (double)line;
+    for (const char *p = labels; p && *p;) { /* "k=v k=v" */
+        char k[32], v[32];
+        int used = 0;
+        if (sscanf(p, "%31[^=]=%31s%n", k, v, &used) != 2)
+            break;
+        bl_record_set_label(r, k, v);
+        p += used;
+        p += strspn(p, " ");
+    }
+    return r;
+}
+
+/* What list shows of a run (bl_store_each_run: records, least line, the labels all its
+ * records share, its first record's run-level fields) is the same on both backends, with
+ * and without a filter (PostgreSQL sums a store's runs in SQL, a filtered list record by
+ * record), also for a run whose records are not consecutive. */
+static void test_run_summaries(void **state)
+{
+    (void)state;
+    NEED_BACKEND();
+    char *dir, *path, err[256];
+    bl_store *s = open_new_store(&dir, &path);
+    bl_records rs;
+    bl_records_init(&rs);
+    bl_records_push(&rs, summed_record(1, 7, "host=a section=x"));
+    bl_records_push(&rs, summed_record(1, 3, "host=a section=x extra=1"));
+    bl_records_push(&rs, summed_record(2, 9, NULL));
+    bl_records_push(&rs, summed_record(2, 4, "host=a"));
+    bl_records_push(&rs, summed_record(1, 5, "section=y host=a"));
+    bl_content_key k = key_of("summaries");
+    assert_int_equal(bl_store_import(s, "s.txt", &k, "fio", &rs, NULL, err, sizeof err),
+                     BL_IMPORT_DONE);
+    bl_filter f = {0};
+    assert_int_equal(bl_filter_add(&f, "extra=1", err, sizeof err), 0);
+    for (int filtered = 0; filtered < 2; filtered++) {
+        bl_run_info *runs;
+        size_t n;
+        assert_int_equal(bl_store_runs(s, filtered ? &f : NULL, &runs, &n, err, sizeof err), 0);
+        assert_int_equal(n, filtered ? 1 : 2);
+        assert_int_equal(runs[0].head->run, 1);
+        assert_int_equal(runs[0].n_records, 3);
+        assert_int_equal(runs[0].first_line, 3);
+        assert_string_equal(runs[0].head->tool, "fio");
+        assert_string_equal(runs[0].head->source, "s.txt");
+        assert_int_equal(runs[0].n_labels, 1);
+        assert_string_equal(runs[0].labels[0].key, "host");
+        assert_string_equal(runs[0].labels[0].value, "a");
+        assert_int_equal(strlen(runs[0].id), BL_RUN_ID_LEN);
+        assert_non_null(runs[0].imported_at);
+        if (!filtered) {
+            assert_int_equal(runs[1].head->run, 2);
+            assert_int_equal(runs[1].n_records, 2);
+            assert_int_equal(runs[1].first_line, 4);
+            assert_int_equal(runs[1].n_labels, 0); /* one record has none */
+        }
+        bl_run_infos_free(runs, n);
+    }
+    bl_filter_free(&f);
+    bl_records_free(&rs);
+    bl_store_close(s);
+    remove_store(dir, path);
 }
 
 static void test_schema_versions(void **state)
@@ -495,6 +574,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_and_duplicates),
+        cmocka_unit_test(test_run_summaries),
         cmocka_unit_test(test_schema_versions),
         cmocka_unit_test(test_upgrade_v1),
         cmocka_unit_test(test_kill_during_import),
@@ -506,8 +586,9 @@ int main(void)
     const struct CMUnitTest both[] = {
         cmocka_unit_test(test_round_trip_and_duplicates), cmocka_unit_test(test_kill_during_import),
         cmocka_unit_test(test_concurrent_imports),        cmocka_unit_test(test_kill_during_edit),
-        cmocka_unit_test(test_sql_filters_match_c),
+        cmocka_unit_test(test_sql_filters_match_c),       cmocka_unit_test(test_run_summaries),
     };
     int failed = cmocka_run_group_tests_name("sqlite", tests, NULL, NULL);
-    return failed + cmocka_run_group_tests_name("postgresql", both, start_pg, stop_pg);
+    return failed +
+           cmocka_run_group_tests_name("postgresql", both, start_pg, bl_test_pg_group_teardown);
 }

@@ -20,29 +20,6 @@
     "fixtures/dd/*.txt fixtures/bonnie/*.txt fixtures/bonnie/*.csv fixtures/fio/*.out "            \
     "fixtures/fio/*.json"
 
-static char pg_why[512];
-static int pg_started;
-
-static int start_pg(void **state)
-{
-    (void)state;
-    pg_started = bl_test_pg_start(pg_why, sizeof pg_why) == 0;
-    return 0;
-}
-
-static int stop_pg(void **state)
-{
-    (void)state;
-    bl_test_pg_stop();
-    return 0;
-}
-
-#define NEED_SERVER()                                                                              \
-    do {                                                                                           \
-        if (!pg_started)                                                                           \
-            bl_skip_because(pg_why);                                                               \
-    } while (0)
-
 /* `benchlog ARGS` whose exit status must be want; its stdout (caller frees). run_ok runs
  * it as the tests run every command (under valgrind in `make valgrind`); run_setup always
  * natively: the imports and the SQLite references a test compares with, which other tests
@@ -119,7 +96,7 @@ static char *sorted(const char *text)
 static void test_same_outputs_on_both(void **state)
 {
     (void)state;
-    NEED_SERVER();
+    BL_TEST_PG_NEED();
     char *dir = bl_test_tmpdir(), *url = bl_test_pg_new_db();
     free(run_ok(0, "import --db %s/s.db " FILES, dir));
     free(run_ok(0, "import --db '%s' " FILES, url));
@@ -162,7 +139,7 @@ static void test_same_outputs_on_both(void **state)
 static void test_many_writers(void **state)
 {
     (void)state;
-    NEED_SERVER();
+    BL_TEST_PG_NEED();
     char *dir = bl_test_tmpdir(), *url = bl_test_pg_new_db();
     const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
     bl_strbuf sb;
@@ -210,7 +187,7 @@ static void test_many_writers(void **state)
 static void test_read_only_role(void **state)
 {
     (void)state;
-    NEED_SERVER();
+    BL_TEST_PG_NEED();
     char *dir = bl_test_tmpdir(), *url = bl_test_pg_new_db();
     free(run_setup(0, "import --db '%s' " FILES, url));
     char db[64];
@@ -275,7 +252,7 @@ static void test_read_only_role(void **state)
 static void test_password_not_printed(void **state)
 {
     (void)state;
-    NEED_SERVER();
+    BL_TEST_PG_NEED();
     char url[256];
     snprintf(url, sizeof url, "postgresql://benchlog:s3cret@/nosuchdb?host=%s&password=0ther",
              bl_test_pg_socket_dir());
@@ -337,7 +314,7 @@ static void export_counts(const char *jsonl, size_t *records, size_t *sources)
 static void test_push_pull(void **state)
 {
     (void)state;
-    NEED_SERVER();
+    BL_TEST_PG_NEED();
     char *dir = bl_test_tmpdir(), *url = bl_test_pg_new_db();
     free(run_setup(0, "import --db %s/laptop.db " FILES, dir));
     free(run_setup(0, "relabel --db %s/laptop.db tool=dd -- team=storage", dir));
@@ -405,5 +382,5 @@ int main(void)
         cmocka_unit_test(test_password_not_printed),
         cmocka_unit_test(test_push_pull),
     };
-    return cmocka_run_group_tests(tests, start_pg, stop_pg);
+    return cmocka_run_group_tests(tests, bl_test_pg_group_setup, bl_test_pg_group_teardown);
 }

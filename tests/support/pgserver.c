@@ -193,3 +193,26 @@ const char *bl_test_pg_socket_dir(void)
 {
     return pg.dir;
 }
+
+static char group_why[512] = "the PostgreSQL test server was not started";
+static int group_started;
+
+int bl_test_pg_group_setup(void **state)
+{
+    (void)state;
+    group_started = bl_test_pg_start(group_why, sizeof group_why) == 0;
+    return 0;
+}
+
+int bl_test_pg_group_teardown(void **state)
+{
+    (void)state;
+    bl_test_pg_stop();
+    group_started = 0;
+    return 0;
+}
+
+const char *bl_test_pg_missing(void)
+{
+    return group_started ? NULL : group_why;
+}

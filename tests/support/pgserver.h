@@ -23,4 +23,17 @@ const char *bl_test_pg_socket_dir(void);
 /* Stops the server and removes its folder (also done at exit). */
 void bl_test_pg_stop(void);
 
+/* A cmocka group's set-up and tear-down: start the server (a failure is kept, not fatal)
+ * and stop it. A test of the group begins with BL_TEST_PG_NEED(), which skips it saying why
+ * when the server did not start (support.h's bl_skip_because). */
+int bl_test_pg_group_setup(void **state);
+int bl_test_pg_group_teardown(void **state);
+/* NULL when the server is running, else why it is not. */
+const char *bl_test_pg_missing(void);
+#define BL_TEST_PG_NEED()                                                                          \
+    do {                                                                                           \
+        if (bl_test_pg_missing())                                                                  \
+            bl_skip_because(bl_test_pg_missing());                                                 \
+    } while (0)
+
 #endif
