@@ -324,28 +324,16 @@ static int stream_parse(const char *path, const bl_format *fmt, bl_parse_out *ou
     return 0;
 }
 
-/* Identity of a huge file without reading it twice: size plus its first and last MiB. */
+/* The content key of a streamed file: every byte of it, read in blocks (core/digest.h). */
 static void stream_hash(const char *path, bl_content_key *hash)
 {
     FILE *f = fopen(path, "rb");
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    struct stat st;
-    if (f && fstat(fileno(f), &st) == 0) {
-        char *buf = bl_xmalloc(1u << 20);
-        size_t n = fread(buf, 1, 1u << 20, f);
-        bl_strbuf_printf(&sb, "%lld:", (long long)st.st_size);
-        bl_strbuf_putn(&sb, buf, n);
-        if (st.st_size > (off_t)(2u << 20) && fseeko(f, st.st_size - (1 << 20), SEEK_SET) == 0) {
-            n = fread(buf, 1, 1u << 20, f);
-            bl_strbuf_putn(&sb, buf, n);
-        }
-        free(buf);
-    }
-    if (f)
+    if (f) {
+        bl_content_key_stream(f, hash);
         fclose(f);
-    bl_content_key_of(sb.s ? sb.s : "", sb.len, hash);
-    bl_strbuf_free(&sb);
+        return;
+    }
+    bl_content_key_of("", 0, hash); /* the parse that follows says it cannot open it */
 }
 
 static int load_head(const char *path, bl_text *t, char *err, size_t errlen)
