@@ -14,9 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Files larger than this are probed on their head only, and streamed when the format can. */
+/* Files larger than this are probed on their head and tail only, and streamed when the one
+ * format found there can: no size from which reading costs more (the whole text and its
+ * records held) than the format needs. */
 #define BL_PROBE_BYTES (1u << 20)
-#define BL_STREAM_OVER (16u << 20)
 
 /* One record on its way to the merged output: which format gave it and under which run. */
 typedef struct slot {
@@ -336,19 +337,47 @@ static void stream_hash(const char *path, bl_content_key *hash)
     bl_content_key_of("", 0, hash); /* the parse that follows says it cannot open it */
 }
 
-static int load_head(const char *path, bl_text *t, char *err, size_t errlen)
+/* The whole lines of the file's first (from 0) or last (from -1) BL_PROBE_BYTES. */
+static int load_part(const char *path, int tail, bl_text *t, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return -1;
+    if (tail && fseeko(f, -(off_t)BL_PROBE_BYTES, SEEK_END) != 0) {
+        fclose(f);
+        return -1;
+    }
     char *buf = bl_xmalloc(BL_PROBE_BYTES);
-    size_t n = fread(buf, 1, BL_PROBE_BYTES, f);
+    size_t n = fread(buf, 1, BL_PROBE_BYTES, f), skip = 0;
     fclose(f);
-    while (n > 0 && buf[n - 1] != '\n')
+    if (tail) /* from the first line that starts in it */
+        while (skip < n && buf[skip++] != '\n')
+            ;
+    while (n > skip && buf[n - 1] != '\n')
         n--; /* whole lines only */
-    int rc = bl_text_from_bytes(t, path, buf, n, err, errlen);
+    int rc = bl_text_from_bytes(t, path, buf + skip, n - skip, err, errlen);
     free(buf);
     return rc;
+}
+
+/* The one format both ends of the file show, when it streams; else NULL (read it whole). A
+ * format's probe looks at its first lines, and a stream reports every line it cannot read,
+ * so another output in the middle is said, not lost. */
+static const bl_format *streaming_format(const char *path, const bl_patterns *pats)
+{
+    const bl_format *fmts[64], *found = NULL;
+    char err[256];
+    for (int tail = 0; tail < 2; tail++) {
+        bl_text t;
+        if (load_part(path, tail, &t, err, sizeof err) != 0)
+            return NULL;
+        size_t nf = probe_formats(&t, fmts, pats);
+        bl_text_free(&t);
+        if (nf != 1 || !fmts[0]->parse || !fmts[0]->parse_stream || (found && found != fmts[0]))
+            return NULL;
+        found = fmts[0];
+    }
+    return found;
 }
 
 static int is_regular_file(const char *path)
@@ -357,11 +386,11 @@ static int is_regular_file(const char *path)
     return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int is_huge_file(const char *path)
+static int is_big_file(const char *path)
 {
     struct stat st;
     return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-           st.st_size > (off_t)BL_STREAM_OVER;
+           st.st_size > (off_t)BL_PROBE_BYTES;
 }
 
 static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
@@ -384,28 +413,19 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     }
     char err[256];
     bl_text t;
-    int huge = is_huge_file(path);
-    /* A forced streaming format never loads the text whole, whatever the file's size. */
-    if (forced && forced->parse && forced->parse_stream && is_regular_file(path)) {
+    /* A streaming format, forced or the only one found, never loads the text whole. */
+    const bl_format *streamed =
+        forced && forced->parse && forced->parse_stream && is_regular_file(path) ? forced
+        : !forced && is_big_file(path) ? streaming_format(path, opts->patterns)
+                                       : NULL;
+    if (streamed) {
         if (hash)
             stream_hash(path, hash);
-        int rc = stream_parse(path, forced, out);
+        int rc = stream_parse(path, streamed, out);
         if (rc == 0 && out->recs.n == 0 && out->n_diags == 0)
-            bl_out_error(out, 0, "no results found in the %s input", forced->name);
+            bl_out_error(out, 0, "no results found in the %s input", streamed->name);
         finish_records(out, opts);
         return rc || out->n_diags ? 1 : 0;
-    }
-    if (huge && !forced && load_head(path, &t, err, sizeof err) == 0) {
-        const bl_format *fmts[64];
-        size_t nf = probe_formats(&t, fmts, opts->patterns);
-        bl_text_free(&t);
-        if (nf == 1 && fmts[0]->parse_stream) {
-            if (hash)
-                stream_hash(path, hash);
-            int rc = stream_parse(path, fmts[0], out);
-            finish_records(out, opts);
-            return rc || out->n_diags ? 1 : 0;
-        }
     }
     if (bl_text_load(&t, path, err, sizeof err) != 0) {
         bl_out_error(out, 0, "%s", err);
