@@ -17,12 +17,14 @@ DIR=${BENCH_DIR:-/tmp/benchlog-dd-lines}
 mkdir -p "$DIR"
 txt=$DIR/dd.txt
 awk -v n="$LINES" 'BEGIN { for (i = 1; i <= n; i++) { b = i * 1048576; s = 1.5 + i % 7
-    printf "%d bytes copied, %.1f s, %.0f kB/s\n", b, s, b / s / 1e3 } }' > "$txt"
+    printf "%.0f bytes copied, %.1f s, %.0f kB/s\n", b, s, b / s / 1e3 } }' > "$txt"
 echo "dd text: $(wc -c < "$txt") bytes, $LINES lines"
 t() { # t LABEL CMD...: wall seconds and peak RSS (KiB) of one run
     label=$1; shift
     /usr/bin/time -f "%e %M" -o "$DIR/time" "$@" > /dev/null 2>&1 || true
-    read -r s kib < "$DIR/time"
+    read -r s kib <<EOT
+$(tail -n 1 "$DIR/time")
+EOT
     printf '  %-14s %7.2f s %9d KiB\n' "$label" "$s" "$kib"
 }
 for r in $(seq "$ROUNDS"); do
