@@ -531,6 +531,36 @@ static size_t chop_eol(char *s, size_t n)
     return n;
 }
 
+/* Lines of a file read in blocks (a line may hold NUL bytes: the text marks it). */
+typedef struct line_reader {
+    FILE *f;
+    size_t pos, len;
+    char blk[1 << 16];
+} line_reader;
+
+/* The next line into line, its end included: 1, or 0 at the end, or -1 past
+ * BL_TEXT_LINE_MAX (where bl_text_load stops reading too). */
+static int read_line(line_reader *r, bl_strbuf *line)
+{
+    bl_strbuf_reset(line);
+    for (;;) {
+        if (r->pos == r->len) {
+            r->len = fread(r->blk, 1, sizeof r->blk, r->f);
+            r->pos = 0;
+            if (r->len == 0)
+                return line->len > 0;
+        }
+        const char *s = r->blk + r->pos, *nl = memchr(s, '\n', r->len - r->pos);
+        size_t take = nl ? (size_t)(nl - s) + 1 : r->len - r->pos;
+        bl_strbuf_putn(line, s, take);
+        r->pos += take;
+        if (line->len > BL_TEXT_LINE_MAX)
+            return -1;
+        if (nl)
+            return 1;
+    }
+}
+
 static int pieces_parse(pieces *ps)
 {
     FILE *f = fopen(ps->path, "rb");
@@ -538,23 +568,22 @@ static int pieces_parse(pieces *ps)
         bl_out_error(ps->out, 0, "cannot open: %s", strerror(errno));
         return 1;
     }
-    bl_strbuf buf, prev;
+    bl_strbuf buf, prev, raw;
     bl_strbuf_init(&buf);
     bl_strbuf_init(&prev);
+    bl_strbuf_init(&raw);
     bl_strbuf_putn(&buf, "", 0);
-    char *line = NULL;
-    size_t cap = 0, cut = 0; /* cut: where the last non-blank line ends in buf */
+    size_t cut = 0; /* where the last non-blank line ends in buf */
     long lines = 0, cut_lines = 0;
-    int cutting = 1;
-    ssize_t n;
-    while ((n = getline(&line, &cap, f)) > 0) {
-        char eol[3] = "";
-        size_t len = chop_eol(line, (size_t)n);
-        snprintf(eol, sizeof eol, "%s",
-                 (size_t)n - len == 2 ? "\r\n"
-                 : (size_t)n > len    ? "\n"
-                                      : "");
-        int blank = line[strspn(line, " \t\f")] == '\0' && len == strlen(line);
+    int cutting = 1, got;
+    line_reader *rd = bl_xmalloc(sizeof *rd);
+    rd->f = f;
+    rd->pos = rd->len = 0;
+    while ((got = read_line(rd, &raw)) > 0) {
+        char *line = raw.s;
+        size_t n = raw.len, len = chop_eol(line, n);
+        const char *eol = n - len == 2 ? "\r\n" : n > len ? "\n" : "";
+        int blank = line[strspn(line, " \t\f")] == '\0';
         if (!blank && cutting && lines >= PIECE_LINES && prev.len &&
             ps->fmt->cut_after(prev.s, line)) {
             if (plain_piece(ps, buf.s, cut)) {
@@ -578,13 +607,17 @@ static int pieces_parse(pieces *ps)
             cut_lines = lines;
         }
     }
-    free(line);
+    bl_strbuf_free(&raw);
+    free(rd);
     int bad = ferror(f);
     fclose(f);
     if (bad)
         bl_out_error(ps->out, 0, "cannot read: %s", strerror(errno));
     else
         last_piece(ps, buf.s, buf.len, cutting);
+    if (got < 0)
+        bl_out_error(ps->out, ps->line_base + lines + 1,
+                     "line longer than 8 MiB: not a benchmark's output; reading stopped here");
     bl_strbuf_free(&buf);
     bl_strbuf_free(&prev);
     return bad;
