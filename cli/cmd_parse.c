@@ -195,13 +195,30 @@ static void fill_when(bl_parse_out *out, const char *path, const parse_args *a)
     }
 }
 
-/* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet). */
-static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, bl_content_key *hash)
+typedef struct {
+    const char *path;
+    const parse_args *a;
+} print_ctx;
+
+/* parse: the records of a big file read in pieces are printed piece by piece. */
+static void print_batch(void *ctx, bl_parse_out *out)
+{
+    const print_ctx *c = ctx;
+    fill_when(out, c->path, c->a);
+    for (size_t k = 0; k < out->recs.n; k++)
+        bl_record_write_jsonl(out->recs.v[k], stdout);
+}
+
+/* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet).
+ * print: records of a file read in pieces are printed as they come (parse). */
+static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, bl_content_key *hash,
+                     int print)
 {
     bl_parse_opts opts = {
         .as = a->as, .n_labels = a->labels.n, .labels = a->labels.v, .patterns = a->patterns};
     bl_out_init(out, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    int rc = bl_parse_source(path, &opts, out, hash);
+    print_ctx pc = {path, a};
+    int rc = bl_parse_source_each(path, &opts, out, hash, print ? print_batch : NULL, &pc);
     fill_when(out, path, a);
     return rc;
 }
@@ -241,7 +258,7 @@ static int each_file(char **files, int n, const parse_args *a, int want_keys, in
     for (int i = 0; i < n; i++) {
         bl_parse_out out;
         bl_content_key key = {.want_fnv = legacy};
-        int st = parse_one(files[i], a, &out, want_keys ? &key : NULL);
+        int st = parse_one(files[i], a, &out, want_keys ? &key : NULL, !want_keys);
         if (holds_logs(&out)) {
             held_status[held->n] = st;
             held->keys[held->n] = key;

@@ -525,6 +525,15 @@ static void dd_parse(const bl_text *t, bl_parse_out *out)
     free(d);
 }
 
+/* Between two summaries: the one above is no status=progress line (its kind depends on the
+ * line below), a command or a records line is looked for above a summary only up to the
+ * summary before, and a `time` report below one stops at the next summary. */
+static int dd_cut_after(const char *line, const char *next)
+{
+    dd_line a = {0}, b = {0};
+    return dd_summary(line, &a) && !a.whole_seconds && !a.bsd_progress && dd_summary(next, &b);
+}
+
 const bl_format bl_format_dd = {
     .name = "dd",
     .summary = "dd summary lines: GNU (any locale, status=progress), busybox, BSD/macOS",
@@ -532,4 +541,5 @@ const bl_format bl_format_dd = {
     .rank = 1,
     .probe = dd_probe,
     .parse = dd_parse,
+    .cut_after = dd_cut_after,
 };

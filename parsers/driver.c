@@ -14,9 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Files larger than this are probed on their head only, and streamed when the format can. */
+/* Files larger than this are probed on their head and tail only, and streamed when the one
+ * format found there can: no size from which reading costs more (the whole text and its
+ * records held) than the format needs. */
 #define BL_PROBE_BYTES (1u << 20)
-#define BL_STREAM_OVER (16u << 20)
 
 /* One record on its way to the merged output: which format gave it and under which run. */
 typedef struct slot {
@@ -324,43 +325,60 @@ static int stream_parse(const char *path, const bl_format *fmt, bl_parse_out *ou
     return 0;
 }
 
-/* Identity of a huge file without reading it twice: size plus its first and last MiB. */
+/* The content key of a streamed file: every byte of it, read in blocks (core/digest.h). */
 static void stream_hash(const char *path, bl_content_key *hash)
 {
     FILE *f = fopen(path, "rb");
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    struct stat st;
-    if (f && fstat(fileno(f), &st) == 0) {
-        char *buf = bl_xmalloc(1u << 20);
-        size_t n = fread(buf, 1, 1u << 20, f);
-        bl_strbuf_printf(&sb, "%lld:", (long long)st.st_size);
-        bl_strbuf_putn(&sb, buf, n);
-        if (st.st_size > (off_t)(2u << 20) && fseeko(f, st.st_size - (1 << 20), SEEK_SET) == 0) {
-            n = fread(buf, 1, 1u << 20, f);
-            bl_strbuf_putn(&sb, buf, n);
-        }
-        free(buf);
-    }
-    if (f)
+    if (f) {
+        bl_content_key_stream(f, hash);
         fclose(f);
-    bl_content_key_of(sb.s ? sb.s : "", sb.len, hash);
-    bl_strbuf_free(&sb);
+        return;
+    }
+    bl_content_key_of("", 0, hash); /* the parse that follows says it cannot open it */
 }
 
-static int load_head(const char *path, bl_text *t, char *err, size_t errlen)
+/* The whole lines of the file's first (from 0) or last (from -1) BL_PROBE_BYTES. */
+static int load_part(const char *path, int tail, bl_text *t, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return -1;
+    if (tail && fseeko(f, -(off_t)BL_PROBE_BYTES, SEEK_END) != 0) {
+        fclose(f);
+        return -1;
+    }
     char *buf = bl_xmalloc(BL_PROBE_BYTES);
-    size_t n = fread(buf, 1, BL_PROBE_BYTES, f);
+    size_t n = fread(buf, 1, BL_PROBE_BYTES, f), skip = 0;
     fclose(f);
-    while (n > 0 && buf[n - 1] != '\n')
+    if (tail) /* from the first line that starts in it */
+        while (skip < n && buf[skip++] != '\n')
+            ;
+    while (n > skip && buf[n - 1] != '\n')
         n--; /* whole lines only */
-    int rc = bl_text_from_bytes(t, path, buf, n, err, errlen);
+    int rc = bl_text_from_bytes(t, path, buf + skip, n - skip, err, errlen);
     free(buf);
     return rc;
+}
+
+/* The one format both ends of the file show, when it streams; else NULL (read it whole). A
+ * format's probe looks at its first lines, and a stream reports every line it cannot read,
+ * so another output in the middle is said, not lost. */
+static const bl_format *streaming_format(const char *path, const bl_patterns *pats)
+{
+    const bl_format *fmts[64], *found = NULL;
+    char err[256];
+    for (int tail = 0; tail < 2; tail++) {
+        bl_text t;
+        if (load_part(path, tail, &t, err, sizeof err) != 0)
+            return NULL;
+        size_t nf = probe_formats(&t, fmts, pats);
+        bl_text_free(&t);
+        if (nf != 1 || !fmts[0]->parse || !(fmts[0]->parse_stream || fmts[0]->cut_after) ||
+            (found && found != fmts[0]))
+            return NULL;
+        found = fmts[0];
+    }
+    return found;
 }
 
 static int is_regular_file(const char *path)
@@ -369,18 +387,250 @@ static int is_regular_file(const char *path)
     return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int is_huge_file(const char *path)
+static int is_big_file(const char *path)
 {
     struct stat st;
     return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-           st.st_size > (off_t)BL_STREAM_OVER;
+           st.st_size > (off_t)BL_PROBE_BYTES;
 }
 
 static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
                          bl_parse_out *out);
+static int parse_text_as_ex(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
+                            bl_parse_out *out, int may_be_empty);
+
+/* A big file of one format that can be cut (bl_format.cut_after: dd) is read in pieces of
+ * about PIECE_LINES lines, cut where the format allows; each piece that stands alone
+ * ("plain": UTF-8, the one format, nothing to normalise, no heading over its runs) is parsed,
+ * its records handed out and freed. A piece that is not plain ends the cutting: the rest of
+ * the file is read as one text, as it would be whole. Memory holds one piece, not the file. */
+enum { PIECE_LINES = 8192 };
+
+typedef struct pieces {
+    const char *path;
+    const bl_format *fmt;
+    const bl_parse_opts *opts;
+    bl_parse_out *out;
+    bl_batch_fn fn;
+    void *ctx;
+    long line_base;   /* lines of the file before the piece */
+    int64_t run_base; /* runs numbered before it */
+    size_t emitted;   /* records handed out so far */
+} pieces;
+
+static int has_section(const bl_parse_out *o)
+{
+    for (size_t i = 0; i < o->recs.n; i++)
+        if (bl_record_label(o->recs.v[i], "section") ||
+            bl_record_label(o->recs.v[i], "test_heading"))
+            return 1;
+    return 0;
+}
+
+static void shift_diags(bl_diag *v, size_t n, long base)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i].line > 0)
+            v[i].line += base;
+}
+
+/* p's records, lines and runs moved past the pieces before, to out; then to fn, which is
+ * given them to write or store before they are freed. */
+static void hand_out(pieces *ps, bl_parse_out *p)
+{
+    int64_t top = ps->run_base;
+    for (size_t i = 0; i < p->recs.n; i++) {
+        bl_record *r = p->recs.v[i];
+        if (r->line > 0)
+            r->line += ps->line_base;
+        r->run += ps->run_base;
+        top = r->run > top ? r->run : top;
+        bl_records_push(&ps->out->recs, r);
+    }
+    ps->emitted += p->recs.n;
+    p->recs.n = 0;
+    ps->run_base = top;
+    shift_diags(p->diags, p->n_diags, ps->line_base);
+    shift_diags(p->warns, p->n_warns, ps->line_base);
+    move_diags(ps->out, p);
+    if (!ps->fn || ps->out->recs.n == 0)
+        return;
+    ps->fn(ps->ctx, ps->out);
+    for (size_t i = 0; i < ps->out->recs.n; i++)
+        bl_record_free(ps->out->recs.v[i]);
+    ps->out->recs.n = 0;
+}
+
+/* Parses a piece that stands alone and hands its records out; 0 (nothing done) when it
+ * does not. */
+static int plain_piece(pieces *ps, const char *bytes, size_t len)
+{
+    bl_text t, norm;
+    char err[256];
+    long *map = NULL;
+    if (bl_text_from_bytes(&t, ps->path, bytes, len, err, sizeof err) != 0)
+        return 0;
+    const bl_format *fmts[64];
+    int plain =
+        t.n_notes == 0 && strcmp(t.encoding, "UTF-8") == 0 &&
+        (ps->opts->as || (probe_formats(&t, fmts, ps->opts->patterns) == 1 && fmts[0] == ps->fmt));
+    if (plain && bl_text_normalize(&t, BL_NORM_JOIN, &norm, &map, NULL) != 0) {
+        bl_text_free(&norm);
+        free(map);
+        plain = 0;
+    }
+    bl_parse_out p;
+    bl_out_init(&p, ps->out->source);
+    if (plain) {
+        parse_text(&t, &ps->fmt, 1, ps->opts->patterns, &p);
+        plain = !has_section(&p);
+    }
+    if (plain) {
+        finish_records(&p, ps->opts);
+        hand_out(ps, &p);
+    }
+    bl_out_free(&p);
+    bl_text_free(&t);
+    return plain;
+}
+
+/* The rest of the file: a plain piece, or one text read as the whole file would be. */
+static void last_piece(pieces *ps, const char *bytes, size_t len, int cutting)
+{
+    if (cutting && plain_piece(ps, bytes, len))
+        return;
+    bl_text t;
+    char err[256];
+    if (bl_text_from_bytes(&t, ps->path, bytes, len, err, sizeof err) != 0) {
+        bl_out_error(ps->out, 0, "%s", err);
+        return;
+    }
+    if (!(ps->emitted && text_is_empty(&t))) {
+        /* after pieces of the format, a rest in which no format is found is still its text */
+        const bl_format *fmts[64];
+        bl_parse_opts opts = *ps->opts;
+        if (ps->emitted && !opts.as && probe_formats(&t, fmts, opts.patterns) == 0)
+            opts.as = ps->fmt->name;
+        bl_parse_out p;
+        bl_out_init(&p, ps->out->source);
+        parse_text_as_ex(&t, &t, &opts, &p, ps->emitted > 0);
+        hand_out(ps, &p);
+        bl_out_free(&p);
+    }
+    bl_text_free(&t);
+}
+
+/* s without its line end ("\n" or "\r\n", as bl_text splits lines); returns its length. */
+static size_t chop_eol(char *s, size_t n)
+{
+    if (n && s[n - 1] == '\n')
+        n--;
+    if (n && s[n - 1] == '\r')
+        n--;
+    s[n] = 0;
+    return n;
+}
+
+/* Lines of a file read in blocks (a line may hold NUL bytes: the text marks it). */
+typedef struct line_reader {
+    FILE *f;
+    size_t pos, len;
+    char blk[1 << 16];
+} line_reader;
+
+/* The next line into line, its end included: 1, or 0 at the end, or -1 past
+ * BL_TEXT_LINE_MAX (where bl_text_load stops reading too). */
+static int read_line(line_reader *r, bl_strbuf *line)
+{
+    bl_strbuf_reset(line);
+    for (;;) {
+        if (r->pos == r->len) {
+            r->len = fread(r->blk, 1, sizeof r->blk, r->f);
+            r->pos = 0;
+            if (r->len == 0)
+                return line->len > 0;
+        }
+        const char *s = r->blk + r->pos, *nl = memchr(s, '\n', r->len - r->pos);
+        size_t take = nl ? (size_t)(nl - s) + 1 : r->len - r->pos;
+        bl_strbuf_putn(line, s, take);
+        r->pos += take;
+        if (line->len > BL_TEXT_LINE_MAX)
+            return -1;
+        if (nl)
+            return 1;
+    }
+}
+
+static int pieces_parse(pieces *ps)
+{
+    FILE *f = fopen(ps->path, "rb");
+    if (!f) {
+        bl_out_error(ps->out, 0, "cannot open: %s", strerror(errno));
+        return 1;
+    }
+    bl_strbuf buf, prev, raw;
+    bl_strbuf_init(&buf);
+    bl_strbuf_init(&prev);
+    bl_strbuf_init(&raw);
+    bl_strbuf_putn(&buf, "", 0);
+    size_t cut = 0; /* where the last non-blank line ends in buf */
+    long lines = 0, cut_lines = 0;
+    int cutting = 1, got;
+    line_reader *rd = bl_xmalloc(sizeof *rd);
+    rd->f = f;
+    rd->pos = rd->len = 0;
+    while ((got = read_line(rd, &raw)) > 0) {
+        char *line = raw.s;
+        size_t n = raw.len, len = chop_eol(line, n);
+        const char *eol = n - len == 2 ? "\r\n" : n > len ? "\n" : "";
+        int blank = line[strspn(line, " \t\f")] == '\0';
+        if (!blank && cutting && lines >= PIECE_LINES && prev.len &&
+            ps->fmt->cut_after(prev.s, line)) {
+            if (plain_piece(ps, buf.s, cut)) {
+                ps->line_base += cut_lines;
+                memmove(buf.s, buf.s + cut, buf.len - cut + 1);
+                buf.len -= cut;
+                lines -= cut_lines;
+                cut = 0;
+                cut_lines = 0;
+            } else {
+                cutting = 0;
+            }
+        }
+        bl_strbuf_putn(&buf, line, len);
+        bl_strbuf_puts(&buf, eol);
+        lines++;
+        if (!blank) {
+            bl_strbuf_reset(&prev);
+            bl_strbuf_putn(&prev, line, len);
+            cut = buf.len;
+            cut_lines = lines;
+        }
+    }
+    bl_strbuf_free(&raw);
+    free(rd);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        bl_out_error(ps->out, 0, "cannot read: %s", strerror(errno));
+    else
+        last_piece(ps, buf.s, buf.len, cutting);
+    if (got < 0)
+        bl_out_error(ps->out, ps->line_base + lines + 1,
+                     "line longer than 8 MiB: not a benchmark's output; reading stopped here");
+    bl_strbuf_free(&buf);
+    bl_strbuf_free(&prev);
+    return bad;
+}
 
 int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
                     bl_content_key *hash)
+{
+    return bl_parse_source_each(path, opts, out, hash, NULL, NULL);
+}
+
+int bl_parse_source_each(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
+                         bl_content_key *hash, bl_batch_fn fn, void *ctx)
 {
     const bl_format *forced = NULL;
     if (opts->as && strcmp(opts->as, "auto") != 0) {
@@ -396,28 +646,33 @@ int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *o
     }
     char err[256];
     bl_text t;
-    int huge = is_huge_file(path);
-    /* A forced streaming format never loads the text whole, whatever the file's size. */
-    if (forced && forced->parse && forced->parse_stream && is_regular_file(path)) {
-        if (hash)
-            stream_hash(path, hash);
-        int rc = stream_parse(path, forced, out);
-        if (rc == 0 && out->recs.n == 0 && out->n_diags == 0)
-            bl_out_error(out, 0, "no results found in the %s input", forced->name);
-        finish_records(out, opts);
+    /* A streaming format, forced or the only one found, never loads the text whole; a big
+     * file of a format that can be cut is read in pieces. */
+    int big = is_big_file(path);
+    const bl_format *streamed = forced
+                                    ? (forced->parse && is_regular_file(path) &&
+                                               (forced->parse_stream || (forced->cut_after && big))
+                                           ? forced
+                                           : NULL)
+                                : big ? streaming_format(path, opts->patterns)
+                                      : NULL;
+    if (streamed && hash)
+        stream_hash(path, hash);
+    if (streamed && !streamed->parse_stream) {
+        bl_parse_opts own = *opts;
+        own.as = forced ? opts->as : NULL;
+        pieces ps = {path, streamed, &own, out, fn, ctx, 0, 0, 0};
+        int rc = pieces_parse(&ps);
+        if (rc == 0 && ps.emitted == 0 && out->n_diags == 0)
+            bl_out_error(out, 0, "no results found in the %s output", streamed->name);
         return rc || out->n_diags ? 1 : 0;
     }
-    if (huge && !forced && load_head(path, &t, err, sizeof err) == 0) {
-        const bl_format *fmts[64];
-        size_t nf = probe_formats(&t, fmts, opts->patterns);
-        bl_text_free(&t);
-        if (nf == 1 && fmts[0]->parse_stream) {
-            if (hash)
-                stream_hash(path, hash);
-            int rc = stream_parse(path, fmts[0], out);
-            finish_records(out, opts);
-            return rc || out->n_diags ? 1 : 0;
-        }
+    if (streamed) {
+        int rc = stream_parse(path, streamed, out);
+        if (rc == 0 && out->recs.n == 0 && out->n_diags == 0)
+            bl_out_error(out, 0, "no results found in the %s input", streamed->name);
+        finish_records(out, opts);
+        return rc || out->n_diags ? 1 : 0;
     }
     if (bl_text_load(&t, path, err, sizeof err) != 0) {
         bl_out_error(out, 0, "%s", err);
@@ -548,6 +803,13 @@ static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *fo
 static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
                          bl_parse_out *out)
 {
+    return parse_text_as_ex(t, own, opts, out, 0);
+}
+
+/* The same; may_be_empty: the pieces before it held records, so none here is no error. */
+static int parse_text_as_ex(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
+                            bl_parse_out *out, int may_be_empty)
+{
     const bl_format *forced = NULL;
     if (opts->as && strcmp(opts->as, "auto") != 0 &&
         !(forced = find_format(opts->as, opts->patterns))) {
@@ -562,6 +824,13 @@ static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *op
         return 1;
     }
     parse_normalised(t, own, forced, opts->patterns, out);
+    if (may_be_empty && out->recs.n == 0 && out->n_diags &&
+        out->diags[out->n_diags - 1].line == 0 &&
+        strncmp(out->diags[out->n_diags - 1].msg, "no results found", 16) == 0) {
+        bl_diag *d = &out->diags[--out->n_diags];
+        free(d->source);
+        free(d->msg);
+    }
     finish_records(out, opts);
     return out->n_diags ? 1 : 0;
 }

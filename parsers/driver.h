@@ -21,6 +21,15 @@ typedef struct bl_parse_opts {
 int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
                     bl_content_key *hash);
 
+/* The same, handing records out as they are read when the file is big and of a format read
+ * in pieces (dd): fn gets out with the records of the pieces read so far (labels set,
+ * checked, lines and runs numbered in the file) and may write or store them; they are
+ * freed after it returns and out->recs is emptied, so memory holds one piece. Records of
+ * other files stay in out as with bl_parse_source. fn NULL: all stay in out. */
+typedef void (*bl_batch_fn)(void *ctx, bl_parse_out *out);
+int bl_parse_source_each(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
+                         bl_content_key *hash, bl_batch_fn fn, void *ctx);
+
 /* The same on a text already loaded (tests, fuzzing, stdin buffers). */
 int bl_parse_text(const bl_text *t, const bl_parse_opts *opts, bl_parse_out *out);
 

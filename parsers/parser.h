@@ -37,6 +37,10 @@ typedef struct bl_format {
     void (*parse)(const bl_text *t, bl_parse_out *out);
     /* Optional: parse from a stream in constant memory (huge logs). NULL = use parse. */
     void (*parse_stream)(FILE *f, bl_parse_out *out);
+    /* Optional: whether a text of this format alone may be cut between `line` and `next`, the
+     * next non-blank line, and each side parsed apart with the same result: nothing the
+     * parse reads looks across (the driver then reads a big file in pieces). */
+    int (*cut_after)(const char *line, const char *next);
 } bl_format;
 
 void bl_out_init(bl_parse_out *o, const char *source);
