@@ -6,6 +6,7 @@
 #include "../core/normalize.h"
 #include "../core/strbuf.h"
 #include "../core/when.h"
+#include "driver_int.h"
 #include "sections.h"
 #include <errno.h>
 #include <math.h>
@@ -28,7 +29,7 @@ typedef struct slot {
     bl_record *rec;
 } slot;
 
-static void move_diags(bl_parse_out *dst, bl_parse_out *src)
+void bl_drv_move_diags(bl_parse_out *dst, bl_parse_out *src)
 {
     for (size_t i = 0; i < src->n_diags; i++) {
         bl_out_error(dst, src->diags[i].line, "%s", src->diags[i].msg);
@@ -230,7 +231,7 @@ static void refuse_impossible(bl_parse_out *out)
 
 /* The user's labels, and the consistency check of every record whatever its format: a
  * record whose figures disagree is kept as printed, with a note and a warning. */
-static void finish_records(bl_parse_out *out, const bl_parse_opts *opts)
+void bl_drv_finish_records(bl_parse_out *out, const bl_parse_opts *opts)
 {
     refuse_impossible(out);
     for (size_t i = 0; i < out->recs.n; i++) {
@@ -244,7 +245,7 @@ static void finish_records(bl_parse_out *out, const bl_parse_opts *opts)
     }
 }
 
-static int text_is_empty(const bl_text *t)
+int bl_drv_text_is_empty(const bl_text *t)
 {
     for (size_t i = 0; i < t->nlines; i++)
         if (t->line[i][strspn(t->line[i], " \t\f")] != '\0')
@@ -265,14 +266,14 @@ static void parse_one_format(const bl_text *t, const bl_format *fmt, const bl_pa
             bl_patterns_parse(pats, i, t, out);
 }
 
-static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, const bl_patterns *pats,
+void bl_drv_parse_text(const bl_text *t, const bl_format **fmts, size_t nf, const bl_patterns *pats,
                        bl_parse_out *out)
 {
     bl_parse_out *outs = bl_xcalloc(nf, sizeof *outs);
     for (size_t f = 0; f < nf; f++) {
         bl_out_init(&outs[f], out->source);
         parse_one_format(t, fmts[f], pats, &outs[f]);
-        move_diags(out, &outs[f]);
+        bl_drv_move_diags(out, &outs[f]);
     }
     drop_family_duplicates(fmts, outs, nf);
     merge_runs(outs, nf, out);
@@ -282,7 +283,7 @@ static void parse_text(const bl_text *t, const bl_format **fmts, size_t nf, cons
     free(outs);
 }
 
-static size_t probe_formats(const bl_text *t, const bl_format **fmts, const bl_patterns *pats)
+size_t bl_drv_probe_formats(const bl_text *t, const bl_format **fmts, const bl_patterns *pats)
 {
     size_t n = 0;
     for (size_t i = 0; i < bl_format_count(); i++)
@@ -371,7 +372,7 @@ static const bl_format *streaming_format(const char *path, const bl_patterns *pa
         bl_text t;
         if (load_part(path, tail, &t, err, sizeof err) != 0)
             return NULL;
-        size_t nf = probe_formats(&t, fmts, pats);
+        size_t nf = bl_drv_probe_formats(&t, fmts, pats);
         bl_text_free(&t);
         if (nf != 1 || !fmts[0]->parse || !(fmts[0]->parse_stream || fmts[0]->cut_after) ||
             (found && found != fmts[0]))
@@ -396,232 +397,6 @@ static int is_big_file(const char *path)
 
 static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
                          bl_parse_out *out);
-static int parse_text_as_ex(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
-                            bl_parse_out *out, int may_be_empty);
-
-/* A big file of one format that can be cut (bl_format.cut_after: dd) is read in pieces of
- * about PIECE_LINES lines, cut where the format allows; each piece that stands alone
- * ("plain": UTF-8, the one format, nothing to normalise, no heading over its runs) is parsed,
- * its records handed out and freed. A piece that is not plain ends the cutting: the rest of
- * the file is read as one text, as it would be whole. Memory holds one piece, not the file. */
-enum { PIECE_LINES = 8192 };
-
-typedef struct pieces {
-    const char *path;
-    const bl_format *fmt;
-    const bl_parse_opts *opts;
-    bl_parse_out *out;
-    bl_batch_fn fn;
-    void *ctx;
-    long line_base;   /* lines of the file before the piece */
-    int64_t run_base; /* runs numbered before it */
-    size_t emitted;   /* records handed out so far */
-} pieces;
-
-static int has_section(const bl_parse_out *o)
-{
-    for (size_t i = 0; i < o->recs.n; i++)
-        if (bl_record_label(o->recs.v[i], "section") ||
-            bl_record_label(o->recs.v[i], "test_heading"))
-            return 1;
-    return 0;
-}
-
-static void shift_diags(bl_diag *v, size_t n, long base)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i].line > 0)
-            v[i].line += base;
-}
-
-/* p's records, lines and runs moved past the pieces before, to out; then to fn, which is
- * given them to write or store before they are freed. */
-static void hand_out(pieces *ps, bl_parse_out *p)
-{
-    int64_t top = ps->run_base;
-    for (size_t i = 0; i < p->recs.n; i++) {
-        bl_record *r = p->recs.v[i];
-        if (r->line > 0)
-            r->line += ps->line_base;
-        r->run += ps->run_base;
-        top = r->run > top ? r->run : top;
-        bl_records_push(&ps->out->recs, r);
-    }
-    ps->emitted += p->recs.n;
-    p->recs.n = 0;
-    ps->run_base = top;
-    shift_diags(p->diags, p->n_diags, ps->line_base);
-    shift_diags(p->warns, p->n_warns, ps->line_base);
-    move_diags(ps->out, p);
-    if (!ps->fn || ps->out->recs.n == 0)
-        return;
-    ps->fn(ps->ctx, ps->out);
-    for (size_t i = 0; i < ps->out->recs.n; i++)
-        bl_record_free(ps->out->recs.v[i]);
-    ps->out->recs.n = 0;
-}
-
-/* Parses a piece that stands alone and hands its records out; 0 (nothing done) when it
- * does not. */
-static int plain_piece(pieces *ps, const char *bytes, size_t len)
-{
-    bl_text t, norm;
-    char err[256];
-    long *map = NULL;
-    if (bl_text_from_bytes(&t, ps->path, bytes, len, err, sizeof err) != 0)
-        return 0;
-    const bl_format *fmts[64];
-    int plain =
-        t.n_notes == 0 && strcmp(t.encoding, "UTF-8") == 0 &&
-        (ps->opts->as || (probe_formats(&t, fmts, ps->opts->patterns) == 1 && fmts[0] == ps->fmt));
-    if (plain && bl_text_normalize(&t, BL_NORM_JOIN, &norm, &map, NULL) != 0) {
-        bl_text_free(&norm);
-        free(map);
-        plain = 0;
-    }
-    bl_parse_out p;
-    bl_out_init(&p, ps->out->source);
-    if (plain) {
-        parse_text(&t, &ps->fmt, 1, ps->opts->patterns, &p);
-        plain = !has_section(&p);
-    }
-    if (plain) {
-        finish_records(&p, ps->opts);
-        hand_out(ps, &p);
-    }
-    bl_out_free(&p);
-    bl_text_free(&t);
-    return plain;
-}
-
-/* The rest of the file: a plain piece, or one text read as the whole file would be. */
-static void last_piece(pieces *ps, const char *bytes, size_t len, int cutting)
-{
-    if (cutting && plain_piece(ps, bytes, len))
-        return;
-    bl_text t;
-    char err[256];
-    if (bl_text_from_bytes(&t, ps->path, bytes, len, err, sizeof err) != 0) {
-        bl_out_error(ps->out, 0, "%s", err);
-        return;
-    }
-    if (!(ps->emitted && text_is_empty(&t))) {
-        /* after pieces of the format, a rest in which no format is found is still its text */
-        const bl_format *fmts[64];
-        bl_parse_opts opts = *ps->opts;
-        if (ps->emitted && !opts.as && probe_formats(&t, fmts, opts.patterns) == 0)
-            opts.as = ps->fmt->name;
-        bl_parse_out p;
-        bl_out_init(&p, ps->out->source);
-        parse_text_as_ex(&t, &t, &opts, &p, ps->emitted > 0);
-        hand_out(ps, &p);
-        bl_out_free(&p);
-    }
-    bl_text_free(&t);
-}
-
-/* s without its line end ("\n" or "\r\n", as bl_text splits lines); returns its length. */
-static size_t chop_eol(char *s, size_t n)
-{
-    if (n && s[n - 1] == '\n')
-        n--;
-    if (n && s[n - 1] == '\r')
-        n--;
-    s[n] = 0;
-    return n;
-}
-
-/* Lines of a file read in blocks (a line may hold NUL bytes: the text marks it). */
-typedef struct line_reader {
-    FILE *f;
-    size_t pos, len;
-    char blk[1 << 16];
-} line_reader;
-
-/* The next line into line, its end included: 1, or 0 at the end, or -1 past
- * BL_TEXT_LINE_MAX (where bl_text_load stops reading too). */
-static int read_line(line_reader *r, bl_strbuf *line)
-{
-    bl_strbuf_reset(line);
-    for (;;) {
-        if (r->pos == r->len) {
-            r->len = fread(r->blk, 1, sizeof r->blk, r->f);
-            r->pos = 0;
-            if (r->len == 0)
-                return line->len > 0;
-        }
-        const char *s = r->blk + r->pos, *nl = memchr(s, '\n', r->len - r->pos);
-        size_t take = nl ? (size_t)(nl - s) + 1 : r->len - r->pos;
-        bl_strbuf_putn(line, s, take);
-        r->pos += take;
-        if (line->len > BL_TEXT_LINE_MAX)
-            return -1;
-        if (nl)
-            return 1;
-    }
-}
-
-static int pieces_parse(pieces *ps)
-{
-    FILE *f = fopen(ps->path, "rb");
-    if (!f) {
-        bl_out_error(ps->out, 0, "cannot open: %s", strerror(errno));
-        return 1;
-    }
-    bl_strbuf buf, prev, raw;
-    bl_strbuf_init(&buf);
-    bl_strbuf_init(&prev);
-    bl_strbuf_init(&raw);
-    bl_strbuf_putn(&buf, "", 0);
-    size_t cut = 0; /* where the last non-blank line ends in buf */
-    long lines = 0, cut_lines = 0;
-    int cutting = 1, got;
-    line_reader *rd = bl_xmalloc(sizeof *rd);
-    rd->f = f;
-    rd->pos = rd->len = 0;
-    while ((got = read_line(rd, &raw)) > 0) {
-        char *line = raw.s;
-        size_t n = raw.len, len = chop_eol(line, n);
-        const char *eol = n - len == 2 ? "\r\n" : n > len ? "\n" : "";
-        int blank = line[strspn(line, " \t\f")] == '\0';
-        if (!blank && cutting && lines >= PIECE_LINES && prev.len &&
-            ps->fmt->cut_after(prev.s, line)) {
-            if (plain_piece(ps, buf.s, cut)) {
-                ps->line_base += cut_lines;
-                memmove(buf.s, buf.s + cut, buf.len - cut + 1);
-                buf.len -= cut;
-                lines -= cut_lines;
-                cut = 0;
-                cut_lines = 0;
-            } else {
-                cutting = 0;
-            }
-        }
-        bl_strbuf_putn(&buf, line, len);
-        bl_strbuf_puts(&buf, eol);
-        lines++;
-        if (!blank) {
-            bl_strbuf_reset(&prev);
-            bl_strbuf_putn(&prev, line, len);
-            cut = buf.len;
-            cut_lines = lines;
-        }
-    }
-    bl_strbuf_free(&raw);
-    free(rd);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        bl_out_error(ps->out, 0, "cannot read: %s", strerror(errno));
-    else
-        last_piece(ps, buf.s, buf.len, cutting);
-    if (got < 0)
-        bl_out_error(ps->out, ps->line_base + lines + 1,
-                     "line longer than 8 MiB: not a benchmark's output; reading stopped here");
-    bl_strbuf_free(&buf);
-    bl_strbuf_free(&prev);
-    return bad;
-}
 
 int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
                     bl_content_key *hash)
@@ -661,9 +436,9 @@ int bl_parse_source_each(const char *path, const bl_parse_opts *opts, bl_parse_o
     if (streamed && !streamed->parse_stream) {
         bl_parse_opts own = *opts;
         own.as = forced ? opts->as : NULL;
-        pieces ps = {path, streamed, &own, out, fn, ctx, 0, 0, 0};
-        int rc = pieces_parse(&ps);
-        if (rc == 0 && ps.emitted == 0 && out->n_diags == 0)
+        size_t emitted = 0;
+        int rc = bl_drv_pieces_parse(path, streamed, &own, out, fn, ctx, &emitted);
+        if (rc == 0 && emitted == 0 && out->n_diags == 0)
             bl_out_error(out, 0, "no results found in the %s output", streamed->name);
         return rc || out->n_diags ? 1 : 0;
     }
@@ -671,7 +446,7 @@ int bl_parse_source_each(const char *path, const bl_parse_opts *opts, bl_parse_o
         int rc = stream_parse(path, streamed, out);
         if (rc == 0 && out->recs.n == 0 && out->n_diags == 0)
             bl_out_error(out, 0, "no results found in the %s input", streamed->name);
-        finish_records(out, opts);
+        bl_drv_finish_records(out, opts);
         return rc || out->n_diags ? 1 : 0;
     }
     if (bl_text_load(&t, path, err, sizeof err) != 0) {
@@ -690,13 +465,13 @@ static void parse_reading(const bl_text *t, const bl_format *forced, const bl_pa
                           bl_parse_out *out)
 {
     const bl_format *fmts[64];
-    size_t nf = forced ? 1 : probe_formats(t, fmts, pats);
+    size_t nf = forced ? 1 : bl_drv_probe_formats(t, fmts, pats);
     if (forced)
         fmts[0] = forced;
     if (nf == 0)
         bl_out_error(out, 0, "no benchmark output recognised (formats: see benchlog parse --help)");
     else
-        parse_text(t, fmts, nf, pats, out);
+        bl_drv_parse_text(t, fmts, nf, pats, out);
     if (nf && out->recs.n == 0 && out->n_diags == 0)
         bl_out_error(out, 0, "no results found in the %s output", fmts[0]->name);
 }
@@ -741,7 +516,7 @@ static int better_reading(const bl_parse_out *a, const bl_parse_out *b)
 
 static void move_out(bl_parse_out *dst, bl_parse_out *src)
 {
-    move_diags(dst, src);
+    bl_drv_move_diags(dst, src);
     for (size_t i = 0; i < src->recs.n; i++)
         bl_records_push(&dst->recs, src->recs.v[i]);
     src->recs.n = 0;
@@ -803,11 +578,11 @@ static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *fo
 static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
                          bl_parse_out *out)
 {
-    return parse_text_as_ex(t, own, opts, out, 0);
+    return bl_drv_parse_text_as_ex(t, own, opts, out, 0);
 }
 
 /* The same; may_be_empty: the pieces before it held records, so none here is no error. */
-static int parse_text_as_ex(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
+int bl_drv_parse_text_as_ex(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
                             bl_parse_out *out, int may_be_empty)
 {
     const bl_format *forced = NULL;
@@ -818,7 +593,7 @@ static int parse_text_as_ex(const bl_text *t, bl_text *own, const bl_parse_opts 
     }
     for (size_t i = 0; i < t->n_notes; i++)
         bl_out_error(out, t->notes[i].line, "%s", t->notes[i].msg);
-    if (text_is_empty(t)) {
+    if (bl_drv_text_is_empty(t)) {
         if (!t->n_notes)
             bl_out_error(out, 0, "empty input: no benchmark output in it");
         return 1;
@@ -831,7 +606,7 @@ static int parse_text_as_ex(const bl_text *t, bl_text *own, const bl_parse_opts 
         free(d->source);
         free(d->msg);
     }
-    finish_records(out, opts);
+    bl_drv_finish_records(out, opts);
     return out->n_diags ? 1 : 0;
 }
 

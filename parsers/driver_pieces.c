@@ -1,0 +1,237 @@
+/* Big files of a format that can be cut (dd), read in pieces: the records of each piece that
+ * stands alone are handed out and freed, so memory holds one piece, not the file. */
+#include "driver_int.h"
+#include "../core/normalize.h"
+#include "../core/strbuf.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A big file of one format that can be cut (bl_format.cut_after: dd) is read in pieces of
+ * about PIECE_LINES lines, cut where the format allows; each piece that stands alone
+ * ("plain": UTF-8, the one format, nothing to normalise, no heading over its runs) is parsed,
+ * its records handed out and freed. A piece that is not plain ends the cutting: the rest of
+ * the file is read as one text, as it would be whole. Memory holds one piece, not the file. */
+enum { PIECE_LINES = 8192 };
+
+typedef struct pieces {
+    const char *path;
+    const bl_format *fmt;
+    const bl_parse_opts *opts;
+    bl_parse_out *out;
+    bl_batch_fn fn;
+    void *ctx;
+    long line_base;   /* lines of the file before the piece */
+    int64_t run_base; /* runs numbered before it */
+    size_t emitted;   /* records handed out so far */
+} pieces;
+
+static int has_section(const bl_parse_out *o)
+{
+    for (size_t i = 0; i < o->recs.n; i++)
+        if (bl_record_label(o->recs.v[i], "section") ||
+            bl_record_label(o->recs.v[i], "test_heading"))
+            return 1;
+    return 0;
+}
+
+static void shift_diags(bl_diag *v, size_t n, long base)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i].line > 0)
+            v[i].line += base;
+}
+
+/* p's records, lines and runs moved past the pieces before, to out; then to fn, which is
+ * given them to write or store before they are freed. */
+static void hand_out(pieces *ps, bl_parse_out *p)
+{
+    int64_t top = ps->run_base;
+    for (size_t i = 0; i < p->recs.n; i++) {
+        bl_record *r = p->recs.v[i];
+        if (r->line > 0)
+            r->line += ps->line_base;
+        r->run += ps->run_base;
+        top = r->run > top ? r->run : top;
+        bl_records_push(&ps->out->recs, r);
+    }
+    ps->emitted += p->recs.n;
+    p->recs.n = 0;
+    ps->run_base = top;
+    shift_diags(p->diags, p->n_diags, ps->line_base);
+    shift_diags(p->warns, p->n_warns, ps->line_base);
+    bl_drv_move_diags(ps->out, p);
+    if (!ps->fn || ps->out->recs.n == 0)
+        return;
+    ps->fn(ps->ctx, ps->out);
+    for (size_t i = 0; i < ps->out->recs.n; i++)
+        bl_record_free(ps->out->recs.v[i]);
+    ps->out->recs.n = 0;
+}
+
+/* Parses a piece that stands alone and hands its records out; 0 (nothing done) when it
+ * does not. */
+static int plain_piece(pieces *ps, const char *bytes, size_t len)
+{
+    bl_text t, norm;
+    char err[256];
+    long *map = NULL;
+    if (bl_text_from_bytes(&t, ps->path, bytes, len, err, sizeof err) != 0)
+        return 0;
+    const bl_format *fmts[64];
+    int plain = t.n_notes == 0 && strcmp(t.encoding, "UTF-8") == 0 &&
+                (ps->opts->as ||
+                 (bl_drv_probe_formats(&t, fmts, ps->opts->patterns) == 1 && fmts[0] == ps->fmt));
+    if (plain && bl_text_normalize(&t, BL_NORM_JOIN, &norm, &map, NULL) != 0) {
+        bl_text_free(&norm);
+        free(map);
+        plain = 0;
+    }
+    bl_parse_out p;
+    bl_out_init(&p, ps->out->source);
+    if (plain) {
+        bl_drv_parse_text(&t, &ps->fmt, 1, ps->opts->patterns, &p);
+        plain = !has_section(&p);
+    }
+    if (plain) {
+        bl_drv_finish_records(&p, ps->opts);
+        hand_out(ps, &p);
+    }
+    bl_out_free(&p);
+    bl_text_free(&t);
+    return plain;
+}
+
+/* The rest of the file: a plain piece, or one text read as the whole file would be. */
+static void last_piece(pieces *ps, const char *bytes, size_t len, int cutting)
+{
+    if (cutting && plain_piece(ps, bytes, len))
+        return;
+    bl_text t;
+    char err[256];
+    if (bl_text_from_bytes(&t, ps->path, bytes, len, err, sizeof err) != 0) {
+        bl_out_error(ps->out, 0, "%s", err);
+        return;
+    }
+    if (!(ps->emitted && bl_drv_text_is_empty(&t))) {
+        /* after pieces of the format, a rest in which no format is found is still its text */
+        const bl_format *fmts[64];
+        bl_parse_opts opts = *ps->opts;
+        if (ps->emitted && !opts.as && bl_drv_probe_formats(&t, fmts, opts.patterns) == 0)
+            opts.as = ps->fmt->name;
+        bl_parse_out p;
+        bl_out_init(&p, ps->out->source);
+        bl_drv_parse_text_as_ex(&t, &t, &opts, &p, ps->emitted > 0);
+        hand_out(ps, &p);
+        bl_out_free(&p);
+    }
+    bl_text_free(&t);
+}
+
+/* s without its line end ("\n" or "\r\n", as bl_text splits lines); returns its length. */
+static size_t chop_eol(char *s, size_t n)
+{
+    if (n && s[n - 1] == '\n')
+        n--;
+    if (n && s[n - 1] == '\r')
+        n--;
+    s[n] = 0;
+    return n;
+}
+
+/* Lines of a file read in blocks (a line may hold NUL bytes: the text marks it). */
+typedef struct line_reader {
+    FILE *f;
+    size_t pos, len;
+    char blk[1 << 16];
+} line_reader;
+
+/* The next line into line, its end included: 1, or 0 at the end, or -1 past
+ * BL_TEXT_LINE_MAX (where bl_text_load stops reading too). */
+static int read_line(line_reader *r, bl_strbuf *line)
+{
+    bl_strbuf_reset(line);
+    for (;;) {
+        if (r->pos == r->len) {
+            r->len = fread(r->blk, 1, sizeof r->blk, r->f);
+            r->pos = 0;
+            if (r->len == 0)
+                return line->len > 0;
+        }
+        const char *s = r->blk + r->pos, *nl = memchr(s, '\n', r->len - r->pos);
+        size_t take = nl ? (size_t)(nl - s) + 1 : r->len - r->pos;
+        bl_strbuf_putn(line, s, take);
+        r->pos += take;
+        if (line->len > BL_TEXT_LINE_MAX)
+            return -1;
+        if (nl)
+            return 1;
+    }
+}
+
+int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_opts *opts,
+                        bl_parse_out *out, bl_batch_fn fn, void *ctx, size_t *emitted)
+{
+    pieces own = {path, fmt, opts, out, fn, ctx, 0, 0, 0};
+    pieces *ps = &own;
+    FILE *f = fopen(ps->path, "rb");
+    if (!f) {
+        bl_out_error(ps->out, 0, "cannot open: %s", strerror(errno));
+        return 1;
+    }
+    bl_strbuf buf, prev, raw;
+    bl_strbuf_init(&buf);
+    bl_strbuf_init(&prev);
+    bl_strbuf_init(&raw);
+    bl_strbuf_putn(&buf, "", 0);
+    size_t cut = 0; /* where the last non-blank line ends in buf */
+    long lines = 0, cut_lines = 0;
+    int cutting = 1, got;
+    line_reader *rd = bl_xmalloc(sizeof *rd);
+    rd->f = f;
+    rd->pos = rd->len = 0;
+    while ((got = read_line(rd, &raw)) > 0) {
+        char *line = raw.s;
+        size_t n = raw.len, len = chop_eol(line, n);
+        const char *eol = n - len == 2 ? "\r\n" : n > len ? "\n" : "";
+        int blank = line[strspn(line, " \t\f")] == '\0';
+        if (!blank && cutting && lines >= PIECE_LINES && prev.len &&
+            ps->fmt->cut_after(prev.s, line)) {
+            if (plain_piece(ps, buf.s, cut)) {
+                ps->line_base += cut_lines;
+                memmove(buf.s, buf.s + cut, buf.len - cut + 1);
+                buf.len -= cut;
+                lines -= cut_lines;
+                cut = 0;
+                cut_lines = 0;
+            } else {
+                cutting = 0;
+            }
+        }
+        bl_strbuf_putn(&buf, line, len);
+        bl_strbuf_puts(&buf, eol);
+        lines++;
+        if (!blank) {
+            bl_strbuf_reset(&prev);
+            bl_strbuf_putn(&prev, line, len);
+            cut = buf.len;
+            cut_lines = lines;
+        }
+    }
+    bl_strbuf_free(&raw);
+    free(rd);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        bl_out_error(ps->out, 0, "cannot read: %s", strerror(errno));
+    else
+        last_piece(ps, buf.s, buf.len, cutting);
+    if (got < 0)
+        bl_out_error(ps->out, ps->line_base + lines + 1,
+                     "line longer than 8 MiB: not a benchmark's output; reading stopped here");
+    bl_strbuf_free(&buf);
+    bl_strbuf_free(&prev);
+    *emitted = ps->emitted;
+    return bad;
+}
