@@ -193,6 +193,20 @@ char *bl_chart_page_path(const char *path, size_t page)
     return bl_strbuf_take(&sb);
 }
 
+/* The pages of an older, longer set beyond the new one's count (from on), removed once the new
+ * chart is in place: x-3.png of an old three-page set never stands beside a new two-page set.
+ * Pages are numbered without gaps, so the first missing one ends the old set. */
+static void drop_old_pages(const char *path, size_t from)
+{
+    for (size_t p = from;; p++) {
+        char *pp = bl_chart_page_path(path, p);
+        int gone = unlink(pp) != 0;
+        free(pp);
+        if (gone)
+            return;
+    }
+}
+
 /* Page p of the set drawn into *a (opened on the page's file, not yet in place): the bytes
  * written and flushed, so that a full disk shows here, before any page is renamed. */
 static int page_to(bl_atomic *a, const char *pp, const bl_records *recs, const bl_chart_opts *o,
@@ -237,6 +251,8 @@ int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_
     if (rc == 0 && n <= 1) {
         rc = chart_to(path, NULL, bl_canvas_fmt_of(path), recs, &po, err, errlen);
         *pages = rc == 0;
+        if (rc == 0)
+            drop_old_pages(path, 1);
         return rc;
     }
     /* A set of pages is whole or not at all: every page goes to a temporary file beside its
@@ -258,8 +274,10 @@ int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_
             bl_atomic_abort(&tmp[p]);
     }
     free(tmp);
-    if (rc == 0)
+    if (rc == 0) {
         *pages = n;
+        drop_old_pages(path, n + 1);
+    }
     return rc;
 }
 

@@ -76,7 +76,9 @@ int bl_chart_file(const char *path, const bl_records *recs, const bl_chart_opts 
 int bl_chart_png(const char *path, const bl_records *recs, const bl_chart_opts *o, char *err,
                  size_t errlen);
 /* A bar chart of every set-up: one file when they fit a page, else path's pages x-1.png,
- * x-2.png, ... (o->page ignored); *pages says how many were written. */
+ * x-2.png, ... (o->page ignored); *pages says how many were written. Once the new chart is in
+ * place, the pages of an older, longer set beyond it are removed (x-3.png after a two-page set,
+ * x-1.png... after one file); on failure the old set stays as it was. */
 int bl_chart_png_pages(const char *path, const bl_records *recs, const bl_chart_opts *o,
                        size_t *pages, char *err, size_t errlen);
 /* "x.png", 2 -> "x-2.png"; caller frees. */

@@ -207,6 +207,7 @@ int cmd_report(int argc, char **argv)
                          .overview = a.overview,
                          .setups = a.setups,
                          .layout_cdm = a.layout_cdm,
+                         .across = n > 0,
                          .width = a.cmp.wide ? 0 : bl_cmp_term_width()};
     if (a.pdf) {
         bl_pdf_opts po = {

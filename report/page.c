@@ -43,7 +43,7 @@ static const char css[] =
     "td sub{color:#5b6475;font-size:.72em;margin-left:.2em}\n"
     "td .flag,text.flag{color:#c0392b;fill:#c0392b;font-weight:600}\n"
     "td .ratio{color:#5b6475;font-size:.85em}\n"
-    ".m{display:none}.chart{display:none}.off{display:none}table.long{display:none}\n"
+    ".m{display:none}.chart{display:none}.off,.gone{display:none}table.long{display:none}\n"
     "svg.bars{width:100%;max-width:760px;height:auto;font-size:14px}\n"
     "table.keys{font-size:.85rem;margin:.4rem 0}table.keys "
     "th{text-align:left;min-width:0;width:3rem;"
@@ -97,9 +97,17 @@ static const char js[] =
     "col?+s.dataset.group:bh;else e.setAttribute('transform','translate(0,'+(-up)+')')});var "
     "h=+s.dataset.h-up;s.setAttribute('viewBox','0 0 '+s.viewBox.baseVal."
     "width+' '+h);s.setAttribute('height',h)})}\n"
+    /* The filter hides the groups it does not match, and with them their set-ups' columns
+     * of the table and the tests none of the columns left has a figure for ('gone', apart
+     * from a set-up's own on/off). */
     "var gf=document.getElementById('gfilter');if(gf)gf.oninput=function(){var q=gf.value."
-    "toLowerCase();[].forEach.call(document.querySelectorAll('[data-find]'),function(e){"
-    "e.classList.toggle('off',!!q&&e.dataset.find.indexOf(q)<0)})};\n"
+    "toLowerCase(),on={};[].forEach.call(document.querySelectorAll('[data-find]'),function(e)"
+    "{var hit=!q||e.dataset.find.indexOf(q)>=0;e.classList.toggle('off',!hit);if(hit)e."
+    "dataset.cols.split(' ').forEach(function(c){on[c]=1})});[].forEach.call(t.querySelector"
+    "All('[data-col]'),function(e){e.classList.toggle('gone',!on[e.dataset.col])});[].forEach"
+    ".call(tb.rows,function(r){var any=0;[].forEach.call(r.cells,function(c,k){if(k&&!c."
+    "classList.contains('gone')&&c.textContent.trim())any=1});r.classList.toggle('gone',!any)"
+    "})};\n"
     "window.addEventListener('beforeprint',function(){[].forEach.call("
     "document.querySelectorAll('details'),function(d){d.open=true})})})();\n";
 
@@ -349,7 +357,8 @@ static void put_charts(bl_strbuf *out, const bl_table *t, const bl_metric *ms, s
     }
 }
 
-/* What a group's filter matches: its source, tools and set-up names, lower-case (ASCII). */
+/* What a group's filter matches: its source, tools and set-up names, lower-case (ASCII); and
+ * its columns of the table, hidden with it. */
 static void put_find(bl_strbuf *out, const bl_table *t, const bl_group *g)
 {
     bl_strbuf f;
@@ -364,6 +373,9 @@ static void put_find(bl_strbuf *out, const bl_table *t, const bl_group *g)
             *p = (char)(*p - 'A' + 'a');
     bl_strbuf_puts(out, " data-find=\"");
     bl_page_esc(out, f.s ? f.s : "");
+    bl_strbuf_puts(out, "\" data-cols=\"");
+    for (size_t k = 0; k < g->ncols; k++)
+        bl_strbuf_printf(out, "%s%zu", k ? " " : "", g->cols[k]);
     bl_strbuf_puts(out, "\"");
     bl_strbuf_free(&f);
 }

@@ -63,6 +63,29 @@ static const char *const sum_head[N_SUM] = {"Test",
                                             "Check",
                                             "vs baseline"};
 
+/* Which columns some row has a figure in: the others are hidden, so that the page's width (it
+ * prints one page wide) goes to the figures. */
+static void mark_used(unsigned char *used, const bl_table *t, size_t i, size_t j)
+{
+    const bl_row *row = &t->rows[i];
+    const bl_cell *c = bl_table_cell(t, i, j);
+    used[C_BS] |= row->bs > 0;
+    used[C_QD] |= row->iodepth > 0;
+    used[C_JOBS] |= row->numjobs > 0;
+    used[C_MBPS] |= bl_present(c->m[BL_M_BW].fig);
+    used[C_IOPS] |= bl_present(c->m[BL_M_IOPS].fig);
+    used[C_VALUE] |= bl_present(c->m[BL_M_VALUE].fig);
+    used[C_UNIT] |= (c->m[BL_M_VALUE].n && c->unit) || (!bl_cell_main(row, c)->n && c->note);
+    used[C_LAT] |= bl_present(c->m[BL_M_LAT].fig);
+    used[C_P50] |= bl_present(c->m[BL_M_P50].fig);
+    used[C_P99] |= bl_present(c->m[BL_M_P99].fig);
+    used[C_P999] |= bl_present(c->m[BL_M_P999].fig);
+    used[C_SD] |= bl_present(bl_cell_main(row, c)->sd);
+    used[C_CI] |= bl_present(bl_cell_main(row, c)->ci);
+    used[C_FLAG] |= bl_present(c->flag);
+    used[C_RATIO] |= t->baseline >= 0;
+}
+
 static void summary_line(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, size_t i, size_t j,
                          lxw_row_t r)
 {
@@ -103,23 +126,50 @@ static void summary_line(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, size_
     }
 }
 
+/* The set-up column as wide as its longest name (a CJK character counts two), so that names
+ * are never cut where they differ; within reason (past 100 they are cut on screen, whole in
+ * the cell). */
+static double setup_width(const bl_table *t)
+{
+    size_t w = 24;
+    for (size_t j = 0; j < t->ncols; j++) {
+        size_t d = t->cols[j].label ? bl_display_width(t->cols[j].label) : 0;
+        w = d > w ? d : w;
+    }
+    return w > 100 ? 100 : (double)w + 2;
+}
+
+/* Pages down for n rows: about 50 a page (a scale near 65%) unless the width asks for less. */
+static uint16_t pages_down(lxw_row_t n)
+{
+    lxw_row_t p = (n + 49) / 50;
+    return (uint16_t)(p < 1 ? 1 : p > 1000 ? 1000 : p);
+}
+
 void bl_xlsx_summary(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const char *title)
 {
     lxw_worksheet *ws = workbook_add_worksheet(wb, "Summary");
     lxw_col_t last = t->baseline >= 0 ? C_RATIO : C_FLAG;
     for (lxw_col_t c = 0; c <= last; c++)
         worksheet_write_string(ws, 0, c, sum_head[c], x->head);
-    worksheet_set_row(ws, 0, 32, NULL);
-    worksheet_set_column(ws, C_TEST, C_TEST, 22, NULL);
-    worksheet_set_column(ws, C_BS, C_JOBS, 8, NULL);
-    worksheet_set_column(ws, C_SETUP, C_SETUP, 48, NULL);
-    worksheet_set_column(ws, C_MBPS, C_CI, 10, NULL);
-    worksheet_set_column(ws, C_FLAG, C_FLAG, 24, NULL);
+    worksheet_set_row(ws, 0, 46, NULL); /* three lines of a wrapped heading */
+    unsigned char used[N_SUM] = {[C_TEST] = 1, [C_SETUP] = 1, [C_N] = 1};
     lxw_row_t r = 1;
     for (size_t i = 0; i < t->nrows; i++)
         for (size_t j = 0; j < t->ncols; j++)
-            if (bl_table_cell(t, i, j)->n_recs)
+            if (bl_table_cell(t, i, j)->n_recs) {
+                mark_used(used, t, i, j);
                 summary_line(ws, x, t, i, j, r++);
+            }
+    static const double width[N_SUM] = {
+        [C_TEST] = 22, [C_BS] = 8, [C_QD] = 8, [C_JOBS] = 8, [C_SETUP] = 48, [C_FLAG] = 24};
+    double shown = 0;
+    for (lxw_col_t c = 0; c <= last; c++) {
+        lxw_row_col_options hide = {.hidden = !used[c]};
+        double w = c == C_SETUP ? setup_width(t) : width[c] ? width[c] : 10;
+        worksheet_set_column_opt(ws, c, c, w, NULL, &hide);
+        shown += used[c] ? w : 0;
+    }
     worksheet_freeze_panes(ws, 1, 1);
     worksheet_autofilter(ws, 0, 0, r - 1, last);
     bl_strbuf sb;
@@ -136,9 +186,14 @@ void bl_xlsx_summary(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const char
         bl_strbuf_printf(&sb, " %s lack%s the label '%s': each stands alone.",
                          bl_count(t->n_unlabelled, "set-up").s, t->n_unlabelled == 1 ? "s" : "",
                          t->by);
-    worksheet_write_string(ws, r + 1, 0, sb.s, x->text);
+    /* The note wraps across the columns shown, so that the print area holds it whole. */
+    worksheet_merge_range(ws, r + 1, 0, r + 1, last, sb.s, x->wrap);
+    worksheet_set_row(ws, r + 1, 15.0 * (1 + (double)sb.len / shown), NULL);
     bl_strbuf_free(&sb);
+    /* Printed: the table and its note, one page wide, the header row on every page. */
     bl_xlsx_print_setup(ws, title, 1, 1);
+    worksheet_print_area(ws, 0, 0, r + 1, last);
+    worksheet_fit_to_pages(ws, 1, pages_down(r + 1));
     worksheet_activate(ws);
 }
 

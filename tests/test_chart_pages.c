@@ -21,11 +21,12 @@
 
 #include "test_report_records.h"
 
-/* 22 set-ups of one dd test: 1-10 short names, 11-20 long ones (page 2 is the largest). */
-static void setups(bl_records *rs, double scale)
+/* n set-ups of one dd test (22: three pages): 1-10 short names, 11-20 long ones (page 2 is the
+ * largest). */
+static void setups_n(bl_records *rs, double scale, int n)
 {
     char col[200];
-    for (int j = 0; j < 22; j++) {
+    for (int j = 0; j < n; j++) {
         if (j >= 10 && j < 20)
             snprintf(col, sizeof col,
                      "set-up %d with a long name: NFS over 10 GbE to a RAID 6 of eight disks, "
@@ -37,6 +38,11 @@ static void setups(bl_records *rs, double scale)
         bl_record_set_label(r, "column", col);
         r->bw_bytes_s = (100 + 10 * j) * scale * 1e6;
     }
+}
+
+static void setups(bl_records *rs, double scale)
+{
+    setups_n(rs, scale, 22);
 }
 
 static char *page(const char *dir, int p)
@@ -55,7 +61,8 @@ static long size_of(const char *dir, int p)
 }
 
 /* Writes the set in a child under a file size limit (0: none); returns its exit status. */
-static int write_set(const char *dir, const bl_records *rs, const char *title, long limit)
+static int write_set_n(const char *dir, const bl_records *rs, const char *title, long limit,
+                       size_t want)
 {
     pid_t pid = fork();
     assert_true(pid >= 0);
@@ -71,7 +78,7 @@ static int write_set(const char *dir, const bl_records *rs, const char *title, l
         bl_chart_opts o = {.kind = BL_CHART_BAR, .by = "column", .title = title};
         size_t pages = 0;
         int rc = bl_chart_png_pages(path, rs, &o, &pages, err, sizeof err);
-        if (rc == 0 && pages != 3)
+        if (rc == 0 && pages != want)
             _exit(98);
         if (rc)
             fprintf(stderr, "(expected) %s\n", err);
@@ -81,6 +88,11 @@ static int write_set(const char *dir, const bl_records *rs, const char *title, l
     assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_true(WIFEXITED(st));
     return WEXITSTATUS(st);
+}
+
+static int write_set(const char *dir, const bl_records *rs, const char *title, long limit)
+{
+    return write_set_n(dir, rs, title, limit, 3);
 }
 
 static void test_full_disk_keeps_old_set(void **state)
@@ -135,10 +147,71 @@ static void test_full_disk_keeps_old_set(void **state)
     free(probe);
 }
 
+static int exists(const char *dir, int p)
+{
+    char *s = page(dir, p);
+    free(s);
+    return s != NULL;
+}
+
+/* A shorter set replaces a longer one whole: the old set's page 3 goes once the new two pages
+ * are in place, but stays (with pages 1 and 2) when the new set cannot be written. */
+static void test_shorter_set_drops_old_pages(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_records old, two;
+    bl_records_init(&old);
+    bl_records_init(&two);
+    setups(&old, 1);
+    setups_n(&two, 2, 12);
+    assert_int_equal(write_set(dir, &old, "OLD SET", 0), 0);
+    assert_true(exists(dir, 3));
+    /* Too little room for the new page 1: nothing of the old set goes. */
+    assert_int_equal(write_set_n(dir, &two, "NEW SET", 512, 2), 1);
+    for (int p = 1; p <= 3; p++) {
+        char *s = page(dir, p);
+        assert_non_null(s);
+        assert_non_null(strstr(s, "OLD SET"));
+        free(s);
+    }
+    assert_int_equal(write_set_n(dir, &two, "NEW SET", 0, 2), 0);
+    for (int p = 1; p <= 2; p++) {
+        char *s = page(dir, p);
+        assert_non_null(s);
+        assert_non_null(strstr(s, "NEW SET"));
+        assert_null(strstr(s, "OLD SET"));
+        free(s);
+    }
+    if (exists(dir, 3))
+        fail_msg("x-3.svg of the old three-page set stays beside the new two-page set");
+    /* One file after a set: x.svg, and the set's pages go. */
+    bl_records one;
+    bl_records_init(&one);
+    setups_n(&one, 3, 4);
+    assert_int_equal(write_set_n(dir, &one, "ONE PAGE", 0, 1), 0);
+    assert_false(exists(dir, 1));
+    assert_false(exists(dir, 2));
+    char path[600];
+    snprintf(path, sizeof path, "%s/x.svg", dir);
+    char *s = bl_test_slurp(path);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "ONE PAGE"));
+    free(s);
+    bl_records_free(&one);
+    bl_records_free(&old);
+    bl_records_free(&two);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_disk_keeps_old_set),
+        cmocka_unit_test(test_shorter_set_drops_old_pages),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     bl_chart_cleanup();

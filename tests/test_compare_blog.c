@@ -274,8 +274,18 @@ static void test_text_fits(void **state)
         got++;
     assert_int_equal(got, want);
     bl_strbuf_free(&sb);
-    /* --wide: one table, one heading line. */
+    /* --wide: one table a comparison group (a source: four), never split into blocks. */
     o.width = 0;
+    bl_strbuf_init(&sb);
+    bl_report_render(t, &o, &sb);
+    size_t heads = 0;
+    for (const char *p = sb.s; (p = strstr(p, "\ntest ")); p++)
+        heads++;
+    assert_int_equal(heads, 4);
+    assert_null(strstr(sb.s, "blocks of columns"));
+    bl_strbuf_free(&sb);
+    /* Records chosen by a FILTER are one group: one table, one heading line. */
+    o.across = 1;
     bl_strbuf_init(&sb);
     bl_report_render(t, &o, &sb);
     assert_true(strncmp(sb.s, "test ", 5) == 0);

@@ -390,6 +390,95 @@ static void test_controls_work(void **state)
     bl_records_free(&rs);
 }
 
+/* The filter, typed as a user would (a group's source, in capitals): the other groups go, and
+ * with them their set-ups' columns of the table, and the tests that none of the columns left
+ * has a figure for; the group's own columns and tests stay. Emptied, all come back. */
+static void test_filter_hides_columns(void **state)
+{
+    (void)state;
+    if (!chromium())
+        bl_skip_because("chromium missing (sh scripts/deps.sh test installs it)");
+    bl_records rs;
+    bl_table *t = model(&rs);
+    bl_groups gs;
+    bl_groups_make(t, 0, &gs);
+    assert_true(gs.n > 2);
+    /* The group with the most set-ups, by its whole source name. */
+    const bl_group *gr = &gs.v[0];
+    for (size_t g = 1; g < gs.n; g++)
+        if (gs.v[g].ncols > gr->ncols)
+            gr = &gs.v[g];
+    assert_true(gr->ncols >= 2 && gr->nrows < t->nrows);
+    char path[700];
+    snprintf(path, sizeof path, "%s/page.html", dir);
+    char *html = bl_test_slurp(path);
+    bl_strbuf page;
+    bl_strbuf_init(&page);
+    bl_strbuf_putn(&page, html, (size_t)(strstr(html, "</body>") - html));
+    bl_strbuf_puts(&page, "<script>(function(){var f=document.getElementById('gfilter');f.value='");
+    for (const char *c = gr->name; *c; c++) /* fixture paths: no quote to escape */
+        bl_strbuf_putc(&page, (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c));
+    bl_strbuf_puts(&page, "';f.oninput();var s=document.createElement('pre');s.id='kept';var "
+                          "k=[];[].forEach.call(document.querySelectorAll('#cmp tbody tr:not(."
+                          "gone)'),function(r){k.push(r.dataset.i)});s.textContent='KEPT '+k."
+                          "join(' ')+' END';document.body.appendChild(s);var c=[];[].forEach."
+                          "call(document.querySelectorAll('#cmp thead th[data-col]'),function("
+                          "h){var j=h.dataset.col;c.push(j+':'+(h.classList.contains('gone')?1:"
+                          "0)+':'+document.querySelectorAll('#cmp td.gone[data-col=\"'+j+'\"]')."
+                          "length)});s=document.createElement('pre');s.id='cols';s.textContent="
+                          "'COLS '+c.join(' ')+' END';document.body.appendChild(s);f.value='';f."
+                          "oninput();"
+                          "s=document.createElement('pre');s.id='back';s.textContent='BACK '+"
+                          "document.querySelectorAll('#cmp .gone').length;document.body."
+                          "appendChild(s)})();</script></body></html>\n");
+    snprintf(path, sizeof path, "%s/filtered.html", dir);
+    spit(path, page.s);
+    bl_strbuf_free(&page);
+    free(html);
+    char *dom = browse(path, "--dump-dom");
+    const char *kept = strstr(dom, "<pre id=\"kept\">KEPT ");
+    if (!kept)
+        fail_msg("the driver script did not finish");
+    /* Every column outside the group gone in every row and its header; the group's kept. */
+    bl_strbuf cols;
+    bl_strbuf_init(&cols);
+    bl_strbuf_puts(&cols, "<pre id=\"cols\">COLS");
+    for (size_t j = 0; j < t->ncols; j++) {
+        int mine = 0;
+        for (size_t k = 0; k < gr->ncols; k++)
+            mine |= gr->cols[k] == j;
+        bl_strbuf_printf(&cols, " %zu:%d:%zu", j, !mine, mine ? 0 : t->nrows);
+    }
+    bl_strbuf_puts(&cols, " END</pre>");
+    if (!strstr(dom, cols.s))
+        fail_msg("columns gone (column:header:cells): %.400s, want %s",
+                 strstr(dom, "<pre id=\"cols\">"), cols.s);
+    bl_strbuf_free(&cols);
+    /* The rows kept: the tests the group's set-ups have, in the table's order. */
+    bl_strbuf want;
+    bl_strbuf_init(&want);
+    bl_strbuf_puts(&want, "KEPT");
+    size_t rows = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        int any = 0;
+        for (size_t k = 0; k < gr->ncols; k++)
+            any |= bl_table_cell(t, i, gr->cols[k])->n_recs > 0;
+        if (any)
+            bl_strbuf_printf(&want, " %zu", i);
+        rows += any != 0;
+    }
+    bl_strbuf_puts(&want, " END");
+    assert_int_equal(rows, gr->nrows);
+    if (strncmp(kept + strlen("<pre id=\"kept\">"), want.s, want.len) != 0)
+        fail_msg("rows kept: %.200s, want %s", kept, want.s);
+    bl_strbuf_free(&want);
+    assert_non_null(strstr(dom, "<pre id=\"back\">BACK 0</pre>"));
+    free(dom);
+    bl_groups_free(&gs);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
 /* Scrolled down and right inside its container, the table keeps its header row at the top and
  * its test column at the left (sticky), measured by the browser's layout. */
 static void test_header_and_test_column_stay(void **state)
@@ -571,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_page_fetches_nothing),
         cmocka_unit_test(test_dom_matches_the_model),
         cmocka_unit_test(test_controls_work),
+        cmocka_unit_test(test_filter_hides_columns),
         cmocka_unit_test(test_header_and_test_column_stay),
         cmocka_unit_test(test_print_stylesheet),
         cmocka_unit_test(test_screenshot_not_blank),

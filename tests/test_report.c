@@ -33,6 +33,16 @@ static char *render(const bl_table *t, bl_report_format f, int lat)
     return bl_strbuf_take(&sb);
 }
 
+/* The same for records chosen by a FILTER: one comparison group, one table. */
+static char *render_across(const bl_table *t, bl_report_format f)
+{
+    bl_report_opts o = {.format = f, .across = 1};
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_report_render(t, &o, &sb);
+    return bl_strbuf_take(&sb);
+}
+
 static long col_of(const bl_table *t, const char *title)
 {
     for (size_t j = 0; j < t->ncols; j++)
@@ -165,6 +175,51 @@ static void test_latency_columns(void **state)
     bl_records_free(&rs);
 }
 
+/* Two sources are two comparison groups: the overview first (one line a group with its
+ * counts), then each group's heading with its set-up count and its own table, in the page's
+ * order (by source); a group's column titles leave out the source its heading names. */
+static void test_text_grouped_by_source(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_fio(&rs);
+    add_dd(&rs);
+    bl_table *t = build(&rs, NULL, NULL);
+    char *txt = render(t, BL_REPORT_TEXT, 0);
+    const char *ov = strstr(txt, "Overview: 2 comparison groups");
+    const char *l1 = strstr(txt, "\n   1. nas.txt  1 set-up · 2 tests · 2 records\n");
+    const char *l2 = strstr(txt, "\n   2. dd.txt  1 set-up · 2 tests · 2 records\n");
+    const char *g1 = strstr(txt, "\n1. blog/nas.txt · 1 set-up\n");
+    const char *g2 = strstr(txt, "\n2. dd.txt · 1 set-up\n");
+    if (!ov || !l1 || !l2 || !g1 || !g2)
+        fail_msg("no overview or group heading in:\n%s", txt);
+    assert_true(ov == txt && ov < l1 && l1 < l2 && l2 < g1 && g1 < g2);
+    /* fio's figures (359MiB/s, 13152 IOPS) in its group, dd's (64 MiB in 0.281737 s and in
+     * 0.0146754 s) in its. */
+    const char *fr = strstr(txt, "376.5 MB/s"), *fi = strstr(txt, "13152 IOPS");
+    const char *dw = strstr(txt, "238.2 MB/s"), *dr = strstr(txt, "4572.9 MB/s");
+    assert_true(dw && dr && fr && fi);
+    assert_true(g1 < fr && g1 < fi && fr < g2 && fi < g2 && g2 < dw && g2 < dr);
+    /* Each table has its own heading line; fio's set-up is titled without its source. */
+    const char *h1 = strstr(g1, "\ntest ");
+    assert_true(h1 && h1 < g2 && strstr(g2, "\ntest "));
+    assert_non_null(strstr(h1, "シーケンシャル · nas1"));
+    assert_null(strstr(txt, "nas.txt · シーケンシャル"));
+    /* The footnote once, after the last group. */
+    const char *fn = strstr(txt, "MB/s = ");
+    assert_true(fn && fn > dr);
+    assert_null(strstr(fn + 1, "MB/s = "));
+    free(txt);
+    /* Chosen by a FILTER: one table across both, titled with their sources. */
+    txt = render_across(t, BL_REPORT_TEXT);
+    assert_null(strstr(txt, "Overview"));
+    assert_non_null(strstr(txt, "nas.txt · シーケンシャル · nas1"));
+    free(txt);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
 /* Each line's columns start at the same terminal column, Japanese titles counting two. */
 /* Right-aligned figures end in one terminal column, the Japanese title above them too. */
 static void test_text_aligned_with_cjk(void **state)
@@ -178,7 +233,7 @@ static void test_text_aligned_with_cjk(void **state)
     add_fio(&rs);
     add_dd(&rs);
     bl_table *t = build(&rs, NULL, NULL); /* "nas.txt · シーケンシャル · nas1", "dd.txt" */
-    char *txt = render(t, BL_REPORT_TEXT, 0);
+    char *txt = render_across(t, BL_REPORT_TEXT);
     char *lines[8];
     size_t n = 0;
     for (char *l = strtok(txt, "\n"); l && n < 8; l = strtok(NULL, "\n"))
@@ -348,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_baseline_ratio_and_iops),
         cmocka_unit_test(test_latency_columns),
         cmocka_unit_test(test_text_aligned_with_cjk),
+        cmocka_unit_test(test_text_grouped_by_source),
         cmocka_unit_test(test_csv_numbers),
         cmocka_unit_test(test_markdown_and_html),
         cmocka_unit_test(test_import_then_report),

@@ -63,6 +63,8 @@ static void test_workbook_parts(void **state)
         at = p;
     }
     assert_non_null(strstr(wb, "<sheet name=\"Chart data\" sheetId=\"2\" state=\"hidden\""));
+    assert_non_null(strstr(wb, "<definedName name=\"_xlnm.Print_Area\" localSheetId=\"0\">"
+                               "Summary!$A$1:$R$15</definedName>"));
     /* Every sheet prints with its header row on each page. */
     assert_non_null(strstr(wb, "<definedName name=\"_xlnm.Print_Titles\" localSheetId=\"0\">"
                                "Summary!$1:$1</definedName>"));
@@ -78,9 +80,15 @@ static void test_workbook_parts(void **state)
     char *s1 = zip_part(path, "xl/worksheets/sheet1.xml");
     assert_non_null(strstr(s1, "<pane xSplit=\"1\" ySplit=\"1\" topLeftCell=\"B2\""));
     assert_non_null(strstr(s1, "<autoFilter ref=\"A1:"));
-    /* A4 landscape, as wide as the page (as many pages down as it takes). */
-    assert_non_null(strstr(s1, "<pageSetup paperSize=\"9\" fitToHeight=\"0\" "
-                               "orientation=\"landscape\"/>"));
+    /* A4 landscape, as wide as the page and about 50 rows a page down (these 13 rows: one
+     * page, fitToHeight's default), the print area the table and its note (row 15, merged
+     * across the columns); the Check column has no flag to show: hidden. */
+    assert_non_null(strstr(s1, "<sheetPr><pageSetUpPr fitToPage=\"1\"/></sheetPr>"));
+    assert_non_null(strstr(s1, "<pageSetup paperSize=\"9\" orientation=\"landscape\"/>"));
+    assert_non_null(strstr(s1, "<mergeCell ref=\"A15:R15\"/>"));
+    assert_non_null(strstr(s1, "<col min=\"17\" max=\"17\" width=\"24.7109375\" hidden=\"1\""));
+    assert_non_null(strstr(s1, "<col min=\"6\" max=\"6\" width=\"10.7109375\" customWidth"));
+
     assert_non_null(strstr(s1, "<oddHeader>&amp;LStorage benchmark comparison&amp;R&amp;A"
                                "</oddHeader>"));
     assert_non_null(strstr(s1, "<oddFooter>&amp;Lbenchlog, &amp;D&amp;RPage &amp;P of "
@@ -301,6 +309,18 @@ static void test_blog_every_setup(void **state)
     bl_xlsx_opts o = {.title = "Blog"};
     write_book(dir, "blog.xlsx", &o, &rs);
     convert(dir, "blog.xlsx", "ods");
+    /* The Summary's set-up column holds the longest name whole: 001's "iSCSI キャッシュ有り
+     * SSDキャッシュ無し （継続的有効の無効化 チェックON） · 10 GbE" is 81 columns (CJK two each),
+     * and 2 to spare; it printed cut at 48. The heading, 227 lines of test × set-up, a blank and
+     * the note: 229 rows at about 50 a page, 5 pages down. */
+    char book[600];
+    snprintf(book, sizeof book, "%s/blog.xlsx", dir);
+    char *s1 = zip_part(book, "xl/worksheets/sheet1.xml");
+    if (!strstr(s1, "<col min=\"5\" max=\"5\" width=\"83.7109375\""))
+        fail_msg("set-up column: %.*s", 900, strstr(s1, "<cols>") ? strstr(s1, "<cols>") : s1);
+    assert_non_null(strstr(s1, "<dimension ref=\"A1:Q229\"/>"));
+    assert_non_null(strstr(s1, "<pageSetup paperSize=\"9\" fitToHeight=\"5\""));
+    free(s1);
     char ods[600];
     snprintf(ods, sizeof ods, "%s/blog.ods", dir);
     size_t charts = 0, series = 0, group_charts = 0;
