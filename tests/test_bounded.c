@@ -17,12 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_SANITIZER 1 /* ASan's shadow and quarantine are not the program's memory */
-#else
-#define UNDER_SANITIZER 0
-#endif
-
 static const char dd_line[] = "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s";
 
 /* Largest resident set of any child so far, in KiB (Linux: ru_maxrss is in KiB). The
@@ -58,7 +52,7 @@ static void assert_bounded(const char *what)
 {
     long kib = children_peak_kib();
     fprintf(stderr, "%s: peak RSS %ld KiB\n", what, kib);
-    if (!UNDER_SANITIZER)
+    if (!bl_test_under_asan())
         assert_true(kib <= 256 * 1024);
 }
 
@@ -178,30 +172,13 @@ static void test_nul_spoils_its_line(void **state)
     bl_strbuf_free(&sb);
 }
 
-/* Peak resident memory of one shell command and what it starts (wait4's rusage of that
- * child: the largest of it and its own children), in KiB. */
-static long peak_kib_of(const char *cmd)
-{
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    struct rusage ru;
-    assert_int_equal(wait4(pid, &st, 0, &ru), pid);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    return ru.ru_maxrss;
-}
-
 /* Many files on one command line: each file's records are printed (or stored) and freed
  * before the next is read, so thirty files of 4000 dd transfers each (120,000 records) peak
  * like one of them. Held until the end, they took 108 MB against 14 MB for one. */
 static void test_many_files_one_at_a_time(void **state)
 {
     (void)state;
-    if (UNDER_SANITIZER || getenv("BENCHLOG_VALGRIND"))
+    if (!bl_test_memory_measurable())
         bl_skip_because("memory measurement: ASan and valgrind hold memory of their own");
     char *dir = bl_test_tmpdir(), path[512];
     for (int f = 0; f < 30; f++) {
@@ -219,15 +196,15 @@ static void test_many_files_one_at_a_time(void **state)
     const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "%s parse %s/f00.txt >/dev/null", bin, dir);
-    long one = peak_kib_of(cmd);
+    long one = bl_test_peak_kib_of(cmd, NULL);
     snprintf(cmd, sizeof cmd, "%s parse %s/f*.txt | wc -l >%s/n", bin, dir, dir);
-    long all = peak_kib_of(cmd);
+    long all = bl_test_peak_kib_of(cmd, NULL);
     snprintf(path, sizeof path, "%s/n", dir);
     char *n = bl_test_slurp(path);
     assert_int_equal(atol(n), 30 * 4000); /* one record a transfer */
     free(n);
     snprintf(cmd, sizeof cmd, "%s import --db %s/s.db %s/f*.txt 2>/dev/null", bin, dir, dir);
-    long stored = peak_kib_of(cmd);
+    long stored = bl_test_peak_kib_of(cmd, NULL);
     fprintf(stderr, "peak RSS: parse 1 file %ld KiB, 30 files %ld KiB, import 30 files %ld KiB\n",
             one, all, stored);
     assert_true(all < one * 2);

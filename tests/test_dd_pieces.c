@@ -19,17 +19,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MEASURABLE 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MEASURABLE 0
-#endif
-#endif
-#ifndef MEASURABLE
-#define MEASURABLE 1
-#endif
-
 /* dd's line for transfer i: i MiB in 1.5 + i % 7 seconds, at the rate dd prints (kB/s). */
 static void dd_line(FILE *f, long i, const char *eol)
 {
@@ -38,24 +27,10 @@ static void dd_line(FILE *f, long i, const char *eol)
     fprintf(f, "%ld bytes copied, %.1f s, %.0f kB/s%s", n, secs, (double)n / secs / 1e3, eol);
 }
 
-/* Peak resident memory (KiB) of one shell command: wait4's rusage of that child. */
-static long peak_kib_of(const char *cmd, int *status)
-{
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    struct rusage ru;
-    assert_int_equal(wait4(pid, status, 0, &ru), pid);
-    return ru.ru_maxrss;
-}
-
 static void test_million_dd_lines_parse_in_flat_memory(void **state)
 {
     (void)state;
-    if (!MEASURABLE || getenv("BENCHLOG_VALGRIND"))
+    if (!bl_test_memory_measurable())
         bl_skip_because("memory measurement: ASan and valgrind hold memory of their own");
     const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
     char *dir = bl_test_tmpdir(), path[512], cmd[2048];
@@ -69,7 +44,7 @@ static void test_million_dd_lines_parse_in_flat_memory(void **state)
     snprintf(cmd, sizeof cmd, "'%s' parse '%s' | awk 'END { print NR; print $0 }' > '%s/tail'", bin,
              path, dir);
     int st;
-    long kib = peak_kib_of(cmd, &st);
+    long kib = bl_test_peak_kib_of(cmd, &st);
     fprintf(stderr, "parse of 1,000,000 dd lines: peak RSS %ld KiB\n", kib);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     snprintf(path, sizeof path, "%s/tail", dir);

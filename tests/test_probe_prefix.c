@@ -16,17 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define MEASURABLE 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MEASURABLE 0
-#endif
-#endif
-#ifndef MEASURABLE
-#define MEASURABLE 1
-#endif
-
 enum { LINES = 400000 };
 
 /* A fio 3 latency log: line i (from 1) is `i, 1000 + i % 977, i % 2, 4096, 0` (ms, ns,
@@ -38,22 +27,6 @@ static void write_log(const char *path)
     for (long i = 1; i <= LINES; i++)
         fprintf(f, "%ld, %ld, %ld, 4096, 0\n", i, 1000 + i % 977, i % 2);
     assert_int_equal(fclose(f), 0);
-}
-
-/* Peak resident memory (KiB) of one shell command: wait4's rusage of that child. */
-static long peak_kib_of(const char *cmd)
-{
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    struct rusage ru;
-    assert_int_equal(wait4(pid, &st, 0, &ru), pid);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    return ru.ru_maxrss;
 }
 
 /* The mean latency (ns) of one direction as the log gives it. */
@@ -74,9 +47,9 @@ static void test_auto_streams_a_fio_log_like_as(void **state)
     snprintf(log, sizeof log, "%s/job_lat.1.log", dir);
     write_log(log);
     snprintf(cmd, sizeof cmd, "'%s' parse '%s' > '%s/auto.jsonl'", bin, log, dir);
-    long auto_kib = peak_kib_of(cmd);
+    long auto_kib = bl_test_peak_kib_of(cmd, NULL);
     snprintf(cmd, sizeof cmd, "'%s' parse --as fio-log '%s' > '%s/as.jsonl'", bin, log, dir);
-    long as_kib = peak_kib_of(cmd);
+    long as_kib = bl_test_peak_kib_of(cmd, NULL);
     fprintf(stderr, "10 MB fio log: auto %ld KiB, --as fio-log %ld KiB\n", auto_kib, as_kib);
     char path[600];
     snprintf(path, sizeof path, "%s/auto.jsonl", dir);
@@ -101,7 +74,7 @@ static void test_auto_streams_a_fio_log_like_as(void **state)
         assert_int_equal(r->bs, 4096);
     }
     bl_out_free(&o);
-    if (MEASURABLE && !getenv("BENCHLOG_VALGRIND")) {
+    if (bl_test_memory_measurable()) {
         /* the whole-text path took 38 MB here against 15 MB */
         assert_true(auto_kib <= as_kib + as_kib / 4);
         assert_true(auto_kib <= 24 * 1024);

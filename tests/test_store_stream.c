@@ -66,21 +66,9 @@ static int fill(const char *path, size_t n)
     return rc == BL_IMPORT_DONE ? 0 : -1;
 }
 
-/* Under a sanitizer or valgrind the figures are not benchlog's (shadow memory, hours). */
-#if defined(__SANITIZE_ADDRESS__)
-#define MEASURABLE 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MEASURABLE 0
-#endif
-#endif
-#ifndef MEASURABLE
-#define MEASURABLE 1
-#endif
-
 static int setup(void **state)
 {
-    if (!MEASURABLE || getenv("BENCHLOG_VALGRIND"))
+    if (!bl_test_memory_measurable())
         return 0;
     stores *s = calloc(1, sizeof *s);
     s->dir = bl_test_tmpdir();

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -260,4 +261,43 @@ void bl_test_assert_near(double actual, double expected, double eps, const char 
     print_error("%s:%d: %s is %.17g, expected %.17g (within %g)\n", file, line, what, actual,
                 expected, eps);
     _fail(file, line);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BL_ASAN 1
+#endif
+#endif
+#ifndef BL_ASAN
+#define BL_ASAN 0
+#endif
+
+int bl_test_under_asan(void)
+{
+    return BL_ASAN;
+}
+
+int bl_test_memory_measurable(void)
+{
+    return !BL_ASAN && !getenv("BENCHLOG_VALGRIND");
+}
+
+long bl_test_peak_kib_of(const char *cmd, int *status)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    struct rusage ru;
+    assert_int_equal(wait4(pid, &st, 0, &ru), pid);
+    if (status)
+        *status = st;
+    else
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    return ru.ru_maxrss;
 }

@@ -32,6 +32,16 @@ int bl_test_have(const char *program);
  * frees the string. */
 char *bl_test_tmpdir(void);
 
+/* Whether this build runs under AddressSanitizer (its shadow and quarantine are not the
+ * program's memory). */
+int bl_test_under_asan(void);
+/* Whether memory figures are the program's own: neither ASan nor valgrind
+ * (BENCHLOG_VALGRIND). Memory bounds are asserted only then. */
+int bl_test_memory_measurable(void);
+/* Peak resident memory (KiB) of one shell command and what it starts: wait4's rusage of that
+ * child. *status gets its wait status; with status NULL it must exit 0. */
+long bl_test_peak_kib_of(const char *cmd, int *status);
+
 /* Runs `benchlog ARGS` (BENCHLOG_BIN) through the shell with stdin from /dev/null; returns
  * its exit status and, when out/err are not NULL, its stdout and stderr (caller frees). */
 int bl_test_benchlog(const char *args, char **out, char **err);
