@@ -4,9 +4,10 @@
 # and the slowest programs with their seconds (CI must stay under an hour).
 #
 # Programs run BENCHLOG_TEST_JOBS at a time (default: the number of CPUs), each log printed whole
-# when its program ends. The runner's programs (and fio_hosts, which runs fio) measure time and
-# rates, so they run afterwards one at a time, alone on the machine: a neighbour taking the CPU
-# would make their figures wrong, not the code.
+# when its program ends. The runner's programs (and fio_hosts, which runs fio, and history,
+# which times real dd runs paced by a pause) measure time and rates, so they run afterwards one
+# at a time, alone on the machine: a neighbour taking the CPU would make their figures wrong,
+# not the code.
 #
 # With BENCHLOG_VALGRIND=1 each program runs under valgrind and a leak fails it. --fair-sched:
 # valgrind runs one thread at a time, and without it a spinning worker (the null engine) can
@@ -38,7 +39,7 @@ shared=""
 alone=""
 for t in "$@"; do
     case $(basename "$t") in
-    test_runner_* | test_fio_hosts) alone="$alone $t" ;;
+    test_runner_* | test_fio_hosts | test_history) alone="$alone $t" ;;
     *) shared="$shared $t" ;;
     esac
 done
