@@ -106,7 +106,11 @@ static int ctime_date(const char *s, time_t *t)
 {
     static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
     struct tm tm = {0};
-    if (!isalpha((unsigned char)s[0]) || s[3] != ' ')
+    /* the weekday's letters are checked one by one: a shorter string ends before s[3] */
+    for (int i = 0; i < 3; i++)
+        if (!isalpha((unsigned char)s[i]))
+            return -1;
+    if (s[3] != ' ')
         return -1;
     s = skip_blanks(s + 4);
     const char *m = strlen(s) >= 3 ? strstr(months, (char[4]){s[0], s[1], s[2], 0}) : NULL;

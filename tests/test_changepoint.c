@@ -291,6 +291,13 @@ static void times_read(void **state)
     assert_int_equal(bl_when_parse("2026-13-02", &t), -1);
     assert_int_equal(bl_when_parse("2026-12-02T12:28:07Q", &t), -1);
     assert_int_equal(bl_when_parse("Wed Dex  2 12:28:07 2026", &t), -1);
+    /* words shorter than a weekday, on the heap so a read past their end is seen (fuzz-smoke) */
+    static const char *const shorter[] = {"", "W", "We", "Wed"};
+    for (size_t i = 0; i < sizeof shorter / sizeof *shorter; i++) {
+        char *word = strdup(shorter[i]);
+        assert_int_equal(bl_when_parse(word, &t), -1);
+        free(word);
+    }
 }
 
 int main(void)
