@@ -62,19 +62,6 @@ static char *dup_or_null(const char *s)
     return s ? bl_xstrdup(s) : NULL;
 }
 
-static void copy_stat(bl_stat *to, const bl_stat *from)
-{
-    *to = *from;
-    if (from->v && from->n) {
-        to->v = bl_xmalloc(from->n * sizeof *to->v);
-        memcpy(to->v, from->v, from->n * sizeof *to->v);
-        to->cap = from->n;
-    } else {
-        to->v = NULL;
-        to->cap = 0;
-    }
-}
-
 bl_table *bl_table_subset(const bl_table *t, const size_t *cols, size_t ncols)
 {
     return bl_table_subset_rows(t, NULL, 0, cols, ncols);
@@ -131,7 +118,7 @@ bl_table *bl_table_subset_rows(const bl_table *t, const size_t *only, size_t non
             bl_cell *to = bl_table_cell(s, r, k);
             *to = *from;
             for (int m = 0; m < BL_M_COUNT; m++) {
-                copy_stat(&to->m[m], &from->m[m]);
+                bl_stat_copy(&to->m[m], &from->m[m]);
                 s->any_repeat |= from->m[m].n > 1;
             }
             s->n_records += from->n_recs;

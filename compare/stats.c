@@ -14,14 +14,35 @@ void bl_stat_add(bl_stat *s, double x)
         s->v[s->n] = x;
     }
     s->n++;
-    s->sum += x;
-    double d = x - s->wmean;
-    s->wmean += d / (double)s->n;
-    s->wm2 += d * (x - s->wmean);
+    bl_xsum_add(&s->sum, x);
+    bl_xsum_add_sq(&s->sumsq, x);
     if (s->n == 1 || x < s->lo)
         s->lo = x;
     if (s->n == 1 || x > s->hi)
         s->hi = x;
+}
+
+void bl_stat_merge(bl_stat *dst, const bl_stat *src)
+{
+    if (src->n == 0)
+        return;
+    if (dst->keep && !src->keep) { /* the values are no longer all at hand */
+        dst->keep = 0;
+        free(dst->v);
+        dst->v = NULL;
+        dst->cap = 0;
+    }
+    if (dst->keep) {
+        bl_grow((void **)&dst->v, &dst->cap, dst->n + src->n, sizeof *dst->v);
+        memcpy(dst->v + dst->n, src->v, src->n * sizeof *dst->v);
+    }
+    if (dst->n == 0 || src->lo < dst->lo)
+        dst->lo = src->lo;
+    if (dst->n == 0 || src->hi > dst->hi)
+        dst->hi = src->hi;
+    dst->n += src->n;
+    bl_xsum_merge(&dst->sum, &src->sum);
+    bl_xsum_merge(&dst->sumsq, &src->sumsq);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -122,17 +143,13 @@ void bl_stat_finish(bl_stat *s, bl_repeats mode, int lower_better)
     s->fig = s->mean = s->median = s->min = s->max = s->sd = s->ci = BL_ABSENT;
     if (s->n == 0)
         return;
-    s->mean = s->sum / (double)s->n;
+    double n = (double)s->n;
+    s->mean = bl_xsum_value(&s->sum) / n;
     s->min = s->lo;
     s->max = s->hi;
     if (s->n >= 2) {
-        double m2 = s->wm2;
-        if (s->keep) { /* two passes over the values when they are at hand */
-            m2 = 0;
-            for (size_t i = 0; i < s->n; i++)
-                m2 += (s->v[i] - s->mean) * (s->v[i] - s->mean);
-        }
-        s->sd = sqrt(m2 / (double)(s->n - 1));
+        /* n (n - 1) var = n sum(x^2) - sum(x)^2, exact before its one rounding */
+        s->sd = sqrt(bl_xsum_spread(n, &s->sum, &s->sumsq) / n / (n - 1));
         s->ci = bl_t95(s->n - 1) * s->sd / sqrt((double)s->n);
     }
     if (s->keep) {
@@ -154,11 +171,33 @@ void bl_stat_finish(bl_stat *s, bl_repeats mode, int lower_better)
     }
 }
 
+static void xsum_copy(bl_xsum *to, const bl_xsum *from)
+{
+    *to = (bl_xsum){0};
+    bl_xsum_merge(to, from);
+}
+
+void bl_stat_copy(bl_stat *to, const bl_stat *from)
+{
+    *to = *from;
+    to->v = NULL;
+    to->cap = 0;
+    if (from->v && from->n) {
+        to->v = bl_xmalloc(from->n * sizeof *to->v);
+        memcpy(to->v, from->v, from->n * sizeof *to->v);
+        to->cap = from->n;
+    }
+    xsum_copy(&to->sum, &from->sum);
+    xsum_copy(&to->sumsq, &from->sumsq);
+}
+
 void bl_stat_free(bl_stat *s)
 {
     free(s->v);
     s->v = NULL;
     s->n = s->cap = 0;
+    bl_xsum_free(&s->sum);
+    bl_xsum_free(&s->sumsq);
 }
 
 static const char *const names[] = {"mean", "median", "best", "all"};

@@ -5,6 +5,7 @@
 #ifndef BL_COMPARE_STATS_H
 #define BL_COMPARE_STATS_H
 
+#include "../core/xsum.h"
 #include <stddef.h>
 
 typedef enum { BL_REP_MEAN, BL_REP_MEDIAN, BL_REP_BEST, BL_REP_ALL } bl_repeats;
@@ -20,14 +21,23 @@ typedef struct bl_stat {
     double *v;       /* when keep: the values in record order (owned) */
     size_t cap;
     /* Running figures, so that a mean or best of a million repeats costs no memory: the
-     * sum in value order, Welford's mean and sum of squared deviations, the extremes. */
-    double sum, wmean, wm2, lo, hi;
+     * exact sum and sum of squares (core/xsum.h), the extremes. Exact, so the figures do
+     * not depend on the order the values came in, nor on how they were summed apart and
+     * merged (bl_stat_merge): repeats summed per run, or by the database, give the same. */
+    bl_xsum sum, sumsq;
+    double lo, hi;
 } bl_stat;
 
 /* Adds x when present (absent values are not repeats). */
 void bl_stat_add(bl_stat *s, double x);
+/* Adds the values of src (not finished) to dst, as if each had been added: the same
+ * figures whatever the grouping. dst keeps the values (median) only if src kept them too. */
+void bl_stat_merge(bl_stat *dst, const bl_stat *src);
 /* Computes the summary; lower_better marks latencies (best = lowest). */
 void bl_stat_finish(bl_stat *s, bl_repeats mode, int lower_better);
+/* A copy of from that owns its own values and sums. */
+void bl_stat_copy(bl_stat *to, const bl_stat *from);
+/* Frees what s holds; s may be added to again. */
 void bl_stat_free(bl_stat *s);
 
 /* Two-sided 95% quantile of Student's t with df degrees of freedom (df >= 1). */
