@@ -2,7 +2,8 @@
 # The same store on SQLite and on PostgreSQL: for each size in SIZES (default 100,000 records
 # in RUNS runs, as bench/gen_store.c makes them) the time to fill it (one import a run, so
 # import records/s), then `report`, `list` and `export --jsonl` of the whole store, each
-# with its wall time and peak memory (RSS).
+# with its wall time, the CPU time of the process (on a shared machine the wall time grows
+# with the others' load; the server's own CPU is not in it) and its peak memory (RSS).
 #
 #   sh bench/store-backends.sh [-n SIZES] POSTGRES_URL [BENCHLOG_BINARY [BEFORE_BINARY]]
 # -n: the sizes, comma- or space-separated ("100000,1000000"), as SIZES.
@@ -31,13 +32,14 @@ trap 'rm -rf "$DIR"' EXIT
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$SRC" -o "$DIR/gen_store" "$SRC/bench/gen_store.c" "$LIB" \
     $(pkg-config --libs sqlite3 libpq jansson libpcre2-8 nettle) -lm
 
-timed() { # timed LABEL CMD...: prints wall seconds and peak RSS; sets $secs
+timed() { # timed LABEL CMD...: prints wall seconds, CPU seconds and peak RSS; sets $secs
     label=$1
     shift
-    /usr/bin/time -f "%e %M" -o "$DIR/time" "$@" >"$DIR/out" 2>"$DIR/err" ||
+    /usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$@" >"$DIR/out" 2>"$DIR/err" ||
         { echo "$label: failed"; cat "$DIR/err"; exit 1; }
     secs=$(cut -d' ' -f1 "$DIR/time")
-    printf '  %-22s %7.2f s %7.0f MB' "$label" "$secs" "$(($(cut -d' ' -f2 "$DIR/time") / 1024))"
+    awk -v l="$label" '{ printf "  %-22s %7.2f s (%6.2f s CPU) %5.0f MB", l, $1, $2 + $3, $4 / 1024 }' \
+        "$DIR/time"
 }
 
 for n in $SIZES; do
@@ -58,10 +60,10 @@ for n in $SIZES; do
             if [ -n "$BEFORE" ]; then
                 cp "$DIR/out" "$DIR/out.after"
                 after=$secs
-                /usr/bin/time -f "%e %M" -o "$DIR/time" "$BEFORE" $cmd --db "$store" \
+                /usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$BEFORE" $cmd --db "$store" \
                     >"$DIR/out" 2>"$DIR/err" || { echo " before: failed"; cat "$DIR/err"; exit 1; }
-                printf '  (before: %.2f s %.0f MB, output %s)' "$(cut -d' ' -f1 "$DIR/time")" \
-                    "$(($(cut -d' ' -f2 "$DIR/time") / 1024))" \
+                printf '  (before: %s, output %s)' \
+                    "$(awk '{ printf "%.2f s (%.2f s CPU) %.0f MB", $1, $2 + $3, $4 / 1024 }' "$DIR/time")" \
                     "$(cmp -s "$DIR/out" "$DIR/out.after" && echo same || echo DIFFERS)"
             fi
             echo
