@@ -24,6 +24,20 @@ void bl_pg_copy_text(bl_strbuf *sb, const char *v, size_t n);
 /* Ends a failed transaction (ROLLBACK, its own failure ignored). */
 void bl_pg_rollback(bl_store *s);
 
+/* Exact sums in SQL (store_pg_sums.c). A finite float8 x is m * 2^e exactly, m an integer
+ * below 2^53: grouped by e, sum(m) and sum(m::numeric * m) are integers numeric keeps
+ * whole, so the server sums a column exactly in any order. Appended to sb: x's IEEE bits
+ * as a bigint (compute them once, in a LATERAL), and from a bits column its e and m. */
+void bl_pg_sql_bits(bl_strbuf *sb, const char *x);
+void bl_pg_sql_exponent(bl_strbuf *sb, const char *bits);
+void bl_pg_sql_mantissa(bl_strbuf *sb, const char *bits);
+/* Adds one such row (e, sum(m) and sum(m*m) as numeric's text) to the exact sums (xsum.h;
+ * sumsq may be NULL): sum gets sum(m) * 2^e, sumsq sum(m*m) * 2^2e (exact unless that
+ * underflows: values below 1e-150). -1 when a text is no integer. */
+struct bl_xsum;
+int bl_pg_xsum_add(struct bl_xsum *sum, struct bl_xsum *sumsq, int exp, const char *msum,
+                   const char *msqsum);
+
 int bl_store_pg_each(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn, void *ctx,
                      char *err, size_t errlen);
 int bl_store_pg_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
