@@ -216,19 +216,27 @@ static int pg_has_legacy_keys(bl_store *s)
     return legacy;
 }
 
-/* Run IDs of an import, space-separated, in run order. */
+/* Run IDs of an import, space-separated, in run order; read some thousands at a time, so a
+ * million runs are not one result in memory. */
 static void pg_run_ids(bl_store *s, int64_t import_id, bl_strbuf *out)
 {
-    char err[256], id[24];
+    char err[256], id[24], after[24] = "-9223372036854775808";
     if (!out)
         return;
     snprintf(id, sizeof id, "%lld", (long long)import_id);
-    const char *params[] = {id};
-    PGresult *res = bl_pg_query(s, "SELECT uid FROM runs WHERE import_id = $1 ORDER BY run", 1,
-                                params, PGRES_TUPLES_OK, err, sizeof err);
-    for (int i = 0; res && i < PQntuples(res); i++)
-        bl_strbuf_printf(out, "%s%s", i ? " " : "", PQgetvalue(res, i, 0));
-    PQclear(res);
+    for (int n = 0, got = 1; got;) {
+        const char *params[] = {id, after};
+        PGresult *res = bl_pg_query(s,
+                                    "SELECT run, uid FROM runs WHERE import_id = $1 AND run > $2 "
+                                    "ORDER BY run LIMIT 8192",
+                                    2, params, PGRES_TUPLES_OK, err, sizeof err);
+        got = res ? PQntuples(res) : 0;
+        for (int i = 0; i < got; i++, n++)
+            bl_strbuf_printf(out, "%s%s", n ? " " : "", PQgetvalue(res, i, 1));
+        if (got)
+            snprintf(after, sizeof after, "%s", PQgetvalue(res, got - 1, 0));
+        PQclear(res);
+    }
 }
 
 static long pg_stored_json(bl_store *s, int64_t import_id, int64_t *after, long limit,
