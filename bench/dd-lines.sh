@@ -6,7 +6,8 @@
 #   sh bench/dd-lines.sh [BENCHLOG_BINARY] [OLD_BINARY]
 #
 # Knobs: LINES (1000000), ROUNDS (1), IMPORT (1; 0 skips import), BENCH_DIR
-# (/tmp/benchlog-dd-lines).
+# (/tmp/benchlog-dd-lines), PG_URL (a postgresql:// database benchlog may fill: import is
+# timed there too; its tables are dropped before each import).
 set -eu
 BIN=${1:-build/benchlog}
 OLD=${2:-}
@@ -14,6 +15,7 @@ LINES=${LINES:-1000000}
 ROUNDS=${ROUNDS:-1}
 IMPORT=${IMPORT:-1}
 DIR=${BENCH_DIR:-/tmp/benchlog-dd-lines}
+PG_URL=${PG_URL:-}
 mkdir -p "$DIR"
 txt=$DIR/dd.txt
 awk -v n="$LINES" 'BEGIN { for (i = 1; i <= n; i++) { b = i * 1048576; s = 1.5 + i % 7
@@ -27,6 +29,9 @@ $(tail -n 1 "$DIR/time")
 EOT
     printf '  %-14s %7.2f s %9d KiB\n' "$label" "$s" "$kib"
 }
+pg_empty() { # the PostgreSQL store emptied: benchlog makes its tables again
+    psql -q "$PG_URL" -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS records, runs, imports, meta CASCADE' >/dev/null
+}
 for r in $(seq "$ROUNDS"); do
     echo "round $r"
     t "wc -l" wc -l "$txt"
@@ -36,6 +41,12 @@ for r in $(seq "$ROUNDS"); do
         rm -f "$DIR/new.db" "$DIR/old.db"
         t import "$BIN" import -q --db "$DIR/new.db" "$txt"
         [ -n "$OLD" ] && t "old import" "$OLD" import -q --db "$DIR/old.db" "$txt"
+        if [ -n "$PG_URL" ]; then
+            pg_empty
+            t "import pg" "$BIN" import -q --db "$PG_URL" "$txt"
+            pg_empty
+            [ -n "$OLD" ] && t "old import pg" "$OLD" import -q --db "$PG_URL" "$txt"
+        fi
     fi
 done
 rm -f "$txt" "$DIR/new.db" "$DIR/old.db"

@@ -195,30 +195,34 @@ static void fill_when(bl_parse_out *out, const char *path, const parse_args *a)
     }
 }
 
+/* What a file's batches are handed with: records of a big file read in pieces come in
+ * batches while it is parsed (driver.h); the key is known before the first. */
 typedef struct {
     const char *path;
     const parse_args *a;
-} print_ctx;
+    const bl_content_key *key;
+    void *ctx; /* the command's */
+} file_ctx;
 
 /* parse: the records of a big file read in pieces are printed piece by piece. */
 static void print_batch(void *ctx, bl_parse_out *out)
 {
-    const print_ctx *c = ctx;
+    const file_ctx *c = ctx;
     fill_when(out, c->path, c->a);
     for (size_t k = 0; k < out->recs.n; k++)
         bl_record_write_jsonl(out->recs.v[k], stdout);
 }
 
 /* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet).
- * print: records of a file read in pieces are printed as they come (parse). */
+ * batch (may be NULL): given the records of a file read in pieces as they come. */
 static int parse_one(const char *path, const parse_args *a, bl_parse_out *out, bl_content_key *hash,
-                     int print)
+                     bl_batch_fn batch, void *ctx)
 {
     bl_parse_opts opts = {
         .as = a->as, .n_labels = a->labels.n, .labels = a->labels.v, .patterns = a->patterns};
     bl_out_init(out, strcmp(path, "-") == 0 ? "<stdin>" : path);
-    print_ctx pc = {path, a};
-    int rc = bl_parse_source_each(path, &opts, out, hash, print ? print_batch : NULL, &pc);
+    file_ctx fc = {path, a, hash, ctx};
+    int rc = bl_parse_source_each(path, &opts, out, hash, batch, &fc);
     fill_when(out, path, a);
     return rc;
 }
@@ -247,9 +251,9 @@ static int holds_logs(const bl_parse_out *out)
 }
 
 /* Returns the OR of on_file's statuses. want_keys: compute content keys (FNV too when
- * legacy). */
+ * legacy). batch: the command's way with the batches of a file read in pieces (ctx its). */
 static int each_file(char **files, int n, const parse_args *a, int want_keys, int legacy,
-                     file_fn on_file, void *ctx, held_logs *held)
+                     bl_batch_fn batch, file_fn on_file, void *ctx, held_logs *held)
 {
     int status = 0, *held_status = bl_xcalloc((size_t)n + 1, sizeof *held_status);
     held->outs = bl_xcalloc((size_t)n + 1, sizeof *held->outs);
@@ -258,7 +262,7 @@ static int each_file(char **files, int n, const parse_args *a, int want_keys, in
     for (int i = 0; i < n; i++) {
         bl_parse_out out;
         bl_content_key key = {.want_fnv = legacy};
-        int st = parse_one(files[i], a, &out, want_keys ? &key : NULL, !want_keys);
+        int st = parse_one(files[i], a, &out, want_keys ? &key : NULL, batch, ctx);
         if (holds_logs(&out)) {
             held_status[held->n] = st;
             held->keys[held->n] = key;
@@ -302,7 +306,7 @@ int cmd_parse(int argc, char **argv)
         return rc - 1;
     }
     held_logs held;
-    int status = each_file(argv, a.n_files, &a, 0, 0, print_file, NULL, &held);
+    int status = each_file(argv, a.n_files, &a, 0, 0, print_batch, print_file, NULL, &held);
     bl_records logs; /* fio-log records, for the logs of numjobs=N jobs given together */
     bl_records_init(&logs);
     for (size_t i = 0; i < held.n; i++)
@@ -331,26 +335,14 @@ static void said(const parse_args *a, const char *source, const char *status, si
     bl_say_result(a->json, source, status, n_records, ids);
 }
 
-/* Imports one parsed file (out, with its content key and its parse status); returns its
- * status (0/1). */
-static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key *key,
-                      const parse_args *a, int status)
+/* A file's import told: its line on stdout, or why not on stderr; returns its status
+ * (0/1). rc is bl_store_import's, n the records read, ids the runs', err the store's. */
+static int tell_import(const parse_args *a, const char *source, int rc, size_t n, const char *ids,
+                       const char *err, int status)
 {
-    const bl_parse_out out = *op;
-    char err[512];
-    print_diags(&out);
-    if (out.recs.n == 0) {
-        said(a, out.source, "refused", 0, "");
-        return 1;
-    }
-    bl_strbuf ids;
-    bl_strbuf_init(&ids);
-    int rc = bl_store_import(s, out.source, key, a->as ? a->as : "auto", &out.recs, &ids, err,
-                             sizeof err);
-    const char *first = ids.s ? ids.s : "";
-    char *src = bl_esc_term_dup(out.source, BL_ESC_LINE); /* a file name may hold anything */
+    char *src = bl_esc_term_dup(source, BL_ESC_LINE); /* a file name may hold anything */
     if (rc == BL_IMPORT_DUPLICATE) {
-        said(a, out.source, "skipped", out.recs.n, first);
+        said(a, source, "skipped", n, ids);
     } else if (rc == BL_IMPORT_DUPLICATE_OTHER && a->labels.n == 0) {
         /* No --label asked for: the records read now carry labels the stored ones lack, from
          * the files given beside it (an IOPS log that weights a latency log) or a relabel
@@ -360,14 +352,14 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
                 "%s. Files given beside it (a fio IOPS log beside its latency log) or a "
                 "relabel since change what is read; to store it as read now: benchlog delete "
                 "--yes %s, then import again\n",
-                src, first, err, first);
+                src, ids, err, ids);
         status = 1;
     } else if (rc == BL_IMPORT_DUPLICATE_OTHER) {
         /* The labels asked for are not what the store holds: say how to get them. */
         fprintf(stderr,
                 "%s: already in the store (same content, runs %s) with other labels; use "
                 "relabel: benchlog relabel %s",
-                src, first, first);
+                src, ids, ids);
         for (size_t i = 0; i < a->labels.n; i++)
             fprintf(stderr, " '%s=%s'", a->labels.v[i].key, a->labels.v[i].value);
         fputc('\n', stderr);
@@ -376,17 +368,36 @@ static int import_one(bl_store *s, const bl_parse_out *op, const bl_content_key 
         fprintf(stderr,
                 "%s: already in the store (same content, runs %s), which holds %s of the %zu "
                 "records read now; to import it again: benchlog delete --yes %s\n",
-                src, first, err, out.recs.n, first);
+                src, ids, err, n, ids);
         status = 1;
     } else if (rc == BL_IMPORT_FAILED) {
         fprintf(stderr, "%s: import failed, store unchanged: %s\n", src, err);
         status = 1;
     } else {
-        said(a, out.source, "imported", out.recs.n, first);
+        said(a, source, "imported", n, ids);
     }
     if (rc != BL_IMPORT_DONE && rc != BL_IMPORT_DUPLICATE)
-        said(a, out.source, "refused", 0, first);
+        said(a, source, "refused", 0, ids);
     free(src);
+    return status;
+}
+
+/* Imports one parsed file (out, with its content key and its parse status); returns its
+ * status (0/1). */
+static int import_one(bl_store *s, const bl_parse_out *out, const bl_content_key *key,
+                      const parse_args *a, int status)
+{
+    char err[512] = "";
+    print_diags(out);
+    if (out->recs.n == 0) {
+        said(a, out->source, "refused", 0, "");
+        return 1;
+    }
+    bl_strbuf ids;
+    bl_strbuf_init(&ids);
+    int rc = bl_store_import(s, out->source, key, a->as ? a->as : "auto", &out->recs, &ids, err,
+                             sizeof err);
+    status = tell_import(a, out->source, rc, out->recs.n, ids.s ? ids.s : "", err, status);
     bl_strbuf_free(&ids);
     return status;
 }
@@ -451,14 +462,59 @@ static int import_merged(bl_store *s, bl_parse_out *outs, const bl_content_key *
     return status;
 }
 
+/* import: a file read in pieces is stored as it is read, its batches added to one import
+ * (one transaction) begun by the first; a failure ends it there (rolled back, the rest of
+ * the file only parsed) and the file is refused whole. */
 typedef struct {
     bl_store *s;
     const parse_args *a;
+    bl_import *im; /* the file's import under way */
+    int failed;    /* it failed: err says why */
+    char err[512];
 } import_ctx;
+
+static void import_batch(void *ctx, bl_parse_out *out)
+{
+    const file_ctx *fc = ctx;
+    import_ctx *c = fc->ctx;
+    if (c->failed)
+        return;
+    fill_when(out, fc->path, fc->a);
+    if (!c->im)
+        c->im = bl_store_import_begin(c->s, out->source, fc->key, c->a->as ? c->a->as : "auto",
+                                      c->err, sizeof c->err);
+    if (c->im && bl_import_add(c->im, &out->recs, c->err, sizeof c->err) == 0)
+        return;
+    bl_import_rollback(c->im);
+    c->im = NULL;
+    c->failed = 1;
+}
+
+/* The end of a file whose batches went to the store: what is left in out added, then the
+ * import committed. */
+static int import_pieces(import_ctx *c, bl_parse_out *out, int status)
+{
+    print_diags(out);
+    bl_strbuf ids;
+    bl_strbuf_init(&ids);
+    size_t n = 0;
+    int rc = BL_IMPORT_FAILED;
+    if (!c->failed && bl_import_add(c->im, &out->recs, c->err, sizeof c->err) != 0)
+        bl_import_rollback(c->im);
+    else if (!c->failed)
+        n = bl_import_count(c->im), rc = bl_import_commit(c->im, &ids, c->err, sizeof c->err);
+    status = tell_import(c->a, out->source, rc, n, ids.s ? ids.s : "", c->err, status);
+    bl_strbuf_free(&ids);
+    c->im = NULL;
+    c->failed = 0;
+    return status;
+}
 
 static int import_file(bl_parse_out *out, bl_content_key *key, int status, void *ctx)
 {
-    const import_ctx *c = ctx;
+    import_ctx *c = ctx;
+    if (c->im || c->failed)
+        return import_pieces(c, out, status);
     return import_one(c->s, out, key, c->a, status);
 }
 
@@ -477,9 +533,9 @@ int cmd_import(int argc, char **argv)
     }
     /* Old stores hold FNV keys: their content is recognised while any is left. */
     int legacy = bl_store_has_legacy_keys(s);
-    import_ctx ctx = {s, &a};
+    import_ctx ctx = {s, &a, NULL, 0, ""};
     held_logs held;
-    int status = each_file(argv, a.n_files, &a, 1, legacy, import_file, &ctx, &held);
+    int status = each_file(argv, a.n_files, &a, 1, legacy, import_batch, import_file, &ctx, &held);
     if (import_merged(s, held.outs, held.keys, (int)held.n, &a) != 0)
         status = 1;
     held_free(&held);

@@ -386,11 +386,13 @@ static int insert_import(bl_store *s, const char *source, const char *hash, cons
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records *recs,
-                          const char *seed, const char *imported_at)
+/* A batch of a new import: each run's ID when the run is met (a run met again, formats
+ * merged out of order, keeps its first), then the records. */
+static int insert_records(bl_import *im, const bl_records *recs)
 {
+    sqlite3 *db = im->s->db;
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    if (sqlite3_prepare_v2(db,
                            "INSERT INTO records(import_id, run, line, tool, test, json) "
                            "VALUES (?, ?, ?, ?, ?, ?)",
                            -1, &st, NULL))
@@ -400,16 +402,16 @@ static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records
     int rc = SQLITE_DONE;
     for (size_t i = 0; i < recs->n && rc == SQLITE_DONE; i++) {
         const bl_record *r = recs->v[i];
-        /* A run met again (formats merged out of order) keeps its first ID. */
-        if ((i == 0 || recs->v[i - 1]->run != r->run) &&
-            bl_store_add_run(s->db, import_id, r->run, seed) != 0) {
+        if ((im->n + i == 0 || im->last_run != r->run) &&
+            bl_store_add_run(db, im->id, r->run, im->seed.s) != 0) {
             rc = SQLITE_ERROR;
             break;
         }
+        im->last_run = r->run;
         bl_strbuf_reset(&sb);
-        bl_store_record_json(r, imported_at, &sb);
+        bl_store_record_json(r, im->when, &sb);
         sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, import_id);
+        sqlite3_bind_int64(st, 1, im->id);
         sqlite3_bind_int64(st, 2, r->run);
         sqlite3_bind_int64(st, 3, r->line);
         sqlite3_bind_text(st, 4, r->tool, -1, SQLITE_STATIC);
@@ -422,7 +424,7 @@ static int insert_records(bl_store *s, sqlite3_int64 import_id, const bl_records
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static void run_ids_of(bl_store *s, sqlite3_int64 import_id, bl_strbuf *out)
+static void sqlite_run_ids(bl_store *s, int64_t import_id, bl_strbuf *out)
 {
     sqlite3_stmt *st;
     if (!out || sqlite3_prepare_v2(s->db, "SELECT uid FROM runs WHERE import_id = ? ORDER BY run",
@@ -452,57 +454,79 @@ int bl_store_has_labels(const bl_record *stored, const bl_record *fresh, char *d
     return 1;
 }
 
-/* Checks the stored records of an import against recs (bl_labels_check). */
-static int duplicate_verdict(bl_store *s, sqlite3_int64 import_id, const bl_records *recs,
-                             char *err, size_t errlen)
+/* The records of one import lie together in rowid order (SQLite writes one transaction at
+ * a time): read by rowid from the import's first, never sorted whole. */
+static long sqlite_stored_json(bl_store *s, int64_t import_id, int64_t *after, long limit,
+                               bl_json_fn fn, void *ctx, char *err, size_t errlen)
 {
     sqlite3_stmt *st;
-    bl_labels_check c;
-    bl_labels_check_init(&c, recs, err, errlen);
-    if (sqlite3_prepare_v2(s->db, "SELECT json FROM records WHERE import_id = ? ORDER BY id", -1,
-                           &st, NULL) != SQLITE_OK)
-        return BL_IMPORT_DUPLICATE;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT id, json FROM records WHERE +import_id = ?1 AND id > max(?2, "
+                           "(SELECT coalesce(min(id), 0) - 1 FROM records WHERE import_id = ?1)) "
+                           "ORDER BY id LIMIT ?3",
+                           -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        return -1;
+    }
     sqlite3_bind_int64(st, 1, import_id);
-    while (sqlite3_step(st) == SQLITE_ROW)
-        bl_labels_check_row(&c, (const char *)sqlite3_column_text(st, 0),
-                            (size_t)sqlite3_column_bytes(st, 0));
+    sqlite3_bind_int64(st, 2, *after);
+    sqlite3_bind_int64(st, 3, limit);
+    long n = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *after = sqlite3_column_int64(st, 0);
+        fn(ctx, (const char *)sqlite3_column_text(st, 1), (size_t)sqlite3_column_bytes(st, 1),
+           NULL);
+        n++;
+    }
+    if (rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        n = -1;
+    }
     sqlite3_finalize(st);
-    return bl_labels_check_verdict(&c, err, errlen);
+    return n;
 }
 
-static int sqlite_import(bl_store *s, const char *source, const bl_content_key *key,
-                         const char *format, const bl_records *recs, bl_strbuf *run_ids, char *err,
-                         size_t errlen)
+/* The transaction is taken for writing at once (IMMEDIATE): a duplicate found is then
+ * known to stay so, and a new import's records follow without waiting. */
+static int sqlite_import_begin(bl_import *im, const char *source, const bl_content_key *key,
+                               const char *format, char *err, size_t errlen)
 {
+    bl_store *s = im->s;
     if (bl_store_exec(s->db, "BEGIN IMMEDIATE", err, errlen) != 0)
-        return BL_IMPORT_FAILED;
+        return -1;
     sqlite3_int64 id;
     if (find_import(s, key, &id) != 0)
         goto fail;
     if (id) {
-        int verdict = duplicate_verdict(s, id, recs, err, errlen);
-        run_ids_of(s, id, run_ids);
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        return verdict;
+        im->id = id;
+        im->dup = 1;
+        return 0;
     }
-    char when[32];
-    bl_store_now_iso(when, sizeof when);
-    bl_strbuf seed;
-    bl_store_seed(&seed, source, key);
-    int bad = insert_import(s, source, key ? key->sha256 : NULL, format, when, &id) != 0 ||
-              insert_records(s, id, recs, seed.s, when) != 0;
-    bl_strbuf_free(&seed);
-    if (bad)
+    if (insert_import(s, source, key ? key->sha256 : NULL, format, im->when, &id) != 0)
         goto fail;
-    run_ids_of(s, id, run_ids);
-    if (bl_store_exec(s->db, "COMMIT", err, errlen) != 0)
-        goto rollback;
-    return BL_IMPORT_DONE;
+    im->id = id;
+    return 0;
 fail:
     snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
-rollback:
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    return BL_IMPORT_FAILED;
+    return -1;
+}
+
+static int sqlite_import_add(bl_import *im, const bl_records *recs, char *err, size_t errlen)
+{
+    if (insert_records(im, recs) == 0)
+        return 0;
+    snprintf(err, errlen, "%s", sqlite3_errmsg(im->s->db));
+    return -1;
+}
+
+static int sqlite_import_end(bl_import *im, int commit, char *err, size_t errlen)
+{
+    if (commit && bl_store_exec(im->s->db, "COMMIT", err, errlen) == 0)
+        return 0;
+    sqlite3_exec(im->s->db, "ROLLBACK", NULL, NULL, NULL);
+    return commit ? -1 : 0;
 }
 
 static int sqlite_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
@@ -531,7 +555,11 @@ const bl_store_ops bl_store_sqlite_ops = {
     .name = "sqlite",
     .close = sqlite_close,
     .has_legacy_keys = sqlite_has_legacy_keys,
-    .import = sqlite_import,
+    .import_begin = sqlite_import_begin,
+    .import_add = sqlite_import_add,
+    .import_end = sqlite_import_end,
+    .run_ids = sqlite_run_ids,
+    .stored_json = sqlite_stored_json,
     .each = bl_store_sqlite_each,
     .each_run = bl_store_sqlite_each_run,
     .relabel = bl_store_sqlite_relabel,

@@ -55,6 +55,23 @@ enum {
 int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
                     const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen);
 
+/* The same in steps, for records that come in batches (a big file read in pieces), in
+ * memory that holds one batch: begin, add each batch in order, then commit (or rollback).
+ * It is still one transaction: until commit the store shows nothing of it, and a failure or
+ * a kill on the way leaves the store as it was. When the content key is known already,
+ * begin writes nothing and the batches are only checked against what is stored (commit
+ * then gives the BL_IMPORT_DUPLICATE* verdict). begin returns NULL with err; add -1 with
+ * err (the import is then spoilt: commit fails, rollback frees it); commit gives the
+ * status of bl_store_import and frees the import; so does rollback. */
+typedef struct bl_import bl_import;
+bl_import *bl_store_import_begin(bl_store *s, const char *source, const bl_content_key *key,
+                                 const char *format, char *err, size_t errlen);
+int bl_import_add(bl_import *im, const bl_records *recs, char *err, size_t errlen);
+/* The number of records given so far. */
+size_t bl_import_count(const bl_import *im);
+int bl_import_commit(bl_import *im, bl_strbuf *run_ids, char *err, size_t errlen);
+void bl_import_rollback(bl_import *im);
+
 /* Calls fn for every stored record matching f (NULL = all), in import order, with its
  * run's ID; fn owns r. A nonzero return from fn stops the walk and is returned. Memory
  * does not grow with the store. */

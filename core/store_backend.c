@@ -112,10 +112,137 @@ int bl_store_has_legacy_keys(bl_store *s)
     return s->ops->has_legacy_keys(s);
 }
 
+bl_import *bl_store_import_begin(bl_store *s, const char *source, const bl_content_key *key,
+                                 const char *format, char *err, size_t errlen)
+{
+    bl_import *im = bl_xcalloc(1, sizeof *im);
+    im->s = s;
+    im->same = 1;
+    bl_store_now_iso(im->when, sizeof im->when);
+    bl_store_seed(&im->seed, source, key);
+    if (s->ops->import_begin(im, source, key, format, err, errlen) == 0)
+        return im;
+    bl_strbuf_free(&im->seed);
+    free(im);
+    return NULL;
+}
+
+typedef struct dup_batch {
+    bl_import *im;
+    const bl_records *recs;
+    size_t k;
+} dup_batch;
+
+/* A stored record of a duplicate against the k-th record given (NULL recs: counted only). */
+static int dup_row(void *ctx, const char *json, size_t len, const char *run_id)
+{
+    (void)run_id;
+    dup_batch *b = ctx;
+    bl_import *im = b->im;
+    if (im->same && b->recs) {
+        bl_record *r = bl_record_from_json(json, len, NULL, 0);
+        im->same = r && bl_store_has_labels(r, b->recs->v[b->k], im->differs, sizeof im->differs);
+        bl_record_free(r);
+    }
+    b->k++;
+    im->stored++;
+    return 0;
+}
+
+int bl_import_add(bl_import *im, const bl_records *recs, char *err, size_t errlen)
+{
+    if (im->spoilt) {
+        snprintf(err, errlen, "%s: the import failed before", im->s->path);
+        return -1;
+    }
+    if (recs->n == 0)
+        return 0;
+    bl_store *s = im->s;
+    int rc = 0;
+    if (im->dup) { /* the stored records beside these, as many, in order */
+        dup_batch b = {im, recs, 0};
+        if (im->stored == im->n)
+            rc = s->ops->stored_json(s, im->id, &im->after, (long)recs->n, dup_row, &b, err,
+                                     errlen) < 0;
+    } else {
+        rc = s->ops->import_add(im, recs, err, errlen);
+    }
+    if (rc) {
+        im->spoilt = 1;
+        return -1;
+    }
+    im->n += recs->n;
+    return 0;
+}
+
+size_t bl_import_count(const bl_import *im)
+{
+    return im->n;
+}
+
+static void import_free(bl_import *im)
+{
+    bl_strbuf_free(&im->seed);
+    free(im);
+}
+
+/* A duplicate's verdict: as many records stored as given, and their labels. */
+static int dup_verdict(bl_import *im, char *err, size_t errlen)
+{
+    dup_batch b = {im, NULL, 0};
+    if (im->stored == im->n &&
+        im->s->ops->stored_json(im->s, im->id, &im->after, -1, dup_row, &b, err, errlen) < 0)
+        return BL_IMPORT_FAILED;
+    if (im->stored != im->n) {
+        snprintf(err, errlen, "%zu", im->stored);
+        return BL_IMPORT_DUPLICATE_PART;
+    }
+    if (im->same)
+        return BL_IMPORT_DUPLICATE;
+    snprintf(err, errlen, "%s", im->differs);
+    return BL_IMPORT_DUPLICATE_OTHER;
+}
+
+int bl_import_commit(bl_import *im, bl_strbuf *run_ids, char *err, size_t errlen)
+{
+    bl_store *s = im->s;
+    if (im->spoilt) {
+        snprintf(err, errlen, "%s: the import failed before", s->path);
+        bl_import_rollback(im);
+        return BL_IMPORT_FAILED;
+    }
+    int rc = im->dup ? dup_verdict(im, err, errlen) : BL_IMPORT_DONE;
+    char end_err[256];
+    if (s->ops->import_end(im, !im->dup && rc == BL_IMPORT_DONE, end_err, sizeof end_err) != 0) {
+        snprintf(err, errlen, "%s", end_err);
+        rc = BL_IMPORT_FAILED;
+    }
+    if (rc != BL_IMPORT_FAILED && run_ids)
+        s->ops->run_ids(s, im->id, run_ids);
+    import_free(im);
+    return rc;
+}
+
+void bl_import_rollback(bl_import *im)
+{
+    if (!im)
+        return;
+    char err[256];
+    im->s->ops->import_end(im, 0, err, sizeof err);
+    import_free(im);
+}
+
 int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
                     const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen)
 {
-    return s->ops->import(s, source, key, format, recs, run_ids, err, errlen);
+    bl_import *im = bl_store_import_begin(s, source, key, format, err, errlen);
+    if (!im)
+        return BL_IMPORT_FAILED;
+    if (bl_import_add(im, recs, err, errlen) != 0) {
+        bl_import_rollback(im);
+        return BL_IMPORT_FAILED;
+    }
+    return bl_import_commit(im, run_ids, err, errlen);
 }
 
 int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,
@@ -214,31 +341,6 @@ void bl_import_info_set(bl_import_info *info, const char *hash, const char *form
     snprintf(info->hash, sizeof info->hash, "%s", hash ? hash : "");
     snprintf(info->format, sizeof info->format, "%s", format ? format : "");
     snprintf(info->imported_at, sizeof info->imported_at, "%s", imported_at ? imported_at : "");
-}
-
-void bl_labels_check_init(bl_labels_check *c, const bl_records *recs, char *differs, size_t n)
-{
-    *c = (bl_labels_check){.recs = recs, .same = 1, .differs = differs, .n = n};
-}
-
-void bl_labels_check_row(bl_labels_check *c, const char *json, size_t len)
-{
-    if (c->same) {
-        bl_record *r = bl_record_from_json(json, len, NULL, 0);
-        c->same =
-            r && c->i < c->recs->n && bl_store_has_labels(r, c->recs->v[c->i], c->differs, c->n);
-        bl_record_free(r);
-    }
-    c->i++;
-}
-
-int bl_labels_check_verdict(const bl_labels_check *c, char *err, size_t errlen)
-{
-    if (c->i != c->recs->n) {
-        snprintf(err, errlen, "%zu", c->i);
-        return BL_IMPORT_DUPLICATE_PART;
-    }
-    return c->same ? BL_IMPORT_DUPLICATE : BL_IMPORT_DUPLICATE_OTHER;
 }
 
 int bl_store_relabel_json(const char *json, size_t len, const bl_label *set, size_t n_set,

@@ -21,8 +21,22 @@ typedef struct bl_store_ops {
     const char *name;
     void (*close)(bl_store *s);
     int (*has_legacy_keys)(bl_store *s);
-    int (*import)(bl_store *s, const char *source, const bl_content_key *key, const char *format,
-                  const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen);
+    /* An import in steps (store.h's bl_import; store_backend.c keeps its bookkeeping):
+     * begin sets im->id and im->dup (a new import's transaction opened and its row
+     * inserted; a stored one's row found, nothing written); add writes a batch of a new
+     * import; end commits (commit 1) or rolls back, and ends a duplicate's reading. 0, or
+     * -1 with err. */
+    int (*import_begin)(bl_import *im, const char *source, const bl_content_key *key,
+                        const char *format, char *err, size_t errlen);
+    int (*import_add)(bl_import *im, const bl_records *recs, char *err, size_t errlen);
+    int (*import_end)(bl_import *im, int commit, char *err, size_t errlen);
+    /* The run IDs of an import, space-separated, in run order, appended to out. */
+    void (*run_ids)(bl_store *s, int64_t import_id, bl_strbuf *out);
+    /* The stored JSON of an import's records with id > *after, in id order, at most limit
+     * (negative: all), each to fn (run_id NULL); *after moves to the last id given. The
+     * number given, or -1 with err. */
+    long (*stored_json)(bl_store *s, int64_t import_id, int64_t *after, long limit, bl_json_fn fn,
+                        void *ctx, char *err, size_t errlen);
     int (*each)(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn, void *ctx,
                 char *err, size_t errlen);
     int (*each_run)(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,
@@ -36,6 +50,23 @@ typedef struct bl_store_ops {
     int (*import_info)(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
                        size_t errlen);
 } bl_store_ops;
+
+/* An import under way: what every backend's steps share. */
+struct bl_import {
+    bl_store *s;
+    int64_t id;       /* the import's row: the new one, or the one holding the content */
+    int dup;          /* the content is stored already: batches are checked, not written */
+    int spoilt;       /* a step failed: only rollback is left */
+    char when[32];    /* imported_at, ISO 8601 UTC */
+    bl_strbuf seed;   /* what run IDs are made from (bl_store_seed) */
+    int64_t last_run; /* the run of the last record written (valid when n > 0) */
+    size_t n;         /* records given so far */
+    /* dup: the stored records read so far against those given, record by record */
+    int64_t after;     /* the id of the last stored record read */
+    size_t stored;     /* stored records read */
+    int same;          /* every one read carries the labels of the one given */
+    char differs[400]; /* the first label that differs (bl_store_has_labels) */
+};
 
 struct bl_store {
     const bl_store_ops *ops;
@@ -79,19 +110,6 @@ const char *bl_json_label(const void *labels, const char *key);
 /* An import's info from its stored columns (NULL as ""). */
 void bl_import_info_set(bl_import_info *info, const char *hash, const char *format,
                         const char *imported_at);
-/* Whether an import's stored records carry the labels of recs, record by record (they may
- * carry more): fed the stored JSON in record order, then the verdict of a duplicate import
- * (bl_import_status; for another number of records stored, that number in err). */
-typedef struct bl_labels_check {
-    const bl_records *recs;
-    size_t i;
-    int same;
-    char *differs;
-    size_t n;
-} bl_labels_check;
-void bl_labels_check_init(bl_labels_check *c, const bl_records *recs, char *differs, size_t n);
-void bl_labels_check_row(bl_labels_check *c, const char *json, size_t len);
-int bl_labels_check_verdict(const bl_labels_check *c, char *err, size_t errlen);
 /* A stored record's JSON relabelled (bl_store_edit_labels) into out; -1 when it cannot be
  * read. */
 int bl_store_relabel_json(const char *json, size_t len, const bl_label *set, size_t n_set,

@@ -216,36 +216,50 @@ static int pg_has_legacy_keys(bl_store *s)
     return legacy;
 }
 
-/* Run IDs of an import, space-separated, in run order. */
-static void run_ids_of(bl_store *s, const char *import_id, bl_strbuf *out)
+/* Run IDs of an import, space-separated, in run order; read some thousands at a time, so a
+ * million runs are not one result in memory. */
+static void pg_run_ids(bl_store *s, int64_t import_id, bl_strbuf *out)
 {
-    char err[256];
+    char err[256], id[24], after[24] = "-9223372036854775808";
     if (!out)
         return;
-    const char *params[] = {import_id};
-    PGresult *res = bl_pg_query(s, "SELECT uid FROM runs WHERE import_id = $1 ORDER BY run", 1,
-                                params, PGRES_TUPLES_OK, err, sizeof err);
-    for (int i = 0; res && i < PQntuples(res); i++)
-        bl_strbuf_printf(out, "%s%s", i ? " " : "", PQgetvalue(res, i, 0));
-    PQclear(res);
+    snprintf(id, sizeof id, "%lld", (long long)import_id);
+    for (int n = 0, got = 1; got;) {
+        const char *params[] = {id, after};
+        PGresult *res = bl_pg_query(s,
+                                    "SELECT run, uid FROM runs WHERE import_id = $1 AND run > $2 "
+                                    "ORDER BY run LIMIT 8192",
+                                    2, params, PGRES_TUPLES_OK, err, sizeof err);
+        got = res ? PQntuples(res) : 0;
+        for (int i = 0; i < got; i++, n++)
+            bl_strbuf_printf(out, "%s%s", n ? " " : "", PQgetvalue(res, i, 1));
+        if (got)
+            snprintf(after, sizeof after, "%s", PQgetvalue(res, got - 1, 0));
+        PQclear(res);
+    }
 }
 
-/* Checks the stored records of an import against recs (bl_labels_check). */
-static int duplicate_verdict(bl_store *s, const char *import_id, const bl_records *recs, char *err,
-                             size_t errlen)
+static long pg_stored_json(bl_store *s, int64_t import_id, int64_t *after, long limit,
+                           bl_json_fn fn, void *ctx, char *err, size_t errlen)
 {
-    char qerr[256];
-    bl_labels_check c;
-    bl_labels_check_init(&c, recs, err, errlen);
-    const char *params[] = {import_id};
-    PGresult *res = bl_pg_query(s, "SELECT json FROM records WHERE import_id = $1 ORDER BY id", 1,
-                                params, PGRES_TUPLES_OK, qerr, sizeof qerr);
+    char id[24], from[24], lim[24];
+    snprintf(id, sizeof id, "%lld", (long long)import_id);
+    snprintf(from, sizeof from, "%lld", (long long)*after);
+    snprintf(lim, sizeof lim, "%ld", limit);
+    const char *params[] = {id, from, limit < 0 ? NULL : lim};
+    PGresult *res = bl_pg_query(s,
+                                "SELECT id, json FROM records WHERE import_id = $1 AND id > $2 "
+                                "ORDER BY id LIMIT $3",
+                                3, params, PGRES_TUPLES_OK, err, errlen);
     if (!res)
-        return BL_IMPORT_DUPLICATE;
-    for (int i = 0; i < PQntuples(res); i++)
-        bl_labels_check_row(&c, PQgetvalue(res, i, 0), (size_t)PQgetlength(res, i, 0));
+        return -1;
+    long n = PQntuples(res);
+    for (int i = 0; i < n; i++) {
+        *after = atoll(PQgetvalue(res, i, 0));
+        fn(ctx, PQgetvalue(res, i, 1), (size_t)PQgetlength(res, i, 1), NULL);
+    }
     PQclear(res);
-    return bl_labels_check_verdict(&c, err, errlen);
+    return n;
 }
 
 /* The import already holding this content (its id in id), by either of its keys; 0 none. */
@@ -260,14 +274,6 @@ static int find_import(bl_store *s, const bl_content_key *key, char *id, size_t 
         snprintf(id, idlen, "%s", PQgetvalue(res, 0, 0));
     PQclear(res);
     return found;
-}
-
-static int duplicate(bl_store *s, const char *id, const bl_records *recs, bl_strbuf *run_ids,
-                     char *err, size_t errlen)
-{
-    int verdict = duplicate_verdict(s, id, recs, err, errlen);
-    run_ids_of(s, id, run_ids);
-    return verdict;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -302,17 +308,46 @@ static int64_t *distinct_runs(const bl_records *recs, size_t *n)
     return order;
 }
 
+/* Leaves out of pending[*n] the runs an earlier batch of the import stored. */
+static int drop_known_runs(bl_store *s, const char *import_id, int64_t *pending, size_t *n,
+                           bl_strbuf *nums, char *err, size_t errlen)
+{
+    bl_strbuf_reset(nums);
+    for (size_t i = 0; i < *n; i++)
+        bl_strbuf_printf(nums, "%s%lld", i ? "," : "{", (long long)pending[i]);
+    bl_strbuf_putc(nums, '}');
+    const char *params[] = {import_id, nums->s};
+    PGresult *res = bl_pg_query(s,
+                                "SELECT run FROM runs WHERE import_id = $1 AND "
+                                "run = ANY($2::bigint[]) ORDER BY run",
+                                2, params, PGRES_TUPLES_OK, err, errlen);
+    if (!res)
+        return -1;
+    size_t n_known = (size_t)PQntuples(res);
+    int64_t *known = bl_xcalloc(n_known + 1, sizeof *known);
+    for (size_t i = 0; i < n_known; i++)
+        known[i] = atoll(PQgetvalue(res, (int)i, 0));
+    PQclear(res);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (!bsearch(&pending[i], known, n_known, sizeof *known, cmp_i64))
+            pending[k++] = pending[i];
+    *n = k;
+    free(known);
+    return 0;
+}
+
 /* Gives every run of a new import its ID (bl_store_run_uid), all runs in one statement a
  * round: a run whose window another run holds tries the next window in the next round. */
 static int insert_runs(bl_store *s, const char *import_id, const bl_records *recs, const char *seed,
-                       char *err, size_t errlen)
+                       int later, char *err, size_t errlen)
 {
     size_t n;
     int64_t *pending = distinct_runs(recs, &n);
     bl_strbuf uids, nums;
     bl_strbuf_init(&uids);
     bl_strbuf_init(&nums);
-    int rc = 0;
+    int rc = later ? drop_known_runs(s, import_id, pending, &n, &nums, err, errlen) : 0;
     for (int round = 0; n > 0 && rc == 0; round++) {
         if (round == 64) {
             snprintf(err, errlen, "%s: no free run ID for %zu runs", s->path, n);
@@ -438,52 +473,65 @@ static int copy_records(bl_store *s, const char *import_id, const bl_records *re
     return bl_pg_copy_end(s, ok, err, errlen);
 }
 
-static int pg_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
-                     const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen)
+/* A duplicate is looked for before the transaction; the unique key then decides: a
+ * concurrent import of the same content makes this one wait, and when it commits, this one
+ * inserts nothing and reads what it stored. */
+static int pg_import_begin(bl_import *im, const char *source, const bl_content_key *key,
+                           const char *format, char *err, size_t errlen)
 {
+    bl_store *s = im->s;
     char id[32];
-    if (key && find_import(s, key, id, sizeof id))
-        return duplicate(s, id, recs, run_ids, err, errlen);
+    if (key && find_import(s, key, id, sizeof id)) {
+        im->id = atoll(id);
+        im->dup = 1;
+        return 0;
+    }
     if (bl_pg_exec(s, "BEGIN", err, errlen) != 0)
-        return BL_IMPORT_FAILED;
-    char when[32];
-    bl_store_now_iso(when, sizeof when);
-    const char *params[] = {source, key ? key->sha256 : NULL, format ? format : "", when};
-    /* the unique key decides: a concurrent import of the same content makes this one wait,
-     * and when it commits, this one inserts nothing and reads what it stored */
+        return -1;
+    const char *params[] = {source, key ? key->sha256 : NULL, format ? format : "", im->when};
     PGresult *res =
         bl_pg_query(s,
                     "INSERT INTO imports(source, hash, format, imported_at) "
                     "VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING RETURNING id",
                     4, params, PGRES_TUPLES_OK, err, errlen);
-    if (!res)
-        goto fail;
+    if (!res) {
+        bl_pg_rollback(s);
+        return -1;
+    }
     int fresh = PQntuples(res) > 0;
     if (fresh)
-        snprintf(id, sizeof id, "%s", PQgetvalue(res, 0, 0));
+        im->id = atoll(PQgetvalue(res, 0, 0));
     PQclear(res);
-    if (!fresh) {
-        bl_pg_rollback(s);
-        if (!find_import(s, key, id, sizeof id)) {
-            snprintf(err, errlen, "%s: the import of this content vanished while waiting", s->path);
-            return BL_IMPORT_FAILED;
-        }
-        return duplicate(s, id, recs, run_ids, err, errlen);
-    }
-    bl_strbuf seed;
-    bl_store_seed(&seed, source, key);
-    int bad = insert_runs(s, id, recs, seed.s, err, errlen) != 0 ||
-              copy_records(s, id, recs, when, err, errlen) != 0;
-    bl_strbuf_free(&seed);
-    if (bad)
-        goto fail;
-    if (bl_pg_exec(s, "COMMIT", err, errlen) != 0)
-        return BL_IMPORT_FAILED;
-    run_ids_of(s, id, run_ids);
-    return BL_IMPORT_DONE;
-fail:
+    if (fresh)
+        return 0;
     bl_pg_rollback(s);
-    return BL_IMPORT_FAILED;
+    if (!find_import(s, key, id, sizeof id)) {
+        snprintf(err, errlen, "%s: the import of this content vanished while waiting", s->path);
+        return -1;
+    }
+    im->id = atoll(id);
+    im->dup = 1;
+    return 0;
+}
+
+static int pg_import_add(bl_import *im, const bl_records *recs, char *err, size_t errlen)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%lld", (long long)im->id);
+    if (insert_runs(im->s, id, recs, im->seed.s, im->n > 0, err, errlen) != 0 ||
+        copy_records(im->s, id, recs, im->when, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+static int pg_import_end(bl_import *im, int commit, char *err, size_t errlen)
+{
+    if (im->dup)
+        return 0;
+    if (commit)
+        return bl_pg_exec(im->s, "COMMIT", err, errlen);
+    bl_pg_rollback(im->s);
+    return 0;
 }
 
 static int pg_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
@@ -511,7 +559,11 @@ const bl_store_ops bl_store_pg_ops = {
     .name = "postgresql",
     .close = pg_close,
     .has_legacy_keys = pg_has_legacy_keys,
-    .import = pg_import,
+    .import_begin = pg_import_begin,
+    .import_add = pg_import_add,
+    .import_end = pg_import_end,
+    .run_ids = pg_run_ids,
+    .stored_json = pg_stored_json,
     .each = bl_store_pg_each,
     .each_run = bl_store_pg_each_run,
     .relabel = bl_store_pg_relabel,
