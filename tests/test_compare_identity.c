@@ -96,6 +96,17 @@ static void test_by_pairs_and_pool(void **state)
     assert_null(strstr(out, "CI"));
     free(out);
     free(err);
+    /* compare's sides say it as the report does (issue 24: the same rule for compare's
+     * sides): the nine 1 GbE set-ups' seq reads 93.32 ± 21.33 MB/s, pooled, not n=9 repeats. */
+    assert_int_equal(bl_test_benchlogf(&out, &err,
+                                       "compare --db %s/s.db 'column=1 GbE' 'column=10 GbE' --pool",
+                                       dir),
+                     0);
+    assert_non_null(strstr(out, "93.32 ± 21.33 MB/s (pooled over 9 set-ups)"));
+    assert_non_null(strstr(out, "407.9 ± 203.0 MB/s (pooled over 9 set-ups)"));
+    assert_null(strstr(out, "n=9"));
+    free(out);
+    free(err);
     /* a bad list is a usage error */
     assert_int_equal(bl_test_benchlogf(NULL, &err, "report --db %s/s.db --by host,,column", dir),
                      2);
