@@ -3,6 +3,7 @@
  * title), the figure at each bar that has room (outside, else inside), and the 95% confidence
  * interval of the mean as a whisker where there are repeats (n >= 2), as on the page. */
 #include "../core/strbuf.h"
+#include "../compare/diff.h"
 #include "../compare/fmt.h"
 #include "../compare/table.h"
 #include "canvas.h"
@@ -70,9 +71,25 @@ static double p99_tick(bl_canvas *c, const bl_stat *p99, const bl_axis *ax, doub
 
 /* Value labels go right of the bar and its whisker (and of a p99 tick they would cross) while
  * they end before label_max, else inside the bar in white: never over a tick nor past the panel. */
+/* changes (compare -o): a bar other than the baseline column's says its change against it and
+ * the verdict, as compare's lines do ("580.2  +416.4% ▲"). */
+static void change_label(bl_strbuf *sb, const bl_table *t, size_t row, size_t col, int metric)
+{
+    if (t->baseline < 0 || (long)col == t->baseline)
+        return;
+    const bl_stat *a = bar_stat(t, row, (size_t)t->baseline, metric),
+                  *b = bar_stat(t, row, col, metric);
+    if (!a->n || !b->n || a->fig == 0)
+        return;
+    bl_metric m = metric >= 0 ? (bl_metric)metric : bl_row_main(&t->rows[row]);
+    int dir = bl_metric_direction(m, m == BL_M_VALUE ? t->rows[row].unit : NULL);
+    bl_strbuf_printf(sb, "  %+.1f%% %s", (b->fig - a->fig) / a->fig * 100,
+                     bl_verdict_arrow(bl_diff_verdict(a, b, dir)));
+}
+
 static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_t nr,
                       const size_t *page, size_t ns, int metric, int titles, const bl_axis *ax,
-                      double label_max)
+                      double label_max, int changes)
 {
     size_t *cols = bl_xmalloc((ns + 1) * sizeof *cols), total = 0;
     /* The test's own figure (value) has no unit of its own: each row says its unit. */
@@ -135,6 +152,8 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
             const bl_cell *cell = bl_table_cell(t, rows[k], page[j]);
             if (bl_present(cell->flag) && (metric < 0 || metric == (int)bl_row_main(row)))
                 bl_strbuf_puts(&sb, " !"); /* implausible, as in the tables */
+            if (changes)
+                change_label(&sb, t, rows[k], page[j], metric);
             double lw;
             bl_canvas_measure(c, sb.s, label_size, 0, &lw, NULL);
             if (tick > end && tick < end + 10 * s + lw) /* the label would cross the p99 tick */
@@ -161,7 +180,7 @@ static void latency_panel(bl_canvas *c, const bl_table *t, const size_t *rows, s
     double s = c->s, x0 = c->px0, x1 = c->px1, mid = x0 + (x1 - x0) * 0.58;
     c->px1 = mid - 24 * s;
     bl_canvas_xaxis(c, iops_ax, bl_tick_plain, log ? "IOPS (log scale)" : "IOPS");
-    draw_bars(c, t, rows, nr, page, ns, BL_M_IOPS, 1, iops_ax, mid + 30 * s);
+    draw_bars(c, t, rows, nr, page, ns, BL_M_IOPS, 1, iops_ax, mid + 30 * s, 0);
     double hi = 0, lo = INFINITY;
     for (size_t k = 0; k < nr; k++)
         for (size_t b = 0; b < ns; b++) {
@@ -182,7 +201,7 @@ static void latency_panel(bl_canvas *c, const bl_table *t, const size_t *rows, s
         else
             bl_axis_linear(&ax, 0, hi);
         bl_canvas_xaxis(c, &ax, bl_tick_ns, log ? "latency, log scale" : "latency");
-        draw_bars(c, t, rows, nr, page, ns, BL_M_LAT, 0, &ax, c->w - 10 * s);
+        draw_bars(c, t, rows, nr, page, ns, BL_M_LAT, 0, &ax, c->w - 10 * s, 0);
     } else {
         bl_canvas_text(c, (c->px0 + c->px1) / 2, (c->py0 + c->py1) / 2,
                        "no latency in these records", 18, 0, 0.5, 0.5, MUTED, 0);
@@ -387,7 +406,7 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
                          log && !ns_axis ? " (log scale)" : "");
         bl_canvas_xaxis(c, &ax, ns_axis ? bl_tick_ns : bl_tick_plain, axis_name.s);
         bl_strbuf_free(&axis_name);
-        draw_bars(c, t, rows, nr, page, ns, metric, 1, &ax, c->w - 10 * s);
+        draw_bars(c, t, rows, nr, page, ns, metric, 1, &ax, c->w - 10 * s, o->changes);
     }
     if (o->drawn)
         *o->drawn += ns;

@@ -55,6 +55,7 @@ typedef struct bl_chart_opts {
     const struct bl_table *table;
     const struct bl_chart_common *common;
     int compact; /* bar: no title line (a report's heading stands above), the subtitle first */
+    int changes; /* bar: each bar but the table's baseline column's says its change and verdict */
 } bl_chart_opts;
 
 /* What the charted records have in common (tool, heading, host, suite, table column), for

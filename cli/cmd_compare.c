@@ -211,7 +211,9 @@ static int write_sendable(const compare_args *a, bl_table *t, const bl_records *
              t->cols[1].title, t->cols[0].title, v[2], bl_count(n, "test").s, v[0], v[1] + v[3]);
     int rc = -1;
     if (ends_with(path, ".png") || ends_with(path, ".svg") || ends_with(path, ".pdf")) {
-        bl_chart_opts co = {.kind = BL_CHART_BAR, .table = t, .title = title, .log = -1};
+        t->baseline = 0; /* B's change and verdict beside its figure */
+        bl_chart_opts co = {
+            .kind = BL_CHART_BAR, .table = t, .title = title, .log = -1, .changes = 1};
         if (a->cmp.n_metrics) {
             co.has_metric = 1;
             co.metric = (int)a->cmp.metrics[0];

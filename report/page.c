@@ -5,6 +5,7 @@
 #include "page_history.h"
 #include "../charts/canvas.h"
 #include "../core/escape.h"
+#include "../compare/diff.h"
 #include "../compare/fmt.h"
 #include "../compare/group.h"
 #include "render.h"
@@ -216,16 +217,18 @@ static void put_fig(bl_strbuf *out, const bl_table *t, size_t i, size_t j, bl_me
 }
 
 /* report --baseline: the column's main figure over the baseline column's, shown with the
- * main figure ("×1.42 of 1 GbE" on hover). */
+ * main figure and the verdict's arrow the footnote explains, as the text report does
+ * ("×5.16 ▲"; "better: 5.16× the figure of 1 GbE" on hover). */
 static void put_ratio(bl_strbuf *out, const bl_table *t, size_t i, size_t j)
 {
     double r = bl_table_ratio(t, i, j);
     if (t->baseline < 0 || (long)j == t->baseline || !bl_present(r))
         return;
-    bl_strbuf_puts(out, "<span class=\"m m-main ratio\" title=\"");
-    bl_strbuf_printf(out, "%.3g× the figure of ", r);
+    bl_verdict v = bl_baseline_verdict(t, i, j);
+    bl_strbuf_printf(out, "<span class=\"m m-main ratio\" title=\"%s: %.3g× the figure of ",
+                     bl_verdict_word(v), r);
     bl_page_esc(out, t->cols[t->baseline].label);
-    bl_strbuf_printf(out, "\"> ×%.2f</span>", r);
+    bl_strbuf_printf(out, "\"> ×%.2f %s</span>", r, bl_verdict_arrow(v));
 }
 
 static void put_table(bl_strbuf *out, const bl_table *t, const bl_metric *ms, size_t nm)

@@ -252,8 +252,13 @@ int bl_run_sweep(const bl_sweep *s, const bl_jobs *jobs, const bl_suite *suite,
         p.o.progress_later_s = per * (double)(total - k - 1);
         fprintf(msg, "sweep %s\n", p.what.s);
         ex.o = &p.o;
+        size_t first = out->n;
         rc = suite ? bl_run_suite_on(&ex, suite, out) : bl_run_jobs_on(&ex, jobs, out);
         ex.o = o;
+        /* Each point (of each round) is a run of its own, as if run alone: a run ID a point,
+         * its parameters in its labels; a point's runs of several rounds are its repeats. */
+        for (size_t q = first; q < out->n; q++)
+            out->v[q]->run = (long)k + 1;
     }
     point_free(&p, s);
     bl_exec_done(&ex);

@@ -96,6 +96,17 @@ static void test_by_pairs_and_pool(void **state)
     assert_null(strstr(out, "CI"));
     free(out);
     free(err);
+    /* compare's sides say it as the report does (issue 24: the same rule for compare's
+     * sides): the nine 1 GbE set-ups' seq reads 93.32 ± 21.33 MB/s, pooled, not n=9 repeats. */
+    assert_int_equal(bl_test_benchlogf(&out, &err,
+                                       "compare --db %s/s.db 'column=1 GbE' 'column=10 GbE' --pool",
+                                       dir),
+                     0);
+    assert_non_null(strstr(out, "93.32 ± 21.33 MB/s (pooled over 9 set-ups)"));
+    assert_non_null(strstr(out, "407.9 ± 203.0 MB/s (pooled over 9 set-ups)"));
+    assert_null(strstr(out, "n=9"));
+    free(out);
+    free(err);
     /* a bad list is a usage error */
     assert_int_equal(bl_test_benchlogf(NULL, &err, "report --db %s/s.db --by host,,column", dir),
                      2);
@@ -166,8 +177,9 @@ static void test_cdm_layout(void **state)
     free(path);
 }
 
-/* compare -o FILE.png|html|xlsx: the comparison as a file to send, its title saying how B
- * fares against A (blog 001's iSCSI set-up: 10 GbE better in 7 of 8 tests, worse in 1). */
+/* compare -o FILE.png|svg|html|xlsx: the comparison as a file to send, its title saying how B
+ * fares against A (blog 001's iSCSI set-up: 10 GbE better in 7 of 8 tests, worse in 1), each
+ * test's change beside B's bar. */
 static void test_compare_sendable(void **state)
 {
     (void)state;
@@ -196,6 +208,15 @@ static void test_compare_sendable(void **state)
                                       "tests, worse in 1"));
             assert_non_null(strstr(f, "580.2"));
         }
+        /* Each of B's bars says its change and verdict, as compare's lines (+416.4% better,
+         * 4KiB Q32 writes -10.8% worse); A's bars their figure alone. */
+        if (i == 1) {
+            assert_non_null(strstr(f, ">580.2  +416.4% ▲<"));
+            assert_non_null(strstr(f, ">4.04  -10.8% ▼<"));
+            assert_non_null(strstr(f, ">112.4<"));
+        }
+        if (i == 2) /* the page: B's ratio and its verdict */
+            assert_non_null(strstr(f, "> ×5.16 ▲</span>"));
         if (i == 3)
             assert_memory_equal(f, "PK", 2);
         free(f);

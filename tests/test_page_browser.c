@@ -639,12 +639,17 @@ static void test_report_options_reach_the_page(void **state)
     assert_non_null(strstr(out, "×: the main figure over that of KDiskMark"));
     const char *cell = strstr(out, ">519.8 MB/s</span>");
     assert_non_null(cell);
-    static const char ratio[] = "<span class=\"m m-main ratio\" title=\"1.18× the figure of "
-                                "KDiskMark\"> ×1.18</span>";
+    static const char ratio[] = "<span class=\"m m-main ratio\" title=\"better: 1.18× the "
+                                "figure of KDiskMark\"> ×1.18 ▲</span>";
     cell += strlen(">519.8 MB/s</span>");
     assert_memory_equal(cell, ratio, strlen(ratio));
     /* Only the 6 tests both set-ups ran carry a ratio, and never on the baseline itself. */
     assert_int_equal(count(out, "class=\"m m-main ratio\""), 6);
+    /* Each with the verdict the footnote explains, as the text report's: 4KiB Q1T1 reads,
+     * 37.61 against 45.07 MB/s, are worse (issue 24: --baseline says better or worse). */
+    assert_int_equal(count(out, " ▲</span>"), 4);
+    assert_int_equal(count(out, " ▼</span>"), 2);
+    assert_non_null(strstr(out, "title=\"worse: 0.834× the figure of KDiskMark\"> ×0.83 ▼</span>"));
     free(out);
     snprintf(args, sizeof args, "report --db %s --by tool --metric p99 --html tool~Disk", db);
     assert_int_equal(bl_test_benchlog(args, &out, &err), 0);

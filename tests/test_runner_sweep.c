@@ -141,6 +141,7 @@ static void test_sweep_obeys_littles_law(void **state)
         assert_int_equal(label_int(r, "sweep_iodepth"), depth);
         assert_int_equal(label_int(r, "sweep_numjobs"), jobs_n);
         assert_string_equal(bl_record_label(r, "sweep"), "iodepth,numjobs");
+        assert_int_equal(r->run, (int64_t)i + 1); /* a run of its own a point */
         assert_int_equal(r->bs, 65536);
         double want = depth * jobs_n, got = r->iops * r->lat_ns.mean / 1e9;
         printf("  %s QD%d x%d: IOPS %.0f x lat %.1f us = %.2f (want %.0f), %llu bytes in %.3f s\n",
