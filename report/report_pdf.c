@@ -261,7 +261,7 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
         bl_strbuf_printf(&sb, "%s · %s · %s", bl_count(gr->ncols, "set-up").s,
                          bl_count(sub->nrows, "test").s, bl_count(sub->n_records, "record").s);
         if (d->two) /* the set-up named once, whole, above its table */
-            bl_strbuf_printf(&sb, " · no chart · set-up: %s", sub->cols[0].label);
+            bl_strbuf_printf(&sb, " · set-up: %s", sub->cols[0].label);
         else if (gr->ncols == 1)
             bl_strbuf_puts(&sb, " · one set-up: the table, no chart");
         else if (!shared)

@@ -300,7 +300,8 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
     char title[300];
     snprintf(title, sizeof title, "%s", name);
     /* A chart longer than a page is drawn denser: thinner bars, their figures in smaller
-     * type (bar.c fits them to the bar), the same scale; a third fewer pages. */
+     * type (bar.c fits them to the bar, and a test's title keeps its height), the same scale;
+     * a third fewer pages. */
     double dense = 1;
     {
         bl_table *sub = bl_table_subset_rows(t, rows, nr, all, t->ncols);
