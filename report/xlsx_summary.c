@@ -489,8 +489,8 @@ void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_me
     /* Say where the charts are, and what has none. */
     if (gc.n == 1) {
         bl_diags_add(notes, 0,
-                     "%zu set-ups are too many for one chart (%d at most) and form one "
-                     "comparison group: no chart; narrow with FILTER or --by",
+                     "%zu set-ups are too many for one chart; they form one comparison group, "
+                     "so none is charted (%d at most): narrow with FILTER or --by",
                      t->ncols, MAX_CHARTED_SETUPS);
         return;
     }

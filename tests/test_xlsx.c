@@ -145,9 +145,9 @@ static void test_wide_summary(void **state)
     /* --by makes the 5,000 set-ups one comparison group: the note says so, not "0 comparison
      * groups charted". */
     assert_int_equal(notes.n, 1);
-    assert_string_equal(notes.v[0].msg, "5000 set-ups are too many for one chart (200 at most) "
-                                        "and form one comparison group: no chart; narrow with "
-                                        "FILTER or --by");
+    assert_string_equal(notes.v[0].msg,
+                        "5000 set-ups are too many for one chart; they form one comparison group, "
+                        "so none is charted (200 at most): narrow with FILTER or --by");
     bl_diags_free(&notes);
     char *ss = zip_part(path, "xl/sharedStrings.xml");
     assert_non_null(strstr(ss, "5000 set-ups are too many to chart (200 at most)"));
