@@ -100,8 +100,30 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
         total += n ? n : 1;
     }
     /* A test takes room for its own bars (one slot each, bars 80% of a slot): a test one
-     * set-up ran is one bar high, not as high as the test every set-up ran. */
-    double s = c->s, slot = (c->py1 - c->py0) / (double)total, gy = c->py0;
+     * set-up ran is one bar high, not as high as the test every set-up ran, but never less
+     * than its title's height (the other tests' slots give the room: only in a chart thin
+     * enough for titles to run into each other). */
+    double s = c->s, plot = c->py1 - c->py0, slot = plot / (double)total, gy = c->py0;
+    double th = 17 * c->ts * 1.3; /* a 17-unit title line */
+    for (size_t it = 0; it <= nr; it++) {
+        double fixed = 0;
+        size_t rest = 0;
+        for (size_t k = 0; k < nr; k++) {
+            size_t n = present(t, rows[k], page, ns, metric, cols);
+            if ((double)(n ? n : 1) * slot < th)
+                fixed += th;
+            else
+                rest += n ? n : 1;
+        }
+        if (!rest || fixed >= plot) { /* no room to give: one slot a bar as before */
+            slot = plot / (double)total;
+            th = 0;
+            break;
+        }
+        if ((plot - fixed) / (double)rest >= slot)
+            break;
+        slot = (plot - fixed) / (double)rest;
+    }
     double bar = fmin(slot * 0.8, 64 * s);
     /* Label sizes are scaled by c->ts when drawn: fit the bar's height in those units. */
     double label_size = fmin(16, bar * 0.85 / c->ts);
@@ -110,7 +132,8 @@ static void draw_bars(bl_canvas *c, const bl_table *t, const size_t *rows, size_
     for (size_t k = 0; k < nr; k++) {
         const bl_row *row = &t->rows[rows[k]];
         size_t n = present(t, rows[k], page, ns, metric, cols);
-        double group = slot * (double)(n ? n : 1), top = gy + (group - bar * (double)n) / 2;
+        double group = fmax(slot * (double)(n ? n : 1), th),
+               top = gy + (group - bar * (double)n) / 2;
         if (titles)
             bl_canvas_text(c, c->px0 - 14 * s, gy + group / 2, row->title, 17, 0, 1, 0.5, INK,
                            c->px0 - 50 * s);

@@ -383,7 +383,7 @@ void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out
         bl_render_overview(t, o, out);
         return;
     }
-    if (o->format == BL_REPORT_TEXT && bl_render_text_groups(t, o, out)) {
+    if (bl_render_groups(t, o, out)) {
         bl_render_overview(t, o, out);
         return;
     }

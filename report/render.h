@@ -19,7 +19,7 @@ typedef struct bl_report_opts {
                        mean of ratios to the baseline, compare/overview.h) */
     int setups;     /* text, md: add the set-up table (each set-up's tool, version, host...) */
     int layout_cdm; /* text, md: CrystalDiskMark's own layout (cdm_layout.c) */
-    int across;     /* text: the records were chosen (a FILTER): one group, not one a source */
+    int across;     /* text, md: the records were chosen (a FILTER): one group, not one a source */
 } bl_report_opts;
 
 void bl_report_render(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
@@ -48,10 +48,13 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
 /* The aligned terminal table: past o->width columns, blocks of set-ups that each repeat the
  * test column, headers wrapped at " · " and rows empty in a block left out of it. */
 void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
-/* The same organised by comparison group (compare/group.h) when there is more than one: an
- * overview of the groups with their counts, then each group's heading and table, in the page's
- * order, the footnote once; returns 0 (writing nothing) for a single group. */
-int bl_render_text_groups(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
+/* Its table alone, in blocks past o->width: no title, no footnote (text.c). */
+void bl_render_text_table(const bl_grid *g, const bl_report_opts *o, bl_strbuf *out);
+/* The text or Markdown report organised by comparison group (compare/group.h) when there is
+ * more than one: the title, an overview of the groups with their counts, then each group's
+ * heading and table, in the page's order, the footnote once (render_groups.c); returns 0
+ * (writing nothing) for a single group (a FILTER, --by or a baseline make one). */
+int bl_render_groups(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
 void bl_render_csv(const bl_table *t, const bl_report_opts *o, bl_strbuf *out);
 /* Names from imported text in g's heads and cells shown as escape.h does for a terminal. */
 void bl_grid_escape_term(bl_grid *g);

@@ -51,8 +51,8 @@ void bl_pdf_rule(doc *d, double y, unsigned color, double width)
 {
     bl_pdf_rgb(d, color);
     cairo_set_line_width(d->cr, width);
-    cairo_move_to(d->cr, M, y);
-    cairo_line_to(d->cr, PW - M, y);
+    cairo_move_to(d->cr, d->x, y);
+    cairo_line_to(d->cr, d->x + d->w, y);
     cairo_stroke(d->cr);
 }
 
@@ -73,10 +73,34 @@ void bl_pdf_new_page(doc *d)
     d->page++;
 }
 
+#define COL_GAP 18.0
+
 void bl_pdf_new_page_at(doc *d, double y)
 {
+    if (d->two && d->col == 0) {
+        d->left_bottom = d->y;
+        d->col = 1;
+        d->x = M + (PW - 2 * M + COL_GAP) / 2;
+        d->y = d->col_top;
+        return;
+    }
     bl_pdf_new_page(d);
-    d->y = y;
+    d->y = d->col_top = d->left_bottom = y;
+    d->col = 0;
+    d->x = M;
+}
+
+void bl_pdf_columns(doc *d, int two)
+{
+    if (two == d->two)
+        return;
+    if (!two && d->col == 1) /* below the longer of the two */
+        d->y = fmax(d->y, d->left_bottom);
+    d->two = two;
+    d->col = 0;
+    d->col_top = d->left_bottom = d->y;
+    d->x = M;
+    d->w = two ? (PW - 2 * M - COL_GAP) / 2 : PW - 2 * M;
 }
 
 /* Title page: what the reader needs before the figures. */
@@ -186,10 +210,12 @@ static void contents(doc *d, const bl_groups *gs)
         dest_name(dest, sizeof dest, g);
         snprintf(attr, sizeof attr, "dest='%s'", dest);
         cairo_tag_begin(d->cr, CAIRO_TAG_LINK, attr);
-        d->y += bl_pdf_text(d, M + col * colw, d->y, colw - 10, sb.s, 7, 0, 0, 1, INK) + 1.5;
+        d->y += bl_pdf_text(d, M + col * colw, d->y, colw - 10, sb.s, 6.5, 0, 0, 1, INK) + 0.5;
         cairo_tag_end(d->cr, CAIRO_TAG_LINK);
     }
     bl_strbuf_free(&sb);
+    if (col > 0) /* the page's first columns run to its foot: the groups on a page of their own */
+        d->y = PH;
 }
 
 /* The groups one after the other, each starting where the last ended when its heading and
@@ -197,32 +223,13 @@ static void contents(doc *d, const bl_groups *gs)
 static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_opts *o, char *err,
                   size_t errlen)
 {
-    bl_pdf_new_page_at(d, M);
+    d->y += 16; /* after the contents, on its last page when there is room */
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     int rc = 0;
     for (size_t g = 0; g < gs->n && rc == 0; g++) {
         const bl_group *gr = &gs->v[g];
         bl_table *sub = bl_table_subset(t, gr->cols, gr->ncols);
-        if (d->y > PH - M - 75) /* its heading, table header and a line at least */
-            bl_pdf_new_page_at(d, M);
-        else if (d->y > M + 1)
-            d->y += 10;
-        char dest[48], attr[200];
-        dest_name(dest, sizeof dest, g);
-        snprintf(attr, sizeof attr, "name='%s'", dest);
-        bl_strbuf_reset(&sb);
-        bl_strbuf_printf(&sb, "%zu. %s", g + 1, gr->name);
-        bl_pdf_rule(d, d->y, INK, 1.2);
-        d->y += 4;
-        cairo_tag_begin(d->cr, CAIRO_TAG_DEST, attr);
-        d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 12, 1, 0, 0, INK);
-        cairo_tag_end(d->cr, CAIRO_TAG_DEST);
-        snprintf(attr, sizeof attr, "dest='%s'", dest);
-        cairo_pdf_surface_add_outline(d->surf, CAIRO_PDF_OUTLINE_ROOT, sb.s, attr, 0);
-        bl_strbuf_reset(&sb);
-        bl_strbuf_printf(&sb, "%s · %s · %s", bl_count(gr->ncols, "set-up").s,
-                         bl_count(sub->nrows, "test").s, bl_count(sub->n_records, "record").s);
         /* One set-up, or set-ups that share no test, compare nothing: the table holds every
          * figure a chart would. */
         int shared = 0;
@@ -232,49 +239,75 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
                 n += bl_table_cell(sub, i, j)->n_recs > 0;
             shared = n > 1;
         }
-        if (gr->ncols == 1)
-            bl_strbuf_puts(&sb, " · one set-up: its figures are the table, no chart");
+        /* A single set-up's table is narrow: such groups share the page in two columns. */
+        bl_pdf_columns(d, gr->ncols == 1 && bl_pdf_lone_width(sub) <= (PW - 2 * M - COL_GAP) / 2);
+        if (d->y > PH - M - 72) /* its heading, table header and a line at least */
+            bl_pdf_new_page_at(d, M);
+        else if (d->y > d->col_top + 1)
+            d->y += 8;
+        char dest[48], attr[200];
+        dest_name(dest, sizeof dest, g);
+        snprintf(attr, sizeof attr, "name='%s'", dest);
+        bl_strbuf_reset(&sb);
+        bl_strbuf_printf(&sb, "%zu. %s", g + 1, gr->name);
+        bl_pdf_rule(d, d->y, INK, 1.2);
+        d->y += 4;
+        cairo_tag_begin(d->cr, CAIRO_TAG_DEST, attr);
+        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, d->two ? 10 : 11, 1, 0, 0, INK);
+        cairo_tag_end(d->cr, CAIRO_TAG_DEST);
+        snprintf(attr, sizeof attr, "dest='%s'", dest);
+        cairo_pdf_surface_add_outline(d->surf, CAIRO_PDF_OUTLINE_ROOT, sb.s, attr, 0);
+        bl_strbuf_reset(&sb);
+        bl_strbuf_printf(&sb, "%s · %s · %s", bl_count(gr->ncols, "set-up").s,
+                         bl_count(sub->nrows, "test").s, bl_count(sub->n_records, "record").s);
+        if (d->two) /* the set-up named once, whole, above its table */
+            bl_strbuf_printf(&sb, " · set-up: %s", sub->cols[0].label);
+        else if (gr->ncols == 1)
+            bl_strbuf_puts(&sb, " · one set-up: the table, no chart");
         else if (!shared)
             bl_strbuf_puts(&sb, " · no test shared by two set-ups: the table, no chart");
-        d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 8.5, 0, 0, 0, MUTED) + 4;
+        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 8, 0, 0, 0, MUTED) + 3;
         bl_pdf_group_table(d, sub, gr->name);
         if (shared)
             rc = bl_pdf_group_charts(d, sub, gr->name, o, err, errlen);
         bl_table_free(sub);
     }
+    bl_pdf_columns(d, 0);
     bl_strbuf_free(&sb);
     if (d->y > PH - M - 60)
         bl_pdf_new_page_at(d, M);
     bl_strbuf_reset(&sb);
     bl_report_opts ro = {.lat = 1};
     bl_report_footnote(t, &ro, &sb, "");
-    bl_pdf_text(d, M, d->y + 6, PW - 2 * M, sb.s, 8, 0, 0, 0, MUTED);
+    d->y += bl_pdf_text(d, M, d->y + 6, PW - 2 * M, sb.s, 8, 0, 0, 0, MUTED) + 6;
     bl_strbuf_free(&sb);
     return rc;
 }
 
-/* The sources appendix, one run at a time as the walk brings its records. */
+/* The sources appendix, one run at a time as the walk brings its records: under each folder,
+ * a line a file: its first runs with their lines (the first with its labels), the last one,
+ * and how many. */
 typedef struct {
     doc *d;
     double y, top; /* top: where the columns start on this page */
     int col;
     bl_run_digest run;
     char *source;    /* the source being listed */
+    char *dir;       /* its folder, said once above its files */
     bl_strbuf entry; /* its line so far */
-    size_t records;
+    size_t records, runs;
+    long long last_run, last_line;
 } src_walk;
 
-/* The source's line out: "file · tool · run 1 line 3 (labels), run 2 line 6 · 2 records". */
-static void source_flush(src_walk *w)
+#define SOURCE_RUNS_NAMED 3
+
+/* One line in the appendix's columns. */
+static void source_put(src_walk *w, const char *s, int bold)
 {
-    if (!w->entry.len)
-        return;
-    bl_strbuf_printf(&w->entry, " · %zu record%s", w->records, w->records == 1 ? "" : "s");
-    /* Two columns a page: a source's line is short, and the appendix is for looking up. */
-    double colw = (PW - 2 * M - 16) / 2;
-    if (w->y > PH - M - 3 * LINE_H) {
-        if (w->col == 0) {
-            w->col = 1;
+    double colw = (PW - 2 * M - 32) / 3;
+    if (w->y > PH - M - (bold ? 3 : 2) * LINE_H) { /* a folder's line above a file at least */
+        if (w->col < 2) {
+            w->col++;
         } else {
             bl_pdf_new_page(w->d);
             w->col = 0;
@@ -282,10 +315,43 @@ static void source_flush(src_walk *w)
         }
         w->y = w->top;
     }
-    w->y += bl_pdf_text(w->d, M + w->col * (colw + 16), w->y, colw, w->entry.s, 6.5, 0, 0, 0, INK) +
-            1.5;
+    w->y += bl_pdf_text(w->d, M + w->col * (colw + 16), w->y, colw, s, 6.5, bold, 0, 0, INK) + 1;
+}
+
+/* The source's line out: "file · tool · run 1 line 3, run 2 line 6 · 2 records", under its
+ * folder's line when the folder changes. */
+static void source_flush(src_walk *w)
+{
+    if (!w->entry.len)
+        return;
+    const char *base = bl_basename(w->source);
+    size_t dl = (size_t)(base - w->source);
+    if (dl && (!w->dir || strlen(w->dir) != dl || strncmp(w->dir, w->source, dl) != 0)) {
+        free(w->dir);
+        w->dir = bl_xstrdup(w->source);
+        w->dir[dl] = 0;
+        source_put(w, w->dir, 1);
+    }
+    if (w->runs > SOURCE_RUNS_NAMED) {
+        bl_strbuf_printf(&w->entry, ", … run %lld", w->last_run);
+        if (w->last_line > 0)
+            bl_strbuf_printf(&w->entry, " line %lld", w->last_line);
+        bl_strbuf_printf(&w->entry, " (%zu runs)", w->runs);
+    }
+    bl_strbuf_printf(&w->entry, " · %zu record%s", w->records, w->records == 1 ? "" : "s");
+    /* Three columns a page: a file's line is short, and the appendix is for looking up. */
+    source_put(w, w->entry.s, 0);
     bl_strbuf_reset(&w->entry);
-    w->records = 0;
+    w->records = w->runs = 0;
+}
+
+/* Characters, not bytes, of UTF-8 text. */
+static size_t chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
 }
 
 /* A run finished: added to its source's line (runs of a source follow one another). */
@@ -300,24 +366,33 @@ static void source_line(src_walk *w)
         source_flush(w);
         free(w->source);
         w->source = bl_xstrdup(src);
-        bl_strbuf_printf(&w->entry, "%s · %s · ", src, r->tool ? r->tool : "?");
-    } else if (w->entry.len > 600) { /* a source of many runs: a paragraph a few lines long */
-        source_flush(w);
-        bl_strbuf_printf(&w->entry, "%s (continued) · ", src);
-    } else {
-        bl_strbuf_puts(&w->entry, ", ");
+        bl_strbuf_printf(&w->entry, "%s · %s · ", bl_basename(src), r->tool ? r->tool : "?");
     }
-    bl_strbuf_printf(&w->entry, "run %lld", (long long)r->run);
-    if (run->line > 0)
-        bl_strbuf_printf(&w->entry, " line %lld", (long long)run->line);
-    const char *sep = " (";
-    for (size_t k = 0; k < r->n_labels; k++) /* the labels all its records share */
-        if (run->same[k]) {
-            bl_strbuf_printf(&w->entry, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
-            sep = "; ";
-        }
-    if (*sep == ';')
-        bl_strbuf_putc(&w->entry, ')');
+    if (w->runs < SOURCE_RUNS_NAMED) {
+        bl_strbuf_printf(&w->entry, "%srun %lld", w->runs ? ", " : "", (long long)r->run);
+        if (run->line > 0)
+            bl_strbuf_printf(&w->entry, " line %lld", (long long)run->line);
+        const char *sep = " (";
+        /* The first run's own labels, whole, as many as fit a line (the tables' set-ups are
+         * named by them); its date left out. */
+        size_t from = w->entry.len;
+        for (size_t k = 0; k < r->n_labels && !w->runs; k++)
+            if (run->same[k] && strcmp(r->labels[k].key, "date") != 0) {
+                if (chars(w->entry.s + from) + chars(r->labels[k].key) + chars(r->labels[k].value) >
+                    70) {
+                    bl_strbuf_puts(&w->entry, *sep == ';' ? "; …" : " (…");
+                    sep = "; ";
+                    break;
+                }
+                bl_strbuf_printf(&w->entry, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
+                sep = "; ";
+            }
+        if (*sep == ';')
+            bl_strbuf_putc(&w->entry, ')');
+    }
+    w->runs++;
+    w->last_run = (long long)r->run;
+    w->last_line = (long long)run->line;
     w->records += run->n;
     bl_run_digest_clear(&w->run);
 }
@@ -333,8 +408,12 @@ static int source_add(void *ctx, const bl_record *r)
 
 static int sources(doc *d, bl_rec_walk_fn walk, void *src, char *err, size_t errlen)
 {
-    bl_pdf_new_page(d);
-    src_walk w = {.d = d, .y = M};
+    /* Below the last group when a third of the page is left. */
+    if (d->y > PH - PH / 3)
+        bl_pdf_new_page_at(d, M);
+    else
+        bl_pdf_rule(d, d->y += 12, INK, 1.2), d->y += 4;
+    src_walk w = {.d = d, .y = d->y};
     w.y += bl_pdf_text(d, M, w.y, PW - 2 * M, "Sources: each file, its runs and their first lines",
                        13, 1, 0, 0, INK) +
            8;
@@ -345,6 +424,7 @@ static int sources(doc *d, bl_rec_walk_fn walk, void *src, char *err, size_t err
     source_flush(&w);
     bl_strbuf_free(&w.entry);
     free(w.source);
+    free(w.dir);
     return rc;
 }
 
@@ -393,7 +473,8 @@ int bl_report_pdf_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
     if (bl_atomic_open(&out, path, err, errlen) != 0)
         return 1;
     FILE *f = out.f;
-    doc d = {.title = o->title ? o->title : "Storage benchmark comparison"};
+    doc d = {
+        .title = o->title ? o->title : "Storage benchmark comparison", .x = M, .w = PW - 2 * M};
     d.surf = cairo_pdf_surface_create_for_stream(to_file, f, PW, PH);
     cairo_pdf_surface_set_metadata(d.surf, CAIRO_PDF_METADATA_TITLE, d.title);
     cairo_pdf_surface_set_metadata(d.surf, CAIRO_PDF_METADATA_CREATOR, "benchlog");

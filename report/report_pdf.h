@@ -3,11 +3,13 @@
  *   - a title page: title, date, what was measured (tools, tests, metrics), how repeats
  *     combine, and an overview of the comparison groups (compare/group.h);
  *   - the contents: each group with its counts, linked; the outline (bookmarks) lists them;
- *   - each group in turn (small ones share a page): its table in long form (one line per
+ *   - each group in turn, from the contents' last page (small ones share a page; a single
+ *     set-up's narrow table goes in one of two columns): its table in long form (one line per
  *     test × set-up, only the figure columns it fills: MB/s, IOPS, mean and p99 latency, n,
  *     95% CI) and its bar chart of the main figure, every set-up (ten to a chart), as tall as
- *     its bars, tests split over pages when they must;
- *   - a sources appendix: each run with its file, line, tool and labels.
+ *     its bars (denser past a page), tests split over pages when they must;
+ *   - a sources appendix, three columns under each folder: each file, its tool, its first
+ *     runs with their lines (the first with its labels), its last run and how many.
  * Built on the comparison model (table.h) and the records it was built from, which are walked
  * (twice: what the title page and the charts' titles say of them, then the sources) and never
  * held. */

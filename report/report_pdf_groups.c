@@ -40,19 +40,33 @@ static size_t group_cols(const bl_table *t, fcol *out)
 }
 
 #define TEST_W 150.0
+/* A table line: 8-point text with its leading. */
+#define ROW_H 11.5
 
-static double head_row(doc *d, double y, const fcol *fc, size_t nf, double setup_w)
+double bl_pdf_lone_width(const bl_table *t)
 {
-    double x = M;
-    bl_pdf_text(d, x + 3, y, TEST_W - 6, "Test", 8.5, 1, 0, 1, INK);
+    fcol fc[8];
+    size_t nf = group_cols(t, fc);
+    double w = TEST_W;
+    for (size_t k = 0; k < nf; k++)
+        w += fc[k].w;
+    return w;
+}
+
+/* named 0: no set-up column's heading (a column of two, the set-up named above). */
+static double head_row(doc *d, double y, const fcol *fc, size_t nf, double setup_w, int named)
+{
+    double x = d->x;
+    bl_pdf_text(d, x + 3, y, TEST_W - 6, "Test", 8, 1, 0, 1, INK);
     x += TEST_W;
-    bl_pdf_text(d, x + 3, y, setup_w - 6, "Set-up", 8.5, 1, 0, 1, INK);
+    if (named)
+        bl_pdf_text(d, x + 3, y, setup_w - 6, "Set-up", 8, 1, 0, 1, INK);
     x += setup_w;
     for (size_t k = 0; k < nf; k++) {
-        bl_pdf_text(d, x + 3, y, fc[k].w - 6, fc[k].head, 8.5, 1, 1, 1, INK);
+        bl_pdf_text(d, x + 3, y, fc[k].w - 6, fc[k].head, 8, 1, 1, 1, INK);
         x += fc[k].w;
     }
-    y += LINE_H + 2;
+    y += ROW_H + 2;
     bl_pdf_rule(d, y - 1, INK, 0.8);
     return y + 1;
 }
@@ -76,12 +90,14 @@ static void group_table(doc *d, const bl_table *t, const char *name)
 {
     fcol fc[8];
     size_t nf = group_cols(t, fc);
-    double setup_w = PW - 2 * M - TEST_W;
+    double setup_w = d->w - TEST_W;
     for (size_t k = 0; k < nf; k++)
         setup_w -= fc[k].w;
-    if (d->y > PH - M - 4 * LINE_H)
+    /* In a column of two, the set-up is named above the table: its column is a gap. */
+    int named = !d->two;
+    if (d->y > PH - M - 4 * ROW_H)
         bl_pdf_new_page_at(d, M);
-    d->y = head_row(d, d->y, fc, nf, setup_w);
+    d->y = head_row(d, d->y, fc, nf, setup_w, named);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t i = 0; i < t->nrows; i++) {
@@ -91,20 +107,22 @@ static void group_table(doc *d, const bl_table *t, const char *name)
             const bl_stat *main = bl_cell_main(&t->rows[i], c);
             if (!c->n_recs)
                 continue;
-            if (d->y > PH - M - 2 * LINE_H - 8) {
+            if (d->y > PH - M - 2 * ROW_H - 8) {
                 bl_pdf_new_page_at(d, M);
                 bl_strbuf_reset(&sb);
                 bl_strbuf_printf(&sb, "%s (continued)", name);
-                d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 10, 1, 0, 1, INK) + 4;
-                d->y = head_row(d, d->y, fc, nf, setup_w);
+                d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 10, 1, 0, 1, INK) + 4;
+                d->y = head_row(d, d->y, fc, nf, setup_w, named);
                 first = 1; /* the test named again at the top of a page */
             }
-            double x = M, y = d->y;
+            double x = d->x, y = d->y;
             if (first)
-                bl_pdf_text(d, x + 3, y, TEST_W - 6, t->rows[i].title, 8.5, 1, 0, 1, INK);
+                bl_pdf_text(d, x + 3, y, TEST_W - 6, t->rows[i].title, 8, 1, 0, 1, INK);
             x += TEST_W;
             /* Set-up names wrap: what tells them apart is often in their middle. */
-            double h = bl_pdf_text(d, x + 3, y, setup_w - 6, t->cols[j].label, 8.5, 0, 0, 0, INK);
+            double h =
+                named ? bl_pdf_text(d, x + 3, y, setup_w - 6, t->cols[j].label, 8, 0, 0, 0, INK)
+                      : 0;
             x += setup_w;
             for (size_t k = 0; k < nf; k++) {
                 bl_strbuf_reset(&sb);
@@ -124,14 +142,14 @@ static void group_table(doc *d, const bl_table *t, const char *name)
                 } else if (main->n > 1 && bl_present(main->ci)) {
                     cell_fig(&sb, c, bl_row_main(&t->rows[i]), main->ci);
                 }
-                bl_pdf_text(d, x + 3, y, fc[k].w - 6, sb.s, 8.5, 0, 1, 1, flag ? 0xC0392B : INK);
+                bl_pdf_text(d, x + 3, y, fc[k].w - 6, sb.s, 8, 0, 1, 1, flag ? 0xC0392B : INK);
                 x += fc[k].w;
             }
-            d->y += fmax(LINE_H, h + 2);
+            d->y += fmax(ROW_H, h + 1);
             first = 0;
         }
         bl_pdf_rule(d, d->y + 1, RULE, 0.5);
-        d->y += 3;
+        d->y += 2;
     }
     bl_strbuf_free(&sb);
     d->y += 6;
@@ -151,9 +169,9 @@ static void key_of(size_t j, char *buf, size_t n)
 
 static double pivot_head(doc *d, const bl_table *t, size_t first, size_t nc, double colw, int keyed)
 {
-    double x = M + TEST_W, h = LINE_H;
+    double x = M + TEST_W, h = ROW_H;
     char key[8];
-    bl_pdf_text(d, M + 3, d->y, TEST_W - 6, "Test", 8.5, 1, 0, 1, INK);
+    bl_pdf_text(d, M + 3, d->y, TEST_W - 6, "Test", 8, 1, 0, 1, INK);
     for (size_t j = first; j < first + nc; j++) {
         key_of(j - first, key, sizeof key);
         if (keyed) {
@@ -200,7 +218,7 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
         size_t nc =
             keyed ? (t->ncols - first < PIVOT_CHUNK ? t->ncols - first : PIVOT_CHUNK) : t->ncols;
         double colw = (PW - 2 * M - TEST_W) / (double)nc;
-        if (d->y > PH - M - 6 * LINE_H - (keyed ? LINE_H * (double)(nc + 1) / 2 : 0))
+        if (d->y > PH - M - 6 * ROW_H - (keyed ? ROW_H * (double)(nc + 1) / 2 : 0))
             bl_pdf_new_page_at(d, M);
         if (keyed)
             pivot_keys(d, t, first, nc);
@@ -211,14 +229,14 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
                 any = bl_table_cell(t, i, j)->n_recs > 0;
             if (!any)
                 continue;
-            if (d->y > PH - M - 2 * LINE_H) {
+            if (d->y > PH - M - 2 * ROW_H) {
                 bl_pdf_new_page_at(d, M);
                 bl_strbuf_reset(&sb);
                 bl_strbuf_printf(&sb, "%s (continued)", name);
                 d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 10, 1, 0, 1, INK) + 4;
                 d->y = pivot_head(d, t, first, nc, colw, keyed);
             }
-            bl_pdf_text(d, M + 3, d->y, TEST_W - (keyed ? 42 : 6), t->rows[i].title, 8.5, 1, 0, 1,
+            bl_pdf_text(d, M + 3, d->y, TEST_W - (keyed ? 42 : 6), t->rows[i].title, 8, 1, 0, 1,
                         INK);
             bl_metric m = bl_row_main(&t->rows[i]);
             for (size_t j = first; j < first + nc; j++) {
@@ -252,7 +270,7 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
                                                     : bl_metric_unit(m));
                 bl_pdf_text(d, M + TEST_W - 38, d->y + 1, 34, sb.s, 7, 0, 1, 1, MUTED);
             }
-            d->y += LINE_H;
+            d->y += ROW_H;
             bl_pdf_rule(d, d->y, RULE, 0.4);
             d->y += 1;
         }
@@ -281,6 +299,17 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
         all[j] = j;
     char title[300];
     snprintf(title, sizeof title, "%s", name);
+    /* A chart longer than a page is drawn denser: thinner bars, their figures in smaller
+     * type (bar.c fits them to the bar, and a test's title keeps its height), the same scale;
+     * a third fewer pages. */
+    double dense = 1;
+    {
+        bl_table *sub = bl_table_subset_rows(t, rows, nr, all, t->ncols);
+        bl_chart_opts co = {.kind = BL_CHART_BAR, .by = o->by, .table = sub, .compact = 1};
+        if (bl_chart_bar_height(NULL, &co, 1600) * s > PH - 2 * M)
+            dense = 0.7;
+        bl_table_free(sub);
+    }
     for (size_t first_col = 0; first_col < t->ncols; first_col += BL_CHART_MAX_CURVES) {
         size_t nc =
             t->ncols - first_col < BL_CHART_MAX_CURVES ? t->ncols - first_col : BL_CHART_MAX_CURVES;
@@ -297,7 +326,7 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
                                     .table = sub,
                                     .title = title,
                                     .compact = 1};
-                int hk = bl_chart_bar_height(NULL, &co, 1600);
+                int hk = (int)ceil(bl_chart_bar_height(NULL, &co, 1600) * dense);
                 bl_table_free(sub);
                 if (hk > room && k > 1)
                     break;

@@ -22,6 +22,10 @@ typedef struct bl_pdf_doc {
     const char *title;
     size_t page;
     double y; /* where the next block goes on the page */
+    /* The box blocks go in: the page's width, or one of two columns (two == 1) that small
+     * groups fill in turn, left then right, before a new page. */
+    double x, w, col_top, left_bottom;
+    int two, col;
 } doc;
 
 void bl_pdf_rgb(doc *d, unsigned c);
@@ -29,13 +33,18 @@ void bl_pdf_rgb(doc *d, unsigned c);
  * the end), else wrap. Returns the height used. */
 double bl_pdf_text(doc *d, double x, double y, double w, const char *s, double size, int bold,
                    double align, int ell, unsigned color);
+/* A rule across the box (d->x, d->w). */
 void bl_pdf_rule(doc *d, double y, unsigned color, double width);
 /* The page's footer, and the page out. */
 void bl_pdf_end_page(doc *d);
 void bl_pdf_new_page(doc *d);
-/* A new page, the next block at y. */
+/* A new page, the next block at y; in two columns, the right column first. */
 void bl_pdf_new_page_at(doc *d, double y);
+/* Blocks in two columns from d->y, or across the page again below both. */
+void bl_pdf_columns(doc *d, int two);
 
+/* The width a single set-up's table needs without its set-up column (named above it). */
+double bl_pdf_lone_width(const bl_table *t);
 /* A group's figures (its table, the group's set-ups only): a grid of tests × set-ups (keyed
  * ten to a grid past five set-ups), or the long form for a single set-up. */
 void bl_pdf_group_table(doc *d, const bl_table *t, const char *name);

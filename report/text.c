@@ -1,7 +1,6 @@
 #include "../compare/fmt.h"
 #include "render.h"
 #include "../core/escape.h"
-#include "../compare/group.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,7 +168,7 @@ void bl_render_grid(const bl_grid *g, bl_strbuf *out)
 }
 
 /* The table of g, in blocks of columns past o->width; no title, no footnote. */
-static void table(const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
+void bl_render_text_table(const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
 {
     size_t *w = widths(g, 0);
     int split = o->width > 0 && total_width(w, g->ncols) > (size_t)o->width;
@@ -212,73 +211,6 @@ static void title(const bl_report_opts *o, bl_strbuf *out)
 void bl_render_text(const bl_table *t, const bl_grid *g, const bl_report_opts *o, bl_strbuf *out)
 {
     title(o, out);
-    table(g, o, out);
+    bl_render_text_table(g, o, out);
     bl_report_footnote(t, o, out, "\n");
-}
-
-static const char *s_of(size_t n)
-{
-    return n == 1 ? "" : "s";
-}
-
-/* The overview: one line a group, in the page's order, with its counts. */
-static void overview(const bl_groups *gs, bl_strbuf *out)
-{
-    bl_strbuf_printf(out,
-                     "Overview: %zu comparison groups, the set-ups of one source each\n"
-                     "(a FILTER or --by makes one group of the set-ups chosen)\n",
-                     gs->n);
-    for (size_t k = 0; k < gs->n; k++) {
-        const bl_group *gr = &gs->v[k];
-        bl_strbuf_printf(out, "%4zu. ", k + 1);
-        bl_esc_term(out, bl_basename(gr->name), BL_ESC_LINE);
-        bl_strbuf_printf(out, "  %zu set-up%s · %zu test%s · %zu record%s\n", gr->ncols,
-                         s_of(gr->ncols), gr->nrows, s_of(gr->nrows), gr->records,
-                         s_of(gr->records));
-    }
-}
-
-/* Within a group its source goes without saying: "001.txt · iSCSI · 1 GbE" is "iSCSI · 1 GbE"
- * under the group's heading (a title that is the source alone stays). */
-static void drop_source(bl_table *sub, const char *source)
-{
-    const char *base = bl_basename(source);
-    size_t n = strlen(base);
-    for (size_t k = 0; k < sub->ncols; k++) {
-        char *ti = sub->cols[k].title;
-        if (!ti || strncmp(ti, base, n) != 0 || strncmp(ti + n, SEP, strlen(SEP)) != 0 ||
-            !ti[n + strlen(SEP)])
-            continue;
-        sub->cols[k].title = bl_xstrdup(ti + n + strlen(SEP));
-        free(ti);
-    }
-}
-
-int bl_render_text_groups(const bl_table *t, const bl_report_opts *o, bl_strbuf *out)
-{
-    bl_groups gs;
-    bl_groups_make(t, o->across || t->by || t->baseline >= 0, &gs);
-    if (gs.n < 2) {
-        bl_groups_free(&gs);
-        return 0;
-    }
-    title(o, out);
-    overview(&gs, out);
-    for (size_t k = 0; k < gs.n; k++) {
-        const bl_group *gr = &gs.v[k];
-        bl_table *sub = bl_table_subset(t, gr->cols, gr->ncols);
-        drop_source(sub, gr->name);
-        bl_strbuf_printf(out, "\n%zu. ", k + 1);
-        bl_esc_term(out, gr->name, BL_ESC_LINE);
-        bl_strbuf_printf(out, " · %zu set-up%s\n\n", gr->ncols, s_of(gr->ncols));
-        bl_grid g;
-        bl_grid_build(sub, o, &g);
-        bl_grid_escape_term(&g);
-        table(&g, o, out);
-        bl_grid_free(&g);
-        bl_table_free(sub);
-    }
-    bl_groups_free(&gs);
-    bl_report_footnote(t, o, out, "\n");
-    return 1;
 }

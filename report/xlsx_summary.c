@@ -413,16 +413,23 @@ static void group_sheet(char *out, size_t n, size_t g, const char *name)
     out[o] = 0;
 }
 
+/* How the comparison groups were charted: on sheets of their own (or, for a single group, on
+ * the metrics' pivots), with nothing to compare (one set-up, or no test shared), or with too
+ * many set-ups for a chart. */
+typedef struct {
+    size_t n, charted, lone, large;
+} group_count;
+
 /* A sheet per comparison group whose set-ups share a test: its pivot of the main figure with
- * native charts of all its set-ups. Returns the groups charted. */
-static size_t group_pivots(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *t,
-                           const char *title, size_t *uncharted)
+ * native charts of all its set-ups. A single group is the whole table: the metrics' pivots
+ * are its sheets, and it is counted as they chart it. */
+static group_count group_pivots(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *t,
+                                const char *title)
 {
     bl_groups gs;
     bl_groups_make(t, t->by != NULL, &gs);
-    size_t charted = 0;
-    *uncharted = 0;
-    for (size_t g = 0; gs.n > 1 && g < gs.n; g++) {
+    group_count gc = {.n = gs.n};
+    for (size_t g = 0; g < gs.n; g++) {
         bl_table *sub = bl_table_subset(t, gs.v[g].cols, gs.v[g].ncols);
         int shared = 0, bw = 0;
         for (size_t i = 0; i < sub->nrows; i++) {
@@ -432,18 +439,22 @@ static size_t group_pivots(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const b
             shared |= n > 1;
             bw |= sub->rows[i].has_bw;
         }
-        if (shared && sub->ncols <= MAX_CHARTED_SETUPS) {
-            char sheet[160];
-            group_sheet(sheet, sizeof sheet, g, gs.v[g].name);
-            pivot(wb, x, cd, sub, bw ? BL_M_BW : BL_M_IOPS, NULL, title, sheet);
-            charted++;
+        if (!shared) {
+            gc.lone++;
+        } else if (sub->ncols > MAX_CHARTED_SETUPS) {
+            gc.large++;
         } else {
-            ++*uncharted;
+            if (gs.n > 1) {
+                char sheet[160];
+                group_sheet(sheet, sizeof sheet, g, gs.v[g].name);
+                pivot(wb, x, cd, sub, bw ? BL_M_BW : BL_M_IOPS, NULL, title, sheet);
+            }
+            gc.charted++;
         }
         bl_table_free(sub);
     }
     bl_groups_free(&gs);
-    return charted;
+    return gc;
 }
 
 void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_metric *ms, size_t nm,
@@ -472,10 +483,27 @@ void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_me
                 pivot(wb, x, &cd, t, BL_M_VALUE, u, title, NULL);
         }
     }
-    size_t uncharted = 0, charted = group_pivots(wb, x, &cd, t, title, &uncharted);
-    if (t->ncols > MAX_CHARTED_SETUPS && notes) /* say where the charts are, and what has none */
+    group_count gc = group_pivots(wb, x, &cd, t, title);
+    if (t->ncols <= MAX_CHARTED_SETUPS || !notes)
+        return;
+    /* Say where the charts are, and what has none. */
+    if (gc.n == 1) {
         bl_diags_add(notes, 0,
-                     "%zu set-ups are too many for one chart; %s charted on sheets of their own "
-                     "(G1, G2, ...), %zu with nothing to compare (one set-up, or no test shared)",
-                     t->ncols, bl_count(charted, "comparison group").s, uncharted);
+                     "%zu set-ups are too many for one chart; they form one comparison group, "
+                     "so none is charted (%d at most): narrow with FILTER or --by",
+                     t->ncols, MAX_CHARTED_SETUPS);
+        return;
+    }
+    bl_strbuf also;
+    bl_strbuf_init(&also);
+    if (gc.large)
+        bl_strbuf_printf(&also, ", %zu with too many set-ups to chart (%d at most)", gc.large,
+                         MAX_CHARTED_SETUPS);
+    bl_diags_add(notes, 0,
+                 "%zu set-ups are too many for one chart; %zu of %s charted on sheets of their "
+                 "own (G1, G2, ...), %zu with nothing to compare (one set-up, or no test "
+                 "shared)%s",
+                 t->ncols, gc.charted, bl_count(gc.n, "comparison group").s, gc.lone,
+                 also.s ? also.s : "");
+    bl_strbuf_free(&also);
 }

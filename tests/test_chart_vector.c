@@ -324,6 +324,46 @@ static void test_kinds_table_is_the_list(void **state)
     free(top);
 }
 
+/* iozone -a: 42 tests of three file sizes, the 256 KiB records only in the largest file: a
+ * test with one bar keeps room for its title (the tests of three bars give it), so no two
+ * test titles in the SVG are closer than a title's line (17 units × 1.3), as tall as the
+ * chart is. */
+static void test_one_bar_titles_apart(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), path[512];
+    assert_int_equal(bl_test_benchlogf(NULL, NULL, "import -q --db %s/i.db %s", dir,
+                                       bl_test_fixture("iozone/iozone-3.492_a_i012_layout.txt",
+                                                       path, sizeof path)),
+                     0);
+    assert_int_equal(bl_test_benchlogf(NULL, NULL, "chart --db %s/i.db -o %s/i.svg", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/i.svg", dir);
+    char *svg = bl_test_slurp(path);
+    assert_non_null(svg);
+    double ys[64];
+    size_t n = 0, lone = 0;
+    for (const char *p = strstr(svg, "<text"); p && n < 64; p = strstr(p + 1, "<text")) {
+        double y;
+        const char *gt = strchr(p, '>');
+        if (!gt || sscanf(strstr(p, " y=\"") + 4, "%lf", &y) != 1 ||
+            !strstr(p, "text-anchor=\"end\"") || !strstr(gt, "KiB T1<") ||
+            strstr(gt, "KiB T1<") > strchr(gt, '<'))
+            continue;
+        lone += strncmp(gt + 1, "seq-read 256KiB T1<", 19) == 0;
+        ys[n++] = y;
+    }
+    assert_int_equal(lone, 1);
+    assert_true(n >= 40);
+    for (size_t k = 1; k < n; k++)
+        if (ys[k] - ys[k - 1] < 17 * 1.3 - 0.01)
+            fail_msg("test titles %zu and %zu %.2f apart", k - 1, k, ys[k] - ys[k - 1]);
+    free(svg);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_metric_value_chart),
         cmocka_unit_test(test_kinds_table_is_the_list),
         cmocka_unit_test(test_latency_labels_clear_ticks),
+        cmocka_unit_test(test_one_bar_titles_apart),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     bl_chart_cleanup();

@@ -220,6 +220,52 @@ static void test_text_grouped_by_source(void **state)
     bl_records_free(&rs);
 }
 
+/* Markdown the same way: the overview as a list, each group a "###" heading with its own
+ * table, the footnote once; names from the text escaped as Markdown in headings, overview and
+ * cells (a source named "dd|*x*.txt" breaks no table and emphasises nothing). A FILTER keeps
+ * one table. */
+static void test_md_grouped_by_source(void **state)
+{
+    (void)state;
+    bl_records rs;
+    bl_records_init(&rs);
+    add_fio(&rs);
+    add_dd(&rs);
+    for (size_t i = 0; i < rs.n; i++)
+        if (strcmp(rs.v[i]->source, "dd.txt") == 0)
+            bl_record_set_str(&rs.v[i]->source, "dd|*x*.txt");
+    bl_table *t = build(&rs, NULL, NULL);
+    char *md = render(t, BL_REPORT_MD, 0);
+    const char *ov = strstr(md, "**Overview**: 2 comparison groups");
+    const char *l1 = strstr(md, "\n1. nas.txt — 1 set-up · 2 tests · 2 records\n");
+    const char *l2 = strstr(md, "\n2. dd\\|\\*x\\*.txt — 1 set-up · 2 tests · 2 records\n");
+    const char *g1 = strstr(md, "\n### 1. blog/nas.txt · 1 set-up\n\n| test |");
+    const char *g2 = strstr(md, "\n### 2. dd\\|\\*x\\*.txt · 1 set-up\n\n| test |");
+    if (!ov || !l1 || !l2 || !g1 || !g2)
+        fail_msg("no overview or group heading in:\n%s", md);
+    assert_true(ov == md && ov < l1 && l1 < l2 && l2 < g1 && g1 < g2);
+    /* fio's 359MiB/s and 13152 IOPS in its group; dd's 64 MiB in 0.281737 s and in
+     * 0.0146754 s in its, the set-up's column titled by its escaped source. */
+    const char *fr = strstr(md, "| 376.5 MB/s"), *fi = strstr(md, "13152 IOPS");
+    const char *dw = strstr(md, "| 238.2 MB/s |"), *dr = strstr(md, "| 4572.9 MB/s |");
+    assert_true(dw && dr && fr && fi);
+    assert_true(g1 < fr && g1 < fi && fr < g2 && fi < g2 && g2 < dw && g2 < dr);
+    assert_non_null(strstr(g1, "| test | シーケンシャル · nas1 |\n| :--- | ---: |\n"));
+    assert_non_null(strstr(g2, "| test | dd\\|\\*x\\*.txt |\n"));
+    assert_null(strstr(md, "dd|*x*"));
+    const char *fn = strstr(md, "MB/s = ");
+    assert_true(fn && fn > dr);
+    assert_null(strstr(fn + 1, "MB/s = "));
+    free(md);
+    md = render_across(t, BL_REPORT_MD);
+    assert_null(strstr(md, "Overview"));
+    assert_null(strstr(md, "###"));
+    assert_non_null(strstr(md, "| nas.txt · シーケンシャル · nas1 |"));
+    free(md);
+    bl_table_free(t);
+    bl_records_free(&rs);
+}
+
 /* Each line's columns start at the same terminal column, Japanese titles counting two. */
 /* Right-aligned figures end in one terminal column, the Japanese title above them too. */
 static void test_text_aligned_with_cjk(void **state)
@@ -404,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_latency_columns),
         cmocka_unit_test(test_text_aligned_with_cjk),
         cmocka_unit_test(test_text_grouped_by_source),
+        cmocka_unit_test(test_md_grouped_by_source),
         cmocka_unit_test(test_csv_numbers),
         cmocka_unit_test(test_markdown_and_html),
         cmocka_unit_test(test_import_then_report),

@@ -69,7 +69,7 @@ static void test_fixtures_report(void **state)
     /* Each group: its heading, its table (dd's 4572.9 MB/s), and a chart where set-ups share a
      * test (fio's jobs, KDiskMark's). */
     int headings = 0, charts = 0, sources = 0, found_dd = 0;
-    for (int p = 3; p <= n; p++) {
+    for (int p = 2; p <= n; p++) { /* the groups follow the contents on its page */
         char *t = page_text(pdf, p);
         /* a group's heading says "N set-up(s) · N tests · N records" */
         for (const char *h = strstr(t, " · "); h; h = strstr(h + 1, " · "))
@@ -154,11 +154,71 @@ static void test_blog_report_japanese(void **state)
     free(dir);
 }
 
+/* Small groups share pages (single set-ups two columns a page): every group's bookmark still
+ * points at the page where its heading is, and its figures are there. 24 sysbench runs (a
+ * set-up each) and fio's mix of jobs (a chart). */
+static void test_outline_pages(void **state)
+{
+    (void)state;
+    if (!poppler())
+        bl_skip_because("pdfinfo/pdftotext missing (poppler-utils: sh scripts/deps.sh test)");
+    char *dir = bl_test_tmpdir(), args[1500], path[512], pdf[600];
+    snprintf(args, sizeof args, "import -q --db %s/o.db %s", dir,
+             bl_test_fixture("fio/mix-3.33.out", path, sizeof path));
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    for (int k = 1; k <= 12; k++)
+        for (int dsync = 0; dsync < 2; dsync++) {
+            char rel[64];
+            snprintf(rel, sizeof rel, "sysbench/history/%s%d.txt", dsync ? "dsync" : "cache", k);
+            snprintf(args, sizeof args, "import -q --db %s/o.db %s", dir,
+                     bl_test_fixture(rel, path, sizeof path));
+            assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+        }
+    snprintf(pdf, sizeof pdf, "%s/o.pdf", dir);
+    snprintf(args, sizeof args, "report --db %s/o.db --pdf -o %s", dir, pdf);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "pdfinfo -dests '%s'", pdf);
+    char *dests = bl_test_sh(args, NULL);
+    int groups = 0, right = 0, dsync6 = 0;
+    for (const char *l = dests; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+        int page, g;
+        double x, y;
+        if (sscanf(l, " %d [ XYZ %lf %lf null ] \"group%d\"", &page, &x, &y, &g) != 4)
+            continue;
+        groups++;
+        right += x > 300; /* a heading in the right column */
+        char *t = page_text(pdf, page), head[32];
+        snprintf(head, sizeof head, "%d. ", g);
+        const char *h = strstr(t, head);
+        while (h && h > t && h[-1] != ' ' && h[-1] != '\n')
+            h = strstr(h + 1, head);
+        assert_non_null(h); /* the group's heading on the page its bookmark names */
+        if (strncmp(h + strlen(head), "fixtures/sysbench/history/dsync6.txt", 36) == 0) {
+            /* sysbench "read, MiB/s: 0.00 written, MiB/s: 0.76" -> 0.795 MB/s, 194.0 IOPS */
+            assert_non_null(strstr(h, "0.795"));
+            assert_non_null(strstr(h, "194.0"));
+            dsync6 = 1;
+        }
+        free(t);
+    }
+    free(dests);
+    assert_int_equal(groups, 25);
+    assert_true(right >= 4);
+    assert_true(dsync6);
+    /* 25 groups: title, contents, the groups on two or three pages, the sources */
+    int n = pages_of(pdf);
+    assert_true(n <= 6);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures_report),
         cmocka_unit_test(test_blog_report_japanese),
+        cmocka_unit_test(test_outline_pages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -138,8 +138,17 @@ static void test_wide_summary(void **state)
         r->clat_ns.present = true;
         r->clat_ns.mean = 98000;
     }
-    bl_xlsx_opts o = {.by = "run"};
+    bl_diags notes;
+    bl_diags_init(&notes, "xlsx");
+    bl_xlsx_opts o = {.by = "run", .notes = &notes};
     const char *path = write_book(dir, "w.xlsx", &o, &rs);
+    /* --by makes the 5,000 set-ups one comparison group: the note says so, not "0 comparison
+     * groups charted". */
+    assert_int_equal(notes.n, 1);
+    assert_string_equal(notes.v[0].msg,
+                        "5000 set-ups are too many for one chart; they form one comparison group, "
+                        "so none is charted (200 at most): narrow with FILTER or --by");
+    bl_diags_free(&notes);
     char *ss = zip_part(path, "xl/sharedStrings.xml");
     assert_non_null(strstr(ss, "5000 set-ups are too many to chart (200 at most)"));
     assert_non_null(strstr(ss, "many.txt #5000<"));
@@ -147,6 +156,54 @@ static void test_wide_summary(void **state)
     char *s1 = zip_part(path, "xl/worksheets/sheet1.xml");
     assert_non_null(strstr(s1, "<autoFilter ref=\"A1:Q5001\"/>")); /* 5,000 rows + head */
     free(s1);
+    bl_records_free(&rs);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
+/* Groups counted as the workbook charts them: one source of 201 set-ups (too many for a
+ * chart), one of three set-ups sharing a test (a sheet and its chart), one of a single set-up
+ * and one whose two set-ups share no test (nothing to compare). */
+static void test_group_count_note(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir();
+    bl_records rs;
+    bl_records_init(&rs);
+    static const struct {
+        const char *source;
+        int setups, tests; /* tests: 1 all the same test, else each set-up its own */
+    } src[] = {{"a.txt", 201, 1}, {"b.txt", 3, 1}, {"c.txt", 1, 1}, {"d.txt", 2, 2}};
+    long run = 1;
+    for (size_t k = 0; k < sizeof src / sizeof src[0]; k++)
+        for (int j = 0; j < src[k].setups; j++, run++) {
+            /* fio "bw=38.1MiB/s (40.0MB/s)": 40.0e6 bytes/s, "iops=9766" */
+            bl_record *r = rec(&rs, src[k].source, run, "fio", "3.33",
+                               src[k].tests == 1 || j == 0 ? "rand-read" : "seq-write", 4096, 1, 1);
+            char host[16];
+            snprintf(host, sizeof host, "h%d", j + 1);
+            bl_record_set_label(r, "host", host);
+            r->bw_bytes_s = 40.0e6;
+            r->iops = 9766;
+        }
+    bl_diags notes;
+    bl_diags_init(&notes, "xlsx");
+    bl_xlsx_opts o = {.notes = &notes};
+    const char *path = write_book(dir, "g.xlsx", &o, &rs);
+    assert_int_equal(notes.n, 1);
+    assert_string_equal(notes.v[0].msg,
+                        "207 set-ups are too many for one chart; 1 of 4 comparison groups "
+                        "charted on sheets of their own (G1, G2, ...), 2 with nothing to compare "
+                        "(one set-up, or no test shared), 1 with too many set-ups to chart (200 "
+                        "at most)");
+    bl_diags_free(&notes);
+    char *wb = zip_part(path, "xl/workbook.xml");
+    assert_non_null(strstr(wb, "<sheet name=\"G2 b.txt\""));
+    assert_null(strstr(wb, "<sheet name=\"G1 ")); /* a.txt: too many */
+    assert_null(strstr(wb, "<sheet name=\"G3 "));
+    free(wb);
     bl_records_free(&rs);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -390,11 +447,9 @@ static void test_command_line(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_workbook_parts),
-        cmocka_unit_test(test_wide_summary),
-        cmocka_unit_test(test_libreoffice_reads_figures),
-        cmocka_unit_test(test_blog_every_setup),
-        cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_workbook_parts),   cmocka_unit_test(test_wide_summary),
+        cmocka_unit_test(test_group_count_note), cmocka_unit_test(test_libreoffice_reads_figures),
+        cmocka_unit_test(test_blog_every_setup), cmocka_unit_test(test_command_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
