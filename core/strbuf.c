@@ -123,6 +123,54 @@ void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The digits of n (n < 2^63) into the end of buf; returns where they start. */
+static char *digits_of(unsigned long long n, char *end)
+{
+    do
+        *--end = (char)('0' + n % 10);
+    while (n /= 10);
+    return end;
+}
+
+/* d as "%.15g" prints it when d is m / 10^k for an integer m < 10^15 and 0 < k <= 9, and
+ * 1e-4 <= |d| < 1e15 (fixed notation): m / 10^k, one correctly rounded division, equal to d
+ * means the decimal m·10^-k reads back as d, and a decimal of 15 digits or fewer is what
+ * %.15g gives back (DBL_DIG); the first such k has no trailing zero, as %g drops them.
+ * Returns 0 when d is not such a number (the caller prints it the slow way). */
+static int put_short_decimal(bl_strbuf *sb, double d)
+{
+    static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    double a = fabs(d);
+    if (!(a >= 1e-4 && a < 1e15))
+        return 0;
+    for (int k = 1; k <= 9; k++) {
+        double x = a * p10[k];
+        if (x >= 1e15)
+            return 0;
+        double m = floor(x + 0.5);
+        if (m / p10[k] != a)
+            continue;
+        unsigned long long n = (unsigned long long)m;
+        char buf[48], *end = buf + sizeof buf;
+        char *q = digits_of(n, end);
+        /* at least k + 1 digits: the fraction's leading zeros and a 0 before the point */
+        while (end - q < k + 1)
+            *--q = '0';
+        char out[56], *o = out;
+        if (d < 0)
+            *o++ = '-';
+        size_t ip = (size_t)(end - q) - (size_t)k;
+        memcpy(o, q, ip);
+        o += ip;
+        *o++ = '.';
+        memcpy(o, q + ip, (size_t)k);
+        o += k;
+        bl_strbuf_putn(sb, out, (size_t)(o - out));
+        return 1;
+    }
+    return 0;
+}
+
 void bl_strbuf_put_double(bl_strbuf *sb, double d)
 {
     if (!isfinite(d)) {
@@ -130,9 +178,16 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
         return;
     }
     if (d == floor(d) && fabs(d) < 9007199254740992.0) {
-        bl_strbuf_printf(sb, "%.0f", d);
+        /* "%.0f" by hand: it is most of what a record prints */
+        char buf[24], *end = buf + sizeof buf;
+        char *q = digits_of((unsigned long long)fabs(d), end);
+        if (signbit(d))
+            *--q = '-';
+        bl_strbuf_putn(sb, q, (size_t)(end - q));
         return;
     }
+    if (put_short_decimal(sb, d))
+        return;
     /* %g drops trailing zeros, so 15 digits already give the shortest text of any value a
      * tool printed with 15 or fewer; only computed values need 16 or 17. */
     char buf[40];

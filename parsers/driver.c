@@ -374,7 +374,8 @@ static const bl_format *streaming_format(const char *path, const bl_patterns *pa
             return NULL;
         size_t nf = bl_drv_probe_formats(&t, fmts, pats);
         bl_text_free(&t);
-        if (nf != 1 || !fmts[0]->parse || !(fmts[0]->parse_stream || fmts[0]->cut_after) ||
+        if (nf != 1 || !fmts[0]->parse ||
+            !(fmts[0]->parse_stream || fmts[0]->cut_after || fmts[0]->cut_line) ||
             (found && found != fmts[0]))
             return NULL;
         found = fmts[0];
@@ -424,13 +425,13 @@ int bl_parse_source_each(const char *path, const bl_parse_opts *opts, bl_parse_o
     /* A streaming format, forced or the only one found, never loads the text whole; a big
      * file of a format that can be cut is read in pieces. */
     int big = is_big_file(path);
-    const bl_format *streamed = forced
-                                    ? (forced->parse && is_regular_file(path) &&
-                                               (forced->parse_stream || (forced->cut_after && big))
-                                           ? forced
-                                           : NULL)
-                                : big ? streaming_format(path, opts->patterns)
-                                      : NULL;
+    const bl_format *streamed =
+        forced ? (forced->parse && is_regular_file(path) &&
+                          (forced->parse_stream || ((forced->cut_after || forced->cut_line) && big))
+                      ? forced
+                      : NULL)
+        : big  ? streaming_format(path, opts->patterns)
+               : NULL;
     if (streamed && hash)
         stream_hash(path, hash);
     if (streamed && !streamed->parse_stream) {

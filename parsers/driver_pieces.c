@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A big file of one format that can be cut (bl_format.cut_after: dd) is read in pieces of
- * about PIECE_LINES lines, cut where the format allows; each piece that stands alone
+/* A big file of one format that can be cut (bl_format.cut_after: dd; cut_line: fio) is read
+ * in pieces of about PIECE_LINES lines, cut where the format allows; each piece that stands alone
  * ("plain": UTF-8, the one format, nothing to normalise, no heading over its runs) is parsed,
  * its records handed out and freed. A piece that is not plain ends the cutting: the rest of
  * the file is read as one text, as it would be whole. Memory holds one piece, not the file. */
@@ -170,6 +170,53 @@ static int read_line(line_reader *r, bl_strbuf *line)
     }
 }
 
+/* The text read so far, and where it may be cut. */
+typedef struct pbuf {
+    bl_strbuf buf;
+    long lines;      /* lines in buf */
+    size_t cut;      /* cut_after: where the last non-blank line ends in buf */
+    long cut_lines;  /* lines up to there */
+    size_t mark;     /* cut_line: where the marked line starts in buf */
+    long mark_lines; /* lines before it */
+    int marked;
+    int cutting;
+    bl_cut_state st;
+} pbuf;
+
+/* The piece buf[0..at) (n lines) parsed and handed out, buf keeping the rest; when it does
+ * not stand alone, cutting ends and the whole rest is read as one text. */
+static void cut_at(pieces *ps, pbuf *b, size_t at, long n)
+{
+    if (!plain_piece(ps, b->buf.s, at)) {
+        b->cutting = 0;
+        return;
+    }
+    ps->line_base += n;
+    memmove(b->buf.s, b->buf.s + at, b->buf.len - at + 1);
+    b->buf.len -= at;
+    b->lines -= n;
+    b->cut = b->cut > at ? b->cut - at : 0;
+    b->cut_lines = b->cut_lines > n ? b->cut_lines - n : 0;
+    b->marked = 0;
+}
+
+/* A format's cutter on the line about to be added to buf. */
+static void cutter(pieces *ps, pbuf *b, const char *line)
+{
+    bl_cut c = ps->fmt->cut_line(&b->st, line);
+    if (c == BL_CUT_NEVER)
+        b->cutting = 0;
+    if (c == BL_CUT_MARK || c == BL_CUT_HERE) {
+        b->mark = b->buf.len;
+        b->mark_lines = b->lines;
+        b->marked = 1;
+    }
+    if (c == BL_CUT_DROP)
+        b->marked = 0;
+    if ((c == BL_CUT_HERE || c == BL_CUT_CONFIRM) && b->marked && b->mark_lines >= PIECE_LINES)
+        cut_at(ps, b, b->mark, b->mark_lines);
+}
+
 int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_opts *opts,
                         bl_parse_out *out, bl_batch_fn fn, void *ctx, size_t *emitted)
 {
@@ -180,14 +227,13 @@ int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_o
         bl_out_error(ps->out, 0, "cannot open: %s", strerror(errno));
         return 1;
     }
-    bl_strbuf buf, prev, raw;
-    bl_strbuf_init(&buf);
+    pbuf b = {.cutting = 1};
+    bl_strbuf prev, raw;
+    bl_strbuf_init(&b.buf);
     bl_strbuf_init(&prev);
     bl_strbuf_init(&raw);
-    bl_strbuf_putn(&buf, "", 0);
-    size_t cut = 0; /* where the last non-blank line ends in buf */
-    long lines = 0, cut_lines = 0;
-    int cutting = 1, got;
+    bl_strbuf_putn(&b.buf, "", 0);
+    int got;
     line_reader *rd = bl_xmalloc(sizeof *rd);
     rd->f = f;
     rd->pos = rd->len = 0;
@@ -196,27 +242,19 @@ int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_o
         size_t n = raw.len, len = chop_eol(line, n);
         const char *eol = n - len == 2 ? "\r\n" : n > len ? "\n" : "";
         int blank = line[strspn(line, " \t\f")] == '\0';
-        if (!blank && cutting && lines >= PIECE_LINES && prev.len &&
-            ps->fmt->cut_after(prev.s, line)) {
-            if (plain_piece(ps, buf.s, cut)) {
-                ps->line_base += cut_lines;
-                memmove(buf.s, buf.s + cut, buf.len - cut + 1);
-                buf.len -= cut;
-                lines -= cut_lines;
-                cut = 0;
-                cut_lines = 0;
-            } else {
-                cutting = 0;
-            }
-        }
-        bl_strbuf_putn(&buf, line, len);
-        bl_strbuf_puts(&buf, eol);
-        lines++;
+        if (b.cutting && ps->fmt->cut_line)
+            cutter(ps, &b, line);
+        else if (!blank && b.cutting && b.lines >= PIECE_LINES && prev.len && ps->fmt->cut_after &&
+                 ps->fmt->cut_after(prev.s, line))
+            cut_at(ps, &b, b.cut, b.cut_lines);
+        bl_strbuf_putn(&b.buf, line, len);
+        bl_strbuf_puts(&b.buf, eol);
+        b.lines++;
         if (!blank) {
             bl_strbuf_reset(&prev);
             bl_strbuf_putn(&prev, line, len);
-            cut = buf.len;
-            cut_lines = lines;
+            b.cut = b.buf.len;
+            b.cut_lines = b.lines;
         }
     }
     bl_strbuf_free(&raw);
@@ -226,11 +264,11 @@ int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_o
     if (bad)
         bl_out_error(ps->out, 0, "cannot read: %s", strerror(errno));
     else
-        last_piece(ps, buf.s, buf.len, cutting);
+        last_piece(ps, b.buf.s, b.buf.len, b.cutting);
     if (got < 0)
-        bl_out_error(ps->out, ps->line_base + lines + 1,
+        bl_out_error(ps->out, ps->line_base + b.lines + 1,
                      "line longer than 8 MiB: not a benchmark's output; reading stopped here");
-    bl_strbuf_free(&buf);
+    bl_strbuf_free(&b.buf);
     bl_strbuf_free(&prev);
     *emitted = ps->emitted;
     return bad;

@@ -521,6 +521,63 @@ static int fio_probe(const bl_text *t)
     return heads && dirs ? 90 : fragments ? 60 : 0;
 }
 
+/* Where a big text may be cut (bl_format.cut_line): where the parse starts a new run
+ * (new_run: a job header line or a version line after a run's results) and the new run
+ * takes nothing from the one before but its version, which it must print itself before
+ * any figure (the version line after the job header lines, as fio prints them). fio
+ * --client text ("<host>" lines: the whole text's mode) is never cut; nor is a run right
+ * after a direction line (headless_block looks at the line below it). */
+enum {
+    CUT_RESULTS = 1, /* the run has a job block or a "Run status group" heading */
+    CUT_PENDING = 2, /* a cut marked at a job header line, waiting for the version line */
+    CUT_PREV_DIR = 4 /* the line above could be a direction line */
+};
+
+static int cut_dir_like(const char *p)
+{
+    return strstr(p, "IOPS=") || strstr(p, "io=") || strstr(p, "Disk stats") ||
+           strstr(p, "Run status");
+}
+
+static bl_cut fio_cut_line(bl_cut_state *st, const char *line)
+{
+    const char *p = bl_fio_skip(line);
+    int prev_dir = st->flags & CUT_PREV_DIR;
+    st->flags &= ~CUT_PREV_DIR;
+    if (*p == '<')
+        return BL_CUT_NEVER;
+    char *v = bl_fio_version_line(p);
+    if (v) {
+        free(v);
+        if ((st->flags & CUT_RESULTS) && !prev_dir) {
+            st->flags = 0;
+            return BL_CUT_HERE;
+        }
+        int pending = st->flags & CUT_PENDING;
+        st->flags &= ~CUT_PENDING;
+        return pending ? BL_CUT_CONFIRM : BL_CUT_NO;
+    }
+    if (strstr(p, ": (groupid=") || strncmp(p, "Run status group", 16) == 0) {
+        int pending = st->flags & CUT_PENDING;
+        st->flags = CUT_RESULTS;
+        return pending ? BL_CUT_DROP : BL_CUT_NO;
+    }
+    if (strstr(p, ": (g=") && !bl_fio_after(p, "IOPS=")) {
+        if (!(st->flags & CUT_RESULTS))
+            return BL_CUT_NO;
+        st->flags = prev_dir ? 0 : CUT_PENDING;
+        return prev_dir ? BL_CUT_NO : BL_CUT_MARK;
+    }
+    if (cut_dir_like(p)) {
+        st->flags |= CUT_PREV_DIR;
+        if (st->flags & CUT_PENDING) {
+            st->flags &= ~CUT_PENDING;
+            return BL_CUT_DROP;
+        }
+    }
+    return BL_CUT_NO;
+}
+
 const bl_format bl_format_fio = {
     .name = "fio",
     .summary = "fio normal output (2.0 to 3.x), also pasted among other text",
@@ -529,4 +586,5 @@ const bl_format bl_format_fio = {
     .probe = fio_probe,
     .parse = fio_parse,
     .parse_stream = NULL,
+    .cut_line = fio_cut_line,
 };

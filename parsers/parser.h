@@ -28,6 +28,22 @@ typedef struct bl_parse_out {
     bl_diag *warns;
 } bl_parse_out;
 
+/* What a format's cutter (bl_format.cut_line) says of the line it is given. */
+typedef enum bl_cut {
+    BL_CUT_NO,      /* nothing */
+    BL_CUT_MARK,    /* the text may be cut right before this line, if a later line confirms */
+    BL_CUT_DROP,    /* the mark no longer holds */
+    BL_CUT_CONFIRM, /* the marked cut holds */
+    BL_CUT_HERE,    /* the text may be cut right before this line */
+    BL_CUT_NEVER,   /* no cut from here on */
+} bl_cut;
+
+/* A cutter's memory between lines: zeroed before a file's first line. */
+typedef struct bl_cut_state {
+    int flags;
+    long n;
+} bl_cut_state;
+
 typedef struct bl_format {
     const char *name;    /* the --as name */
     const char *summary; /* one line for --help and the README */
@@ -41,6 +57,12 @@ typedef struct bl_format {
      * next non-blank line, and each side parsed apart with the same result: nothing the
      * parse reads looks across (the driver then reads a big file in pieces). */
     int (*cut_after)(const char *line, const char *next);
+    /* Optional, instead of cut_after, for a format whose cut depends on the lines around it
+     * (fio's normal output: a run ends where the next one starts, and what the next run
+     * takes from the one before must be shown to be nothing): sees every line of the file
+     * in order, blank ones too, and says where each side of a cut parses apart with the
+     * same result. */
+    bl_cut (*cut_line)(bl_cut_state *st, const char *line);
 } bl_format;
 
 void bl_out_init(bl_parse_out *o, const char *source);
