@@ -306,7 +306,17 @@ double bl_fio_scale(double x, double mult)
 {
     if (!bl_present(x))
         return x;
-    /* 15 significant digits: more than any figure fio prints, fewer than the noise. */
+    /* 15 significant digits: more than any figure fio prints, fewer than the noise. A
+     * product that is m / 10^k for an integer m < 10^15 (k <= 6) already is what %.15g and
+     * strtod give back (a decimal of 15 digits or fewer survives the round trip, DBL_DIG):
+     * most products, and no printf for them. */
+    static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+    double y = x * mult, a = fabs(y);
+    for (int k = 0; k <= 6 && a * p10[k] < 1e15; k++) {
+        double m = floor(a * p10[k] + 0.5);
+        if (m / p10[k] == a)
+            return y;
+    }
     char b[40];
     snprintf(b, sizeof b, "%.15g", x * mult);
     return strtod(b, NULL);
