@@ -261,6 +261,20 @@ static int string_or_skip(dec *d)
     return bl_js_value(&d->s) != 0 ? -1 : 1;
 }
 
+/* A key read as jsonl.c reads it, strtod's prefix; a key that is one JSON number whole is
+ * read without strtod where real_fast can. */
+static double key_number(dec *d, const char *key, size_t n)
+{
+    bl_js s = {key, key + n, 0};
+    const char *tok;
+    size_t len;
+    int is_int;
+    double v;
+    if (bl_js_number(&s, &tok, &len, &is_int) == 0 && len == n && real_fast(key, key + n, &v) == 0)
+        return v;
+    return strtod(key_str(d, key, n), NULL);
+}
+
 /* ---- latency ------------------------------------------------------------------------------ */
 
 typedef struct pctx {
@@ -280,7 +294,7 @@ static int pct_member(dec *d, void *ctx, const char *key, size_t n)
     int is_int;
     if (number(d, &v, &iv, &is_int) != 0)
         return -1;
-    bl_lat_add_pct(c->l, strtod(key_str(d, key, n), NULL), v);
+    bl_lat_add_pct(c->l, key_number(d, key, n), v);
     return 0;
 }
 

@@ -170,6 +170,9 @@ static void test_answers_as_jansson(void **state)
         /* wrong types are skipped as jsonl.c skips them */
         "{\"tool\":5,\"bs\":\"x\",\"direct\":null,\"clat_ns\":[1],\"labels\":[],\"disks\":{}}",
         "{\"direct\":false,\"clat_ns\":{\"p\":[1],\"bins\":{}},\"lat_ns\":{}}",
+        /* percentile keys are read by strtod's prefix: whatever it makes of them */
+        "{\"clat_ns\":{\"p\":{\" 50\":1,\"0x10\":2,\"1e500\":3,\"inf\":4,\"50abc\":5,"
+        "\"-0\":6,\"1e-5\":7,\"99.900000000000006\":8,\"x\":9,\"\":10,\"1.5E+1\":11}}}",
         "{\"clat_ns\":{\"bins\":[1,[2],[3,\"x\"],[4,-1],[5,2e20],[6,7,8],[\"a\",1]]}}",
         "{\"labels\":{\"a\":\"1\",\"b\":2,\"c\":null,\"\":\"empty\",\"d\":{\"x\":[1,{}]}}}",
         "{\"disks\":[1,\"x\",{\"read_ios\":5,\"util_pct\":99.5},{\"name\":\"sda\",\"read_ios\":1.5}"
