@@ -675,3 +675,24 @@ bl_record *bl_record_decode_fast(const char *text, size_t len)
     }
     return t.r;
 }
+
+bl_record *bl_labels_decode_fast(const char *text, size_t len)
+{
+    dec d = {.s = {text, text + len, 0}};
+    bl_strbuf_init(&d.str);
+    bl_strbuf_init(&d.key);
+    bl_js_ws(&d.s);
+    labelctx lc = {.r = bl_record_new()};
+    int rc = object(&d, label_member, &lc);
+    if (rc == 0) {
+        bl_js_ws(&d.s);
+        rc = d.s.p == d.s.e ? 0 : -1;
+    }
+    bl_strbuf_free(&d.str);
+    bl_strbuf_free(&d.key);
+    if (rc != 0) {
+        bl_record_free(lc.r);
+        return NULL;
+    }
+    return lc.r;
+}

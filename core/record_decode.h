@@ -10,5 +10,8 @@
 #include <stddef.h>
 
 bl_record *bl_record_decode_fast(const char *text, size_t len);
+/* The same for a labels object alone (the store's json_extract(json, '$.labels')): a record
+ * holding only those labels, as jsonl.c would read them, or NULL where unsure. */
+bl_record *bl_labels_decode_fast(const char *text, size_t len);
 
 #endif

@@ -264,12 +264,57 @@ static void test_hostile(void **state)
     bl_record_free(r);
 }
 
+/* The store's per-row labels (json_extract(json, '$.labels')): read fast, the labels of
+ * jansson's reading of {"labels":TEXT}, or NULL. */
+static void test_labels(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "{\"host\":\"nas00\",\"section\":\"夜間, \\\"nightly\\\"\"}",
+        "{}",
+        " {\"a\":1,\"b\":null,\"c\":\"x\",\"d\":[\"y\"]} ",
+        "{\"a\":\"1\",\"a\":\"2\"}",
+        "{\"a\":\"\\u0001\"}",
+        "{\"a\\\"b\":\"c\"}",
+        "{\"a\":\"1\"",
+        "[\"a\"]",
+        "abc",
+        "",
+    };
+    int answered = 0;
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        bl_strbuf w;
+        bl_strbuf_init(&w);
+        bl_strbuf_printf(&w, "{\"labels\":%s}", texts[i]);
+        bl_record *dom = bl_record_from_json_dom(w.s, w.len, NULL, 0);
+        bl_record *fast = bl_labels_decode_fast(texts[i], strlen(texts[i]));
+        if (fast) {
+            answered++;
+            assert_non_null(dom);
+            assert_int_equal(fast->n_labels, dom->n_labels);
+            for (size_t k = 0; k < dom->n_labels; k++) {
+                assert_string_equal(fast->labels[k].key, dom->labels[k].key);
+                assert_string_equal(fast->labels[k].value, dom->labels[k].value);
+            }
+        }
+        bl_record_free(dom);
+        bl_record_free(fast);
+        bl_strbuf_free(&w);
+    }
+    assert_int_equal(answered, 3);
+    bl_record *r = bl_labels_decode_fast(texts[0], strlen(texts[0]));
+    assert_non_null(r);
+    assert_string_equal(bl_record_label(r, "section"), "夜間, \"nightly\"");
+    bl_record_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figures),
         cmocka_unit_test(test_answers_as_jansson),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_labels),
         cmocka_unit_test(test_every_fixture_record),
         cmocka_unit_test(test_every_corpus_record),
     };
