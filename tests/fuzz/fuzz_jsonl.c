@@ -30,9 +30,34 @@ static void fast_is_dom(const char *text, size_t len)
     bl_record_free(fast);
 }
 
+/* the store's per-row labels (core/store_query.c): fast, or jansson's reading of
+ * {"labels":TEXT} */
+static void labels_are_dom(const char *text, size_t len)
+{
+    bl_record *fast = bl_labels_decode_fast(text, len);
+    if (!fast)
+        return;
+    bl_strbuf w;
+    bl_strbuf_init(&w);
+    bl_strbuf_puts(&w, "{\"labels\":");
+    bl_strbuf_putn(&w, text, len);
+    bl_strbuf_putc(&w, '}');
+    bl_record *dom = bl_record_from_json_dom(w.s, w.len, NULL, 0);
+    if (!dom || dom->n_labels != fast->n_labels)
+        abort();
+    for (size_t i = 0; i < dom->n_labels; i++)
+        if (strcmp(dom->labels[i].key, fast->labels[i].key) != 0 ||
+            strcmp(dom->labels[i].value, fast->labels[i].value) != 0)
+            abort();
+    bl_record_free(dom);
+    bl_record_free(fast);
+    bl_strbuf_free(&w);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fast_is_dom((const char *)data, size);
+    labels_are_dom((const char *)data, size);
     bl_record *r = bl_record_from_json((const char *)data, size, NULL, 0);
     if (!r)
         return 0;
