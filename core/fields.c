@@ -53,8 +53,10 @@ const size_t bl_n_fields = sizeof bl_fields / sizeof bl_fields[0];
 
 const bl_field *bl_field_find(const char *name)
 {
+    /* compare's set-up keys look fields up once per record and key: the first letter
+     * spares most of the strcmp calls (a fifth of report's CPU at 100k records) */
     for (size_t i = 0; i < bl_n_fields; i++)
-        if (strcmp(bl_fields[i].name, name) == 0)
+        if (bl_fields[i].name[0] == name[0] && strcmp(bl_fields[i].name, name) == 0)
             return &bl_fields[i];
     return NULL;
 }

@@ -1,5 +1,6 @@
 #include "jsonl.h"
 #include "fields.h"
+#include "record_decode.h"
 #include "units.h"
 #include <jansson.h>
 #include <stdio.h>
@@ -431,6 +432,12 @@ static void get_field(json_t *o, const bl_field *f, bl_record *r)
 }
 
 bl_record *bl_record_from_json(const char *text, size_t len, char *err, size_t errlen)
+{
+    bl_record *r = bl_record_decode_fast(text, len);
+    return r ? r : bl_record_from_json_dom(text, len, err, errlen);
+}
+
+bl_record *bl_record_from_json_dom(const char *text, size_t len, char *err, size_t errlen)
 {
     json_error_t je;
     json_t *o = json_loadb(text, len, 0, &je);

@@ -13,5 +13,8 @@ int bl_record_write_jsonl(const bl_record *r, FILE *out);
 
 /* Parses one JSON object; on error returns NULL and writes a message to err (may be NULL). */
 bl_record *bl_record_from_json(const char *text, size_t len, char *err, size_t errlen);
+/* The same through jansson's DOM alone: what the fast reader (record_decode.h), tried
+ * first, must equal wherever it answers. */
+bl_record *bl_record_from_json_dom(const char *text, size_t len, char *err, size_t errlen);
 
 #endif

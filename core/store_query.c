@@ -6,6 +6,7 @@
  * no decoded record (export as JSON Lines) reads the stored text as it is. */
 #include "fields.h"
 #include "jsonl.h"
+#include "record_decode.h"
 #include "store_int.h"
 #include <jansson.h>
 #include <stdio.h>
@@ -293,7 +294,7 @@ static char *column_dup(sqlite3_stmt *row, int col)
     return bl_xstrdup(v ? v : "");
 }
 
-static void run_info_start(bl_run_info *ri, sqlite3_stmt *row, json_t *labels)
+static void run_info_start(bl_run_info *ri, sqlite3_stmt *row, const bl_record *labels)
 {
     snprintf(ri->id, sizeof ri->id, "%s", (const char *)sqlite3_column_text(row, 1));
     ri->import_id = sqlite3_column_int64(row, 2);
@@ -315,16 +316,38 @@ static void run_info_start(bl_run_info *ri, sqlite3_stmt *row, json_t *labels)
             *BL_FIELD(ri->head, f, double) = sqlite3_column_double(row, col);
         col++;
     }
-    size_t n = json_object_size(labels);
+    size_t n = labels->n_labels;
     ri->labels = bl_xcalloc(n ? n : 1, sizeof *ri->labels);
+    for (size_t i = 0; i < n; i++)
+        ri->labels[ri->n_labels++] =
+            (bl_label){bl_xstrdup(labels->labels[i].key), bl_xstrdup(labels->labels[i].value)};
+}
+
+/* A row's labels (json_extract(json, '$.labels'), NULL when none) as a record holding them:
+ * read in place, or through jansson where the fast reader is unsure; string values only. */
+static bl_record *row_labels(const char *lj)
+{
+    if (!lj)
+        return bl_record_new();
+    bl_record *r = bl_labels_decode_fast(lj, strlen(lj));
+    if (r)
+        return r;
+    r = bl_record_new();
+    json_t *labels = json_loads(lj, 0, NULL);
     const char *k;
     json_t *v;
     json_object_foreach(labels, k, v)
     {
         if (json_is_string(v))
-            ri->labels[ri->n_labels++] =
-                (bl_label){bl_xstrdup(k), bl_xstrdup(json_string_value(v))};
+            bl_record_set_label(r, k, json_string_value(v));
     }
+    json_decref(labels);
+    return r;
+}
+
+static const char *record_label(const void *r, const char *key)
+{
+    return bl_record_label(r, key);
 }
 
 /* The runs are walked whole in the order of the (import, run) index: their labels are those
@@ -351,12 +374,12 @@ int bl_store_sqlite_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void
                 break;
         }
         const char *lj = (const char *)sqlite3_column_text(st, 6);
-        json_t *labels = lj ? json_loads(lj, 0, NULL) : NULL;
+        bl_record *labels = row_labels(lj);
         if (!have)
             run_info_start(&ri, st, labels);
         else
-            bl_run_info_keep_labels(&ri, bl_json_label, labels);
-        json_decref(labels);
+            bl_run_info_keep_labels(&ri, record_label, labels);
+        bl_record_free(labels);
         have = 1;
         ri.n_records++;
         int64_t line = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 7);
