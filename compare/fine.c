@@ -1,4 +1,5 @@
 #include "fine.h"
+#include "../core/fields.h"
 #include "../core/filter.h"
 #include "../core/strbuf.h"
 #include <stdio.h>
@@ -10,6 +11,22 @@ void bl_fines_init(bl_fines *f, const char *by, int keep)
     memset(f, 0, sizeof *f);
     f->by = by ? bl_xstrdup(by) : NULL;
     f->keep = keep;
+    bl_setup_desc_fields(f->desc_f);
+    for (int k = 0; k < BL_SETUP_INFO_N; k++) {
+        f->info_f[k] = bl_field_find(bl_setup_info_keys[k]);
+        if (f->info_f[k] && !bl_field_is_scalar(f->info_f[k]))
+            f->info_f[k] = NULL;
+    }
+    bl_strbuf_init(&f->row);
+    bl_strbuf_init(&f->desc);
+    bl_strbuf_init(&f->key);
+}
+
+/* A record's value of key k of bl_setup_info_keys, as bl_record_field_text gives it. */
+static const char *info_of(const bl_fines *f, const bl_record *r, int k, char *buf, size_t n)
+{
+    return f->info_f[k] ? bl_field_text(f->info_f[k], r, buf, n)
+                        : bl_record_label(r, bl_setup_info_keys[k]);
 }
 
 void bl_fine_info_add(bl_fine_info *i, const char *v, size_t at)
@@ -61,33 +78,25 @@ static bl_fine *group_of(bl_fines *f, const bl_record *r, int row_setup)
 {
     char buf[4096];
     const char *setup = bl_setup_col_key(r, f->by, row_setup, buf, sizeof buf);
-    bl_strbuf row, desc, key;
-    bl_strbuf_init(&row);
-    bl_strbuf_init(&desc);
-    bl_strbuf_init(&key);
-    bl_setup_row_key(r, &row);
-    bl_setup_describe(r, &desc);
-    part(&key, setup);
-    part(&key, row.s);
-    part(&key, desc.s);
-    part(&key, r->tool);
-    part(&key, r->source);
-    long at = bl_smap_get(&f->map, key.s);
-    bl_fine *g = NULL;
-    if (at >= 0) {
-        g = &f->v[at];
-        bl_strbuf_free(&row);
-        bl_strbuf_free(&desc);
-        bl_strbuf_free(&key);
-        return g;
-    }
+    bl_strbuf_reset(&f->row);
+    bl_strbuf_reset(&f->key);
+    bl_setup_row_key(r, &f->row);
+    bl_setup_describe_with(r, f->desc_f, &f->desc);
+    part(&f->key, setup);
+    part(&f->key, f->row.s);
+    part(&f->key, f->desc.s);
+    part(&f->key, r->tool);
+    part(&f->key, r->source);
+    long at = bl_smap_get(&f->map, f->key.s);
+    if (at >= 0)
+        return &f->v[at];
     bl_grow((void **)&f->v, &f->cap, f->n + 1, sizeof *f->v);
     bl_grow((void **)&f->keys, &f->kcap, f->n + 1, sizeof *f->keys);
-    g = &f->v[f->n];
+    bl_fine *g = &f->v[f->n];
     memset(g, 0, sizeof *g);
     g->setup = bl_xstrdup(setup);
-    g->row = bl_strbuf_take(&row);
-    g->desc = bl_strbuf_take(&desc);
+    g->row = bl_xstrdup(f->row.s);
+    g->desc = bl_xstrdup(f->desc.s);
     g->test = bl_xstrdup(r->test);
     g->bs = r->bs;
     g->iodepth = r->iodepth;
@@ -97,7 +106,7 @@ static bl_fine *group_of(bl_fines *f, const bl_record *r, int row_setup)
     g->unit_at = g->note_at = SIZE_MAX;
     for (int k = 0; k < BL_M_COUNT; k++)
         g->c.m[k].keep = f->keep;
-    f->keys[f->n] = bl_strbuf_take(&key);
+    f->keys[f->n] = bl_xstrdup(f->key.s);
     bl_smap_put(&f->map, f->keys[f->n], f->n);
     f->n++;
     return g;
@@ -122,9 +131,11 @@ void bl_fines_add(bl_fines *f, const bl_record *r, int row_setup)
     }
     for (int k = 0; k < BL_SETUP_INFO_N; k++) {
         char buf[64];
-        const char *v = bl_record_field_text(r, bl_setup_info_keys[k], buf, sizeof buf);
-        if (v && *v && !strchr(v, '\x1f') && g->info[k].n < BL_FINE_INFO)
-            bl_fine_info_add(&g->info[k], v, seq); /* in order: the first values stay */
+        if (g->info[k].n == BL_FINE_INFO)
+            continue; /* in order: the first values stay */
+        const char *v = info_of(f, r, k, buf, sizeof buf);
+        if (v && *v && !strchr(v, '\x1f'))
+            bl_fine_info_add(&g->info[k], v, seq);
     }
 }
 
@@ -150,5 +161,8 @@ void bl_fines_free(bl_fines *f)
     free(f->keys);
     bl_smap_free(&f->map);
     free(f->by);
+    bl_strbuf_free(&f->row);
+    bl_strbuf_free(&f->desc);
+    bl_strbuf_free(&f->key);
     memset(f, 0, sizeof *f);
 }

@@ -10,6 +10,7 @@
 #define BL_COMPARE_FINE_H
 
 #include "../core/record.h"
+#include "../core/strbuf.h"
 #include "setups.h"
 #include "smap.h"
 #include "table.h"
@@ -48,6 +49,8 @@ typedef struct bl_fines {
     bl_smap map;
     char **keys;
     size_t kcap;
+    const struct bl_field *desc_f[64], *info_f[BL_SETUP_INFO_N]; /* resolved once */
+    bl_strbuf row, desc, key;                                    /* of the record at hand */
 } bl_fines;
 
 void bl_fines_init(bl_fines *f, const char *by, int keep);

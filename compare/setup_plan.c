@@ -7,6 +7,7 @@
  * taken in desc[]'s order (what the reader knows the set-up by first: job, device, target). */
 #include "setups.h"
 #include "fine.h"
+#include "../core/fields.h"
 #include "../core/filter.h"
 #include "../core/strbuf.h"
 #include "smap.h"
@@ -33,6 +34,7 @@ static const char *const desc[] = {
 #define NDESC (sizeof desc / sizeof *desc)
 const char *const *const bl_setup_desc = desc;
 const size_t bl_setup_n_desc = NDESC;
+_Static_assert(NDESC <= 64, "a set-up's split is a 64-bit mask of desc[]");
 
 typedef struct pcell {
     size_t setup; /* index in setups */
@@ -74,13 +76,24 @@ bl_setup_plan *bl_setup_plan_new(const char *by)
     return p;
 }
 
+/* The fields of desc[] resolved once (NULL: a label), as bl_record_field_text reads them. */
+void bl_setup_desc_fields(const bl_field **f)
+{
+    for (size_t i = 0; i < NDESC; i++) {
+        f[i] = bl_field_find(desc[i]);
+        if (f[i] && !bl_field_is_scalar(f[i]))
+            f[i] = NULL;
+    }
+}
+
 /* r's description: desc[]'s values in order, "\x1f"-joined, absent as empty. */
-void bl_setup_describe(const bl_record *r, bl_strbuf *d)
+void bl_setup_describe_with(const bl_record *r, const bl_field *const *f, bl_strbuf *d)
 {
     bl_strbuf_reset(d);
     for (size_t i = 0; i < NDESC; i++) {
         char buf[64];
-        const char *v = bl_record_field_text(r, desc[i], buf, sizeof buf);
+        const char *v =
+            f[i] ? bl_field_text(f[i], r, buf, sizeof buf) : bl_record_label(r, desc[i]);
         if (i)
             bl_strbuf_putc(d, '\x1f');
         for (; v && *v; v++) /* a label holding the separator must not shift the fields */
@@ -88,6 +101,13 @@ void bl_setup_describe(const bl_record *r, bl_strbuf *d)
     }
     if (!d->s)
         bl_strbuf_puts(d, "");
+}
+
+void bl_setup_describe(const bl_record *r, bl_strbuf *d)
+{
+    const bl_field *f[NDESC];
+    bl_setup_desc_fields(f);
+    bl_setup_describe_with(r, f, d);
 }
 
 static size_t setup_at(bl_setup_plan *p, const char *key)

@@ -25,10 +25,15 @@ extern const size_t bl_setup_n_desc;
 
 /* r's description as the plan keys it: the values of bl_setup_desc, "\x1f"-joined. */
 void bl_setup_describe(const bl_record *r, bl_strbuf *d);
+/* The same with the fields of bl_setup_desc resolved once (bl_setup_n_desc of them), for a
+ * walk that describes every record. */
+struct bl_field;
+void bl_setup_desc_fields(const struct bl_field **f);
+void bl_setup_describe_with(const bl_record *r, const struct bl_field *const *f, bl_strbuf *d);
 
 /* The split of set-ups whose cells would mix runs described differently (setup_plan.c): add
- * every record (a first walk), end, then give it to the builder, which appends to such a
- * record's column key "\x1d" and the labels telling it apart ("job=ssd"). */
+ * every record (a first walk) or the fine groups (fine.h), end, then give it to the builder, which
+ * appends to such a record's column key "\x1d" and the labels telling it apart ("job=ssd"). */
 typedef struct bl_setup_plan bl_setup_plan;
 bl_setup_plan *bl_setup_plan_new(const char *by);
 void bl_setup_plan_add(bl_setup_plan *p, const bl_record *r, int row_setup);
