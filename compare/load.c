@@ -1,6 +1,7 @@
 #include "load.h"
 #include "../core/filter.h"
 #include "../core/store.h"
+#include "fine.h"
 #include "setups.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +38,14 @@ int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, ch
 /* Whether a record's "row" label names its set-up depends on the run's other records
  * (setups.c): from a source's first record with a row label, the source's records wait
  * until the walk leaves that source (an import is one source, its records consecutive).
- * The store is walked twice: first into the set-up plan (setups.h: which set-ups mix runs
- * described differently, a few strings per cell), then into the table. */
+ * The store is walked once, into fine groups (fine.h); the set-up plan (setups.h: which
+ * set-ups mix runs described differently) and then the table are built from the groups.
+ * Only --repeats all, which lists every repeat in record order, walks twice: first into the
+ * plan, then into the table. */
 typedef struct walk {
-    bl_table_builder *b; /* the second walk's; NULL in the first */
-    bl_setup_plan *plan; /* the first walk's */
+    bl_fines *fines;     /* the one walk's */
+    bl_table_builder *b; /* the second walk's (--repeats all) */
+    bl_setup_plan *plan; /* the first walk's (--repeats all) */
     bl_report_each_fn each;
     void *ctx;
     size_t n;
@@ -52,7 +56,9 @@ typedef struct walk {
 
 static void add(walk *w, const bl_record *r, int row_setup)
 {
-    if (w->b)
+    if (w->fines)
+        bl_fines_add(w->fines, r, row_setup);
+    else if (w->b)
         bl_table_add(w->b, r, row_setup);
     else
         bl_setup_plan_add(w->plan, r, row_setup);
@@ -94,6 +100,47 @@ static int take(void *ctx, bl_record *r, const char *run_id)
     return 0;
 }
 
+/* Walks s into w (set up but for the pending records); returns 0 or 1. */
+static int walk_store(bl_store *s, const bl_filter *f, walk *w, char *err, size_t errlen)
+{
+    bl_records_init(&w->pending);
+    int rc = bl_store_each(s, f, take, w, err, errlen) == 0 ? 0 : 1;
+    flush(w);
+    free(w->source);
+    w->source = NULL;
+    return rc;
+}
+
+/* The builder of the table, fed: by one walk into fine groups, or by two for --repeats all. */
+static int fill(bl_store *s, const bl_filter *f, const bl_table_opts *o, bl_report_each_fn each,
+                void *ctx, bl_table_builder *b, size_t *n, char *err, size_t errlen)
+{
+    bl_setup_plan *plan = bl_setup_plan_new(o->by);
+    int rc;
+    if (o->repeats != BL_REP_ALL) {
+        bl_fines fines;
+        bl_fines_init(&fines, o->by, o->repeats == BL_REP_MEDIAN);
+        walk w = {.fines = &fines, .each = each, .ctx = ctx};
+        rc = walk_store(s, f, &w, err, errlen);
+        *n = w.n;
+        bl_setup_plan_add_fines(plan, &fines);
+        bl_setup_plan_end(plan);
+        bl_table_set_plan(b, plan);
+        bl_table_add_fines(b, &fines);
+        bl_fines_free(&fines);
+        return rc;
+    }
+    walk w = {.plan = plan};
+    rc = walk_store(s, f, &w, err, errlen);
+    bl_setup_plan_end(plan);
+    bl_table_set_plan(b, plan);
+    w = (walk){.b = b, .each = each, .ctx = ctx};
+    if (rc == 0)
+        rc = walk_store(s, f, &w, err, errlen);
+    *n = w.n;
+    return rc;
+}
+
 int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
                     bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen)
 {
@@ -107,23 +154,12 @@ int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opt
     }
     bl_table_opts lean = *o;
     lean.lean = 1;
-    walk w = {.plan = bl_setup_plan_new(o->by)};
-    bl_records_init(&w.pending);
-    rc = bl_store_each(s, &f, take, &w, err, errlen) == 0 ? 0 : 1;
-    flush(&w);
-    free(w.source);
-    bl_setup_plan_end(w.plan);
     bl_table_builder *b = bl_table_begin(&lean);
-    bl_table_set_plan(b, w.plan);
-    w = (walk){.b = b, .each = each, .ctx = ctx};
-    bl_records_init(&w.pending);
-    if (rc == 0)
-        rc = bl_store_each(s, &f, take, &w, err, errlen) == 0 ? 0 : 1;
-    flush(&w);
-    free(w.source);
+    size_t n = 0;
+    rc = fill(s, &f, &lean, each, ctx, b, &n, err, errlen);
     bl_store_close(s);
     bl_filter_free(&f);
-    if (rc == 0 && w.n == 0) {
+    if (rc == 0 && n == 0) {
         snprintf(err, errlen, "no stored record matches");
         rc = 1;
     }

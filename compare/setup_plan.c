@@ -6,6 +6,8 @@
  * hold two descriptions is split by the fewest labels that tell every cell's descriptions apart,
  * taken in desc[]'s order (what the reader knows the set-up by first: job, device, target). */
 #include "setups.h"
+#include "fine.h"
+#include "../core/fields.h"
 #include "../core/filter.h"
 #include "../core/strbuf.h"
 #include "smap.h"
@@ -32,6 +34,7 @@ static const char *const desc[] = {
 #define NDESC (sizeof desc / sizeof *desc)
 const char *const *const bl_setup_desc = desc;
 const size_t bl_setup_n_desc = NDESC;
+_Static_assert(NDESC <= 64, "a set-up's split is a 64-bit mask of desc[]");
 
 typedef struct pcell {
     size_t setup; /* index in setups */
@@ -73,13 +76,24 @@ bl_setup_plan *bl_setup_plan_new(const char *by)
     return p;
 }
 
+/* The fields of desc[] resolved once (NULL: a label), as bl_record_field_text reads them. */
+void bl_setup_desc_fields(const bl_field **f)
+{
+    for (size_t i = 0; i < NDESC; i++) {
+        f[i] = bl_field_find(desc[i]);
+        if (f[i] && !bl_field_is_scalar(f[i]))
+            f[i] = NULL;
+    }
+}
+
 /* r's description: desc[]'s values in order, "\x1f"-joined, absent as empty. */
-static void describe(const bl_record *r, bl_strbuf *d)
+void bl_setup_describe_with(const bl_record *r, const bl_field *const *f, bl_strbuf *d)
 {
     bl_strbuf_reset(d);
     for (size_t i = 0; i < NDESC; i++) {
         char buf[64];
-        const char *v = bl_record_field_text(r, desc[i], buf, sizeof buf);
+        const char *v =
+            f[i] ? bl_field_text(f[i], r, buf, sizeof buf) : bl_record_label(r, desc[i]);
         if (i)
             bl_strbuf_putc(d, '\x1f');
         for (; v && *v; v++) /* a label holding the separator must not shift the fields */
@@ -87,6 +101,13 @@ static void describe(const bl_record *r, bl_strbuf *d)
     }
     if (!d->s)
         bl_strbuf_puts(d, "");
+}
+
+void bl_setup_describe(const bl_record *r, bl_strbuf *d)
+{
+    const bl_field *f[NDESC];
+    bl_setup_desc_fields(f);
+    bl_setup_describe_with(r, f, d);
 }
 
 static size_t setup_at(bl_setup_plan *p, const char *key)
@@ -166,8 +187,22 @@ void bl_setup_plan_add(bl_setup_plan *p, const bl_record *r, int row_setup)
     bl_strbuf_printf(&p->k, "%zu\x1c", setup);
     bl_setup_row_key(r, &p->k);
     size_t ci = (size_t)(cell_at(p, setup, p->k.s) - p->c);
-    describe(r, &p->d);
+    bl_setup_describe(r, &p->d);
     add_description(p, ci, p->d.s);
+}
+
+/* A group's records have one set-up, row and description: adding the groups in the order of
+ * their first records gives each cell the descriptions in the order the records would. */
+void bl_setup_plan_add_fines(bl_setup_plan *p, const bl_fines *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        const bl_fine *g = &f->v[i];
+        size_t setup = setup_at(p, g->setup);
+        bl_strbuf_reset(&p->k);
+        bl_strbuf_printf(&p->k, "%zu\x1c%s", setup, g->row);
+        size_t ci = (size_t)(cell_at(p, setup, p->k.s) - p->c);
+        add_description(p, ci, g->desc);
+    }
 }
 
 /* Value i of a description. */
@@ -290,8 +325,18 @@ void bl_setup_plan_split(bl_setup_plan *p, const char *setup_key, const bl_recor
     long i = bl_smap_get(&p->setups, setup_key);
     if (i < 0 || !p->s[i].split)
         return;
-    describe(r, &p->d);
-    display(p->d.s, p->s[i].split, out);
+    bl_setup_describe(r, &p->d);
+    bl_setup_plan_split_desc(p, setup_key, p->d.s, out);
+}
+
+void bl_setup_plan_split_desc(bl_setup_plan *p, const char *setup_key, const char *d,
+                              bl_strbuf *out)
+{
+    bl_strbuf_reset(out);
+    long i = bl_smap_get(&p->setups, setup_key);
+    if (i < 0 || !p->s[i].split)
+        return;
+    display(d, p->s[i].split, out);
     bl_strbuf_reset(&p->k);
     bl_strbuf_printf(&p->k, "%ld\x1c%s", i, out->s ? out->s : "");
     if (bl_smap_get(&p->mixed, p->k.s) < 0)
@@ -300,12 +345,21 @@ void bl_setup_plan_split(bl_setup_plan *p, const char *setup_key, const bl_recor
 
 size_t bl_setup_plan_count(bl_setup_plan *p, const char *setup_key, const bl_record *r)
 {
+    bl_strbuf row;
+    bl_strbuf_init(&row);
+    bl_setup_row_key(r, &row);
+    size_t n = bl_setup_plan_count_row(p, setup_key, row.s);
+    bl_strbuf_free(&row);
+    return n;
+}
+
+size_t bl_setup_plan_count_row(bl_setup_plan *p, const char *setup_key, const char *row)
+{
     long i = bl_smap_get(&p->setups, setup_key);
     if (i < 0)
         return 1;
     bl_strbuf_reset(&p->k);
-    bl_strbuf_printf(&p->k, "%ld\x1c", i);
-    bl_setup_row_key(r, &p->k);
+    bl_strbuf_printf(&p->k, "%ld\x1c%s", i, row);
     long c = bl_smap_get(&p->cells, p->k.s);
     return c < 0 || !p->c[c].nd ? 1 : p->c[c].nd;
 }

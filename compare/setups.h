@@ -23,9 +23,17 @@ void bl_setup_row_key(const bl_record *r, bl_strbuf *sb);
 extern const char *const *const bl_setup_desc;
 extern const size_t bl_setup_n_desc;
 
+/* r's description as the plan keys it: the values of bl_setup_desc, "\x1f"-joined. */
+void bl_setup_describe(const bl_record *r, bl_strbuf *d);
+/* The same with the fields of bl_setup_desc resolved once (bl_setup_n_desc of them), for a
+ * walk that describes every record. */
+struct bl_field;
+void bl_setup_desc_fields(const struct bl_field **f);
+void bl_setup_describe_with(const bl_record *r, const struct bl_field *const *f, bl_strbuf *d);
+
 /* The split of set-ups whose cells would mix runs described differently (setup_plan.c): add
- * every record (a first walk), end, then give it to the builder, which appends to such a
- * record's column key "\x1d" and the labels telling it apart ("job=ssd"). */
+ * every record (a first walk) or the fine groups (fine.h), end, then give it to the builder, which
+ * appends to such a record's column key "\x1d" and the labels telling it apart ("job=ssd"). */
 typedef struct bl_setup_plan bl_setup_plan;
 bl_setup_plan *bl_setup_plan_new(const char *by);
 void bl_setup_plan_add(bl_setup_plan *p, const bl_record *r, int row_setup);
@@ -34,9 +42,14 @@ void bl_setup_plan_end(bl_setup_plan *p);
  * has none of the labels it is split by. */
 void bl_setup_plan_split(bl_setup_plan *p, const char *setup_key, const bl_record *r,
                          bl_strbuf *out);
+/* The same for a description d (bl_setup_describe). */
+void bl_setup_plan_split_desc(bl_setup_plan *p, const char *setup_key, const char *d,
+                              bl_strbuf *out);
 void bl_setup_plan_free(bl_setup_plan *p);
 /* How many different set-ups (descriptions) the cell of r (its set-up, its test) holds. */
 size_t bl_setup_plan_count(bl_setup_plan *p, const char *setup_key, const bl_record *r);
+/* The same for a test row key (bl_setup_row_key). */
+size_t bl_setup_plan_count_row(bl_setup_plan *p, const char *setup_key, const char *row);
 /* The builder owns plan from now on (NULL: no split). */
 void bl_table_set_plan(bl_table_builder *b, bl_setup_plan *plan);
 

@@ -1,5 +1,6 @@
 #include "table.h"
 #include "setups.h"
+#include "fine.h"
 #include "../core/filter.h"
 #include "../core/strbuf.h"
 #include "fmt.h"
@@ -94,7 +95,7 @@ static void col_info(bl_col *c, const bl_record *r)
     }
 }
 
-static void cell_add(bl_table *t, bl_smap *pool, bl_cell *c, const bl_record *r)
+void bl_cell_fold(bl_cell *c, const bl_record *r)
 {
     c->n_recs++;
     bl_stat_add(&c->m[BL_M_BW], bl_present(r->bw_bytes_s) ? r->bw_bytes_s / 1e6 : BL_ABSENT);
@@ -115,12 +116,17 @@ static void cell_add(bl_table *t, bl_smap *pool, bl_cell *c, const bl_record *r)
         bl_stat_add(&c->m[BL_M_P999], pct_of(p, 99.9));
     }
     bl_stat_add(&c->m[BL_M_CPU], r->cpu_pct);
+    if (r->note && !bl_present(r->bw_bytes_s) && !bl_present(r->iops) && !bl_present(r->value))
+        c->n_notes++;
+}
+
+static void cell_add(bl_table *t, bl_smap *pool, bl_cell *c, const bl_record *r)
+{
+    bl_cell_fold(c, r);
     if (r->unit && !c->unit)
         c->unit = intern_str(t, pool, r->unit);
     if (r->note && !c->note)
         c->note = intern_str(t, pool, r->note);
-    if (r->note && !bl_present(r->bw_bytes_s) && !bl_present(r->iops) && !bl_present(r->value))
-        c->n_notes++;
 }
 
 /* A tool that does not say how many jobs ran ran one (dd, bonnie++ 1.03): the same test
@@ -136,12 +142,12 @@ void bl_setup_row_key(const bl_record *r, bl_strbuf *sb)
                      (long long)r->iodepth, (long long)jobs_of(r));
 }
 
-static void row_init(bl_row *row, const bl_record *r)
+static void row_init(bl_row *row, const char *test, int64_t bs, int64_t iodepth, int64_t numjobs)
 {
-    row->test = bl_xstrdup(r->test ? r->test : "?");
-    row->bs = r->bs;
-    row->iodepth = r->iodepth;
-    row->numjobs = jobs_of(r);
+    row->test = bl_xstrdup(test ? test : "?");
+    row->bs = bs;
+    row->iodepth = iodepth;
+    row->numjobs = numjobs;
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_puts(&sb, row->test);
@@ -233,8 +239,9 @@ static const char *intern_str(bl_table *t, bl_smap *pool, const char *s)
 
 typedef struct bcell {
     bl_cell c;
-    size_t row, col; /* row in first-seen order */
-    char *key;       /* of cellmap */
+    size_t row, col;         /* row in first-seen order */
+    char *key;               /* of cellmap */
+    size_t unit_at, note_at; /* bl_table_add_fines: where c.unit, c.note were first seen */
 } bcell;
 
 struct bl_table_builder {
@@ -246,7 +253,9 @@ struct bl_table_builder {
     bcell *cells; /* in first-seen order; placed by row and column at the end */
     size_t ncells;
     bl_strbuf key, split;
-    bl_setup_plan *plan; /* owned; NULL: set-ups are not split */
+    bl_setup_plan *plan;                   /* owned; NULL: set-ups are not split */
+    bl_fine_info (*info)[BL_SETUP_INFO_N]; /* bl_table_add_fines: per column, as cols */
+    size_t icap, ninfo;
 };
 
 static size_t intern_row(bl_table_builder *b, const bl_record *r)
@@ -260,7 +269,7 @@ static size_t intern_row(bl_table_builder *b, const bl_record *r)
     bl_grow((void **)&t->rows, &b->rcap, t->nrows + 1, sizeof *t->rows);
     bl_row *row = &t->rows[t->nrows];
     memset(row, 0, sizeof *row);
-    row_init(row, r);
+    row_init(row, r->test, r->bs, r->iodepth, jobs_of(r));
     bl_smap_put(&b->rows, bl_xstrdup(b->key.s), t->nrows);
     return t->nrows++;
 }
@@ -292,6 +301,7 @@ static bl_cell *cell_at(bl_table_builder *b, size_t row, size_t col)
     memset(c, 0, sizeof *c);
     c->row = row;
     c->col = col;
+    c->unit_at = c->note_at = SIZE_MAX;
     /* Only a median or every repeat needs the values themselves. */
     for (int k = 0; k < BL_M_COUNT; k++)
         c->c.m[k].keep = !b->lean || b->t->repeats == BL_REP_MEDIAN || b->t->repeats == BL_REP_ALL;
@@ -475,6 +485,116 @@ void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
         c->n_setups = setups;
 }
 
+/* The row of key, made from a group's fields when new. */
+static size_t intern_row_key(bl_table_builder *b, const bl_fine *g)
+{
+    bl_table *t = b->t;
+    long i = bl_smap_get(&b->rows, g->row);
+    if (i >= 0)
+        return (size_t)i;
+    bl_grow((void **)&t->rows, &b->rcap, t->nrows + 1, sizeof *t->rows);
+    bl_row *row = &t->rows[t->nrows];
+    memset(row, 0, sizeof *row);
+    row_init(row, g->test, g->bs, g->iodepth, g->numjobs);
+    bl_smap_put(&b->rows, bl_xstrdup(g->row), t->nrows);
+    return t->nrows++;
+}
+
+/* A group's part of a cell: its records' figures, and its unit and note when seen first. */
+static void cell_merge(bl_table_builder *b, bcell *c, const bl_fine *g)
+{
+    c->c.n_recs += g->c.n_recs;
+    c->c.n_notes += g->c.n_notes;
+    for (int k = 0; k < BL_M_COUNT; k++)
+        bl_stat_merge(&c->c.m[k], &g->c.m[k]);
+    for (int k = 0; k < 2; k++) {
+        c->c.lat_from[k] += g->c.lat_from[k];
+        c->c.pct_from[k] += g->c.pct_from[k];
+    }
+    if (g->c.unit && g->unit_at < c->unit_at) {
+        c->c.unit = intern_str(b->t, &b->pool, g->c.unit);
+        c->unit_at = g->unit_at;
+    }
+    if (g->c.note && g->note_at < c->note_at) {
+        c->c.note = intern_str(b->t, &b->pool, g->c.note);
+        c->note_at = g->note_at;
+    }
+}
+
+/* Adds one group as bl_table_add would add each of its records. */
+static void add_fine(bl_table_builder *b, const bl_fine *g)
+{
+    bl_table *t = b->t;
+    t->n_records += g->c.n_recs;
+    size_t row = intern_row_key(b, g);
+    const char *key = g->setup;
+    size_t setups = 1;
+    if (b->plan && t->pool) {
+        setups = bl_setup_plan_count_row(b->plan, key, g->row);
+    } else if (b->plan) {
+        bl_setup_plan_split_desc(b->plan, key, g->desc, &b->split);
+        if (b->split.len) {
+            bl_strbuf_reset(&b->key);
+            bl_strbuf_printf(&b->key, "%s\x1d%s", key, b->split.s);
+            key = b->key.s;
+        }
+    }
+    bl_record first = {.tool = g->tool, .source = g->source}; /* what a column keeps of it */
+    size_t col = intern_col(b, key, &first);
+    bl_grow((void **)&b->info, &b->icap, t->ncols, sizeof *b->info);
+    for (; b->ninfo < t->ncols; b->ninfo++)
+        memset(b->info[b->ninfo], 0, sizeof b->info[b->ninfo]);
+    bcell *c = (bcell *)cell_at(b, row, col);
+    cell_merge(b, c, g);
+    for (int k = 0; k < BL_SETUP_INFO_N; k++)
+        for (size_t v = 0; v < g->info[k].n; v++)
+            bl_fine_info_add(&b->info[col][k], g->info[k].v[v], g->info[k].at[v]);
+    if (setups > c->c.n_setups)
+        c->c.n_setups = setups;
+}
+
+/* The columns' first values of bl_setup_info_keys, in the order first seen; past 4 a
+ * count that says only "more than 4". */
+static int by_at(const void *a, const void *b, void *ctx)
+{
+    const size_t *at = ctx;
+    size_t x = at[*(const size_t *)a], y = at[*(const size_t *)b];
+    return (x > y) - (x < y);
+}
+
+static void fines_info(bl_table_builder *b)
+{
+    for (size_t j = 0; b->info && j < b->t->ncols; j++)
+        for (int k = 0; k < BL_SETUP_INFO_N; k++) {
+            bl_fine_info *i = &b->info[j][k];
+            size_t order[BL_FINE_INFO];
+            for (size_t v = 0; v < i->n; v++)
+                order[v] = v;
+            qsort_r(order, i->n, sizeof *order, by_at, i->at);
+            bl_strbuf sb;
+            bl_strbuf_init(&sb);
+            for (size_t v = 0; v < i->n && v < 4; v++)
+                bl_strbuf_printf(&sb, "%s%s", v ? "\x1f" : "", i->v[order[v]]);
+            bl_col *c = &b->t->cols[j];
+            c->n_info[k] = i->n;
+            c->info[k] = i->n ? bl_strbuf_take(&sb) : NULL;
+            if (!i->n)
+                bl_strbuf_free(&sb);
+            bl_fine_info_free(i);
+        }
+    free(b->info);
+    b->info = NULL;
+    b->icap = b->ninfo = 0;
+}
+
+void bl_table_add_fines(bl_table_builder *b, const bl_fines *f)
+{
+    b->t->n_left_out += f->n_left_out;
+    for (size_t i = 0; i < f->n; i++)
+        add_fine(b, &f->v[i]);
+    fines_info(b);
+}
+
 static void builder_free(bl_table_builder *b)
 {
     for (size_t i = 0; i < b->rows.cap; i++)
@@ -490,6 +610,7 @@ static void builder_free(bl_table_builder *b)
     bl_strbuf_free(&b->key);
     bl_strbuf_free(&b->split);
     bl_setup_plan_free(b->plan);
+    free(b->info);
     free(b);
 }
 

@@ -137,7 +137,8 @@ bl_table *bl_table_build(const bl_records *recs, const bl_table_opts *o, char *e
 
 /* The same, one record at a time (a store walked row by row): the table keeps per record only
  * the figures its statistics need. Set-ups are split only as a plan given to the builder says
- * (setups.h: bl_table_set_plan, made by a first walk); without one they are not split. row_setup
+ * (setups.h: bl_table_set_plan, made by a first walk or from fine groups, fine.h: which also
+ * feed the builder, bl_table_add_fines); without one they are not split. row_setup
  * says whether r's "row" label is the same over the run's records (setups.h: bl_setup_rows_naming);
  * r is read during the call only. bl_table_end frees the builder and returns what bl_table_build
  * would. */
