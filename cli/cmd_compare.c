@@ -4,6 +4,7 @@
 #include "../core/strbuf.h"
 #include "../compare/diff.h"
 #include "../compare/load.h"
+#include "../compare/smap.h"
 #include "../charts/chart.h"
 #include "../report/page.h"
 #include "../report/render.h"
@@ -101,17 +102,17 @@ static int load_side(const compare_args *a, int argc, char **argv, int side, bl_
     int rc = bl_report_load(a->db, nextra + 1, terms, &got, err, sizeof err);
     if (rc)
         fprintf(stderr, "benchlog compare: %s: %s\n", side ? "B" : "A", err);
-    size_t nsrc = 0;
+    bl_smap sources = {0}; /* keys borrowed from the records, kept in all */
     for (size_t i = 0; i < got.n; i++) {
         bl_record *r = got.v[i];
         bl_record_set_label(r, "compare", argv[a->first + side]);
-        int seen = 0;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen =
-                strcmp(got.v[k]->source ? got.v[k]->source : "", r->source ? r->source : "") == 0;
-        nsrc += !seen;
+        const char *src = r->source ? r->source : "";
+        if (bl_smap_get(&sources, src) < 0)
+            bl_smap_put(&sources, src, sources.n);
         bl_records_push(all, r);
     }
+    size_t nsrc = sources.n;
+    bl_smap_free(&sources);
     if (nsrc > 1 && a->pool)
         bl_note("compare", "%s (%s) spans %zu sources, pooled (--pool)", side ? "B" : "A",
                 argv[a->first + side], nsrc);

@@ -65,6 +65,28 @@ static void test_by_host_keeps_setups_apart(void **state)
 
 /* --by host,column (or --by host --by column): one column per pair of values; the nine
  * headings under each network speed still stand apart. --pool pools them on purpose. */
+/* compare --pool says how many sources a side spans: two dd files of host=a are two sources
+ * (counted once each, however many records they hold), one of host=b is not said. */
+static void test_pool_counts_sources(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *err;
+    char a1[512], a2[512], b[512];
+    assert_int_equal(
+        bl_test_benchlogf(NULL, NULL, "import -q --db %s/s.db --label host=a %s %s", dir,
+                          bl_test_fixture("dd/gnu-dd-9.1_c_write_read.txt", a1, sizeof a1),
+                          bl_test_fixture("dd/gnu-dd-9.1_C_time.txt", a2, sizeof a2)),
+        0);
+    assert_int_equal(bl_test_benchlogf(NULL, NULL, "import -q --db %s/s.db --label host=b %s", dir,
+                                       bl_test_fixture("dd/gnu-dd-9.1_de_DE.txt", b, sizeof b)),
+                     0);
+    bl_test_benchlogf(NULL, &err, "compare --db %s/s.db host=a host=b --pool", dir);
+    assert_non_null(strstr(err, "A (host=a) spans 2 sources, pooled (--pool)"));
+    assert_null(strstr(err, "B (host=b) spans"));
+    free(err);
+    free(dir);
+}
+
 static void test_by_pairs_and_pool(void **state)
 {
     (void)state;
@@ -347,6 +369,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_host_keeps_setups_apart),
         cmocka_unit_test(test_by_pairs_and_pool),
+        cmocka_unit_test(test_pool_counts_sources),
         cmocka_unit_test(test_direction),
         cmocka_unit_test(test_overview_by_hand),
         cmocka_unit_test(test_plausible_among_like),
