@@ -46,6 +46,12 @@ static void setup(bl_canvas *c, int width, int height)
     if (c->s < 0.35)
         c->s = 0.35; /* below this text would be unreadable anyway */
     c->ts = c->s < 1 ? sqrt(c->s) : c->s;
+    if (c->fmt == BL_CANVAS_PDF) { /* points a unit, as the caller's transformation has it */
+        double ux = 1, uy = 0;
+        cairo_user_to_device_distance(c->cr, &ux, &uy);
+        double pt = hypot(ux, uy);
+        c->min_text = pt > 0 ? BL_CANVAS_MIN_PT / pt : 0;
+    }
     cairo_set_source_rgb(c->cr, 1, 1, 1);
     cairo_rectangle(c->cr, 0, 0, width, height);
     cairo_fill(c->cr);
@@ -196,7 +202,7 @@ void bl_canvas_color(bl_canvas *c, size_t i, double alpha)
 static void set_font(bl_canvas *c, double size, int bold)
 {
     PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
-    pango_font_description_set_absolute_size(fd, size * c->ts * PANGO_SCALE);
+    pango_font_description_set_absolute_size(fd, fmax(size * c->ts, c->min_text) * PANGO_SCALE);
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_layout_set_font_description(c->layout, fd);
     pango_font_description_free(fd);
