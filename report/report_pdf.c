@@ -47,6 +47,19 @@ double bl_pdf_text(doc *d, double x, double y, double w, const char *s, double s
     return ph;
 }
 
+double bl_pdf_measure(doc *d, const char *s, double size)
+{
+    PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
+    pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+    pango_layout_set_font_description(d->lay, fd);
+    pango_font_description_free(fd);
+    pango_layout_set_width(d->lay, -1);
+    pango_layout_set_text(d->lay, s, -1);
+    int pw, ph;
+    pango_layout_get_pixel_size(d->lay, &pw, &ph);
+    return pw;
+}
+
 void bl_pdf_rule(doc *d, double y, unsigned color, double width)
 {
     bl_pdf_rgb(d, color);
@@ -239,8 +252,11 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
                 n += bl_table_cell(sub, i, j)->n_recs > 0;
             shared = n > 1;
         }
-        /* A single set-up's table is narrow: such groups share the page in two columns. */
-        bl_pdf_columns(d, gr->ncols == 1 && bl_pdf_lone_width(sub) <= (PW - 2 * M - COL_GAP) / 2);
+        /* A single set-up's table is narrow, and so is a grid of two or three: such groups
+         * share the page in two columns, their charts half the page wide. */
+        double half = (PW - 2 * M - COL_GAP) / 2;
+        bl_pdf_columns(d, gr->ncols == 1 ? bl_pdf_lone_width(sub) <= half
+                                         : bl_pdf_pivot_fits(d, sub, half));
         if (d->y > PH - M - 72) /* its heading, table header and a line at least */
             bl_pdf_new_page_at(d, M);
         else if (d->y > d->col_top + 1)
@@ -260,10 +276,12 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
         bl_strbuf_reset(&sb);
         bl_strbuf_printf(&sb, "%s · %s · %s", bl_count(gr->ncols, "set-up").s,
                          bl_count(sub->nrows, "test").s, bl_count(sub->n_records, "record").s);
-        if (d->two) /* the set-up named once, whole, above its table */
+        if (d->two && gr->ncols == 1) /* the set-up named once, whole, above its table */
             bl_strbuf_printf(&sb, " · set-up: %s", sub->cols[0].label);
         else if (gr->ncols == 1)
             bl_strbuf_puts(&sb, " · one set-up: the table, no chart");
+        if (d->two && gr->ncols > 1 && !shared)
+            bl_strbuf_puts(&sb, " · no test shared by two set-ups: the table, no chart");
         else if (!shared)
             bl_strbuf_puts(&sb, " · no test shared by two set-ups: the table, no chart");
         d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 8, 0, 0, 0, MUTED) + 3;
@@ -285,7 +303,7 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
 }
 
 /* The sources appendix, one run at a time as the walk brings its records: under each folder,
- * a line a file: its first runs with their lines (the first with its labels), the last one,
+ * a line a file: its first runs with their lines (the first with its headings), the last one,
  * and how many. */
 typedef struct {
     doc *d;
@@ -295,6 +313,7 @@ typedef struct {
     char *source;    /* the source being listed */
     char *dir;       /* its folder, said once above its files */
     bl_strbuf entry; /* its line so far */
+    bl_strbuf heads; /* its first run's headings, a line below */
     size_t records, runs;
     long long last_run, last_line;
 } src_walk;
@@ -339,6 +358,9 @@ static void source_flush(src_walk *w)
         bl_strbuf_printf(&w->entry, " (%zu runs)", w->runs);
     }
     bl_strbuf_printf(&w->entry, " · %zu record%s", w->records, w->records == 1 ? "" : "s");
+    if (w->heads.len)
+        bl_strbuf_printf(&w->entry, "\n    %s", w->heads.s);
+    bl_strbuf_reset(&w->heads);
     /* Three columns a page: a file's line is short, and the appendix is for looking up. */
     source_put(w, w->entry.s, 0);
     bl_strbuf_reset(&w->entry);
@@ -372,23 +394,21 @@ static void source_line(src_walk *w)
         bl_strbuf_printf(&w->entry, "%srun %lld", w->runs ? ", " : "", (long long)r->run);
         if (run->line > 0)
             bl_strbuf_printf(&w->entry, " line %lld", (long long)run->line);
-        const char *sep = " (";
-        /* The first run's own labels, whole, as many as fit a line (the tables' set-ups are
-         * named by them); its date left out. */
-        size_t from = w->entry.len;
-        for (size_t k = 0; k < r->n_labels && !w->runs; k++)
-            if (run->same[k] && strcmp(r->labels[k].key, "date") != 0) {
-                if (chars(w->entry.s + from) + chars(r->labels[k].key) + chars(r->labels[k].value) >
-                    70) {
-                    bl_strbuf_puts(&w->entry, *sep == ';' ? "; …" : " (…");
-                    sep = "; ";
-                    break;
-                }
-                bl_strbuf_printf(&w->entry, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
-                sep = "; ";
+        /* The first run's headings in its source (test_heading, run_heading: the author's
+         * words, how a reader finds the run in the post), whole, on a line of their own as
+         * many as fit; its other labels are in the set-ups' names and `benchlog show`. */
+        for (size_t k = 0; k < r->n_labels && !w->runs; k++) {
+            const char *key = r->labels[k].key;
+            size_t kl = strlen(key);
+            if (!run->same[k] || kl < 8 || strcmp(key + kl - 8, "_heading") != 0)
+                continue;
+            if (chars(w->heads.s ? w->heads.s : "") + chars(key) + chars(r->labels[k].value) > 36) {
+                bl_strbuf_puts(&w->heads, w->heads.len ? "; …" : "…");
+                break;
             }
-        if (*sep == ';')
-            bl_strbuf_putc(&w->entry, ')');
+            bl_strbuf_printf(&w->heads, "%s%s=%s", w->heads.len ? "; " : "", key,
+                             r->labels[k].value);
+        }
     }
     w->runs++;
     w->last_run = (long long)r->run;
@@ -419,10 +439,12 @@ static int sources(doc *d, bl_rec_walk_fn walk, void *src, char *err, size_t err
            8;
     w.top = w.y;
     bl_strbuf_init(&w.entry);
+    bl_strbuf_init(&w.heads);
     int rc = walk(src, source_add, &w, err, errlen) != 0;
     source_line(&w);
     source_flush(&w);
     bl_strbuf_free(&w.entry);
+    bl_strbuf_free(&w.heads);
     free(w.source);
     free(w.dir);
     return rc;

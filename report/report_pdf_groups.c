@@ -169,9 +169,9 @@ static void key_of(size_t j, char *buf, size_t n)
 
 static double pivot_head(doc *d, const bl_table *t, size_t first, size_t nc, double colw, int keyed)
 {
-    double x = M + TEST_W, h = ROW_H;
+    double x = d->x + TEST_W, h = ROW_H;
     char key[8];
-    bl_pdf_text(d, M + 3, d->y, TEST_W - 6, "Test", 8, 1, 0, 1, INK);
+    bl_pdf_text(d, d->x + 3, d->y, TEST_W - 6, "Test", 8, 1, 0, 1, INK);
     for (size_t j = first; j < first + nc; j++) {
         key_of(j - first, key, sizeof key);
         if (keyed) {
@@ -191,11 +191,11 @@ static double pivot_head(doc *d, const bl_table *t, size_t first, size_t nc, dou
 /* The keys' legend: "A  the set-up's whole name", two columns. */
 static void pivot_keys(doc *d, const bl_table *t, size_t first, size_t nc)
 {
-    double colw = (PW - 2 * M) / 2, top = d->y, bottom = d->y;
+    double colw = d->w / 2, top = d->y, bottom = d->y;
     char key[8];
     for (size_t j = first; j < first + nc; j++) {
         size_t k = j - first;
-        double x = M + (k % 2) * colw;
+        double x = d->x + (k % 2) * colw;
         if (k % 2 == 0)
             top = bottom;
         key_of(k, key, sizeof key);
@@ -209,6 +209,50 @@ static void pivot_keys(doc *d, const bl_table *t, size_t first, size_t nc)
     d->y = bottom + 4;
 }
 
+/* A grid's cell: the main figure (its unit unless keyed), the 95% CI half-width and n of
+ * repeats, "!" when implausible; else the cell's note. */
+static void pivot_cell(bl_strbuf *sb, const bl_cell *c, bl_metric m, int keyed)
+{
+    const bl_stat *st = &c->m[m];
+    bl_strbuf_reset(sb);
+    if (!st->n) {
+        if (c->note)
+            bl_strbuf_puts(sb, c->note);
+        return;
+    }
+    cell_fig(sb, c, m, st->fig);
+    if (m != BL_M_VALUE && !keyed)
+        bl_strbuf_printf(sb, " %s", bl_metric_unit(m));
+    if (st->n > 1 && bl_present(st->ci)) { /* the 95% CI half-width */
+        bl_strbuf tmp;
+        bl_strbuf_init(&tmp);
+        cell_fig(&tmp, c, m, st->ci);
+        bl_strbuf_printf(sb, " ±%s", tmp.s);
+        bl_strbuf_free(&tmp);
+    }
+    if (st->n > 1)
+        bl_strbuf_printf(sb, keyed ? " n%zu" : " (n=%zu)", st->n);
+    if (bl_present(c->flag))
+        bl_strbuf_puts(sb, " !");
+}
+
+int bl_pdf_pivot_fits(doc *d, const bl_table *t, double w)
+{
+    if (t->ncols < 2 || t->ncols > 3)
+        return 0;
+    double colw = (w - TEST_W) / (double)t->ncols;
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    int fits = 1;
+    for (size_t i = 0; i < t->nrows && fits; i++)
+        for (size_t j = 0; j < t->ncols && fits; j++) {
+            pivot_cell(&sb, bl_table_cell(t, i, j), bl_row_main(&t->rows[i]), 0);
+            fits = bl_pdf_measure(d, sb.s ? sb.s : "", 8.5) <= colw - 6;
+        }
+    bl_strbuf_free(&sb);
+    return fits;
+}
+
 static void group_pivot(doc *d, const bl_table *t, const char *name)
 {
     bl_strbuf sb;
@@ -217,7 +261,7 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
     for (size_t first = 0; first < t->ncols; first += PIVOT_CHUNK) {
         size_t nc =
             keyed ? (t->ncols - first < PIVOT_CHUNK ? t->ncols - first : PIVOT_CHUNK) : t->ncols;
-        double colw = (PW - 2 * M - TEST_W) / (double)nc;
+        double colw = (d->w - TEST_W) / (double)nc;
         if (d->y > PH - M - 6 * ROW_H - (keyed ? ROW_H * (double)(nc + 1) / 2 : 0))
             bl_pdf_new_page_at(d, M);
         if (keyed)
@@ -233,42 +277,23 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
                 bl_pdf_new_page_at(d, M);
                 bl_strbuf_reset(&sb);
                 bl_strbuf_printf(&sb, "%s (continued)", name);
-                d->y += bl_pdf_text(d, M, d->y, PW - 2 * M, sb.s, 10, 1, 0, 1, INK) + 4;
+                d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 10, 1, 0, 1, INK) + 4;
                 d->y = pivot_head(d, t, first, nc, colw, keyed);
             }
-            bl_pdf_text(d, M + 3, d->y, TEST_W - (keyed ? 42 : 6), t->rows[i].title, 8, 1, 0, 1,
+            bl_pdf_text(d, d->x + 3, d->y, TEST_W - (keyed ? 42 : 6), t->rows[i].title, 8, 1, 0, 1,
                         INK);
             bl_metric m = bl_row_main(&t->rows[i]);
             for (size_t j = first; j < first + nc; j++) {
                 const bl_cell *c = bl_table_cell(t, i, j);
-                const bl_stat *st = &c->m[m];
-                bl_strbuf_reset(&sb);
-                if (st->n) {
-                    cell_fig(&sb, c, m, st->fig);
-                    if (m != BL_M_VALUE && !keyed)
-                        bl_strbuf_printf(&sb, " %s", bl_metric_unit(m));
-                    if (st->n > 1 && bl_present(st->ci)) { /* the 95% CI half-width */
-                        bl_strbuf tmp;
-                        bl_strbuf_init(&tmp);
-                        cell_fig(&tmp, c, m, st->ci);
-                        bl_strbuf_printf(&sb, " ±%s", tmp.s);
-                        bl_strbuf_free(&tmp);
-                    }
-                    if (st->n > 1)
-                        bl_strbuf_printf(&sb, keyed ? " n%zu" : " (n=%zu)", st->n);
-                    if (bl_present(c->flag))
-                        bl_strbuf_puts(&sb, " !");
-                } else if (c->note) {
-                    bl_strbuf_puts(&sb, c->note);
-                }
-                bl_pdf_text(d, M + TEST_W + colw * (double)(j - first) + 2, d->y, colw - 4, sb.s,
+                pivot_cell(&sb, c, m, keyed);
+                bl_pdf_text(d, d->x + TEST_W + colw * (double)(j - first) + 2, d->y, colw - 4, sb.s,
                             keyed ? 7.5 : 8.5, 0, 1, 1, bl_present(c->flag) ? 0xC0392B : INK);
             }
             if (keyed) { /* the unit once, in the test's line */
                 bl_strbuf_reset(&sb);
                 bl_strbuf_puts(&sb, m == BL_M_VALUE ? (t->rows[i].unit ? t->rows[i].unit : "")
                                                     : bl_metric_unit(m));
-                bl_pdf_text(d, M + TEST_W - 38, d->y + 1, 34, sb.s, 7, 0, 1, 1, MUTED);
+                bl_pdf_text(d, d->x + TEST_W - 38, d->y + 1, 34, sb.s, 7, 0, 1, 1, MUTED);
             }
             d->y += ROW_H;
             bl_pdf_rule(d, d->y, RULE, 0.4);
@@ -281,8 +306,41 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
     bl_strbuf_free(&sb);
 }
 
+/* A keyed group's chart names its set-ups by the keys of its grid (the same ten to a chart,
+ * the same colours), whose legend above holds the whole names: a legend of ten whole names
+ * took a third of a page, again on every page the chart runs on. */
+static bl_table *chart_sub(const bl_table *t, const size_t *rows, size_t nr, const size_t *cols,
+                           size_t nc)
+{
+    bl_table *sub = bl_table_subset_rows(t, rows, nr, cols, nc);
+    if (t->ncols > PIVOT_MAX)
+        for (size_t j = 0; j < sub->ncols; j++) {
+            char key[8];
+            key_of(j, key, sizeof key);
+            free(sub->cols[j].label);
+            sub->cols[j].label = bl_xstrdup(key);
+        }
+    return sub;
+}
+
+/* Legend rows a half-width chart needs beyond those bl_chart_bar_height counts (two names a
+ * row): a name longer than a column's half takes a row of its own, on two lines. Units. */
+static double legend_extra(const bl_table *t, const size_t *cols, size_t nc)
+{
+    double extra = 0;
+    for (size_t j = 0; j < nc; j++) {
+        size_t n = 0;
+        for (const char *p = t->cols[cols[j]].label; *p; p++)
+            n += ((unsigned char)*p & 0xC0) != 0x80;
+        extra += n > 36 ? 60 : n > 18 ? 30 : 0;
+    }
+    return extra;
+}
+
 /* The group's bar chart of its main figure: every set-up (ten to a chart, the palette's
- * colours), its tests in as many charts as the pages need, each as tall as its bars. */
+ * colours), its tests in as many charts as the pages need, each as tall as its bars. A chart
+ * taller than a page goes in two columns, half the page wide, at the same scale (the bars'
+ * and the text's height as in a chart across the page), so that it takes half the pages. */
 int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pdf_opts *o,
                         char *err, size_t errlen)
 {
@@ -299,34 +357,34 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
         all[j] = j;
     char title[300];
     snprintf(title, sizeof title, "%s", name);
-    /* A chart longer than a page is drawn denser: thinner bars, their figures in smaller
-     * type (bar.c fits them to the bar, and a test's title keeps its height), the same scale;
-     * a third fewer pages. */
-    double dense = 1;
-    {
-        bl_table *sub = bl_table_subset_rows(t, rows, nr, all, t->ncols);
+    int own_columns = 0; /* columns begun here, for this chart (else the group's) */
+    if (!d->two) {
+        bl_table *sub = chart_sub(t, rows, nr, all, t->ncols);
         bl_chart_opts co = {.kind = BL_CHART_BAR, .by = o->by, .table = sub, .compact = 1};
-        if (bl_chart_bar_height(NULL, &co, 1600) * s > PH - 2 * M)
-            dense = 0.7;
+        own_columns = bl_chart_bar_height(NULL, &co, 1600) * s > PH - 2 * M;
         bl_table_free(sub);
+        bl_pdf_columns(d, own_columns);
     }
+    double cw = d->w / s; /* the canvas's width in units: 1600 across the page */
     for (size_t first_col = 0; first_col < t->ncols; first_col += BL_CHART_MAX_CURVES) {
         size_t nc =
             t->ncols - first_col < BL_CHART_MAX_CURVES ? t->ncols - first_col : BL_CHART_MAX_CURVES;
+        double extra =
+            d->two ? (t->ncols > PIVOT_MAX ? 0 : legend_extra(t, all + first_col, nc)) : 0;
         for (size_t r0 = 0; r0 < nr;) {
             /* As many tests as the rest of the page holds (one at least, on a new page). */
             double room = (PH - M - 12 - d->y) / s;
             size_t take = 0;
             int h = 0;
             for (size_t k = 1; r0 + k <= nr; k++) {
-                bl_table *sub = bl_table_subset_rows(t, rows + r0, k, all + first_col, nc);
+                bl_table *sub = chart_sub(t, rows + r0, k, all + first_col, nc);
                 bl_chart_opts co = {.kind = BL_CHART_BAR,
                                     .by = o->by,
                                     .repeats = o->repeats,
                                     .table = sub,
                                     .title = title,
                                     .compact = 1};
-                int hk = (int)ceil(bl_chart_bar_height(NULL, &co, 1600) * dense);
+                int hk = (int)ceil(bl_chart_bar_height(NULL, &co, 1600) + extra);
                 bl_table_free(sub);
                 if (hk > room && k > 1)
                     break;
@@ -336,16 +394,22 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
                     break;
             }
             if (h > room && d->y > M + 1) {
+                if (d->two && d->col == 0 && d->y <= d->col_top + 1)
+                    d->col = 1; /* the right column would hold no more: a new page */
                 bl_pdf_new_page_at(d, M);
-                continue; /* measured again with a whole page */
+                continue; /* measured again with a whole page, or column */
             }
-            bl_table *sub = bl_table_subset_rows(t, rows + r0, take, all + first_col, nc);
+            bl_table *sub = chart_sub(t, rows + r0, take, all + first_col, nc);
             cairo_save(d->cr);
-            cairo_translate(d->cr, M, d->y);
+            cairo_translate(d->cr, d->x, d->y);
             cairo_scale(d->cr, s, s);
             bl_canvas c;
             int ch = (int)fmin(h, (PH - M - 12 - d->y) / s);
-            bl_canvas_init_on(&c, d->cr, 1600, ch);
+            bl_canvas_init_on(&c, d->cr, (int)cw, ch);
+            if (d->two) { /* half the width at the scale of a chart across the page */
+                c.s = fmax(0.35, fmin(1, ch / 900.0));
+                c.ts = c.s < 1 ? sqrt(c.s) : 1;
+            }
             bl_chart_opts co = {.kind = BL_CHART_BAR,
                                 .by = o->by,
                                 .repeats = o->repeats,
@@ -359,12 +423,16 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
             if (rc == 2) {
                 free(rows);
                 free(all);
+                if (own_columns)
+                    bl_pdf_columns(d, 0);
                 return 1;
             }
             d->y += ch * s + 8;
             r0 += take;
         }
     }
+    if (own_columns)
+        bl_pdf_columns(d, 0);
     free(rows);
     free(all);
     return 0;

@@ -33,6 +33,8 @@ void bl_pdf_rgb(doc *d, unsigned c);
  * the end), else wrap. Returns the height used. */
 double bl_pdf_text(doc *d, double x, double y, double w, const char *s, double size, int bold,
                    double align, int ell, unsigned color);
+/* The width of a line of text at size (points). */
+double bl_pdf_measure(doc *d, const char *s, double size);
 /* A rule across the box (d->x, d->w). */
 void bl_pdf_rule(doc *d, double y, unsigned color, double width);
 /* The page's footer, and the page out. */
@@ -45,6 +47,8 @@ void bl_pdf_columns(doc *d, int two);
 
 /* The width a single set-up's table needs without its set-up column (named above it). */
 double bl_pdf_lone_width(const bl_table *t);
+/* 1 when a grid of two or three set-ups fits width w, every figure whole. */
+int bl_pdf_pivot_fits(doc *d, const bl_table *t, double w);
 /* A group's figures (its table, the group's set-ups only): a grid of tests × set-ups (keyed
  * ten to a grid past five set-ups), or the long form for a single set-up. */
 void bl_pdf_group_table(doc *d, const bl_table *t, const char *name);
