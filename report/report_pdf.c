@@ -47,6 +47,21 @@ double bl_pdf_text(doc *d, double x, double y, double w, const char *s, double s
     return ph;
 }
 
+double bl_pdf_text_height(doc *d, const char *s, double w, double size)
+{
+    PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
+    pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+    pango_layout_set_font_description(d->lay, fd);
+    pango_font_description_free(fd);
+    pango_layout_set_width(d->lay, (int)(w * PANGO_SCALE));
+    pango_layout_set_ellipsize(d->lay, PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_wrap(d->lay, PANGO_WRAP_WORD_CHAR);
+    pango_layout_set_text(d->lay, s, -1);
+    int pw, ph;
+    pango_layout_get_pixel_size(d->lay, &pw, &ph);
+    return ph;
+}
+
 double bl_pdf_measure(doc *d, const char *s, double size)
 {
     PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
@@ -90,7 +105,8 @@ void bl_pdf_new_page(doc *d)
 
 void bl_pdf_new_page_at(doc *d, double y)
 {
-    if (d->two && d->col == 0) {
+    /* An empty left column: the right one has no more room, a new page. */
+    if (d->two && d->col == 0 && d->y > d->col_top + 1) {
         d->left_bottom = d->y;
         d->col = 1;
         d->x = M + (PW - 2 * M + COL_GAP) / 2;
@@ -177,6 +193,7 @@ static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools, const 
         y += bl_pdf_text(d, M, y, PW - 2 * M, sb.s, 10, 0, 0, 0, INK) + 4;
     }
     bl_strbuf_free(&sb);
+    d->y = y + 14;
 }
 
 static void dest_name(char *buf, size_t n, size_t g)
@@ -184,10 +201,14 @@ static void dest_name(char *buf, size_t n, size_t g)
     snprintf(buf, n, "group%zu", g + 1);
 }
 
-/* The contents after the title page: each group (source) with its counts, linked to it. */
+/* The contents below the title page's overview (its columns a page of their own when the
+ * overview leaves little room): each group (source) with its counts, linked to it. */
+#define CONTENTS_COLS 4
+
 static void contents(doc *d, const bl_groups *gs)
 {
-    bl_pdf_new_page_at(d, M);
+    if (d->y > PH - M - 120)
+        bl_pdf_new_page_at(d, M);
     cairo_tag_begin(d->cr, CAIRO_TAG_DEST, "name='contents'");
     d->y +=
         bl_pdf_text(d, M, d->y, PW - 2 * M, "Contents: the comparison groups", 13, 1, 0, 0, INK);
@@ -199,36 +220,54 @@ static void contents(doc *d, const bl_groups *gs)
                 "they share: its table, then its chart.",
                 8.5, 0, 0, 0, MUTED) +
             8;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    double colw = (PW - 2 * M) / 3, top = d->y;
-    int col = 0;
-    for (size_t g = 0; g < gs->n; g++) {
-        if (d->y > PH - M - LINE_H) {
-            if (col < 2) {
-                col++;
-            } else {
-                bl_pdf_new_page_at(d, M);
-                top = M;
-                col = 0;
-            }
-            d->y = top;
-        }
+    double colw = (PW - 2 * M) / CONTENTS_COLS;
+    char **text = bl_xcalloc(gs->n + 1, sizeof *text);
+    double *h = bl_xcalloc(gs->n + 1, sizeof *h), left = 0;
+    for (size_t g = 0; g < gs->n; g++) { /* whole names, wrapped: they differ at their ends */
         const bl_group *gr = &gs->v[g];
-        bl_strbuf_reset(&sb);
-        bl_strbuf_printf(&sb, "%zu. %s — %zu set-up%s, %zu test%s, %zu rec.", g + 1,
-                         bl_basename(gr->name), gr->ncols, gr->ncols == 1 ? "" : "s", gr->nrows,
-                         gr->nrows == 1 ? "" : "s", gr->records);
-        char dest[48], attr[80];
-        dest_name(dest, sizeof dest, g);
-        snprintf(attr, sizeof attr, "dest='%s'", dest);
-        cairo_tag_begin(d->cr, CAIRO_TAG_LINK, attr);
-        d->y += bl_pdf_text(d, M + col * colw, d->y, colw - 10, sb.s, 6.5, 0, 0, 1, INK) + 0.5;
-        cairo_tag_end(d->cr, CAIRO_TAG_LINK);
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb, "%zu. %s — %s, %s, %zu rec.", g + 1, bl_basename(gr->name),
+                         bl_count(gr->ncols, "set-up").s, bl_count(gr->nrows, "test").s,
+                         gr->records);
+        text[g] = bl_strbuf_take(&sb);
+        h[g] = bl_pdf_text_height(d, text[g], colw - 10, 6.5) + 0.5;
+        left += h[g];
     }
-    bl_strbuf_free(&sb);
-    if (col > 0) /* the page's first columns run to its foot: the groups on a page of their own */
-        d->y = PH;
+    /* Columns a page; the last page's columns balanced, the groups following below them. */
+    for (size_t g = 0; g < gs->n;) {
+        double room = PH - M - d->y, most = 0;
+        if (room < 3 * LINE_H) {
+            bl_pdf_new_page_at(d, M);
+            continue;
+        }
+        for (size_t k = g; k < gs->n; k++)
+            most = fmax(most, h[k]);
+        /* All that is left fits: each column takes its share, the one crossing it in too. */
+        int last = left <= CONTENTS_COLS * (room - most);
+        double share = left / CONTENTS_COLS, bottom = d->y;
+        for (int col = 0; col < CONTENTS_COLS && g < gs->n; col++) {
+            double y = d->y;
+            for (; g < gs->n && (last ? y - d->y < share : y + h[g] <= PH - M); g++) {
+                char dest[48], attr[80];
+                dest_name(dest, sizeof dest, g);
+                snprintf(attr, sizeof attr, "dest='%s'", dest);
+                cairo_tag_begin(d->cr, CAIRO_TAG_LINK, attr);
+                bl_pdf_text(d, M + col * colw, y, colw - 10, text[g], 6.5, 0, 0, 0, INK);
+                cairo_tag_end(d->cr, CAIRO_TAG_LINK);
+                y += h[g];
+                left -= h[g];
+            }
+            bottom = fmax(bottom, y);
+        }
+        d->y = bottom;
+        if (g < gs->n)
+            bl_pdf_new_page_at(d, M);
+    }
+    for (size_t g = 0; g < gs->n; g++)
+        free(text[g]);
+    free(text);
+    free(h);
 }
 
 /* The groups one after the other, each starting where the last ended when its heading and

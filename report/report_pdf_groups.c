@@ -394,8 +394,6 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
                     break;
             }
             if (h > room && d->y > M + 1) {
-                if (d->two && d->col == 0 && d->y <= d->col_top + 1)
-                    d->col = 1; /* the right column would hold no more: a new page */
                 bl_pdf_new_page_at(d, M);
                 continue; /* measured again with a whole page, or column */
             }

@@ -33,14 +33,16 @@ void bl_pdf_rgb(doc *d, unsigned c);
  * the end), else wrap. Returns the height used. */
 double bl_pdf_text(doc *d, double x, double y, double w, const char *s, double size, int bold,
                    double align, int ell, unsigned color);
-/* The width of a line of text at size (points). */
+/* The height of text at size wrapped to width w, and the width of a line of it (points). */
+double bl_pdf_text_height(doc *d, const char *s, double w, double size);
 double bl_pdf_measure(doc *d, const char *s, double size);
 /* A rule across the box (d->x, d->w). */
 void bl_pdf_rule(doc *d, double y, unsigned color, double width);
 /* The page's footer, and the page out. */
 void bl_pdf_end_page(doc *d);
 void bl_pdf_new_page(doc *d);
-/* A new page, the next block at y; in two columns, the right column first. */
+/* A new page, the next block at y; in two columns, the right column first (unless the left
+ * one is empty: the right one would have no more room). */
 void bl_pdf_new_page_at(doc *d, double y);
 /* Blocks in two columns from d->y, or across the page again below both. */
 void bl_pdf_columns(doc *d, int two);
