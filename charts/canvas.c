@@ -341,17 +341,21 @@ void bl_canvas_frame(bl_canvas *c, const char *title, const char *subtitle,
     } else {
         y = 6 * s;
     }
+    double x = m, lh = 0, full = c->w - 2 * m;
     if (subtitle && *subtitle) {
-        double sh;
-        bl_canvas_measure(c, subtitle, 17, 0, NULL, &sh);
+        double sh, sw;
+        bl_canvas_measure(c, subtitle, 17, 0, &sw, &sh);
         bl_canvas_text(c, m, y, subtitle, 17, 0, 0, 0, MUTED, c->w - 2 * m);
-        y += sh;
+        if (c->compact && n) /* the legend goes on in the subtitle's line */
+            x = m + fmin(sw, full) + 30 * s, lh = sh;
+        else
+            y += sh + 14 * s;
+    } else {
+        y += 14 * s;
     }
-    y += 14 * s;
     /* Legend: swatch + name, flowing onto further rows when wide. A name too long for half
      * the width gets a row of its own, on two lines when one cannot hold it: set-ups often
      * differ in their middle, so a name is never cut there. */
-    double x = m, lh = 0, full = c->w - 2 * m;
     for (size_t i = 0; i < n; i++) {
         double w, h, t = c->ts;
         bl_canvas_measure(c, names[i], 18, 0, &w, &h);
@@ -482,7 +486,13 @@ void bl_canvas_xaxis(bl_canvas *c, const bl_axis *a, bl_tick_fmt fmt, const char
         fmt(t[i], buf, sizeof buf);
         bl_canvas_text(c, x, c->py1 + 8 * s, buf, 16, 0, 0.5, 0, MUTED, 0);
     }
-    if (name)
+    if (name && c->compact && n) { /* left of the ticks, under the tests' names */
+        double w0;
+        fmt(t[0], buf, sizeof buf);
+        bl_canvas_measure(c, buf, 16, 0, &w0, NULL);
+        double x0 = round(bl_axis_pos(a, t[0], c->px0, c->px1)) - w0 / 2;
+        bl_canvas_text(c, fmin(x0, c->px0) - 12, c->py1 + 8 * s, name, 18, 1, 1, 0, INK, 0);
+    } else if (name && !c->compact)
         bl_canvas_text(c, (c->px0 + c->px1) / 2, c->py1 + 38 * s, name, 18, 1, 0.5, 0, INK, 0);
     bl_canvas_rgb(c, MUTED, 1);
     cairo_move_to(c->cr, c->px0, c->py1 + 0.5);

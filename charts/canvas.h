@@ -29,6 +29,8 @@ typedef struct bl_canvas {
     PangoLayout *layout;
     double w, h, s;  /* size in pixels; s = scale against 1600×900 */
     double ts;       /* text scale: shrinks slower than s so small charts stay legible */
+    int compact;     /* a report's chart: the legend after the subtitle, the x axis's name beside
+                        its ticks (left of the plot) */
     double min_text; /* PDF: the smallest text, in units (BL_CANVAS_MIN_PT on the page); else 0 */
     double px0, py0, px1, py1; /* plot area, set by bl_canvas_frame */
 } bl_canvas;

@@ -296,7 +296,7 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
         double half = (PW - 2 * M - COL_GAP) / 2;
         bl_pdf_columns(d, gr->ncols == 1 ? bl_pdf_lone_width(sub) <= half
                                          : bl_pdf_pivot_fits(d, sub, half));
-        if (d->y > PH - M - 72) /* its heading, table header and a line at least */
+        if (d->y > PH - M - 36 - bl_pdf_table_start(sub)) /* its heading and table's start */
             bl_pdf_new_page_at(d, M);
         else if (d->y > d->col_top + 1)
             d->y += 8;

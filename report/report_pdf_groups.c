@@ -323,20 +323,6 @@ static bl_table *chart_sub(const bl_table *t, const size_t *rows, size_t nr, con
     return sub;
 }
 
-/* Legend rows a half-width chart needs beyond those bl_chart_bar_height counts (two names a
- * row): a name longer than a column's half takes a row of its own, on two lines. Units. */
-static double legend_extra(const bl_table *t, const size_t *cols, size_t nc)
-{
-    double extra = 0;
-    for (size_t j = 0; j < nc; j++) {
-        size_t n = 0;
-        for (const char *p = t->cols[cols[j]].label; *p; p++)
-            n += ((unsigned char)*p & 0xC0) != 0x80;
-        extra += n > 36 ? 60 : n > 18 ? 30 : 0;
-    }
-    return extra;
-}
-
 /* The group's bar chart of its main figure: every set-up (ten to a chart, the palette's
  * colours), its tests in as many charts as the pages need, each as tall as its bars. A chart
  * taller than a page goes in two columns, half the page wide, at the same scale (the bars'
@@ -369,8 +355,6 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
     for (size_t first_col = 0; first_col < t->ncols; first_col += BL_CHART_MAX_CURVES) {
         size_t nc =
             t->ncols - first_col < BL_CHART_MAX_CURVES ? t->ncols - first_col : BL_CHART_MAX_CURVES;
-        double extra =
-            d->two ? (t->ncols > PIVOT_MAX ? 0 : legend_extra(t, all + first_col, nc)) : 0;
         for (size_t r0 = 0; r0 < nr;) {
             /* As many tests as the rest of the page holds (one at least, on a new page). */
             double room = (PH - M - 12 - d->y) / s;
@@ -384,7 +368,7 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
                                     .table = sub,
                                     .title = title,
                                     .compact = 1};
-                int hk = (int)ceil(bl_chart_bar_height(NULL, &co, 1600) + extra);
+                int hk = bl_chart_bar_height(NULL, &co, (int)cw);
                 bl_table_free(sub);
                 if (hk > room && k > 1)
                     break;
@@ -434,6 +418,14 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
     free(rows);
     free(all);
     return 0;
+}
+
+double bl_pdf_table_start(const bl_table *t)
+{
+    if (t->ncols < 2)
+        return 4 * ROW_H;
+    size_t nc = t->ncols < PIVOT_CHUNK ? t->ncols : PIVOT_CHUNK;
+    return 6 * ROW_H + (t->ncols > PIVOT_MAX ? ROW_H * (double)(nc + 1) / 2 : 0);
 }
 
 void bl_pdf_group_table(doc *d, const bl_table *t, const char *name)

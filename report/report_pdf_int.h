@@ -51,6 +51,9 @@ void bl_pdf_columns(doc *d, int two);
 double bl_pdf_lone_width(const bl_table *t);
 /* 1 when a grid of two or three set-ups fits width w, every figure whole. */
 int bl_pdf_pivot_fits(doc *d, const bl_table *t, double w);
+/* The room a group's table needs to begin on a page (the grid's header and keys, a few
+ * lines): less, and it would begin on the next, its heading left alone. */
+double bl_pdf_table_start(const bl_table *t);
 /* A group's figures (its table, the group's set-ups only): a grid of tests × set-ups (keyed
  * ten to a grid past five set-ups), or the long form for a single set-up. */
 void bl_pdf_group_table(doc *d, const bl_table *t, const char *name);
