@@ -40,8 +40,9 @@ static size_t group_cols(const bl_table *t, fcol *out)
 }
 
 #define TEST_W 150.0
-/* A table line: 8-point text with its leading. */
-#define ROW_H 11.5
+/* A table line: 7.5-point text (figures 8) with its leading. */
+#define TXT 7.5
+#define ROW_H 10.5
 
 double bl_pdf_lone_width(const bl_table *t)
 {
@@ -57,13 +58,13 @@ double bl_pdf_lone_width(const bl_table *t)
 static double head_row(doc *d, double y, const fcol *fc, size_t nf, double setup_w, int named)
 {
     double x = d->x;
-    bl_pdf_text(d, x + 3, y, TEST_W - 6, "Test", 8, 1, 0, 1, INK);
+    bl_pdf_text(d, x + 3, y, TEST_W - 6, "Test", TXT, 1, 0, 1, INK);
     x += TEST_W;
     if (named)
-        bl_pdf_text(d, x + 3, y, setup_w - 6, "Set-up", 8, 1, 0, 1, INK);
+        bl_pdf_text(d, x + 3, y, setup_w - 6, "Set-up", TXT, 1, 0, 1, INK);
     x += setup_w;
     for (size_t k = 0; k < nf; k++) {
-        bl_pdf_text(d, x + 3, y, fc[k].w - 6, fc[k].head, 8, 1, 1, 1, INK);
+        bl_pdf_text(d, x + 3, y, fc[k].w - 6, fc[k].head, TXT, 1, 1, 1, INK);
         x += fc[k].w;
     }
     y += ROW_H + 2;
@@ -117,11 +118,11 @@ static void group_table(doc *d, const bl_table *t, const char *name)
             }
             double x = d->x, y = d->y;
             if (first)
-                bl_pdf_text(d, x + 3, y, TEST_W - 6, t->rows[i].title, 8, 1, 0, 1, INK);
+                bl_pdf_text(d, x + 3, y, TEST_W - 6, t->rows[i].title, TXT, 1, 0, 1, INK);
             x += TEST_W;
             /* Set-up names wrap: what tells them apart is often in their middle. */
             double h =
-                named ? bl_pdf_text(d, x + 3, y, setup_w - 6, t->cols[j].label, 8, 0, 0, 0, INK)
+                named ? bl_pdf_text(d, x + 3, y, setup_w - 6, t->cols[j].label, TXT, 0, 0, 0, INK)
                       : 0;
             x += setup_w;
             for (size_t k = 0; k < nf; k++) {
@@ -142,7 +143,7 @@ static void group_table(doc *d, const bl_table *t, const char *name)
                 } else if (main->n > 1 && bl_present(main->ci)) {
                     cell_fig(&sb, c, bl_row_main(&t->rows[i]), main->ci);
                 }
-                bl_pdf_text(d, x + 3, y, fc[k].w - 6, sb.s, 8, 0, 1, 1, flag ? 0xC0392B : INK);
+                bl_pdf_text(d, x + 3, y, fc[k].w - 6, sb.s, TXT, 0, 1, 1, flag ? 0xC0392B : INK);
                 x += fc[k].w;
             }
             d->y += fmax(ROW_H, h + 1);
@@ -171,7 +172,7 @@ static double pivot_head(doc *d, const bl_table *t, size_t first, size_t nc, dou
 {
     double x = d->x + TEST_W, h = ROW_H;
     char key[8];
-    bl_pdf_text(d, d->x + 3, d->y, TEST_W - 6, "Test", 8, 1, 0, 1, INK);
+    bl_pdf_text(d, d->x + 3, d->y, TEST_W - 6, "Test", TXT, 1, 0, 1, INK);
     for (size_t j = first; j < first + nc; j++) {
         key_of(j - first, key, sizeof key);
         if (keyed) {
@@ -179,7 +180,7 @@ static double pivot_head(doc *d, const bl_table *t, size_t first, size_t nc, dou
             cairo_rectangle(d->cr, x + colw - 18, d->y + 2, 7, 7);
             cairo_fill(d->cr);
         }
-        h = fmax(h, bl_pdf_text(d, x + 3, d->y, colw - 6, keyed ? key : t->cols[j].label, 8, 1, 1,
+        h = fmax(h, bl_pdf_text(d, x + 3, d->y, colw - 6, keyed ? key : t->cols[j].label, TXT, 1, 1,
                                 0, INK));
         x += colw;
     }
@@ -202,8 +203,8 @@ static void pivot_keys(doc *d, const bl_table *t, size_t first, size_t nc)
         bl_pdf_rgb(d, bl_canvas_palette(k));
         cairo_rectangle(d->cr, x, top + 2.5, 7, 7);
         cairo_fill(d->cr);
-        bl_pdf_text(d, x + 10, top, 14, key, 8, 1, 0, 0, INK);
-        double h = bl_pdf_text(d, x + 24, top, colw - 30, t->cols[j].label, 8, 0, 0, 0, INK);
+        bl_pdf_text(d, x + 10, top, 14, key, TXT, 1, 0, 0, INK);
+        double h = bl_pdf_text(d, x + 24, top, colw - 30, t->cols[j].label, TXT, 0, 0, 0, INK);
         bottom = fmax(bottom, top + h + 1.5);
     }
     d->y = bottom + 4;
@@ -247,7 +248,7 @@ int bl_pdf_pivot_fits(doc *d, const bl_table *t, double w)
     for (size_t i = 0; i < t->nrows && fits; i++)
         for (size_t j = 0; j < t->ncols && fits; j++) {
             pivot_cell(&sb, bl_table_cell(t, i, j), bl_row_main(&t->rows[i]), 0);
-            fits = bl_pdf_measure(d, sb.s ? sb.s : "", 8.5) <= colw - 6;
+            fits = bl_pdf_measure(d, sb.s ? sb.s : "", 8) <= colw - 6;
         }
     bl_strbuf_free(&sb);
     return fits;
@@ -280,20 +281,20 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
                 d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 10, 1, 0, 1, INK) + 4;
                 d->y = pivot_head(d, t, first, nc, colw, keyed);
             }
-            bl_pdf_text(d, d->x + 3, d->y, TEST_W - (keyed ? 42 : 6), t->rows[i].title, 8, 1, 0, 1,
-                        INK);
+            bl_pdf_text(d, d->x + 3, d->y, TEST_W - (keyed ? 42 : 6), t->rows[i].title, TXT, 1, 0,
+                        1, INK);
             bl_metric m = bl_row_main(&t->rows[i]);
             for (size_t j = first; j < first + nc; j++) {
                 const bl_cell *c = bl_table_cell(t, i, j);
                 pivot_cell(&sb, c, m, keyed);
                 bl_pdf_text(d, d->x + TEST_W + colw * (double)(j - first) + 2, d->y, colw - 4, sb.s,
-                            keyed ? 7.5 : 8.5, 0, 1, 1, bl_present(c->flag) ? 0xC0392B : INK);
+                            keyed ? 7 : 8, 0, 1, 1, bl_present(c->flag) ? 0xC0392B : INK);
             }
             if (keyed) { /* the unit once, in the test's line */
                 bl_strbuf_reset(&sb);
                 bl_strbuf_puts(&sb, m == BL_M_VALUE ? (t->rows[i].unit ? t->rows[i].unit : "")
                                                     : bl_metric_unit(m));
-                bl_pdf_text(d, d->x + TEST_W - 38, d->y + 1, 34, sb.s, 7, 0, 1, 1, MUTED);
+                bl_pdf_text(d, d->x + TEST_W - 38, d->y + 1, 34, sb.s, 6.5, 0, 1, 1, MUTED);
             }
             d->y += ROW_H;
             bl_pdf_rule(d, d->y, RULE, 0.4);
