@@ -344,7 +344,7 @@ int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int widt
          * subtitle (which takes some 500 units of its first row), the axis's name beside its
          * ticks, and 13.5-unit slots (a 6.8 pt figure on a PDF page still clears the next). */
         double rows = ceil((legend + 500) / (width - 80));
-        need = 80 + 34 * rows + 44 + (double)bars * 13.5;
+        need = 64 + 34 * (rows - 1) + 44 + (double)bars * 13.5;
     }
     return (int)fmin(ceil(need), 10000);
 }

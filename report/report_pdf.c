@@ -299,7 +299,7 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
         if (d->y > PH - M - 36 - bl_pdf_table_start(sub)) /* its heading and table's start */
             bl_pdf_new_page_at(d, M);
         else if (d->y > d->col_top + 1)
-            d->y += 8;
+            d->y += 6;
         char dest[48], attr[200];
         dest_name(dest, sizeof dest, g);
         snprintf(attr, sizeof attr, "name='%s'", dest);
@@ -308,7 +308,7 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
         bl_pdf_rule(d, d->y, INK, 1.2);
         d->y += 4;
         cairo_tag_begin(d->cr, CAIRO_TAG_DEST, attr);
-        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, d->two ? 10 : 11, 1, 0, 0, INK);
+        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, d->two ? 9.5 : 10.5, 1, 0, 0, INK);
         cairo_tag_end(d->cr, CAIRO_TAG_DEST);
         snprintf(attr, sizeof attr, "dest='%s'", dest);
         cairo_pdf_surface_add_outline(d->surf, CAIRO_PDF_OUTLINE_ROOT, sb.s, attr, 0);
@@ -323,7 +323,7 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
             bl_strbuf_puts(&sb, " · no test shared by two set-ups: the table, no chart");
         else if (!shared)
             bl_strbuf_puts(&sb, " · no test shared by two set-ups: the table, no chart");
-        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 8, 0, 0, 0, MUTED) + 3;
+        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 7.5, 0, 0, 0, MUTED) + 3;
         bl_pdf_group_table(d, sub, gr->name);
         if (shared)
             rc = bl_pdf_group_charts(d, sub, gr->name, o, err, errlen);
@@ -358,13 +358,14 @@ typedef struct {
 } src_walk;
 
 #define SOURCE_RUNS_NAMED 3
+#define SOURCE_COLS 4
 
 /* One line in the appendix's columns. */
 static void source_put(src_walk *w, const char *s, int bold)
 {
-    double colw = (PW - 2 * M - 32) / 3;
+    double colw = (PW - 2 * M - 3 * 12) / SOURCE_COLS;
     if (w->y > PH - M - (bold ? 3 : 2) * LINE_H) { /* a folder's line above a file at least */
-        if (w->col < 2) {
+        if (w->col < SOURCE_COLS - 1) {
             w->col++;
         } else {
             bl_pdf_new_page(w->d);
@@ -373,7 +374,7 @@ static void source_put(src_walk *w, const char *s, int bold)
         }
         w->y = w->top;
     }
-    w->y += bl_pdf_text(w->d, M + w->col * (colw + 16), w->y, colw, s, 6.5, bold, 0, 0, INK) + 1;
+    w->y += bl_pdf_text(w->d, M + w->col * (colw + 12), w->y, colw, s, 6.5, bold, 0, 0, INK) + 1;
 }
 
 /* The source's line out: "file · tool · run 1 line 3, run 2 line 6 · 2 records", under its

@@ -112,7 +112,7 @@ static void group_table(doc *d, const bl_table *t, const char *name)
                 bl_pdf_new_page_at(d, M);
                 bl_strbuf_reset(&sb);
                 bl_strbuf_printf(&sb, "%s (continued)", name);
-                d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 10, 1, 0, 1, INK) + 4;
+                d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 10, 1, 0, 0, INK) + 4;
                 d->y = head_row(d, d->y, fc, nf, setup_w, named);
                 first = 1; /* the test named again at the top of a page */
             }
@@ -278,7 +278,7 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
                 bl_pdf_new_page_at(d, M);
                 bl_strbuf_reset(&sb);
                 bl_strbuf_printf(&sb, "%s (continued)", name);
-                d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 10, 1, 0, 1, INK) + 4;
+                d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 10, 1, 0, 0, INK) + 4;
                 d->y = pivot_head(d, t, first, nc, colw, keyed);
             }
             bl_pdf_text(d, d->x + 3, d->y, TEST_W - (keyed ? 42 : 6), t->rows[i].title, TXT, 1, 0,
