@@ -342,9 +342,10 @@ int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int widt
     if (o->compact) {
         /* A report's chart, width units wide at the scale of 1600: the legend flows after the
          * subtitle (which takes some 500 units of its first row), the axis's name beside its
-         * ticks, and 13.5-unit slots (a 6.8 pt figure on a PDF page still clears the next). */
+         * ticks, and 13-unit slots (a 6.8 pt figure on a PDF page, digits 4.9 pt high, clears the
+         * next). */
         double rows = ceil((legend + 500) / (width - 80));
-        need = 64 + 34 * (rows - 1) + 44 + (double)bars * 13.5;
+        need = 64 + 34 * (rows - 1) + 44 + (double)bars * 13;
     }
     return (int)fmin(ceil(need), 10000);
 }

@@ -308,18 +308,24 @@ static void group_pivot(doc *d, const bl_table *t, const char *name)
 }
 
 /* A keyed group's chart names its set-ups by the keys of its grid (the same ten to a chart,
- * the same colours), whose legend above holds the whole names: a legend of ten whole names
- * took a third of a page, again on every page the chart runs on. */
+ * the same colours): its first part with the whole names too ("A  name"), the parts it
+ * continues in on further columns and pages by the keys alone (ten whole names took a third
+ * of a page, again on every page the chart ran on). */
 static bl_table *chart_sub(const bl_table *t, const size_t *rows, size_t nr, const size_t *cols,
-                           size_t nc)
+                           size_t nc, int first)
 {
     bl_table *sub = bl_table_subset_rows(t, rows, nr, cols, nc);
     if (t->ncols > PIVOT_MAX)
         for (size_t j = 0; j < sub->ncols; j++) {
             char key[8];
             key_of(j, key, sizeof key);
+            bl_strbuf sb;
+            bl_strbuf_init(&sb);
+            bl_strbuf_puts(&sb, key);
+            if (first)
+                bl_strbuf_printf(&sb, "  %s", sub->cols[j].label);
             free(sub->cols[j].label);
-            sub->cols[j].label = bl_xstrdup(key);
+            sub->cols[j].label = bl_strbuf_take(&sb);
         }
     return sub;
 }
@@ -346,7 +352,7 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
     snprintf(title, sizeof title, "%s", name);
     int own_columns = 0; /* columns begun here, for this chart (else the group's) */
     if (!d->two) {
-        bl_table *sub = chart_sub(t, rows, nr, all, t->ncols);
+        bl_table *sub = chart_sub(t, rows, nr, all, t->ncols, 0);
         bl_chart_opts co = {.kind = BL_CHART_BAR, .by = o->by, .table = sub, .compact = 1};
         own_columns = bl_chart_bar_height(NULL, &co, 1600) * s > PH - 2 * M;
         bl_table_free(sub);
@@ -362,7 +368,7 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
             size_t take = 0;
             int h = 0;
             for (size_t k = 1; r0 + k <= nr; k++) {
-                bl_table *sub = chart_sub(t, rows + r0, k, all + first_col, nc);
+                bl_table *sub = chart_sub(t, rows + r0, k, all + first_col, nc, r0 == 0);
                 bl_chart_opts co = {.kind = BL_CHART_BAR,
                                     .by = o->by,
                                     .repeats = o->repeats,
@@ -382,7 +388,7 @@ int bl_pdf_group_charts(doc *d, const bl_table *t, const char *name, const bl_pd
                 bl_pdf_new_page_at(d, M);
                 continue; /* measured again with a whole page, or column */
             }
-            bl_table *sub = chart_sub(t, rows + r0, take, all + first_col, nc);
+            bl_table *sub = chart_sub(t, rows + r0, take, all + first_col, nc, r0 == 0);
             cairo_save(d->cr);
             cairo_translate(d->cr, d->x, d->y);
             cairo_scale(d->cr, s, s);

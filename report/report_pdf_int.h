@@ -9,7 +9,7 @@
 
 #define PW 842.0 /* A4 landscape, points */
 #define PH 595.0
-#define M 30.0
+#define M 28.0
 #define INK 0x1D2330
 #define MUTED 0x5B6475
 #define RULE 0xD5DAE3
