@@ -286,9 +286,11 @@ static const char *chart_name(int metric)
     }
 }
 
-/* Rows and the most bars in a group for the page o->page: the chart's height follows them. */
+/* Rows and the most bars in a group for the page o->page: the chart's height follows them.
+ * legend: the width its names take in a row (18-unit text, about 10 units a character, and a
+ * swatch and gap each). */
 static void page_shape(const bl_table *t, const bl_chart_opts *o, size_t *nrows, size_t *bars,
-                       size_t *nsetups)
+                       size_t *nsetups, double *legend)
 {
     int metric = o->kind == BL_CHART_IOPS_LAT ? BL_M_IOPS : o->has_metric ? o->metric : -1;
     size_t *rows = bl_xmalloc((t->nrows + 1) * sizeof *rows);
@@ -306,6 +308,13 @@ static void page_shape(const bl_table *t, const bl_chart_opts *o, size_t *nrows,
         *bars += n;
     }
     *nsetups = ns;
+    *legend = 0;
+    for (size_t b = 0; b < ns; b++) {
+        double n = 0;
+        for (const char *p = t->cols[all[first + b]].label; p && *p; p++)
+            n += ((unsigned char)*p & 0xC0) != 0x80 ? ((unsigned char)*p >= 0x80 ? 1.8 : 1) : 0;
+        *legend += 10 * n + 54;
+    }
     free(rows);
     free(all);
     free(cols);
@@ -320,7 +329,8 @@ int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int widt
     if (!t)
         return 0;
     size_t nr, bars, ns;
-    page_shape(t, o, &nr, &bars, &ns);
+    double legend;
+    page_shape(t, o, &nr, &bars, &ns, &legend);
     bl_table_free(own);
     /* Bars of 14 px (at 1600 wide) hold a 12 px figure; the
      * title block, a legend row per two
@@ -329,6 +339,14 @@ int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int widt
     double s = width / 1600.0;
     double head = o->compact ? 150 : 230, bar = 14;
     double need = (head + 34 * (double)((ns + 1) / 2) + (double)bars * bar / 0.8) * s;
+    if (o->compact) {
+        /* A report's chart, width units wide at the scale of 1600: the legend flows after the
+         * subtitle (which takes some 500 units of its first row), the axis's name beside its
+         * ticks, and 13-unit slots (a 6.8 pt figure on a PDF page, digits 4.9 pt high, clears the
+         * next). */
+        double rows = ceil((legend + 500) / (width - 80));
+        need = 64 + 34 * (rows - 1) + 44 + (double)bars * 13;
+    }
     return (int)fmin(ceil(need), 10000);
 }
 
@@ -419,7 +437,9 @@ int bl_chart_bar(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, c
                          first + 1, first + ns, nall);
     if (t->n_flagged)
         bl_strbuf_puts(&sub, " · ! = implausible, 100× off the test elsewhere");
-    bl_canvas_frame(c, o->compact ? "" : title, sub.s, names, ns, left, 70 * s, 90 * s);
+    c->compact = o->compact;
+    bl_canvas_frame(c, o->compact ? "" : title, sub.s, names, ns, left, 70 * s,
+                    (o->compact ? 44 : 90) * s);
     if (iops_lat) {
         latency_panel(c, t, rows, nr, page, ns, &ax, log);
     } else {

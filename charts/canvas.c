@@ -46,6 +46,12 @@ static void setup(bl_canvas *c, int width, int height)
     if (c->s < 0.35)
         c->s = 0.35; /* below this text would be unreadable anyway */
     c->ts = c->s < 1 ? sqrt(c->s) : c->s;
+    if (c->fmt == BL_CANVAS_PDF) { /* points a unit, as the caller's transformation has it */
+        double ux = 1, uy = 0;
+        cairo_user_to_device_distance(c->cr, &ux, &uy);
+        double pt = hypot(ux, uy);
+        c->min_text = pt > 0 ? BL_CANVAS_MIN_PT / pt : 0;
+    }
     cairo_set_source_rgb(c->cr, 1, 1, 1);
     cairo_rectangle(c->cr, 0, 0, width, height);
     cairo_fill(c->cr);
@@ -196,7 +202,7 @@ void bl_canvas_color(bl_canvas *c, size_t i, double alpha)
 static void set_font(bl_canvas *c, double size, int bold)
 {
     PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
-    pango_font_description_set_absolute_size(fd, size * c->ts * PANGO_SCALE);
+    pango_font_description_set_absolute_size(fd, fmax(size * c->ts, c->min_text) * PANGO_SCALE);
     pango_font_description_set_weight(fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_layout_set_font_description(c->layout, fd);
     pango_font_description_free(fd);
@@ -335,17 +341,21 @@ void bl_canvas_frame(bl_canvas *c, const char *title, const char *subtitle,
     } else {
         y = 6 * s;
     }
+    double x = m, lh = 0, full = c->w - 2 * m;
     if (subtitle && *subtitle) {
-        double sh;
-        bl_canvas_measure(c, subtitle, 17, 0, NULL, &sh);
+        double sh, sw;
+        bl_canvas_measure(c, subtitle, 17, 0, &sw, &sh);
         bl_canvas_text(c, m, y, subtitle, 17, 0, 0, 0, MUTED, c->w - 2 * m);
-        y += sh;
+        if (c->compact && n) /* the legend goes on in the subtitle's line */
+            x = m + fmin(sw, full) + 30 * s, lh = sh;
+        else
+            y += sh + 14 * s;
+    } else {
+        y += 14 * s;
     }
-    y += 14 * s;
     /* Legend: swatch + name, flowing onto further rows when wide. A name too long for half
      * the width gets a row of its own, on two lines when one cannot hold it: set-ups often
      * differ in their middle, so a name is never cut there. */
-    double x = m, lh = 0, full = c->w - 2 * m;
     for (size_t i = 0; i < n; i++) {
         double w, h, t = c->ts;
         bl_canvas_measure(c, names[i], 18, 0, &w, &h);
@@ -476,7 +486,13 @@ void bl_canvas_xaxis(bl_canvas *c, const bl_axis *a, bl_tick_fmt fmt, const char
         fmt(t[i], buf, sizeof buf);
         bl_canvas_text(c, x, c->py1 + 8 * s, buf, 16, 0, 0.5, 0, MUTED, 0);
     }
-    if (name)
+    if (name && c->compact && n) { /* left of the ticks, under the tests' names */
+        double w0;
+        fmt(t[0], buf, sizeof buf);
+        bl_canvas_measure(c, buf, 16, 0, &w0, NULL);
+        double x0 = round(bl_axis_pos(a, t[0], c->px0, c->px1)) - w0 / 2;
+        bl_canvas_text(c, fmin(x0, c->px0) - 12, c->py1 + 8 * s, name, 18, 1, 1, 0, INK, 0);
+    } else if (name && !c->compact)
         bl_canvas_text(c, (c->px0 + c->px1) / 2, c->py1 + 38 * s, name, 18, 1, 0.5, 0, INK, 0);
     bl_canvas_rgb(c, MUTED, 1);
     cairo_move_to(c->cr, c->px0, c->py1 + 0.5);

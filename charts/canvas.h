@@ -27,10 +27,17 @@ typedef struct bl_canvas {
     cairo_surface_t *surf;
     cairo_t *cr;
     PangoLayout *layout;
-    double w, h, s;            /* size in pixels; s = scale against 1600×900 */
-    double ts;                 /* text scale: shrinks slower than s so small charts stay legible */
+    double w, h, s;  /* size in pixels; s = scale against 1600×900 */
+    double ts;       /* text scale: shrinks slower than s so small charts stay legible */
+    int compact;     /* a report's chart: the legend after the subtitle, the x axis's name beside
+                        its ticks (left of the plot) */
+    double min_text; /* PDF: the smallest text, in units (BL_CANVAS_MIN_PT on the page); else 0 */
     double px0, py0, px1, py1; /* plot area, set by bl_canvas_frame */
 } bl_canvas;
+
+/* No text of a PDF chart is smaller than this on the page, however short the chart: a short
+ * chart's text scale (ts) would otherwise take it to 4-5 pt. */
+#define BL_CANVAS_MIN_PT 6.8
 
 /* Returns -1 when cairo cannot make the image (size too big). */
 int bl_canvas_init(bl_canvas *c, int width, int height);

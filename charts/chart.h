@@ -106,7 +106,8 @@ int bl_chart_draw(struct bl_canvas *c, const bl_records *recs, const bl_chart_op
                   size_t errlen);
 
 /* The height a bar chart of o (its page) needs at width so that each bar holds its figure
- * (chart files are at least 900 tall at 1600 wide; a report's page takes what it needs). */
+ * (chart files are at least 900 tall at 1600 wide; a report's page takes what it needs).
+ * o->compact (a report's chart): width is the canvas's, drawn at the scale of 1600 wide. */
 int bl_chart_bar_height(const bl_records *recs, const bl_chart_opts *o, int width);
 
 /* Internals shared by the kinds (chart.c). */

@@ -49,12 +49,13 @@ static const char css[] =
     "table.keys{font-size:.85rem;margin:.4rem 0}table.keys "
     "th{text-align:left;min-width:0;width:3rem;"
     "white-space:nowrap;position:static;background:none;border:0}table.keys td{text-align:left;"
-    "white-space:normal;border:0}\n"
+    "white-space:normal;overflow-wrap:anywhere;border:0}\n"
     "svg .test{font-weight:600;font-size:15px}svg .ci{stroke:#1d2330;stroke-width:1.2;"
     "fill:none}\n"
     "svg text{fill:#1d2330}svg text.v{fill:#5b6475}svg text.v.flag{fill:#c0392b}\n"
     "table.src td{text-align:left;white-space:normal}\n"
-    "nav.groups{max-height:9.5rem;overflow:auto;border:1px solid #e3e6ec;padding:.2rem .6rem;"
+    "nav.groups{max-height:9.5rem;overflow:auto;overflow-wrap:anywhere;border:1px solid "
+    "#e3e6ec;padding:.2rem .6rem;"
     "font-size:.85rem;max-width:60rem}nav.groups ol{margin:0;padding-left:2.2rem}"
     "nav.groups .cnt{color:#5b6475}section.group{border-top:2px solid #1d2330;margin-top:1.2rem}"
     "section.group h2{overflow-wrap:anywhere}"
@@ -499,15 +500,19 @@ void bl_page_html_recs(const bl_table *t, bl_page_recs *recs, const bl_page_opts
     }
     bl_strbuf_puts(out, "</p>\n");
     put_controls(out, t, ms, nm, open_on);
-    /* More than one group: the overview and each group's charts come first, the table of
-     * every set-up (mostly empty across sources) after them. */
+    /* More than one group: the overview and each group's charts come first, then the set-ups
+     * over time, the table of every set-up (mostly empty across sources) after them. */
     bl_groups gs;
     bl_groups_make(t, o->across || t->by, &gs);
     int grouped = gs.n > 1 && o->charts;
-    bl_page_history(out, o->history, grouped ? &gs : NULL);
+    /* The history after the groups: the first screen is the overview and the first group's
+     * figures (a store's first set-ups over time are rarely what a reader opens it for). */
+    if (!grouped)
+        bl_page_history(out, o->history, NULL);
     if (grouped) {
         put_overview(out, t, &gs);
         put_group_charts(out, t, &gs, ms, nm, o->history);
+        bl_page_history(out, o->history, &gs);
         bl_strbuf_printf(out, "<h2 id=\"table\">Every set-up in one table (%s × %s)</h2>\n",
                          bl_count(t->nrows, "test").s, bl_count(t->ncols, "set-up").s);
     }

@@ -47,6 +47,34 @@ double bl_pdf_text(doc *d, double x, double y, double w, const char *s, double s
     return ph;
 }
 
+double bl_pdf_text_height(doc *d, const char *s, double w, double size)
+{
+    PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
+    pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+    pango_layout_set_font_description(d->lay, fd);
+    pango_font_description_free(fd);
+    pango_layout_set_width(d->lay, (int)(w * PANGO_SCALE));
+    pango_layout_set_ellipsize(d->lay, PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_wrap(d->lay, PANGO_WRAP_WORD_CHAR);
+    pango_layout_set_text(d->lay, s, -1);
+    int pw, ph;
+    pango_layout_get_pixel_size(d->lay, &pw, &ph);
+    return ph;
+}
+
+double bl_pdf_measure(doc *d, const char *s, double size)
+{
+    PangoFontDescription *fd = pango_font_description_from_string(BL_CHART_FONT);
+    pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+    pango_layout_set_font_description(d->lay, fd);
+    pango_font_description_free(fd);
+    pango_layout_set_width(d->lay, -1);
+    pango_layout_set_text(d->lay, s, -1);
+    int pw, ph;
+    pango_layout_get_pixel_size(d->lay, &pw, &ph);
+    return pw;
+}
+
 void bl_pdf_rule(doc *d, double y, unsigned color, double width)
 {
     bl_pdf_rgb(d, color);
@@ -77,7 +105,8 @@ void bl_pdf_new_page(doc *d)
 
 void bl_pdf_new_page_at(doc *d, double y)
 {
-    if (d->two && d->col == 0) {
+    /* An empty left column: the right one has no more room, a new page. */
+    if (d->two && d->col == 0 && d->y > d->col_top + 1) {
         d->left_bottom = d->y;
         d->col = 1;
         d->x = M + (PW - 2 * M + COL_GAP) / 2;
@@ -164,6 +193,7 @@ static void title_page(doc *d, const bl_table *t, const bl_strbuf *tools, const 
         y += bl_pdf_text(d, M, y, PW - 2 * M, sb.s, 10, 0, 0, 0, INK) + 4;
     }
     bl_strbuf_free(&sb);
+    d->y = y + 14;
 }
 
 static void dest_name(char *buf, size_t n, size_t g)
@@ -171,10 +201,14 @@ static void dest_name(char *buf, size_t n, size_t g)
     snprintf(buf, n, "group%zu", g + 1);
 }
 
-/* The contents after the title page: each group (source) with its counts, linked to it. */
+/* The contents below the title page's overview (its columns a page of their own when the
+ * overview leaves little room): each group (source) with its counts, linked to it. */
+#define CONTENTS_COLS 4
+
 static void contents(doc *d, const bl_groups *gs)
 {
-    bl_pdf_new_page_at(d, M);
+    if (d->y > PH - M - 120)
+        bl_pdf_new_page_at(d, M);
     cairo_tag_begin(d->cr, CAIRO_TAG_DEST, "name='contents'");
     d->y +=
         bl_pdf_text(d, M, d->y, PW - 2 * M, "Contents: the comparison groups", 13, 1, 0, 0, INK);
@@ -186,36 +220,54 @@ static void contents(doc *d, const bl_groups *gs)
                 "they share: its table, then its chart.",
                 8.5, 0, 0, 0, MUTED) +
             8;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    double colw = (PW - 2 * M) / 3, top = d->y;
-    int col = 0;
-    for (size_t g = 0; g < gs->n; g++) {
-        if (d->y > PH - M - LINE_H) {
-            if (col < 2) {
-                col++;
-            } else {
-                bl_pdf_new_page_at(d, M);
-                top = M;
-                col = 0;
-            }
-            d->y = top;
-        }
+    double colw = (PW - 2 * M) / CONTENTS_COLS;
+    char **text = bl_xcalloc(gs->n + 1, sizeof *text);
+    double *h = bl_xcalloc(gs->n + 1, sizeof *h), left = 0;
+    for (size_t g = 0; g < gs->n; g++) { /* whole names, wrapped: they differ at their ends */
         const bl_group *gr = &gs->v[g];
-        bl_strbuf_reset(&sb);
-        bl_strbuf_printf(&sb, "%zu. %s — %zu set-up%s, %zu test%s, %zu rec.", g + 1,
-                         bl_basename(gr->name), gr->ncols, gr->ncols == 1 ? "" : "s", gr->nrows,
-                         gr->nrows == 1 ? "" : "s", gr->records);
-        char dest[48], attr[80];
-        dest_name(dest, sizeof dest, g);
-        snprintf(attr, sizeof attr, "dest='%s'", dest);
-        cairo_tag_begin(d->cr, CAIRO_TAG_LINK, attr);
-        d->y += bl_pdf_text(d, M + col * colw, d->y, colw - 10, sb.s, 6.5, 0, 0, 1, INK) + 0.5;
-        cairo_tag_end(d->cr, CAIRO_TAG_LINK);
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
+        bl_strbuf_printf(&sb, "%zu. %s — %s, %s, %zu rec.", g + 1, bl_basename(gr->name),
+                         bl_count(gr->ncols, "set-up").s, bl_count(gr->nrows, "test").s,
+                         gr->records);
+        text[g] = bl_strbuf_take(&sb);
+        h[g] = bl_pdf_text_height(d, text[g], colw - 10, 6.5) + 0.5;
+        left += h[g];
     }
-    bl_strbuf_free(&sb);
-    if (col > 0) /* the page's first columns run to its foot: the groups on a page of their own */
-        d->y = PH;
+    /* Columns a page; the last page's columns balanced, the groups following below them. */
+    for (size_t g = 0; g < gs->n;) {
+        double room = PH - M - d->y, most = 0;
+        if (room < 3 * LINE_H) {
+            bl_pdf_new_page_at(d, M);
+            continue;
+        }
+        for (size_t k = g; k < gs->n; k++)
+            most = fmax(most, h[k]);
+        /* All that is left fits: each column takes its share, the one crossing it in too. */
+        int last = left <= CONTENTS_COLS * (room - most);
+        double share = left / CONTENTS_COLS, bottom = d->y;
+        for (int col = 0; col < CONTENTS_COLS && g < gs->n; col++) {
+            double y = d->y;
+            for (; g < gs->n && (last ? y - d->y < share : y + h[g] <= PH - M); g++) {
+                char dest[48], attr[80];
+                dest_name(dest, sizeof dest, g);
+                snprintf(attr, sizeof attr, "dest='%s'", dest);
+                cairo_tag_begin(d->cr, CAIRO_TAG_LINK, attr);
+                bl_pdf_text(d, M + col * colw, y, colw - 10, text[g], 6.5, 0, 0, 0, INK);
+                cairo_tag_end(d->cr, CAIRO_TAG_LINK);
+                y += h[g];
+                left -= h[g];
+            }
+            bottom = fmax(bottom, y);
+        }
+        d->y = bottom;
+        if (g < gs->n)
+            bl_pdf_new_page_at(d, M);
+    }
+    for (size_t g = 0; g < gs->n; g++)
+        free(text[g]);
+    free(text);
+    free(h);
 }
 
 /* The groups one after the other, each starting where the last ended when its heading and
@@ -239,12 +291,15 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
                 n += bl_table_cell(sub, i, j)->n_recs > 0;
             shared = n > 1;
         }
-        /* A single set-up's table is narrow: such groups share the page in two columns. */
-        bl_pdf_columns(d, gr->ncols == 1 && bl_pdf_lone_width(sub) <= (PW - 2 * M - COL_GAP) / 2);
-        if (d->y > PH - M - 72) /* its heading, table header and a line at least */
+        /* A single set-up's table is narrow, and so is a grid of two or three: such groups
+         * share the page in two columns, their charts half the page wide. */
+        double half = (PW - 2 * M - COL_GAP) / 2;
+        bl_pdf_columns(d, gr->ncols == 1 ? bl_pdf_lone_width(sub) <= half
+                                         : bl_pdf_pivot_fits(d, sub, half));
+        if (d->y > PH - M - 36 - bl_pdf_table_start(sub)) /* its heading and table's start */
             bl_pdf_new_page_at(d, M);
         else if (d->y > d->col_top + 1)
-            d->y += 8;
+            d->y += 6;
         char dest[48], attr[200];
         dest_name(dest, sizeof dest, g);
         snprintf(attr, sizeof attr, "name='%s'", dest);
@@ -253,20 +308,22 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
         bl_pdf_rule(d, d->y, INK, 1.2);
         d->y += 4;
         cairo_tag_begin(d->cr, CAIRO_TAG_DEST, attr);
-        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, d->two ? 10 : 11, 1, 0, 0, INK);
+        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, d->two ? 9.5 : 10.5, 1, 0, 0, INK);
         cairo_tag_end(d->cr, CAIRO_TAG_DEST);
         snprintf(attr, sizeof attr, "dest='%s'", dest);
         cairo_pdf_surface_add_outline(d->surf, CAIRO_PDF_OUTLINE_ROOT, sb.s, attr, 0);
         bl_strbuf_reset(&sb);
         bl_strbuf_printf(&sb, "%s · %s · %s", bl_count(gr->ncols, "set-up").s,
                          bl_count(sub->nrows, "test").s, bl_count(sub->n_records, "record").s);
-        if (d->two) /* the set-up named once, whole, above its table */
+        if (d->two && gr->ncols == 1) /* the set-up named once, whole, above its table */
             bl_strbuf_printf(&sb, " · set-up: %s", sub->cols[0].label);
         else if (gr->ncols == 1)
             bl_strbuf_puts(&sb, " · one set-up: the table, no chart");
+        if (d->two && gr->ncols > 1 && !shared)
+            bl_strbuf_puts(&sb, " · no test shared by two set-ups: the table, no chart");
         else if (!shared)
             bl_strbuf_puts(&sb, " · no test shared by two set-ups: the table, no chart");
-        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 8, 0, 0, 0, MUTED) + 3;
+        d->y += bl_pdf_text(d, d->x, d->y, d->w, sb.s, 7.5, 0, 0, 0, MUTED) + 3;
         bl_pdf_group_table(d, sub, gr->name);
         if (shared)
             rc = bl_pdf_group_charts(d, sub, gr->name, o, err, errlen);
@@ -285,7 +342,7 @@ static int groups(doc *d, const bl_table *t, const bl_groups *gs, const bl_pdf_o
 }
 
 /* The sources appendix, one run at a time as the walk brings its records: under each folder,
- * a line a file: its first runs with their lines (the first with its labels), the last one,
+ * a line a file: its first runs with their lines (the first with its headings), the last one,
  * and how many. */
 typedef struct {
     doc *d;
@@ -295,18 +352,20 @@ typedef struct {
     char *source;    /* the source being listed */
     char *dir;       /* its folder, said once above its files */
     bl_strbuf entry; /* its line so far */
+    bl_strbuf heads; /* its first run's headings, a line below */
     size_t records, runs;
     long long last_run, last_line;
 } src_walk;
 
 #define SOURCE_RUNS_NAMED 3
+#define SOURCE_COLS 4
 
 /* One line in the appendix's columns. */
 static void source_put(src_walk *w, const char *s, int bold)
 {
-    double colw = (PW - 2 * M - 32) / 3;
+    double colw = (PW - 2 * M - 3 * 12) / SOURCE_COLS;
     if (w->y > PH - M - (bold ? 3 : 2) * LINE_H) { /* a folder's line above a file at least */
-        if (w->col < 2) {
+        if (w->col < SOURCE_COLS - 1) {
             w->col++;
         } else {
             bl_pdf_new_page(w->d);
@@ -315,7 +374,7 @@ static void source_put(src_walk *w, const char *s, int bold)
         }
         w->y = w->top;
     }
-    w->y += bl_pdf_text(w->d, M + w->col * (colw + 16), w->y, colw, s, 6.5, bold, 0, 0, INK) + 1;
+    w->y += bl_pdf_text(w->d, M + w->col * (colw + 12), w->y, colw, s, 6.5, bold, 0, 0, INK) + 1;
 }
 
 /* The source's line out: "file · tool · run 1 line 3, run 2 line 6 · 2 records", under its
@@ -339,6 +398,9 @@ static void source_flush(src_walk *w)
         bl_strbuf_printf(&w->entry, " (%zu runs)", w->runs);
     }
     bl_strbuf_printf(&w->entry, " · %zu record%s", w->records, w->records == 1 ? "" : "s");
+    if (w->heads.len)
+        bl_strbuf_printf(&w->entry, "\n    %s", w->heads.s);
+    bl_strbuf_reset(&w->heads);
     /* Three columns a page: a file's line is short, and the appendix is for looking up. */
     source_put(w, w->entry.s, 0);
     bl_strbuf_reset(&w->entry);
@@ -372,23 +434,21 @@ static void source_line(src_walk *w)
         bl_strbuf_printf(&w->entry, "%srun %lld", w->runs ? ", " : "", (long long)r->run);
         if (run->line > 0)
             bl_strbuf_printf(&w->entry, " line %lld", (long long)run->line);
-        const char *sep = " (";
-        /* The first run's own labels, whole, as many as fit a line (the tables' set-ups are
-         * named by them); its date left out. */
-        size_t from = w->entry.len;
-        for (size_t k = 0; k < r->n_labels && !w->runs; k++)
-            if (run->same[k] && strcmp(r->labels[k].key, "date") != 0) {
-                if (chars(w->entry.s + from) + chars(r->labels[k].key) + chars(r->labels[k].value) >
-                    70) {
-                    bl_strbuf_puts(&w->entry, *sep == ';' ? "; …" : " (…");
-                    sep = "; ";
-                    break;
-                }
-                bl_strbuf_printf(&w->entry, "%s%s=%s", sep, r->labels[k].key, r->labels[k].value);
-                sep = "; ";
+        /* The first run's headings in its source (test_heading, run_heading: the author's
+         * words, how a reader finds the run in the post), whole, on a line of their own as
+         * many as fit; its other labels are in the set-ups' names and `benchlog show`. */
+        for (size_t k = 0; k < r->n_labels && !w->runs; k++) {
+            const char *key = r->labels[k].key;
+            size_t kl = strlen(key);
+            if (!run->same[k] || kl < 8 || strcmp(key + kl - 8, "_heading") != 0)
+                continue;
+            if (chars(w->heads.s ? w->heads.s : "") + chars(key) + chars(r->labels[k].value) > 36) {
+                bl_strbuf_puts(&w->heads, w->heads.len ? "; …" : "…");
+                break;
             }
-        if (*sep == ';')
-            bl_strbuf_putc(&w->entry, ')');
+            bl_strbuf_printf(&w->heads, "%s%s=%s", w->heads.len ? "; " : "", key,
+                             r->labels[k].value);
+        }
     }
     w->runs++;
     w->last_run = (long long)r->run;
@@ -419,10 +479,12 @@ static int sources(doc *d, bl_rec_walk_fn walk, void *src, char *err, size_t err
            8;
     w.top = w.y;
     bl_strbuf_init(&w.entry);
+    bl_strbuf_init(&w.heads);
     int rc = walk(src, source_add, &w, err, errlen) != 0;
     source_line(&w);
     source_flush(&w);
     bl_strbuf_free(&w.entry);
+    bl_strbuf_free(&w.heads);
     free(w.source);
     free(w.dir);
     return rc;

@@ -269,6 +269,13 @@ static void page_shows_the_step(void)
     assert_int_equal(count_of(page, "<a href=\"#h1\">dd — seq-copy Q1T1</a> (40 points)"), 40);
     assert_non_null(strstr(page, "In groups: <a href=\"#g1\">1</a>"));
     assert_non_null(strstr(page, "and 34 more")); /* six of the 40 groups named */
+    /* The first screen is the overview and the first group, the history after the groups. */
+    const char *ov = strstr(page, "<section id=\"overview\">"),
+               *hist = strstr(page, "<section id=\"history\">"), *g40 = strstr(page, "id=\"g40\"");
+    assert_non_null(ov);
+    assert_non_null(hist);
+    assert_non_null(g40);
+    assert_true(ov < g40 && g40 < hist);
     for (size_t k = 0; k < n_changes; k++) {
         json_t *c = json_array_get(changes, k);
         n_worse += json_is_true(json_object_get(c, "regression"));

@@ -54,22 +54,24 @@ static void test_fixtures_report(void **state)
     snprintf(args, sizeof args, "report --db %s/s.db --pdf --title 'Vendor check' -o %s", dir, pdf);
     assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
     int n = pages_of(pdf);
-    /* title, contents, the four sources' groups (small ones share pages), sources */
-    assert_true(n >= 4);
+    /* the title page with the contents, the four sources' groups (small ones share pages), the
+     * sources: three pages (four when the contents had a page of its own) */
+    assert_int_equal(n, 3);
     char *p1 = page_text(pdf, 1);
     assert_non_null(strstr(p1, "Vendor check"));
     assert_non_null(strstr(p1, "4 comparison groups (one per source document)"));
     assert_non_null(strstr(p1, "Measured with fio"));
     assert_non_null(strstr(p1, "page 1"));
     free(p1);
-    char *p2 = page_text(pdf, 2);
+    /* the contents below the overview (a page of its own before: a layout choice) */
+    char *p2 = page_text(pdf, 1);
     assert_non_null(strstr(p2, "Contents: the comparison groups"));
     assert_non_null(strstr(p2, "gnu-dd-9.1_c_write_read.txt — 1 set-up, 2 tests, 2 rec."));
     free(p2);
     /* Each group: its heading, its table (dd's 4572.9 MB/s), and a chart where set-ups share a
      * test (fio's jobs, KDiskMark's). */
     int headings = 0, charts = 0, sources = 0, found_dd = 0;
-    for (int p = 2; p <= n; p++) { /* the groups follow the contents on its page */
+    for (int p = 1; p <= n; p++) { /* the groups follow the contents on its page */
         char *t = page_text(pdf, p);
         /* a group's heading says "N set-up(s) · N tests · N records" */
         for (const char *h = strstr(t, " · "); h; h = strstr(h + 1, " · "))
@@ -132,7 +134,7 @@ static void test_blog_report_japanese(void **state)
     assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
     int n = pages_of(pdf);
     assert_true(n >= 6);
-    char *p2 = page_text(pdf, 2); /* the contents: a group per post */
+    char *p2 = page_text(pdf, 1); /* the contents, below the overview: a group per post */
     for (size_t i = 0; i < 4; i++)
         assert_non_null(strstr(p2, posts[i] + 5));
     free(p2);
@@ -213,12 +215,68 @@ static void test_outline_pages(void **state)
     free(dir);
 }
 
+/* The least height of a PDF's word boxes, and that of the footer's "page" (set at 7.5 pt; 0
+ * when there is none): poppler's word boxes are the font's ascent+descent high, so a box's
+ * height over the footer's times 7.5 is its size in points. */
+static double least_box(const char *pdf, double *foot)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "pdftotext -bbox '%s' -", pdf);
+    char *x = bl_test_sh(cmd, NULL);
+    double least = 1e9;
+    *foot = 0;
+    for (const char *w = strstr(x, "<word "); w; w = strstr(w + 1, "<word ")) {
+        double x0, y0, x1, y1;
+        if (sscanf(w, "<word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\">", &x0, &y0, &x1,
+                   &y1) != 4)
+            continue;
+        if (strncmp(strchr(w, '>') + 1, "page</word>", 11) == 0 && *foot == 0)
+            *foot = y1 - y0;
+        least = y1 - y0 < least ? y1 - y0 : least;
+    }
+    free(x);
+    return least;
+}
+
+/* A short chart's text is no smaller on the page than 6.5 pt: the report's charts (as short as
+ * two tests of four bars) and a short chart of its own (chart -o x.pdf, 1600×260). The text
+ * scale of short charts took these to 3.5-5 pt. */
+static void test_chart_text_size(void **state)
+{
+    (void)state;
+    if (!poppler())
+        bl_skip_because("pdfinfo/pdftotext missing (poppler-utils: sh scripts/deps.sh test)");
+    char *dir = bl_test_tmpdir(), args[1500], path[512], pdf[600];
+    snprintf(args, sizeof args, "import -q --db %s/t.db %s", dir,
+             bl_test_fixture("fio/clones-3.33.out", path, sizeof path));
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    snprintf(pdf, sizeof pdf, "%s/t.pdf", dir);
+    snprintf(args, sizeof args, "report --db %s/t.db --pdf -o %s", dir, pdf);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    double foot, least = least_box(pdf, &foot);
+    assert_true(foot > 0);
+    double pt = foot / 7.5; /* box height of a 1 pt font */
+    assert_true(least / pt >= 6.4);
+    assert_true(least / pt < 7.5); /* the small text is there to measure */
+    snprintf(pdf, sizeof pdf, "%s/c.pdf", dir);
+    snprintf(args, sizeof args, "chart --db %s/t.db --height 260 -o %s", dir, pdf);
+    assert_int_equal(bl_test_benchlog(args, NULL, NULL), 0);
+    double none;
+    least = least_box(pdf, &none);
+    assert_true(least < 1e9);
+    assert_true(least / pt >= 6.4);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures_report),
         cmocka_unit_test(test_blog_report_japanese),
         cmocka_unit_test(test_outline_pages),
+        cmocka_unit_test(test_chart_text_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
