@@ -275,6 +275,10 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
         check_sound(db, path, err, errlen) != 0)
         goto fail;
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    /* A writer's store is in WAL mode: a commit is one sync, and readers go on meanwhile.
+     * A file system where it cannot be (no shared memory) keeps the rollback journal. */
+    if (mode & BL_OPEN_WRITE)
+        sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
     if (bl_store_exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
         migrate(db, path, v, inner, sizeof inner) != 0) {
         if (strncmp(inner, path, strlen(path)) == 0)
@@ -554,12 +558,19 @@ static int sqlite_import_end(bl_import *im, int commit, char *err, size_t errlen
     return commit ? -1 : 0;
 }
 
+/* The savepoints of a batch's imports keep their undo in memory (a few pages a file; on
+ * disk it would be a temporary file a savepoint); queries outside a batch keep their big
+ * sorts on disk. */
 static int sqlite_batch(bl_store *s, int what, char *err, size_t errlen)
 {
-    static const char *const sql[] = {"BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"};
-    if (what == 2 && sqlite3_get_autocommit(s->db))
-        return 0;
-    return bl_store_exec(s->db, sql[what], err, errlen);
+    static const char *const sql[] = {"PRAGMA temp_store = MEMORY; BEGIN IMMEDIATE", "COMMIT",
+                                      "ROLLBACK"};
+    int rc = what == 2 && sqlite3_get_autocommit(s->db)
+                 ? 0
+                 : bl_store_exec(s->db, sql[what], err, errlen);
+    if (what != 0 || rc != 0)
+        sqlite3_exec(s->db, "PRAGMA temp_store = DEFAULT", NULL, NULL, NULL);
+    return rc;
 }
 
 static int sqlite_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
