@@ -6,10 +6,10 @@
  * place, a newer one refused, and an SQLite file of another program is refused, never
  * extended. Before a write, PRAGMA quick_check must find the file sound.
  * One import is all or nothing: after a crash the store holds the import whole or not at
- * all (bl_store_batch_begin puts many imports in one transaction, each its own savepoint). A source
- * is identified by the SHA-256 of its content (digest.h), so importing the same text twice stores
- * it once. Every run has a short stable ID (8 hex digits) made from its source's key and its
- * number; the filter term run=ID selects by it. */
+ * all (bl_store_batch_begin puts many imports in one transaction, each its own savepoint).
+ * A source is identified by the SHA-256 of its content (digest.h), so importing the same
+ * text twice stores it once. Every run has a short stable ID (8 hex digits) made from its
+ * source's key and its number; the filter term run=ID selects by it. */
 #ifndef BL_STORE_H
 #define BL_STORE_H
 
@@ -58,12 +58,13 @@ int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, 
 
 /* The same in steps, for records that come in batches (a big file read in pieces), in
  * memory that holds one batch: begin, add each batch in order, then commit (or rollback).
- * It is still one transaction: until commit the store shows nothing of it, and a failure or
- * a kill on the way leaves the store as it was. When the content key is known already,
- * begin writes nothing and the batches are only checked against what is stored (commit
- * then gives the BL_IMPORT_DUPLICATE* verdict). begin returns NULL with err; add -1 with
- * err (the import is then spoilt: commit fails, rollback frees it); commit gives the
- * status of bl_store_import and frees the import; so does rollback. */
+ * It is still one transaction (or one savepoint of a batch's): until commit the store shows
+ * nothing of it, and a failure or a kill on the way leaves the store as it was. When the
+ * content key is known already, begin writes nothing and the batches are only checked
+ * against what is stored (commit then gives the BL_IMPORT_DUPLICATE* verdict). begin
+ * returns NULL with err; add -1 with err (the import is then spoilt: commit fails, rollback
+ * frees it); commit gives the status of bl_store_import and frees the import; so does
+ * rollback. */
 typedef struct bl_import bl_import;
 bl_import *bl_store_import_begin(bl_store *s, const char *source, const bl_content_key *key,
                                  const char *format, char *err, size_t errlen);
