@@ -317,14 +317,14 @@ static long lines_in(const char *path)
     return n;
 }
 
-/* kill -9 of an import of 3,000 files of 2 transfers, once a batch or more was told: the
+/* kill -9 of an import of 1,500 files of 2 transfers, once a batch or more was told: the
  * store holds whole files only, at least those told, and is sound; importing again stores
  * the rest. */
 static void test_kill_during_batches(void **state)
 {
     (void)state;
     NEED_BACKEND();
-    enum { N = 3000 };
+    enum { N = 1500 };
     char *dir = bl_test_tmpdir(), said[600];
     char *addr = new_store(dir);
     for (int i = 1; i <= N; i++)
