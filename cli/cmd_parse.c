@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static void formats_help(FILE *f)
 {
@@ -36,7 +37,7 @@ static const char parse_usage[] =
     "FILE - is standard input. Errors go to stderr as FILE:LINE: message.\n";
 static const char import_usage[] =
     "Usage: benchlog import [OPTIONS] FILE...\n\n"
-    "Parses each FILE into the store, one transaction per file, and prints one line\n"
+    "Parses each FILE into the store, each file whole or not at all, and prints one line\n"
     "a file on stdout: what was imported and its run IDs, or that its content is\n"
     "already in the store (skipped) and its run IDs. Errors and warnings go to stderr;\n"
     "-q keeps the errors only.\n";
@@ -239,6 +240,8 @@ typedef struct {
 } held_logs;
 
 typedef int (*file_fn)(bl_parse_out *out, bl_content_key *key, int status, void *ctx);
+/* Called before a file is read (may be NULL). */
+typedef void (*before_fn)(const char *path, void *ctx);
 
 static int holds_logs(const bl_parse_out *out)
 {
@@ -253,7 +256,8 @@ static int holds_logs(const bl_parse_out *out)
 /* Returns the OR of on_file's statuses. want_keys: compute content keys (FNV too when
  * legacy). batch: the command's way with the batches of a file read in pieces (ctx its). */
 static int each_file(char **files, int n, const parse_args *a, int want_keys, int legacy,
-                     bl_batch_fn batch, file_fn on_file, void *ctx, held_logs *held)
+                     bl_batch_fn batch, before_fn before, file_fn on_file, void *ctx,
+                     held_logs *held)
 {
     int status = 0, *held_status = bl_xcalloc((size_t)n + 1, sizeof *held_status);
     held->outs = bl_xcalloc((size_t)n + 1, sizeof *held->outs);
@@ -262,6 +266,8 @@ static int each_file(char **files, int n, const parse_args *a, int want_keys, in
     for (int i = 0; i < n; i++) {
         bl_parse_out out;
         bl_content_key key = {.want_fnv = legacy};
+        if (before)
+            before(files[i], ctx);
         int st = parse_one(files[i], a, &out, want_keys ? &key : NULL, batch, ctx);
         if (holds_logs(&out)) {
             held_status[held->n] = st;
@@ -306,7 +312,7 @@ int cmd_parse(int argc, char **argv)
         return rc - 1;
     }
     held_logs held;
-    int status = each_file(argv, a.n_files, &a, 0, 0, print_batch, print_file, NULL, &held);
+    int status = each_file(argv, a.n_files, &a, 0, 0, print_batch, NULL, print_file, NULL, &held);
     bl_records logs; /* fio-log records, for the logs of numjobs=N jobs given together */
     bl_records_init(&logs);
     for (size_t i = 0; i < held.n; i++)
@@ -382,24 +388,143 @@ static int tell_import(const parse_args *a, const char *source, int rc, size_t n
     return status;
 }
 
-/* Imports one parsed file (out, with its content key and its parse status); returns its
- * status (0/1). */
-static int import_one(bl_store *s, const bl_parse_out *out, const bl_content_key *key,
-                      const parse_args *a, int status)
+/* import: files go into the store in batches, many files a transaction (store.h's
+ * bl_store_batch_begin), each file a savepoint of its own: all or nothing, and one that
+ * fails is undone alone. What is told of a file waits until its batch committed (pending),
+ * so nothing is said imported that a failed commit or a kill could still take back. A batch
+ * commits after BATCH_FILES files, BATCH_BYTES of text or BATCH_NS of time, before a file
+ * that may take long to read (standard input, a big file: its own batch), and at the end.
+ * A file read in pieces is stored as it is read, its batches added to one import begun by
+ * the first; a failure ends it there (rolled back, the rest of the file only parsed) and
+ * the file is refused whole. */
+enum { BATCH_FILES = 500, BATCH_BYTES = 8 << 20, BIG_FILE = 1 << 20 };
+#define BATCH_NS 250000000LL
+
+/* A file's verdict waiting for its batch's commit: its messages (diags), bl_store_import's
+ * rc (TOLD_EMPTY: no records), the records read, the run IDs, the store's err. */
+enum { TOLD_EMPTY = 100 };
+typedef struct {
+    bl_parse_out diags; /* no records */
+    int rc, status;
+    size_t n;
+    char *ids;
+    char err[512];
+} pending;
+
+typedef struct {
+    bl_store *s;
+    const parse_args *a;
+    bl_import *im; /* the file's import under way (read in pieces) */
+    int failed;    /* it failed: err says why */
+    char err[512];
+    pending *pend; /* told at the batch's commit */
+    size_t n_pend, cap_pend;
+    size_t bytes;          /* text read into the open batch */
+    struct timespec since; /* the open batch's start */
+    int status;            /* the OR of the statuses told */
+} import_ctx;
+
+static long long ns_since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - t->tv_sec) * 1000000000LL + (now.tv_nsec - t->tv_nsec);
+}
+
+/* A batch open for the next import (when one cannot be opened, each file is a transaction
+ * of its own, told at once all the same). */
+static void open_batch(import_ctx *c)
+{
+    char err[512];
+    if (bl_store_in_batch(c->s) || bl_store_batch_begin(c->s, err, sizeof err) != 0)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &c->since);
+    c->bytes = 0;
+}
+
+/* Commits the open batch and tells its files; a failed commit stored none of them. */
+static void flush(import_ctx *c)
 {
     char err[512] = "";
-    print_diags(out);
+    int lost = bl_store_batch_commit(c->s, err, sizeof err) != 0;
+    for (size_t i = 0; i < c->n_pend; i++) {
+        pending *p = &c->pend[i];
+        if (lost && (p->rc == BL_IMPORT_DONE || p->rc == BL_IMPORT_DUPLICATE)) {
+            p->rc = BL_IMPORT_FAILED;
+            snprintf(p->err, sizeof p->err, "%s", err);
+        }
+        print_diags(&p->diags);
+        if (p->rc == TOLD_EMPTY) {
+            said(c->a, p->diags.source, "refused", 0, "");
+            c->status |= 1;
+        } else {
+            c->status |= tell_import(c->a, p->diags.source, p->rc, p->n, p->ids, p->err, p->status);
+        }
+        bl_out_free(&p->diags);
+        free(p->ids);
+    }
+    c->n_pend = 0;
+}
+
+/* A file's verdict kept for its batch's commit; its messages move out of out. */
+static void defer(import_ctx *c, bl_parse_out *out, int rc, size_t n, const char *ids,
+                  const char *err, int status)
+{
+    void *v = c->pend;
+    bl_grow(&v, &c->cap_pend, c->n_pend + 1, sizeof *c->pend);
+    c->pend = v;
+    pending *p = &c->pend[c->n_pend++];
+    bl_out_init(&p->diags, out->source);
+    p->diags.diags = out->diags, p->diags.n_diags = out->n_diags;
+    p->diags.cap_diags = out->cap_diags;
+    p->diags.warns = out->warns, p->diags.n_warns = out->n_warns;
+    p->diags.cap_warns = out->cap_warns;
+    out->diags = out->warns = NULL;
+    out->n_diags = out->cap_diags = out->n_warns = out->cap_warns = 0;
+    p->rc = rc, p->n = n, p->status = status;
+    p->ids = bl_xstrdup(ids ? ids : "");
+    snprintf(p->err, sizeof p->err, "%s", err ? err : "");
+    if (!bl_store_in_batch(c->s) || c->n_pend >= BATCH_FILES || c->bytes >= BATCH_BYTES ||
+        ns_since(&c->since) >= BATCH_NS)
+        flush(c);
+}
+
+/* Before a file is read: one that may take long (standard input, a big file) finds what
+ * came before it committed and told. */
+static void before_file(const char *path, void *ctx)
+{
+    import_ctx *c = ctx;
+    struct stat st;
+    int known = strcmp(path, "-") != 0 && stat(path, &st) == 0;
+    if (known && S_ISREG(st.st_mode))
+        c->bytes += (size_t)st.st_size;
+    if (c->n_pend && (!known || !S_ISREG(st.st_mode) || st.st_size >= BIG_FILE))
+        flush(c);
+}
+
+/* Imports one parsed file (out, with its content key and its parse status); told when its
+ * batch commits. A deadlock with another writer's batch (PostgreSQL) commits this batch and
+ * imports the file again: the other writer then goes on, and this one sees what it stored. */
+static void import_one(import_ctx *c, bl_parse_out *out, const bl_content_key *key, int status)
+{
+    char err[512] = "";
     if (out->recs.n == 0) {
-        said(a, out->source, "refused", 0, "");
-        return 1;
+        defer(c, out, TOLD_EMPTY, 0, "", "", status);
+        return;
     }
     bl_strbuf ids;
     bl_strbuf_init(&ids);
-    int rc = bl_store_import(s, out->source, key, a->as ? a->as : "auto", &out->recs, &ids, err,
-                             sizeof err);
-    status = tell_import(a, out->source, rc, out->recs.n, ids.s ? ids.s : "", err, status);
+    const char *format = c->a->as ? c->a->as : "auto";
+    open_batch(c);
+    int rc = bl_store_import(c->s, out->source, key, format, &out->recs, &ids, err, sizeof err);
+    if (rc == BL_IMPORT_FAILED && bl_store_batch_busy(c->s)) {
+        flush(c);
+        open_batch(c);
+        bl_strbuf_reset(&ids);
+        rc = bl_store_import(c->s, out->source, key, format, &out->recs, &ids, err, sizeof err);
+    }
+    defer(c, out, rc, out->recs.n, ids.s, err, status);
     bl_strbuf_free(&ids);
-    return status;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -417,9 +542,8 @@ static int cmp_merged(const void *a, const void *b)
 
 /* The merged records of numjobs=N logs given together (as parse prints them), stored as an
  * import of their own: its content key is that of its member files' keys, in any order, so
- * importing the same logs again finds it. Returns the status (0/1). */
-static int import_merged(bl_store *s, bl_parse_out *outs, const bl_content_key *keys, int n,
-                         const parse_args *a)
+ * importing the same logs again finds it. */
+static void import_merged(import_ctx *c, bl_parse_out *outs, const bl_content_key *keys, int n)
 {
     bl_records logs, merged;
     bl_records_init(&logs);
@@ -437,7 +561,6 @@ static int import_merged(bl_store *s, bl_parse_out *outs, const bl_content_key *
             shas[n_shas++] = (char *)keys[i].sha256;
     }
     bl_fio_logs_merge(&logs, &merged);
-    int status = 0;
     if (merged.n) {
         qsort(shas, n_shas, sizeof *shas, cmp_str);
         qsort(merged.v, merged.n, sizeof *merged.v, cmp_merged);
@@ -453,26 +576,16 @@ static int import_merged(bl_store *s, bl_parse_out *outs, const bl_content_key *
         bl_out_init(&out, "merged numjobs logs");
         for (size_t k = 0; k < merged.n; k++)
             bl_records_push(&out.recs, bl_record_clone(merged.v[k]));
-        status = import_one(s, &out, &key, a, 0);
+        import_one(c, &out, &key, 0);
         bl_out_free(&out);
     }
     free(shas);
     bl_records_free(&merged);
     bl_records_free(&logs);
-    return status;
 }
 
-/* import: a file read in pieces is stored as it is read, its batches added to one import
- * (one transaction) begun by the first; a failure ends it there (rolled back, the rest of
- * the file only parsed) and the file is refused whole. */
-typedef struct {
-    bl_store *s;
-    const parse_args *a;
-    bl_import *im; /* the file's import under way */
-    int failed;    /* it failed: err says why */
-    char err[512];
-} import_ctx;
-
+/* The first piece of a file read in pieces: what came before it is committed (the file is
+ * a batch of its own), then its import begins. */
 static void import_batch(void *ctx, bl_parse_out *out)
 {
     const file_ctx *fc = ctx;
@@ -480,9 +593,12 @@ static void import_batch(void *ctx, bl_parse_out *out)
     if (c->failed)
         return;
     fill_when(out, fc->path, fc->a);
-    if (!c->im)
+    if (!c->im) {
+        flush(c);
+        open_batch(c);
         c->im = bl_store_import_begin(c->s, out->source, fc->key, c->a->as ? c->a->as : "auto",
                                       c->err, sizeof c->err);
+    }
     if (c->im && bl_import_add(c->im, &out->recs, c->err, sizeof c->err) == 0)
         return;
     bl_import_rollback(c->im);
@@ -491,10 +607,9 @@ static void import_batch(void *ctx, bl_parse_out *out)
 }
 
 /* The end of a file whose batches went to the store: what is left in out added, then the
- * import committed. */
-static int import_pieces(import_ctx *c, bl_parse_out *out, int status)
+ * import committed, and its batch with it. */
+static void import_pieces(import_ctx *c, bl_parse_out *out, int status)
 {
-    print_diags(out);
     bl_strbuf ids;
     bl_strbuf_init(&ids);
     size_t n = 0;
@@ -503,19 +618,21 @@ static int import_pieces(import_ctx *c, bl_parse_out *out, int status)
         bl_import_rollback(c->im);
     else if (!c->failed)
         n = bl_import_count(c->im), rc = bl_import_commit(c->im, &ids, c->err, sizeof c->err);
-    status = tell_import(c->a, out->source, rc, n, ids.s ? ids.s : "", c->err, status);
+    defer(c, out, rc, n, ids.s, c->err, status);
+    flush(c);
     bl_strbuf_free(&ids);
     c->im = NULL;
     c->failed = 0;
-    return status;
 }
 
 static int import_file(bl_parse_out *out, bl_content_key *key, int status, void *ctx)
 {
     import_ctx *c = ctx;
     if (c->im || c->failed)
-        return import_pieces(c, out, status);
-    return import_one(c->s, out, key, c->a, status);
+        import_pieces(c, out, status);
+    else
+        import_one(c, out, key, status);
+    return 0; /* told at the batch's commit, into c->status */
 }
 
 int cmd_import(int argc, char **argv)
@@ -533,11 +650,14 @@ int cmd_import(int argc, char **argv)
     }
     /* Old stores hold FNV keys: their content is recognised while any is left. */
     int legacy = bl_store_has_legacy_keys(s);
-    import_ctx ctx = {s, &a, NULL, 0, ""};
+    import_ctx ctx = {.s = s, .a = &a};
     held_logs held;
-    int status = each_file(argv, a.n_files, &a, 1, legacy, import_batch, import_file, &ctx, &held);
-    if (import_merged(s, held.outs, held.keys, (int)held.n, &a) != 0)
-        status = 1;
+    int status = each_file(argv, a.n_files, &a, 1, legacy, import_batch, before_file, import_file,
+                           &ctx, &held);
+    import_merged(&ctx, held.outs, held.keys, (int)held.n);
+    flush(&ctx);
+    status |= ctx.status;
+    free(ctx.pend);
     held_free(&held);
     bl_store_close(s);
     free_args(&a);

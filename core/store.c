@@ -76,27 +76,12 @@ static int query_int(sqlite3 *db, const char *sql, int *out, char *text, size_t 
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int run_known(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run)
-{
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE import_id = ? AND run = ?", -1, &st,
-                           NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_int64(st, 1, import_id);
-    sqlite3_bind_int64(st, 2, run);
-    int known = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    return known;
-}
+const char bl_store_run_sql[] = "INSERT INTO runs(uid, import_id, run) VALUES (?, ?, ?) "
+                                "ON CONFLICT(import_id, run) DO NOTHING";
 
-int bl_store_add_run(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run, const char *seed)
+/* A uid taken by another run is a constraint failure: the next window is tried. */
+int bl_store_add_run(sqlite3_stmt *st, sqlite3_int64 import_id, sqlite3_int64 run, const char *seed)
 {
-    sqlite3_stmt *st;
-    if (run_known(db, import_id, run))
-        return 0;
-    if (sqlite3_prepare_v2(db, "INSERT INTO runs(uid, import_id, run) VALUES (?, ?, ?)", -1, &st,
-                           NULL) != SQLITE_OK)
-        return -1;
     char uid[BL_RUN_ID_LEN + 1];
     int rc = SQLITE_CONSTRAINT;
     for (int round = 0; rc == SQLITE_CONSTRAINT && round < 64; round++) {
@@ -107,7 +92,7 @@ int bl_store_add_run(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run, co
         sqlite3_bind_int64(st, 3, run);
         rc = sqlite3_step(st);
     }
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -130,7 +115,11 @@ void bl_store_run_uid(const char *seed, int64_t run, int round, char uid[BL_RUN_
 /* Runs of a store made before v3 get their IDs from their import's key. */
 static int add_run_ids(sqlite3 *db, char *err, size_t errlen)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st, *ins;
+    if (sqlite3_prepare_v2(db, bl_store_run_sql, -1, &ins, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+        return -1;
+    }
     if (sqlite3_prepare_v2(db,
                            "SELECT DISTINCT r.import_id, r.run, "
                            "  coalesce(i.hash, 'import:' || i.id || ':' || i.imported_at) "
@@ -138,16 +127,18 @@ static int add_run_ids(sqlite3 *db, char *err, size_t errlen)
                            "ORDER BY r.import_id, r.run",
                            -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+        sqlite3_finalize(ins);
         return -1;
     }
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        if (bl_store_add_run(db, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+        if (bl_store_add_run(ins, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
                              (const char *)sqlite3_column_text(st, 2)) != 0)
             break;
     if (rc != SQLITE_DONE)
         snprintf(err, errlen, "%s", sqlite3_errmsg(db));
     sqlite3_finalize(st);
+    sqlite3_finalize(ins);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -284,6 +275,11 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
         check_sound(db, path, err, errlen) != 0)
         goto fail;
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    /* While a writer has it, the store is in WAL mode: a commit is one sync, and readers go
+     * on meanwhile. A file system where it cannot be (no shared memory) keeps the rollback
+     * journal. */
+    int wal = (mode & BL_OPEN_WRITE) &&
+              sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK;
     if (bl_store_exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
         migrate(db, path, v, inner, sizeof inner) != 0) {
         if (strncmp(inner, path, strlen(path)) == 0)
@@ -296,14 +292,34 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     s->ops = &bl_store_sqlite_ops;
     s->db = db;
     s->path = bl_xstrdup(path);
+    s->wal = wal;
     return s;
 fail:
     sqlite3_close(db);
     return NULL;
 }
 
+/* *st prepared once for the store (finalized by sqlite_close); NULL on failure. */
+static sqlite3_stmt *prepared(bl_store *s, sqlite3_stmt **st, const char *sql)
+{
+    if (!*st && sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL))
+        *st = NULL;
+    return *st;
+}
+
 static void sqlite_close(bl_store *s)
 {
+    sqlite3_finalize(s->st_find);
+    sqlite3_finalize(s->st_import);
+    sqlite3_finalize(s->st_run);
+    sqlite3_finalize(s->st_record);
+    sqlite3_finalize(s->st_ids);
+    /* WAL mode stays with the file, and a WAL store cannot be read from a folder the reader
+     * may not write (its -shm file): the last writer to close returns it to a rollback
+     * journal, which also folds the log back into the file. While another connection has
+     * the store this fails, and that connection's close does it. */
+    if (s->wal)
+        sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
     sqlite3_close(s->db);
 }
 
@@ -350,38 +366,39 @@ void bl_store_seed(bl_strbuf *seed, const char *source, const bl_content_key *ke
 /* The import already holding this content (by its SHA-256 or its legacy FNV key), or 0. */
 static int find_import(bl_store *s, const bl_content_key *key, sqlite3_int64 *id)
 {
-    sqlite3_stmt *st;
     *id = 0;
     if (!key)
         return 0;
-    if (sqlite3_prepare_v2(s->db, "SELECT id FROM imports WHERE hash IN (?, ?) LIMIT 1", -1, &st,
-                           NULL))
+    sqlite3_stmt *st =
+        prepared(s, &s->st_find, "SELECT id FROM imports WHERE hash IN (?, ?) LIMIT 1");
+    if (!st)
         return -1;
     sqlite3_bind_text(st, 1, key->sha256, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, key->fnv[0] ? key->fnv : key->sha256, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         *id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int insert_import(bl_store *s, const char *source, const char *hash, const char *format,
                          const char *when, sqlite3_int64 *id)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
-                           "INSERT INTO imports(source, hash, format, imported_at) "
-                           "VALUES (?, ?, ?, ?)",
-                           -1, &st, NULL))
+    sqlite3_stmt *st = prepared(s, &s->st_import,
+                                "INSERT INTO imports(source, hash, format, imported_at) "
+                                "VALUES (?, ?, ?, ?)");
+    if (!st)
         return -1;
     sqlite3_bind_text(st, 1, source, -1, SQLITE_STATIC);
     if (hash)
         sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 2);
     sqlite3_bind_text(st, 3, format ? format : "", -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 4, when, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     *id = sqlite3_last_insert_rowid(s->db);
     return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -390,12 +407,12 @@ static int insert_import(bl_store *s, const char *source, const char *hash, cons
  * merged out of order, keeps its first), then the records. */
 static int insert_records(bl_import *im, const bl_records *recs)
 {
-    sqlite3 *db = im->s->db;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "INSERT INTO records(import_id, run, line, tool, test, json) "
-                           "VALUES (?, ?, ?, ?, ?, ?)",
-                           -1, &st, NULL))
+    bl_store *s = im->s;
+    sqlite3_stmt *st = prepared(s, &s->st_record,
+                                "INSERT INTO records(import_id, run, line, tool, test, json) "
+                                "VALUES (?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *run = prepared(s, &s->st_run, bl_store_run_sql);
+    if (!st || !run)
         return -1;
     bl_strbuf sb;
     bl_strbuf_init(&sb);
@@ -403,7 +420,7 @@ static int insert_records(bl_import *im, const bl_records *recs)
     for (size_t i = 0; i < recs->n && rc == SQLITE_DONE; i++) {
         const bl_record *r = recs->v[i];
         if ((im->n + i == 0 || im->last_run != r->run) &&
-            bl_store_add_run(db, im->id, r->run, im->seed.s) != 0) {
+            bl_store_add_run(run, im->id, r->run, im->seed.s) != 0) {
             rc = SQLITE_ERROR;
             break;
         }
@@ -419,21 +436,21 @@ static int insert_records(bl_import *im, const bl_records *recs)
         sqlite3_bind_text(st, 6, sb.s, (int)sb.len, SQLITE_STATIC);
         rc = sqlite3_step(st);
     }
+    sqlite3_reset(st);
     bl_strbuf_free(&sb);
-    sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static void sqlite_run_ids(bl_store *s, int64_t import_id, bl_strbuf *out)
 {
-    sqlite3_stmt *st;
-    if (!out || sqlite3_prepare_v2(s->db, "SELECT uid FROM runs WHERE import_id = ? ORDER BY run",
-                                   -1, &st, NULL) != SQLITE_OK)
+    sqlite3_stmt *st =
+        prepared(s, &s->st_ids, "SELECT uid FROM runs WHERE import_id = ? ORDER BY run");
+    if (!out || !st)
         return;
     sqlite3_bind_int64(st, 1, import_id);
     for (int i = 0; sqlite3_step(st) == SQLITE_ROW; i++)
         bl_strbuf_printf(out, "%s%s", i ? " " : "", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
 }
 
 /* Whether stored carries every label of fresh with the same value; if not, the first one
@@ -487,13 +504,32 @@ static long sqlite_stored_json(bl_store *s, int64_t import_id, int64_t *after, l
     return n;
 }
 
-/* The transaction is taken for writing at once (IMMEDIATE): a duplicate found is then
- * known to stay so, and a new import's records follow without waiting. */
+/* Inside a batch an import is a savepoint; after a failure, SQLite may have rolled back the
+ * whole transaction (I/O errors, a full disk): then the batch is lost. */
+static void undo_import(bl_store *s)
+{
+    if (!s->batch) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return;
+    }
+    if (sqlite3_get_autocommit(s->db) ||
+        sqlite3_exec(s->db, "ROLLBACK TO bl_import; RELEASE bl_import", NULL, NULL, NULL))
+        s->batch_lost = 1;
+}
+
+/* The transaction is taken for writing at once (IMMEDIATE, a batch's too): a duplicate found
+ * is then known to stay so, and a new import's records follow without waiting. */
 static int sqlite_import_begin(bl_import *im, const char *source, const bl_content_key *key,
                                const char *format, char *err, size_t errlen)
 {
     bl_store *s = im->s;
-    if (bl_store_exec(s->db, "BEGIN IMMEDIATE", err, errlen) != 0)
+    if (s->batch && (s->batch_lost || sqlite3_get_autocommit(s->db))) {
+        s->batch_lost = 1;
+        snprintf(err, errlen, "%s: the batch was rolled back by an earlier failure", s->path);
+        return -1;
+    }
+    if (bl_store_exec(s->db, s->batch ? "SAVEPOINT bl_import" : "BEGIN IMMEDIATE", err, errlen) !=
+        0)
         return -1;
     sqlite3_int64 id;
     if (find_import(s, key, &id) != 0)
@@ -509,7 +545,7 @@ static int sqlite_import_begin(bl_import *im, const char *source, const bl_conte
     return 0;
 fail:
     snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    undo_import(s);
     return -1;
 }
 
@@ -523,10 +559,26 @@ static int sqlite_import_add(bl_import *im, const bl_records *recs, char *err, s
 
 static int sqlite_import_end(bl_import *im, int commit, char *err, size_t errlen)
 {
-    if (commit && bl_store_exec(im->s->db, "COMMIT", err, errlen) == 0)
+    bl_store *s = im->s;
+    if (commit && bl_store_exec(s->db, s->batch ? "RELEASE bl_import" : "COMMIT", err, errlen) == 0)
         return 0;
-    sqlite3_exec(im->s->db, "ROLLBACK", NULL, NULL, NULL);
+    undo_import(s);
     return commit ? -1 : 0;
+}
+
+/* The savepoints of a batch's imports keep their undo in memory (a few pages a file; on
+ * disk it would be a temporary file a savepoint); queries outside a batch keep their big
+ * sorts on disk. */
+static int sqlite_batch(bl_store *s, int what, char *err, size_t errlen)
+{
+    static const char *const sql[] = {"PRAGMA temp_store = MEMORY; BEGIN IMMEDIATE", "COMMIT",
+                                      "ROLLBACK"};
+    int rc = what == 2 && sqlite3_get_autocommit(s->db)
+                 ? 0
+                 : bl_store_exec(s->db, sql[what], err, errlen);
+    if (what != 0 || rc != 0)
+        sqlite3_exec(s->db, "PRAGMA temp_store = DEFAULT", NULL, NULL, NULL);
+    return rc;
 }
 
 static int sqlite_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
@@ -558,6 +610,7 @@ const bl_store_ops bl_store_sqlite_ops = {
     .import_begin = sqlite_import_begin,
     .import_add = sqlite_import_add,
     .import_end = sqlite_import_end,
+    .batch = sqlite_batch,
     .run_ids = sqlite_run_ids,
     .stored_json = sqlite_stored_json,
     .each = bl_store_sqlite_each,

@@ -5,10 +5,11 @@
  * Schema version is PRAGMA user_version (BL_STORE_SCHEMA); an older store is upgraded in
  * place, a newer one refused, and an SQLite file of another program is refused, never
  * extended. Before a write, PRAGMA quick_check must find the file sound.
- * One import is one transaction: after a crash the store holds the import whole or not at
- * all. A source is identified by the SHA-256 of its content (digest.h), so importing the
- * same text twice stores it once. Every run has a short stable ID (8 hex digits) made from
- * its source's key and its number; the filter term run=ID selects by it. */
+ * One import is all or nothing: after a crash the store holds the import whole or not at
+ * all (bl_store_batch_begin puts many imports in one transaction, each its own savepoint).
+ * A source is identified by the SHA-256 of its content (digest.h), so importing the same
+ * text twice stores it once. Every run has a short stable ID (8 hex digits) made from its
+ * source's key and its number; the filter term run=ID selects by it. */
 #ifndef BL_STORE_H
 #define BL_STORE_H
 
@@ -57,12 +58,13 @@ int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, 
 
 /* The same in steps, for records that come in batches (a big file read in pieces), in
  * memory that holds one batch: begin, add each batch in order, then commit (or rollback).
- * It is still one transaction: until commit the store shows nothing of it, and a failure or
- * a kill on the way leaves the store as it was. When the content key is known already,
- * begin writes nothing and the batches are only checked against what is stored (commit
- * then gives the BL_IMPORT_DUPLICATE* verdict). begin returns NULL with err; add -1 with
- * err (the import is then spoilt: commit fails, rollback frees it); commit gives the
- * status of bl_store_import and frees the import; so does rollback. */
+ * It is still one transaction (or one savepoint of a batch's): until commit the store shows
+ * nothing of it, and a failure or a kill on the way leaves the store as it was. When the
+ * content key is known already, begin writes nothing and the batches are only checked
+ * against what is stored (commit then gives the BL_IMPORT_DUPLICATE* verdict). begin
+ * returns NULL with err; add -1 with err (the import is then spoilt: commit fails, rollback
+ * frees it); commit gives the status of bl_store_import and frees the import; so does
+ * rollback. */
 typedef struct bl_import bl_import;
 bl_import *bl_store_import_begin(bl_store *s, const char *source, const bl_content_key *key,
                                  const char *format, char *err, size_t errlen);
@@ -71,6 +73,19 @@ int bl_import_add(bl_import *im, const bl_records *recs, char *err, size_t errle
 size_t bl_import_count(const bl_import *im);
 int bl_import_commit(bl_import *im, bl_strbuf *run_ids, char *err, size_t errlen);
 void bl_import_rollback(bl_import *im);
+
+/* A batch: the imports that follow, until commit, go into one transaction (one sync), each
+ * import still whole or nothing inside it (a savepoint: a failed one is undone alone, the
+ * others kept). Until commit nothing of the batch is in the store for others to see, and a
+ * kill leaves none of it: tell of an import only once its batch committed. commit -1 with
+ * err: nothing of the batch was stored. 0, or -1 with err. */
+int bl_store_batch_begin(bl_store *s, char *err, size_t errlen);
+int bl_store_batch_commit(bl_store *s, char *err, size_t errlen);
+/* Whether a batch is open. */
+int bl_store_in_batch(const bl_store *s);
+/* Whether the last import failed only because a concurrent writer waits on this batch
+ * (PostgreSQL: a deadlock on a content key): commit the batch, then import it again. */
+int bl_store_batch_busy(const bl_store *s);
 
 /* Calls fn for every stored record matching f (NULL = all), in import order, with its
  * run's ID; fn owns r. A nonzero return from fn stops the walk and is returned. Memory

@@ -112,10 +112,50 @@ int bl_store_has_legacy_keys(bl_store *s)
     return s->ops->has_legacy_keys(s);
 }
 
+int bl_store_batch_begin(bl_store *s, char *err, size_t errlen)
+{
+    if (s->batch)
+        return 0;
+    if (s->ops->batch(s, 0, err, errlen) != 0)
+        return -1;
+    s->batch = 1;
+    s->batch_lost = 0;
+    return 0;
+}
+
+int bl_store_batch_commit(bl_store *s, char *err, size_t errlen)
+{
+    if (!s->batch)
+        return 0;
+    int rc = 0;
+    char ignored[256];
+    if (s->batch_lost) {
+        snprintf(err, errlen, "%s: the batch was rolled back by an earlier failure", s->path);
+        s->ops->batch(s, 2, ignored, sizeof ignored);
+        rc = -1;
+    } else if (s->ops->batch(s, 1, err, errlen) != 0) {
+        s->ops->batch(s, 2, ignored, sizeof ignored);
+        rc = -1;
+    }
+    s->batch = s->batch_lost = s->busy = 0;
+    return rc;
+}
+
+int bl_store_in_batch(const bl_store *s)
+{
+    return s->batch;
+}
+
+int bl_store_batch_busy(const bl_store *s)
+{
+    return s->busy;
+}
+
 bl_import *bl_store_import_begin(bl_store *s, const char *source, const bl_content_key *key,
                                  const char *format, char *err, size_t errlen)
 {
     bl_import *im = bl_xcalloc(1, sizeof *im);
+    s->busy = 0;
     im->s = s;
     im->same = 1;
     bl_store_now_iso(im->when, sizeof im->when);

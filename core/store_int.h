@@ -30,6 +30,9 @@ typedef struct bl_store_ops {
                         const char *format, char *err, size_t errlen);
     int (*import_add)(bl_import *im, const bl_records *recs, char *err, size_t errlen);
     int (*import_end)(bl_import *im, int commit, char *err, size_t errlen);
+    /* A batch's transaction (store.h): begin (what 0), commit (1) or roll back (2). While
+     * it is open, import_begin opens a savepoint and import_end releases or undoes it. */
+    int (*batch)(bl_store *s, int what, char *err, size_t errlen);
     /* The run IDs of an import, space-separated, in run order, appended to out. */
     void (*run_ids)(bl_store *s, int64_t import_id, bl_strbuf *out);
     /* The stored JSON of an import's records with id > *after, in id order, at most limit
@@ -74,6 +77,12 @@ struct bl_store {
     sqlite3 *db;        /* SQLite backend */
     struct pg_conn *pg; /* PostgreSQL backend */
     int walking;        /* a walk's rows are streaming: no other query on pg until it ends */
+    int batch;          /* a batch's transaction is open (store.h) */
+    int batch_lost;     /* ... and was rolled back whole under it (SQLite on I/O errors) */
+    int busy;           /* the last import failed on a deadlock with another writer */
+    /* SQLite: the import's statements, prepared once a store (store.c) */
+    sqlite3_stmt *st_find, *st_import, *st_run, *st_record, *st_ids;
+    int wal; /* SQLite: put in WAL mode by this writer, back to a rollback journal at close */
 };
 
 enum { BL_OPEN_CREATE = 1, BL_OPEN_WRITE = 2 };
@@ -120,8 +129,12 @@ int bl_store_relabel_json(const char *json, size_t len, const bl_label *set, siz
 /* sqlite3_exec; on failure err holds SQLite's message and -1 is returned. */
 int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 
-/* Gives a run of an import its stable ID (runs table), made from seed ("content key:run"). */
-int bl_store_add_run(sqlite3 *db, sqlite3_int64 import_id, sqlite3_int64 run, const char *seed);
+/* Gives a run of an import its stable ID (runs table), made from seed ("content key:run"),
+ * unless it has one; st is "INSERT INTO runs ... ON CONFLICT(import_id, run) DO NOTHING"
+ * (bl_store_run_sql), prepared. */
+extern const char bl_store_run_sql[];
+int bl_store_add_run(sqlite3_stmt *st, sqlite3_int64 import_id, sqlite3_int64 run,
+                     const char *seed);
 
 /* The run ID of a run: a window of SHA-256 of "seed:run" (round >= 8 adds ":round"), the
  * round-th try when earlier windows were taken. Both backends name runs alike. */

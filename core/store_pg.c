@@ -473,38 +473,75 @@ static int copy_records(bl_store *s, const char *import_id, const bl_records *re
     return bl_pg_copy_end(s, ok, err, errlen);
 }
 
-/* A duplicate is looked for before the transaction; the unique key then decides: a
- * concurrent import of the same content makes this one wait, and when it commits, this one
- * inserts nothing and reads what it stored. */
-static int pg_import_begin(bl_import *im, const char *source, const bl_content_key *key,
-                           const char *format, char *err, size_t errlen)
+/* An import that failed undone: its transaction, or inside a batch its savepoint (the
+ * batch is lost when even that fails: the connection went). */
+static void undo_import(bl_store *s)
+{
+    if (!s->batch) {
+        bl_pg_rollback(s);
+        return;
+    }
+    char err[256];
+    if (bl_pg_exec(s, "ROLLBACK TO SAVEPOINT bl_import; RELEASE SAVEPOINT bl_import", err,
+                   sizeof err) != 0)
+        s->batch_lost = 1;
+}
+
+/* The new import's row; 1 when inserted, 0 when the content is stored already (a concurrent
+ * writer committed it meanwhile), -1 with err. A deadlock with another writer's batch marks
+ * the store busy: the caller commits its batch and imports again. */
+static int insert_import(bl_import *im, const char *source, const bl_content_key *key,
+                         const char *format, char *err, size_t errlen)
 {
     bl_store *s = im->s;
-    char id[32];
-    if (key && find_import(s, key, id, sizeof id)) {
-        im->id = atoll(id);
-        im->dup = 1;
-        return 0;
-    }
-    if (bl_pg_exec(s, "BEGIN", err, errlen) != 0)
-        return -1;
     const char *params[] = {source, key ? key->sha256 : NULL, format ? format : "", im->when};
-    PGresult *res =
-        bl_pg_query(s,
-                    "INSERT INTO imports(source, hash, format, imported_at) "
-                    "VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING RETURNING id",
-                    4, params, PGRES_TUPLES_OK, err, errlen);
-    if (!res) {
-        bl_pg_rollback(s);
-        return -1;
+    PGresult *res = PQexecParams(s->pg,
+                                 "INSERT INTO imports(source, hash, format, imported_at) "
+                                 "VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING "
+                                 "RETURNING id",
+                                 4, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+        /* 40P01 deadlock, 23505 a unique key another writer took first */
+        if (s->batch && state && (!strcmp(state, "40P01") || !strcmp(state, "23505")))
+            s->busy = 1;
+        return bl_pg_fail(s, res, err, errlen);
     }
     int fresh = PQntuples(res) > 0;
     if (fresh)
         im->id = atoll(PQgetvalue(res, 0, 0));
     PQclear(res);
-    if (fresh)
+    return fresh;
+}
+
+/* A duplicate is looked for before the transaction (or the batch's savepoint); the unique
+ * key then decides: a concurrent import of the same content makes this one wait, and when
+ * it commits, this one inserts nothing and reads what it stored. */
+static int pg_import_begin(bl_import *im, const char *source, const bl_content_key *key,
+                           const char *format, char *err, size_t errlen)
+{
+    bl_store *s = im->s;
+    char id[32];
+    if (s->batch && s->batch_lost) {
+        snprintf(err, errlen, "%s: the batch was rolled back by an earlier failure", s->path);
+        return -1;
+    }
+    if (key && find_import(s, key, id, sizeof id)) {
+        im->id = atoll(id);
+        im->dup = 1;
         return 0;
-    bl_pg_rollback(s);
+    }
+    if (bl_pg_exec(s, s->batch ? "SAVEPOINT bl_import" : "BEGIN", err, errlen) != 0) {
+        if (s->batch)
+            s->batch_lost = 1;
+        return -1;
+    }
+    int fresh = insert_import(im, source, key, format, err, errlen);
+    if (fresh == 1)
+        return 0;
+    undo_import(s);
+    if (fresh < 0)
+        return -1;
     if (!find_import(s, key, id, sizeof id)) {
         snprintf(err, errlen, "%s: the import of this content vanished while waiting", s->path);
         return -1;
@@ -526,12 +563,25 @@ static int pg_import_add(bl_import *im, const bl_records *recs, char *err, size_
 
 static int pg_import_end(bl_import *im, int commit, char *err, size_t errlen)
 {
+    bl_store *s = im->s;
     if (im->dup)
         return 0;
-    if (commit)
-        return bl_pg_exec(im->s, "COMMIT", err, errlen);
-    bl_pg_rollback(im->s);
-    return 0;
+    if (commit &&
+        bl_pg_exec(s, s->batch ? "RELEASE SAVEPOINT bl_import" : "COMMIT", err, errlen) == 0)
+        return 0;
+    undo_import(s);
+    return commit ? -1 : 0;
+}
+
+/* A transaction in error would "commit" as a rollback: refused as the failure it is. */
+static int pg_batch(bl_store *s, int what, char *err, size_t errlen)
+{
+    static const char *const sql[] = {"BEGIN", "COMMIT", "ROLLBACK"};
+    if (what == 1 && PQtransactionStatus(s->pg) != PQTRANS_INTRANS) {
+        snprintf(err, errlen, "%s: the batch's transaction failed before its commit", s->path);
+        return -1;
+    }
+    return bl_pg_exec(s, sql[what], err, errlen);
 }
 
 static int pg_import_info(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
@@ -562,6 +612,7 @@ const bl_store_ops bl_store_pg_ops = {
     .import_begin = pg_import_begin,
     .import_add = pg_import_add,
     .import_end = pg_import_end,
+    .batch = pg_batch,
     .run_ids = pg_run_ids,
     .stored_json = pg_stored_json,
     .each = bl_store_pg_each,
