@@ -11,7 +11,10 @@
 # same store: before and after a change, side by side.
 # POSTGRES_URL names a database benchlog may fill (each size gets a fresh schema: the
 # tables are dropped first). Knobs: SIZES ("100000"), RUNS (the size / 200: runs of 200
-# records, as at 100k in 500 runs), BENCH_DIR.
+# records, as at 100k in 500 runs), BENCH_DIR, GROUPED=1 (on PostgreSQL, after the commands,
+# bench/pg-grouped.sql through psql: the server's time for the walk `report` reads, for
+# parsing every record's JSON, and for a grouped query of exact sums of one figure per run and
+# test; the measure behind keeping `report` on the walk, README "A team store on PostgreSQL").
 set -eu
 SIZES=${SIZES:-100000}
 if [ "${1:-}" = -n ]; then
@@ -68,5 +71,8 @@ for n in $SIZES; do
             fi
             echo
         done
+        if [ "${GROUPED:-}" = 1 ] && [ "$name" = postgresql ]; then
+            psql -q "$store" -f "$SRC/bench/pg-grouped.sql" | sed -n 's/^/  server: /p'
+        fi
     done
 done
