@@ -15,8 +15,9 @@ int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, ch
 /* The comparison table of the same records, built in one walk of the store (fine.h: records
  * fold into fine groups, the set-up plan and the table are made from them; --repeats all walks
  * twice): memory holds the groups, the table's figures and at most one source's records (while
- * its table rows may still name set-ups), never the whole store. each (may be NULL) sees every matching record first.
- * Returns as bl_report_load, or 3 when the table is refused (a baseline naming no column). */
+ * its table rows may still name set-ups), never the whole store. each (may be NULL) sees every
+ * matching record first. Returns as bl_report_load, or 3 when the table is refused (a baseline
+ * naming no column). */
 typedef void (*bl_report_each_fn)(void *ctx, const bl_record *r);
 int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
                     bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen);
