@@ -220,6 +220,12 @@ static void test_group_count_note(void **state)
     assert_null(strstr(gs, "<rowBreaks"));
     assert_non_null(strstr(gs, "<drawing r:id="));
     free(gs);
+    /* The Throughput pivot of all 207 set-ups prints eleven set-ups a page across: 19 pages
+     * wide, as many down as it needs, the test column on each. */
+    gs = zip_part(path, "xl/worksheets/sheet3.xml");
+    assert_non_null(strstr(gs, "<pageSetup paperSize=\"9\" fitToWidth=\"19\" fitToHeight=\"0\" "
+                               "orientation=\"landscape\"/>"));
+    free(gs);
     /* Its chart (the only one: a.txt's 201 set-ups are not charted): value labels on every
      * series, 40 MB/s each (fio 40.0MB/s); categories not reversed, the series last set-up
      * first (h3 in column D of the chart data, h1 in B), so that the first set-up is the top
