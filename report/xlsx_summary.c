@@ -319,9 +319,9 @@ static lxw_row_t pivot_charts(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, c
     }
     if (nb)
         worksheet_set_h_pagebreaks(ws, breaks);
-    return end;
     free(breaks);
     free(keep);
+    return end;
 }
 
 static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *t, bl_metric m,
