@@ -236,11 +236,13 @@ static lxw_row_t data_block(chart_data *cd, bl_xfmt *x, const bl_table *t, const
     worksheet_write_string(cd->ws, h, 0, "Test", x->head);
     for (size_t j = j0; j < j1; j++)
         worksheet_write_string(cd->ws, h, (lxw_col_t)(j - j0 + 1), t->cols[j].label, x->head);
+    /* Tests last to first: a bar chart draws its first category at the bottom. */
     for (size_t q = 0; q < nk; q++) {
         lxw_row_t r = h + 1 + (lxw_row_t)q;
-        worksheet_write_string(cd->ws, r, 0, t->rows[keep[q]].title, NULL);
+        size_t i = keep[nk - 1 - q];
+        worksheet_write_string(cd->ws, r, 0, t->rows[i].title, NULL);
         for (size_t j = j0; j < j1; j++) {
-            const bl_stat *s = &bl_table_cell(t, keep[q], j)->m[m];
+            const bl_stat *s = &bl_table_cell(t, i, j)->m[m];
             if (s->n)
                 worksheet_write_number(cd->ws, r, (lxw_col_t)(j - j0 + 1), s->fig * scale, f);
         }
@@ -251,11 +253,13 @@ static lxw_row_t data_block(chart_data *cd, bl_xfmt *x, const bl_table *t, const
 
 /* Native charts of ten set-ups each below the pivot, each on a page of its own when printed;
  * together they hold every set-up. */
-static void pivot_charts(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, chart_data *cd,
-                         const bl_table *t, const size_t *rows, size_t nr, bl_metric m,
-                         lxw_format *f, const char *unit, const char *what, lxw_row_t at)
+static lxw_row_t pivot_charts(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, chart_data *cd,
+                              const bl_table *t, const size_t *rows, size_t nr, bl_metric m,
+                              lxw_format *f, const char *unit, const char *what, lxw_row_t at,
+                              int together)
 {
     size_t nch = (t->ncols + SERIES_PER_CHART - 1) / SERIES_PER_CHART, nb = 0;
+    lxw_row_t end = at;
     double scale = strcmp(unit, "µs") == 0 ? 1e-3 : 1;
     size_t *keep = bl_xmalloc((nr + 1) * sizeof *keep);
     lxw_row_t *breaks = bl_xcalloc(nch + 1, sizeof *breaks);
@@ -274,12 +278,23 @@ static void pivot_charts(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, chart_
             continue;
         lxw_row_t h = data_block(cd, x, t, keep, nk, j0, j1, m, scale, f);
         lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);
-        for (size_t j = j0; j < j1; j++) {
+        /* Bars are drawn bottom-up, categories and series alike, and Excel and LibreOffice
+         * list a bar chart's legend top-down from the last series. So the tests are written
+         * last to first (data_block) and the series added last set-up first: the first test
+         * is at the top, the first set-up the top bar of each group and the top of the
+         * legend, as in the table (the page and the PDF chart draw them so too). Reversing
+         * the category axis instead turned the legend upside down in LibreOffice. */
+        for (size_t jj = j1; jj-- > j0;) {
+            size_t j = jj;
             lxw_col_t c = (lxw_col_t)(j - j0 + 1);
             lxw_chart_series *s = chart_add_series(ch, NULL, NULL);
             chart_series_set_categories(s, "Chart data", h + 1, 0, h + (lxw_row_t)nk, 0);
             chart_series_set_values(s, "Chart data", h + 1, c, h + (lxw_row_t)nk, c);
             chart_series_set_name_range(s, "Chart data", h, c);
+            /* showVal on each series: LibreOffice draws labels only from the series' own
+             * dLbls, not from a chart-wide default. */
+            chart_series_set_labels(s);
+            chart_series_set_labels_position(s, LXW_CHART_LABEL_POSITION_OUTSIDE_END);
         }
         char buf[256];
         if (nch > 1)
@@ -289,21 +304,24 @@ static void pivot_charts(lxw_workbook *wb, lxw_worksheet *ws, bl_xfmt *x, chart_
             snprintf(buf, sizeof buf, "%s (%s)", what, unit);
         chart_title_set_name(ch, buf);
         chart_axis_set_name(ch->x_axis, unit);
-        chart_axis_set_reverse(ch->y_axis); /* first test at the top, as in the table */
-        chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+        chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
         /* A default chart is 480×288 px; about 5 px a bar, a page at most. */
         double px = 220 + (double)(nk * (j1 - j0)) * 5;
         lxw_chart_options opt = {.x_scale = 2.4,
                                  .y_scale = (px > 860 ? 860 : px) / 288,
                                  .object_position = LXW_OBJECT_MOVE_DONT_SIZE};
-        breaks[nb++] = at;
+        /* A group's table and its first chart share a page when they fit one (scaled). */
+        if (!(together && k == 0))
+            breaks[nb++] = at;
         worksheet_insert_chart_opt(ws, at, 0, ch, &opt);
         at += (lxw_row_t)(opt.y_scale * 288 / 20) + 2;
+        end = at;
     }
     if (nb)
         worksheet_set_h_pagebreaks(ws, breaks);
     free(breaks);
     free(keep);
+    return end;
 }
 
 static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *t, bl_metric m,
@@ -384,13 +402,26 @@ static void pivot(lxw_workbook *wb, bl_xfmt *x, chart_data *cd, const bl_table *
     worksheet_write_string(ws, (lxw_row_t)(nr + 1), 0, note.s, x->text);
     bl_strbuf_free(&note);
     const char *what = name ? name : m == BL_M_BW ? "Throughput" : sheet;
+    /* A group's sheet with one chart and a short table prints on one page: table and chart
+     * together, scaled to fit (the chart is at most 860 px, about a page). */
+    int together = name && t->ncols <= SERIES_PER_CHART && nr <= 30;
+    lxw_row_t end = (lxw_row_t)(nr + 2);
     if (t->ncols <= MAX_CHARTED_SETUPS)
-        pivot_charts(wb, ws, x, cd, t, rows, nr, m, f, shown, what, (lxw_row_t)(nr + 3));
+        end = pivot_charts(wb, ws, x, cd, t, rows, nr, m, f, shown, what, (lxw_row_t)(nr + 3),
+                           together);
     /* Past a dozen set-ups a page-wide fit is unreadable: pages across, each with the test
      * column and the header row. */
     bl_xlsx_print_setup(ws, title, 1, t->ncols <= 12);
+    if (together) {
+        /* The chart is 2.4 default widths (1152 px), up to 13 columns of 14 beside the tests'. */
+        lxw_col_t last = nc > 13 ? (lxw_col_t)nc : 13;
+        worksheet_print_area(ws, 0, 0, end, last);
+        worksheet_fit_to_pages(ws, 1, 1);
+    }
     if (t->ncols > 12) {
-        worksheet_set_print_scale(ws, 70);
+        /* Eleven set-ups a page across (about 60 %, still readable on A4): 70 % printed
+         * about eight, and the whole-store pivots took a hundred pages each. */
+        worksheet_fit_to_pages(ws, (uint16_t)((nc + 10) / 11), 0);
         worksheet_repeat_columns(ws, 0, 0);
     }
     free(rows);

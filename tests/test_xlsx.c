@@ -203,7 +203,51 @@ static void test_group_count_note(void **state)
     assert_non_null(strstr(wb, "<sheet name=\"G2 b.txt\""));
     assert_null(strstr(wb, "<sheet name=\"G1 ")); /* a.txt: too many */
     assert_null(strstr(wb, "<sheet name=\"G3 "));
+    /* The group's sheet prints its table and chart on one page: a print area over both
+     * (the table's 2 rows, its note, the chart below), fit to one page, no page break. */
+    size_t nth = 0;
+    for (const char *p = wb; (p = strstr(p, "<sheet name=")) && p < strstr(wb, "G2 b.txt"); p++)
+        nth++;
+    char want[128];
+    snprintf(want, sizeof want, "localSheetId=\"%zu\">'G2 b.txt'!$A$1:$N$", nth - 1);
+    assert_non_null(strstr(wb, want));
     free(wb);
+    char part[64];
+    snprintf(part, sizeof part, "xl/worksheets/sheet%zu.xml", nth);
+    char *gs = zip_part(path, part);
+    assert_non_null(strstr(gs, "<sheetPr><pageSetUpPr fitToPage=\"1\"/></sheetPr>"));
+    assert_non_null(strstr(gs, "<pageSetup paperSize=\"9\" orientation=\"landscape\"/>"));
+    assert_null(strstr(gs, "<rowBreaks"));
+    assert_non_null(strstr(gs, "<drawing r:id="));
+    free(gs);
+    /* The Throughput pivot of all 207 set-ups prints eleven set-ups a page across: 19 pages
+     * wide, as many down as it needs, the test column on each. */
+    gs = zip_part(path, "xl/worksheets/sheet3.xml");
+    assert_non_null(strstr(gs, "<pageSetup paperSize=\"9\" fitToWidth=\"19\" fitToHeight=\"0\" "
+                               "orientation=\"landscape\"/>"));
+    free(gs);
+    /* Its chart (the only one: a.txt's 201 set-ups are not charted): value labels on every
+     * series, 40 MB/s each (fio 40.0MB/s); categories not reversed, the series last set-up
+     * first (h3 in column D of the chart data, h1 in B), so that the first set-up is the top
+     * bar and the top of the legend, which sits on the right. */
+    char *chart = zip_part(path, "xl/charts/chart1.xml");
+    assert_non_null(strstr(chart, "G2 b.txt (MB/s)"));
+    size_t labels = 0;
+    for (const char *p = chart; (p = strstr(p, "<c:dLbls><c:showVal val=\"1\"/>")); p++)
+        labels++;
+    assert_int_equal(labels, 3);
+    assert_null(strstr(chart, "maxMin"));
+    assert_non_null(strstr(chart, "<c:legendPos val=\"r\"/>"));
+    const char *d = strstr(chart, "<c:f>'Chart data'!$D$"),
+               *b = strstr(chart, "<c:f>'Chart data'!$B$");
+    assert_non_null(d);
+    assert_non_null(b);
+    assert_true(d < b);
+    assert_non_null(strstr(d, "h3</c:v>")); /* the first series is h3 */
+    assert_null(strstr(d, "h1</c:v>") < b ? strstr(d, "h1</c:v>") : NULL);
+    assert_non_null(strstr(chart, "<c:numCache><c:formatCode>General</c:formatCode><c:ptCount "
+                                  "val=\"1\"/><c:pt idx=\"0\"><c:v>40</c:v>"));
+    free(chart);
     bl_records_free(&rs);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
