@@ -386,6 +386,10 @@ static void test_kill_during_batches(void **state)
         waitpid(pid, &st, 0);
         killed = WIFSIGNALED(st);
         told = lines_in(said);
+        /* It ended by itself before the kill (a slow test under valgrind sees its lines only
+         * then): another round would find every file stored and prove nothing. */
+        if (!killed)
+            break;
     }
     if (!killed)
         bl_skip_because("the import ended before it could be killed");
