@@ -403,7 +403,9 @@ static void test_kill_during_batches(void **state)
     }
     fprintf(stderr, "killed after %ld files told: %zu files stored whole, %zu records\n", told,
             whole, h.total);
-    assert_true(whole >= (size_t)told && whole < N);
+    /* The kill may land after the last commit, before every line was told (whole == N):
+     * still whole files only, and at least those told. */
+    assert_true(whole >= (size_t)told && whole <= N);
     assert_int_equal(h.total, 2 * whole);
     free(h.records);
     if (!on_pg) {
