@@ -391,8 +391,10 @@ static void test_kill_during_batches(void **state)
         if (!killed)
             break;
     }
+    /* An import that ended before the kill (it took 0.15 s; a slow machine sees its first
+     * lines only then) is checked all the same: every file whole, every one told. */
     if (!killed)
-        bl_skip_because("the import ended before it could be killed");
+        fprintf(stderr, "the import ended before the kill\n");
     holding h;
     held(addr, &h, N);
     assert_int_equal(h.wrong, 0);
@@ -406,6 +408,8 @@ static void test_kill_during_batches(void **state)
     /* The kill may land after the last commit, before every line was told (whole == N):
      * still whole files only, and at least those told. */
     assert_true(whole >= (size_t)told && whole <= N);
+    if (!killed)
+        assert_true(whole == N && told == N);
     assert_int_equal(h.total, 2 * whole);
     free(h.records);
     if (!on_pg) {
