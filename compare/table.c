@@ -258,20 +258,27 @@ struct bl_table_builder {
     size_t icap, ninfo;
 };
 
-static size_t intern_row(bl_table_builder *b, const bl_record *r)
+/* The row of key, made from the given fields when new (a record's, or a fine group's). */
+static size_t intern_row_of(bl_table_builder *b, const char *key, const char *test, int64_t bs,
+                            int64_t iodepth, int64_t numjobs)
 {
     bl_table *t = b->t;
-    bl_strbuf_reset(&b->key);
-    bl_setup_row_key(r, &b->key);
-    long i = bl_smap_get(&b->rows, b->key.s);
+    long i = bl_smap_get(&b->rows, key);
     if (i >= 0)
         return (size_t)i;
     bl_grow((void **)&t->rows, &b->rcap, t->nrows + 1, sizeof *t->rows);
     bl_row *row = &t->rows[t->nrows];
     memset(row, 0, sizeof *row);
-    row_init(row, r->test, r->bs, r->iodepth, jobs_of(r));
-    bl_smap_put(&b->rows, bl_xstrdup(b->key.s), t->nrows);
+    row_init(row, test, bs, iodepth, numjobs);
+    bl_smap_put(&b->rows, bl_xstrdup(key), t->nrows);
     return t->nrows++;
+}
+
+static size_t intern_row(bl_table_builder *b, const bl_record *r)
+{
+    bl_strbuf_reset(&b->key);
+    bl_setup_row_key(r, &b->key);
+    return intern_row_of(b, b->key.s, r->test, r->bs, r->iodepth, jobs_of(r));
 }
 
 static size_t intern_col(bl_table_builder *b, const char *key, const bl_record *r)
@@ -485,19 +492,10 @@ void bl_table_add(bl_table_builder *b, const bl_record *r, int row_setup)
         c->n_setups = setups;
 }
 
-/* The row of key, made from a group's fields when new. */
+/* The row of a group's key. */
 static size_t intern_row_key(bl_table_builder *b, const bl_fine *g)
 {
-    bl_table *t = b->t;
-    long i = bl_smap_get(&b->rows, g->row);
-    if (i >= 0)
-        return (size_t)i;
-    bl_grow((void **)&t->rows, &b->rcap, t->nrows + 1, sizeof *t->rows);
-    bl_row *row = &t->rows[t->nrows];
-    memset(row, 0, sizeof *row);
-    row_init(row, g->test, g->bs, g->iodepth, g->numjobs);
-    bl_smap_put(&b->rows, bl_xstrdup(g->row), t->nrows);
-    return t->nrows++;
+    return intern_row_of(b, g->row, g->test, g->bs, g->iodepth, g->numjobs);
 }
 
 /* A group's part of a cell: its records' figures, and its unit and note when seen first. */
