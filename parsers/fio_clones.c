@@ -192,15 +192,24 @@ static const bl_record *status_of(const clone_key *by_group, size_t n_by_group,
     if (bl_record_label(first, "host"))
         return NULL;
     clone_key probe = key_of(first, 0);
-    const clone_key *hit = bsearch(&probe, by_group, n_by_group, sizeof *by_group, cmp_group_op);
-    if (!hit)
-        return NULL;
-    size_t lo = (size_t)(hit - by_group), hi = lo;
-    while (lo > 0 && cmp_group_op(&by_group[lo - 1], &probe) == 0)
-        lo--;
-    while (hi < n_by_group && cmp_group_op(&by_group[hi], &probe) == 0)
-        hi++;
-    if (hi - lo != n)
+    /* bounds by bisection: walking the range made a JSON of N jobs of one group N^2 work */
+    size_t lo = 0, hi = n_by_group;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_group_op(&by_group[mid], &probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t top = lo, end = n_by_group;
+    while (top < end) {
+        size_t mid = top + (end - top) / 2;
+        if (cmp_group_op(&by_group[mid], &probe) <= 0)
+            top = mid + 1;
+        else
+            end = mid;
+    }
+    if (top - lo != n)
         return NULL;
     for (size_t i = 0; i < status->n; i++)
         if (same(bl_record_label(status->v[i], "group"), probe.group) &&

@@ -19,72 +19,74 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A job's name and group: jobs sharing both are numjobs clones (or one job given again);
+ * with the records it made, [from, to), and whether it gave numjobs. */
+typedef struct {
+    char *name;
+    double group;
+    size_t from, to;
+    int has_numjobs;
+} job_id;
+
 typedef struct jdoc {
     bl_parse_out *out;
-    const bl_text *text;
-    const char *version;
+    bl_fj_src *src; /* the document's bytes and lines */
+    char *version;
     const char *date;
     double timestamp; /* "timestamp": seconds since the epoch, the exact time beside "time" */
     int v3;           /* *_ns fields and io_bytes in bytes */
     int64_t run;
+    /* the document being read, a job at a time */
+    json_t *global;
+    long first, last, at; /* its lines; at: where the next "jobname" is looked for */
+    size_t doc_first;     /* its first record */
+    job_id *ids;
+    size_t n_ids, cap_ids;
+    bl_fio_jobdefs defs;
 } jdoc;
-
-/* A job's name and group: jobs sharing both are numjobs clones (or one job given again). */
-typedef struct {
-    const char *name;
-    double group;
-} job_id;
 
 static int cmp_job_id(const void *pa, const void *pb)
 {
     const job_id *a = pa, *b = pb;
-    int c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
+    int c = strcmp(a->name, b->name);
     return c ? c : (a->group > b->group) - (a->group < b->group);
 }
 
-/* The document's jobs' names and groups, sorted, so that each job finds its namesakes by a
- * binary search: counting them by a walk over every job made a JSON of N jobs N^2 work. */
-static job_id *job_ids(json_t *jobs, size_t *n)
-{
-    job_id *v = bl_xcalloc(json_array_size(jobs) + 1, sizeof *v);
-    size_t i;
-    json_t *o;
-    *n = 0;
-    json_array_foreach(jobs, i, o)
-    {
-        const char *name = bl_fj_str(o, "jobname");
-        double g = bl_fj_num(o, "groupid");
-        if (name && bl_present(g)) /* (a job without a group is no one's namesake) */
-            v[(*n)++] = (job_id){name, g};
-    }
-    qsort(v, *n, sizeof *v, cmp_job_id);
-    return v;
-}
-
-static size_t namesakes(const job_id *ids, size_t n, job_id key)
-{
-    const job_id *hit = bsearch(&key, ids, n, sizeof *ids, cmp_job_id);
-    if (!hit)
-        return 0;
-    size_t lo = (size_t)(hit - ids), hi = lo;
-    while (lo > 0 && cmp_job_id(&ids[lo - 1], &key) == 0)
-        lo--;
-    while (hi < n && cmp_job_id(&ids[hi], &key) == 0)
-        hi++;
-    return hi - lo;
-}
-
 /* numjobs=N without group_reporting gives N JSON jobs of one name, each run alone; with
- * it, one job standing for all N. JSON does not show the group_reporting flag itself. */
-static int64_t numjobs_of(const job_id *ids, size_t n_ids, json_t *job, json_t *global)
+ * it, one job standing for all N. JSON does not show the group_reporting flag itself. A
+ * job's numjobs is set as it is read; those of jobs sharing a name and group are made 1 at
+ * the document's end (sorted names: counting namesakes by a walk over every job made a JSON
+ * of N jobs N^2 work). */
+static int64_t numjobs_of(json_t *job, json_t *global, int *has)
 {
     const char *n = bl_fj_option(job, global, "numjobs", NULL);
+    *has = n != NULL;
     if (!n)
         return json_object_get(job, "job options") ? 1 : -1;
-    const char *name = bl_fj_str(job, "jobname");
-    double g = bl_fj_num(job, "groupid");
-    size_t same = name && bl_present(g) ? namesakes(ids, n_ids, (job_id){name, g}) : 0;
-    return same > 1 ? 1 : strtoll(n, NULL, 10);
+    return strtoll(n, NULL, 10);
+}
+
+static void namesakes_one_job(jdoc *jd)
+{
+    qsort(jd->ids, jd->n_ids, sizeof *jd->ids, cmp_job_id);
+    for (size_t i = 0; i < jd->n_ids;) {
+        size_t j = i + 1;
+        while (j < jd->n_ids && cmp_job_id(&jd->ids[i], &jd->ids[j]) == 0)
+            j++;
+        for (size_t k = i; j - i > 1 && k < j; k++)
+            for (size_t r = jd->ids[k].from; jd->ids[k].has_numjobs && r < jd->ids[k].to; r++)
+                jd->out->recs.v[r]->numjobs = 1;
+        i = j;
+    }
+}
+
+static void free_ids(jdoc *jd)
+{
+    for (size_t i = 0; i < jd->n_ids; i++)
+        free(jd->ids[i].name);
+    free(jd->ids);
+    jd->ids = NULL;
+    jd->n_ids = jd->cap_ids = 0;
 }
 
 static void read_samples(json_t *d, const char *pre, const char *sdkey, double mult, bl_samples *s)
@@ -182,14 +184,10 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
 
 /* The line of the next `"jobname"` key from *at on (1-based, at most last), or first;
  * *at moves past it so that jobs are found in one pass. */
-static long jobname_line(const bl_text *t, long first, long last, long *at)
+static long jobname_line(bl_fj_src *src, long first, long last, long *at)
 {
-    for (long l = *at; l <= last && (size_t)l <= t->nlines; l++)
-        if (strstr(t->line[l - 1], "\"jobname\"")) {
-            *at = l + 1;
-            return l;
-        }
-    return first;
+    long l = bl_fj_src_find(src, at, last, "\"jobname\"");
+    return l ? l : first;
 }
 
 /* "disk_util": the devices of the run, on each of its records (ticks and in_queue in ms). */
@@ -223,53 +221,46 @@ static void read_disks(json_t *doc, bl_record *const *recs, size_t n)
     }
 }
 
-static void read_doc(jdoc *jd, json_t *doc, const bl_text *t, long first, long last)
+/* One job: its records (one a direction that moved data), its name and group kept. */
+static void one_job(jdoc *jd, json_t *job)
 {
-    json_t *global = json_object_get(doc, "global options");
-    json_t *jobs = json_object_get(doc, "jobs");
-    size_t i;
-    json_t *job;
-    bl_fio_jobdefs defs = {0};
-    long at = first;
-    size_t doc_first = jd->out->recs.n, n_ids;
-    job_id *ids = job_ids(jobs, &n_ids);
-    json_array_foreach(jobs, i, job)
-    {
-        if (!json_is_object(job))
-            continue;
-        bl_fio_jobdefs_clear(&defs);
-        bl_fio_jobdef_add(&defs, bl_fj_str(job, "jobname"),
-                          bl_fj_option(job, global, "rw", "readwrite"),
+    json_t *global = jd->global;
+    const char *name = bl_fj_str(job, "jobname");
+    double g = bl_fj_num(job, "groupid");
+    size_t from = jd->out->recs.n;
+    int has_numjobs = 0;
+    if (json_is_object(job)) {
+        bl_fio_jobdefs *defs = &jd->defs;
+        bl_fio_jobdefs_clear(defs);
+        bl_fio_jobdef_add(defs, name, bl_fj_option(job, global, "rw", "readwrite"),
                           bl_fj_option(job, global, "bs", "blocksize"),
                           bl_fj_option(job, global, "ioengine", NULL),
                           bl_fj_option(job, global, "iodepth", NULL), NULL);
-        bl_fio_jobdef_kb_base(&defs, bl_fj_option(job, global, "bs", "blocksize"),
+        bl_fio_jobdef_kb_base(defs, bl_fj_option(job, global, "bs", "blocksize"),
                               bl_fj_option(job, global, "kb_base", NULL));
-        defs.v[0].numjobs = numjobs_of(ids, n_ids, job, global);
+        defs->v[0].numjobs = numjobs_of(job, global, &has_numjobs);
         const char *size = bl_fj_option(job, global, "size", NULL);
         double sz;
         if (size && bl_parse_size(size, BL_BINARY, &sz, NULL) && sz > 0)
-            defs.v[0].size = bl_count_or(sz, -1);
+            defs->v[0].size = bl_count_or(sz, -1);
         const char *direct = bl_fj_option(job, global, "direct", NULL);
         if (direct)
-            defs.v[0].direct = strtol(direct, NULL, 10) ? BL_TRUE : BL_FALSE;
-        if (defs.v[0].iodepth < 0 && json_object_get(job, "job options"))
-            defs.v[0].iodepth = 1; /* fio's default, not echoed */
-        long line = jobname_line(t, first, last, &at);
+            defs->v[0].direct = strtol(direct, NULL, 10) ? BL_TRUE : BL_FALSE;
+        if (defs->v[0].iodepth < 0 && json_object_get(job, "job options"))
+            defs->v[0].iodepth = 1; /* fio's default, not echoed */
+        long line = jobname_line(jd->src, jd->first, jd->last, &jd->at);
         for (int d = 0; d < BL_FIO_NDIR; d++)
-            job_record(jd, job, json_object_get(job, bl_fio_ddir_name(d)), d, &defs.v[0], line);
+            job_record(jd, job, json_object_get(job, bl_fio_ddir_name(d)), d, &defs->v[0], line);
         /* unified_rw_reporting: one "mixed" direction */
-        job_record(jd, job, json_object_get(job, "mixed"), -1, &defs.v[0], line);
+        job_record(jd, job, json_object_get(job, "mixed"), -1, &defs->v[0], line);
     }
-    bl_fio_jobdefs_free(&defs);
-    free(ids);
-    if (jd->out->recs.n > doc_first) /* (recs.v is NULL before the first record) */
-        read_disks(doc, jd->out->recs.v + doc_first, jd->out->recs.n - doc_first);
-    /* numjobs=N without group_reporting: N jobs of one name that ran at once, as in the
-     * normal output (JSON prints no group status line to check the total against) */
-    bl_records none;
-    bl_records_init(&none);
-    bl_fio_clone_totals(jd->out, doc_first, &none);
+    if (!name || !bl_present(g)) /* (a job without a group is no one's namesake) */
+        return;
+    if (jd->n_ids == jd->cap_ids) {
+        jd->cap_ids = jd->cap_ids ? 2 * jd->cap_ids : 64;
+        jd->ids = bl_xrealloc(jd->ids, jd->cap_ids * sizeof *jd->ids);
+    }
+    jd->ids[jd->n_ids++] = (job_id){bl_xstrdup(name), g, from, jd->out->recs.n, has_numjobs};
 }
 
 /* A failed parse is worth a message only when it was fio's document: fio prints "{" alone
@@ -282,31 +273,75 @@ static int looks_fio(const bl_text *t, size_t i)
            strstr(t->line[i + 1], "\"fio version\"");
 }
 
-/* One document: its version, date and era (3.x has *_ns latencies and io_kbytes). */
-static void json_doc(json_t *doc, long first, long last, void *ctx)
+/* A document's start: its version, date and members; the era comes with the first job. */
+static void doc_begin(json_t *head, long first, long last, bl_fj_src *src, void *ctx)
 {
     jdoc *jd = ctx;
-    char *ver = bl_fio_strip_version(bl_fj_str(doc, "fio version"));
-    jd->version = ver;
-    jd->date = bl_fj_str(doc, "time");
-    jd->timestamp = bl_fj_num(doc, "timestamp");
+    jd->src = src;
+    jd->version = bl_fio_strip_version(bl_fj_str(head, "fio version"));
+    jd->date = bl_fj_str(head, "time");
+    jd->timestamp = bl_fj_num(head, "timestamp");
     jd->v3 = 0;
-    json_t *j0 = json_array_get(json_object_get(doc, "jobs"), 0);
+    jd->run++;
+    jd->global = json_object_get(head, "global options");
+    jd->first = jd->at = first;
+    jd->last = last;
+    jd->doc_first = jd->out->recs.n;
+}
+
+/* 3.x has *_ns latencies and io_kbytes: told by the document's first job. */
+static void doc_job(json_t *job, size_t idx, void *ctx)
+{
+    jdoc *jd = ctx;
     static const char *const dirs[] = {"read", "write", "trim", "mixed"};
-    for (int d = 0; d < 4; d++) {
-        json_t *o = json_object_get(j0, dirs[d]);
+    for (int d = 0; idx == 0 && d < 4; d++) {
+        json_t *o = json_object_get(job, dirs[d]);
         jd->v3 |= json_object_get(o, "clat_ns") != NULL || json_object_get(o, "io_kbytes") != NULL;
     }
-    jd->run++;
-    read_doc(jd, doc, jd->text, first, last);
+    one_job(jd, job);
+}
+
+static void doc_done(jdoc *jd)
+{
+    free_ids(jd);
+    free(jd->version);
     jd->version = NULL;
-    free(ver);
+    jd->date = NULL;
+    jd->global = NULL;
+}
+
+static void doc_end(json_t *head, void *ctx)
+{
+    jdoc *jd = ctx;
+    bl_parse_out *out = jd->out;
+    namesakes_one_job(jd);
+    if (out->recs.n > jd->doc_first) /* (recs.v is NULL before the first record) */
+        read_disks(head, out->recs.v + jd->doc_first, out->recs.n - jd->doc_first);
+    /* numjobs=N without group_reporting: N jobs of one name that ran at once, as in the
+     * normal output (JSON prints no group status line to check the total against) */
+    bl_records none;
+    bl_records_init(&none);
+    bl_fio_clone_totals(out, jd->doc_first, &none);
+    doc_done(jd);
+}
+
+/* Not plain JSON after all: what the document's jobs made is dropped, it is read whole. */
+static void doc_abort(void *ctx)
+{
+    jdoc *jd = ctx;
+    for (size_t i = jd->doc_first; i < jd->out->recs.n; i++)
+        bl_record_free(jd->out->recs.v[i]);
+    jd->out->recs.n = jd->doc_first;
+    jd->run--;
+    doc_done(jd);
 }
 
 static void fio_json_parse(const bl_text *t, bl_parse_out *out)
 {
-    jdoc jd = {.out = out, .run = 0, .text = t};
-    bl_fj_each_doc(t, out, "jobs", "fio JSON", looks_fio, json_doc, &jd);
+    static const bl_fj_stream ops = {doc_begin, doc_job, doc_end, doc_abort};
+    jdoc jd = {.out = out, .run = 0};
+    bl_fj_each_doc_stream(t, out, "jobs", "fio JSON", looks_fio, &ops, &jd);
+    bl_fio_jobdefs_free(&jd.defs);
 }
 
 static int fio_json_probe(const bl_text *t)

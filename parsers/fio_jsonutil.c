@@ -191,20 +191,51 @@ static json_t *load_lenient(const bl_text *t, const char *joined, size_t off, bl
     return doc;
 }
 
-void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
-                    bl_fj_looks_fn looks, bl_fj_doc_fn fn, void *ctx)
+/* The text with its newlines back, as jansson needs it: made when first needed. */
+static const char *joined_text(const bl_text *t, char **joined)
 {
-    /* jansson needs the text with its newlines back. */
-    char *joined = bl_xmalloc(t->len + 1);
-    memcpy(joined, t->buf, t->len + 1);
+    if (*joined)
+        return *joined;
+    *joined = bl_xmalloc(t->len + 1);
+    memcpy(*joined, t->buf, t->len + 1);
     for (size_t k = 0; k < t->len; k++)
-        if (joined[k] == '\0')
-            joined[k] = '\n';
+        if ((*joined)[k] == '\0')
+            (*joined)[k] = '\n';
+    return *joined;
+}
+
+/* A document read whole handed to stream ops as one read by elements would be. */
+static void doc_to_stream(const bl_text *t, json_t *doc, long first, long last, const char *key,
+                          const bl_fj_stream *ops, void *ctx)
+{
+    bl_fj_src src;
+    bl_fj_src_text(&src, t);
+    ops->begin(doc, first, last, &src, ctx);
+    size_t i;
+    json_t *el;
+    json_array_foreach(json_object_get(doc, key), i, el)
+    {
+        ops->element(el, i, ctx);
+    }
+    ops->end(doc, ctx);
+}
+
+static void each_doc(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
+                     bl_fj_looks_fn looks, bl_fj_doc_fn fn, const bl_fj_stream *ops, void *ctx)
+{
+    char *own = NULL;
+    bl_fj_src src;
+    bl_fj_src_text(&src, t);
     for (size_t i = 0; i < t->nlines; i++) {
         const char *p = bl_fio_skip(t->line[i]);
         if (*p != '{')
             continue;
-        size_t off = (size_t)(p - t->buf);
+        size_t off = (size_t)(p - t->buf), end;
+        if (ops && bl_fj_stream_doc(&src, off, key, ops, ctx, &end)) {
+            i = (size_t)bl_fj_line_at(t, end) - 1;
+            continue;
+        }
+        const char *joined = joined_text(t, &own);
         json_error_t err;
         json_t *doc = json_loadb(joined + off, t->len - off, JSON_DISABLE_EOF_CHECK, &err);
         long last = bl_fj_line_at(t, off + (size_t)err.position);
@@ -219,7 +250,10 @@ void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const 
         if (!doc)
             continue;
         if (json_is_object(doc) && json_is_array(json_object_get(doc, key))) {
-            fn(doc, (long)i + 1, last, ctx);
+            if (ops)
+                doc_to_stream(t, doc, (long)i + 1, last, key, ops, ctx);
+            else
+                fn(doc, (long)i + 1, last, ctx);
             if (lenient != SIZE_MAX)
                 note_records(out, lenient,
                              "fio JSON read leniently: trailing commas (not JSON) "
@@ -228,5 +262,17 @@ void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const 
         }
         json_decref(doc);
     }
-    free(joined);
+    free(own);
+}
+
+void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
+                    bl_fj_looks_fn looks, bl_fj_doc_fn fn, void *ctx)
+{
+    each_doc(t, out, key, what, looks, fn, NULL, ctx);
+}
+
+void bl_fj_each_doc_stream(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
+                           bl_fj_looks_fn looks, const bl_fj_stream *ops, void *ctx)
+{
+    each_doc(t, out, key, what, looks, NULL, ops, ctx);
 }

@@ -4,6 +4,7 @@
 
 #include "../core/record.h"
 #include "../core/text.h"
+#include "fio_json_stream.h"
 #include "parser.h"
 #include <jansson.h>
 
@@ -30,5 +31,9 @@ typedef void (*bl_fj_doc_fn)(json_t *doc, long first, long last, void *ctx);
 typedef int (*bl_fj_looks_fn)(const bl_text *t, size_t i);
 void bl_fj_each_doc(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
                     bl_fj_looks_fn looks, bl_fj_doc_fn fn, void *ctx);
+/* The same, each document read an element of its array at a time where it is strict JSON
+ * (fio_json_stream.h), else read whole and handed to ops alike. */
+void bl_fj_each_doc_stream(const bl_text *t, bl_parse_out *out, const char *key, const char *what,
+                           bl_fj_looks_fn looks, const bl_fj_stream *ops, void *ctx);
 
 #endif
