@@ -361,10 +361,8 @@ static int load_part(const char *path, int tail, bl_text *t, char *err, size_t e
     return rc;
 }
 
-/* The one format both ends of the file show, when it streams; else NULL (read it whole). A
- * format's probe looks at its first lines, and a stream reports every line it cannot read,
- * so another output in the middle is said, not lost. */
-static const bl_format *streaming_format(const char *path, const bl_patterns *pats)
+/* The one format both ends of the file show; else NULL. */
+static const bl_format *sole_format(const char *path, const bl_patterns *pats)
 {
     const bl_format *fmts[64], *found = NULL;
     char err[256];
@@ -374,13 +372,19 @@ static const bl_format *streaming_format(const char *path, const bl_patterns *pa
             return NULL;
         size_t nf = bl_drv_probe_formats(&t, fmts, pats);
         bl_text_free(&t);
-        if (nf != 1 || !fmts[0]->parse ||
-            !(fmts[0]->parse_stream || fmts[0]->cut_after || fmts[0]->cut_line) ||
-            (found && found != fmts[0]))
+        if (nf != 1 || !fmts[0]->parse || (found && found != fmts[0]))
             return NULL;
         found = fmts[0];
     }
     return found;
+}
+
+/* The one format both ends of the file show, when it streams; else NULL (read it whole). A
+ * format's probe looks at its first lines, and a stream reports every line it cannot read,
+ * so another output in the middle is said, not lost. */
+static const bl_format *streaming_format(const bl_format *sole)
+{
+    return sole && (sole->parse_stream || sole->cut_after || sole->cut_line) ? sole : NULL;
 }
 
 static int is_regular_file(const char *path)
@@ -398,6 +402,28 @@ static int is_big_file(const char *path)
 
 static int parse_text_as(const bl_text *t, bl_text *own, const bl_parse_opts *opts,
                          bl_parse_out *out);
+static void move_out(bl_parse_out *dst, bl_parse_out *src);
+
+/* A big file the format reads from its bytes (bl_format.parse_plain), finished as its text
+ * would be; -1 when the format declines it, nothing done. */
+static int parse_plain_file(const char *path, const bl_format *fmt, const bl_parse_opts *opts,
+                            bl_parse_out *out, bl_content_key *hash)
+{
+    bl_parse_out p;
+    bl_out_init(&p, out->source);
+    if (!fmt->parse_plain(path, &p)) {
+        bl_out_free(&p);
+        return -1;
+    }
+    if (hash)
+        stream_hash(path, hash);
+    if (p.recs.n == 0 && p.n_diags == 0)
+        bl_out_error(&p, 0, "no results found in the %s output", fmt->name);
+    move_out(out, &p);
+    bl_out_free(&p);
+    bl_drv_finish_records(out, opts);
+    return out->n_diags ? 1 : 0;
+}
 
 int bl_parse_source(const char *path, const bl_parse_opts *opts, bl_parse_out *out,
                     bl_content_key *hash)
@@ -423,15 +449,22 @@ int bl_parse_source_each(const char *path, const bl_parse_opts *opts, bl_parse_o
     char err[256];
     bl_text t;
     /* A streaming format, forced or the only one found, never loads the text whole; a big
-     * file of a format that can be cut is read in pieces. */
+     * file of a format that can be cut is read in pieces; a big plain file of a format that
+     * reads one (fio JSON) is read from its bytes. */
     int big = is_big_file(path);
+    const bl_format *sole = !forced && big ? sole_format(path, opts->patterns) : NULL;
+    const bl_format *plain = forced ? forced : sole;
+    if (big && plain && plain->parse_plain) {
+        int rc = parse_plain_file(path, plain, opts, out, hash);
+        if (rc >= 0)
+            return rc;
+    }
     const bl_format *streamed =
         forced ? (forced->parse && is_regular_file(path) &&
                           (forced->parse_stream || ((forced->cut_after || forced->cut_line) && big))
                       ? forced
                       : NULL)
-        : big  ? streaming_format(path, opts->patterns)
-               : NULL;
+               : streaming_format(sole);
     if (streamed && hash)
         stream_hash(path, hash);
     if (streamed && !streamed->parse_stream) {

@@ -12,6 +12,7 @@
 #include "../core/latency.h"
 #include "fio_common.h"
 #include "fio_clones.h"
+#include "fio_json_file.h"
 #include "fio_jsonutil.h"
 #include "parser.h"
 #include <jansson.h>
@@ -336,12 +337,22 @@ static void doc_abort(void *ctx)
     doc_done(jd);
 }
 
+static const bl_fj_stream doc_ops = {doc_begin, doc_job, doc_end, doc_abort};
+
 static void fio_json_parse(const bl_text *t, bl_parse_out *out)
 {
-    static const bl_fj_stream ops = {doc_begin, doc_job, doc_end, doc_abort};
     jdoc jd = {.out = out, .run = 0};
-    bl_fj_each_doc_stream(t, out, "jobs", "fio JSON", looks_fio, &ops, &jd);
+    bl_fj_each_doc_stream(t, out, "jobs", "fio JSON", looks_fio, &doc_ops, &jd);
     bl_fio_jobdefs_free(&jd.defs);
+}
+
+/* A file that is one plain document, read from its bytes (fio_json_file.h). */
+static int fio_json_parse_plain(const char *path, bl_parse_out *out)
+{
+    jdoc jd = {.out = out, .run = 0};
+    int rc = bl_fj_file_read(path, "jobs", &doc_ops, &jd);
+    bl_fio_jobdefs_free(&jd.defs);
+    return rc == 1;
 }
 
 static int fio_json_probe(const bl_text *t)
@@ -360,4 +371,5 @@ const bl_format bl_format_fio_json = {
     .probe = fio_json_probe,
     .parse = fio_json_parse,
     .parse_stream = NULL,
+    .parse_plain = fio_json_parse_plain,
 };

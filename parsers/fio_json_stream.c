@@ -21,7 +21,7 @@ enum { MAX_DEPTH = 1000 };
 
 /* Gives back the pages of a file's bytes before upto that this pass read: they are read
  * from the page cache again if a later pass needs them (the mapping is never written). */
-static void give_back(bl_fj_src *src, size_t upto)
+void bl_fj_src_give_back(bl_fj_src *src, size_t upto)
 {
     if (src->t)
         return;
@@ -64,7 +64,7 @@ long bl_fj_src_line_at(bl_fj_src *src, size_t off)
         return bl_fj_line_at(src->t, off);
     for (size_t at = src->line_pos; at + DROP_MASK < off; at += DROP_MASK) {
         count_lines(src, &src->line_pos, &src->line_no, at + DROP_MASK);
-        give_back(src, src->line_pos);
+        bl_fj_src_give_back(src, src->line_pos);
     }
     count_lines(src, &src->line_pos, &src->line_no, off);
     return src->line_no;
@@ -169,7 +169,7 @@ static int skip_value(scan *sc)
     int depth = 0;
     for (size_t k = sc->at; k < sc->n; k++) {
         if ((k & DROP_MASK) == 0)
-            give_back(sc->src, k);
+            bl_fj_src_give_back(sc->src, k);
         char c = s[k];
         if (c == '"') {
             sc->at = k;

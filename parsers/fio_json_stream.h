@@ -21,6 +21,9 @@ typedef struct bl_fj_src {
 
 void bl_fj_src_text(bl_fj_src *src, const bl_text *t);
 void bl_fj_src_bytes(bl_fj_src *src, const char *s, size_t n);
+/* A file's mapped pages before upto are given back (read again from the page cache when a
+ * later pass needs them). Nothing for a text. */
+void bl_fj_src_give_back(bl_fj_src *src, size_t upto);
 /* The 1-based line holding byte off. */
 long bl_fj_src_line_at(bl_fj_src *src, size_t off);
 /* The first line from *at to last (1-based) holding needle: its number, *at moved past it;

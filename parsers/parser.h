@@ -53,6 +53,10 @@ typedef struct bl_format {
     void (*parse)(const bl_text *t, bl_parse_out *out);
     /* Optional: parse from a stream in constant memory (huge logs). NULL = use parse. */
     void (*parse_stream)(FILE *f, bl_parse_out *out);
+    /* Optional: read a big regular file without loading it as a text, when it is plain enough
+     * that the records are the same (a fio JSON document alone): 1 with records and messages
+     * in out, or 0 when declined (out is then dropped and the file read as a text). */
+    int (*parse_plain)(const char *path, bl_parse_out *out);
     /* Optional: whether a text of this format alone may be cut between `line` and `next`, the
      * next non-blank line, and each side parsed apart with the same result: nothing the
      * parse reads looks across (the driver then reads a big file in pieces). */

@@ -1,0 +1,102 @@
+/* A big fio JSON file read without loading it as a text (issue 26): a text costs the file
+ * twice over (its bytes, a pointer and a clean-up entry a line: 3x a pretty-printed JSON).
+ * Only a plain file is read so: one document and nothing else, printable ASCII, nothing
+ * the text's clean-up (core/normalize.h) or its section headings would read, so that the
+ * records are the text's to the byte. Anything else is read as a text. */
+#include "fio_json_file.h"
+#include <ctype.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What the clean-up rewrites: quote marks, bars, comment marks at a line's start; HTML,
+ * entities, BBCode, Markdown bold and fences, Python's triple quotes anywhere. */
+static int markup_at(const char *s, size_t i, size_t n)
+{
+    char c = s[i], next = i + 1 < n ? s[i + 1] : '\0', third = i + 2 < n ? s[i + 2] : '\0';
+    switch (c) {
+    case '&':
+    case '<':
+    case '`':
+    case '\'':
+        return 1;
+    case '*':
+        return next == '*';
+    case '~':
+        return next == '~' && third == '~';
+    case '"':
+        return next == '"' && third == '"';
+    case '[':
+        return isalpha((unsigned char)next) || next == '/';
+    }
+    return 0;
+}
+
+/* The bytes a text would hold unchanged and with no heading: printable ASCII, tabs and
+ * '\n' only, no line longer than a text takes, the first byte the document's '{', no blank
+ * line before the last one with text, no line opening with '>', '|' or '#'. */
+static int plain_bytes(bl_fj_src *src)
+{
+    const char *s = src->s;
+    size_t n = src->n, line_len = 0;
+    int on_line = 0, blank = 0;
+    if (n == 0 || s[0] != '{')
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((i & 0xffffff) == 0)
+            bl_fj_src_give_back(src, i);
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n') {
+            blank |= !on_line;
+            on_line = 0;
+            line_len = 0;
+            continue;
+        }
+        if (++line_len > BL_TEXT_LINE_MAX)
+            return 0;
+        if (c == ' ' || c == '\t')
+            continue;
+        if (c < 0x20 || c >= 0x7f || blank)
+            return 0;
+        if (!on_line && (c == '>' || c == '|' || c == '#'))
+            return 0;
+        on_line = 1;
+        if (markup_at(s, i, n))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether only whitespace follows byte off. */
+static int rest_is_blank(const char *s, size_t off, size_t n)
+{
+    for (; off < n; off++)
+        if (!strchr(" \t\n", s[off]))
+            return 0;
+    return 1;
+}
+
+int bl_fj_file_read(const char *path, const char *key, const bl_fj_stream *ops, void *ctx)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    char *map = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return 0;
+    size_t n = (size_t)st.st_size, end = 0;
+    madvise(map, n, MADV_SEQUENTIAL);
+    bl_fj_src src;
+    bl_fj_src_bytes(&src, map, n);
+    int ok = plain_bytes(&src) && bl_fj_stream_doc(&src, 0, key, ops, ctx, &end);
+    if (ok && !rest_is_blank(map, end, n))
+        ok = -1; /* read, but more follows: the caller drops it and reads the text */
+    munmap(map, n);
+    return ok;
+}
