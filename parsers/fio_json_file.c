@@ -45,7 +45,7 @@ static int plain_bytes(bl_fj_src *src)
     if (n == 0 || s[0] != '{')
         return 0;
     for (size_t i = 0; i < n; i++) {
-        if ((i & 0xffffff) == 0)
+        if ((i & BL_FJ_DROP_MASK) == 0)
             bl_fj_src_give_back(src, i);
         unsigned char c = (unsigned char)s[i];
         if (c == '\n') {

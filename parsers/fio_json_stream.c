@@ -16,8 +16,7 @@
  * pieces do not: read whole. */
 enum { MAX_DEPTH = 1000 };
 
-/* A file's mapped pages are given back every 16 MiB the cursors pass. */
-#define DROP_MASK (((size_t)1 << 24) - 1)
+#define DROP_MASK BL_FJ_DROP_MASK
 
 /* Gives back the pages of a file's bytes before upto that this pass read: they are read
  * from the page cache again if a later pass needs them (the mapping is never written). */

@@ -8,7 +8,7 @@
 
 /* Where the document is: a loaded text (line ends are '\0', lines from t->line) or a file's
  * bytes mapped read-only (line ends '\n', lines counted; pages read are given back to the
- * system every 16 MiB a pass reads, so memory stays flat whatever the file's size). */
+ * system every 1 MiB a pass reads, so memory stays flat whatever the file's size). */
 typedef struct bl_fj_src {
     const char *s;
     size_t n;
@@ -18,6 +18,9 @@ typedef struct bl_fj_src {
     size_t line_pos, find_pos, dropped;
     long line_no, find_no;
 } bl_fj_src;
+
+/* A pass over a file's bytes gives pages back where (offset & BL_FJ_DROP_MASK) == 0. */
+#define BL_FJ_DROP_MASK (((size_t)1 << 20) - 1)
 
 void bl_fj_src_text(bl_fj_src *src, const bl_text *t);
 void bl_fj_src_bytes(bl_fj_src *src, const char *s, size_t n);
