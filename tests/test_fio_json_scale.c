@@ -98,12 +98,12 @@ static char *records_json(const bl_parse_out *o)
     return bl_strbuf_take(&sb);
 }
 
-/* 300 jobs (1.5 MB, past the 1 MiB under which files are read as texts): the figures of
+/* 240 jobs (1.1 MB, past the 1 MiB under which files are read as texts): the figures of
  * the fixture on every job, the clone totals, and the very records of the text path. */
 static void test_plain_file_gives_the_texts_records(void **state)
 {
     (void)state;
-    const size_t n = 300;
+    const size_t n = 240;
     char *dir = bl_test_tmpdir(), path[512];
     snprintf(path, sizeof path, "%s/jobs.json", dir);
     assert_true(write_jobs(path, n) > (1u << 20));
