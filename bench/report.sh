@@ -3,13 +3,15 @@
 # records, in RUNS runs of 20 hosts: fio jobs with latency percentiles, bonnie++ tests) it
 # times `sqlite3 .dump` of the store against `benchlog export` (JSON Lines and CSV) and
 # `benchlog list`, the workbook, the bar chart, the tables and the HTML page, which stream,
-# with wall time and peak memory (RSS) of each; then, for sizes up to REPORT_MAX, the
-# percentile chart, which still loads its records whole.
+# with wall time and peak memory (RSS) of each, `compare host=nas00 host=nas01` and the
+# percentile, timeline and histogram charts, which walk the store without holding it.
+# With an OLD binary, compare, xlsx and the curve charts run old and new in alternating
+# rounds (ROUNDS, default 2), and the outputs of compare must be the same.
 #
-#   sh bench/report.sh [BENCHLOG_BINARY]      (default build/benchlog; its folder holds
+#   sh bench/report.sh [BENCHLOG_BINARY [OLD]] (default build/benchlog; its folder holds
 #                                              libbenchlog.a, used to fill the store)
 # Needs sqlite3 and /usr/bin/time (Debian: sqlite3, time).
-# Knobs: SIZES ("100000 1000000"), RUNS (500), REPORT_MAX (100000),
+# Knobs: SIZES ("100000 1000000"), RUNS (500), ROUNDS (2),
 #        BENCH_DIR (/tmp/benchlog-report), KEEP=1 keeps files.
 set -eu
 BIN=${1:-build/benchlog}
@@ -18,7 +20,9 @@ LIB=$(dirname "$BIN")/libbenchlog.a
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SIZES=${SIZES:-100000 1000000}
 RUNS=${RUNS:-500}
-REPORT_MAX=${REPORT_MAX:-100000}
+OLD=${2:-}
+[ -z "$OLD" ] || OLD=$(cd "$(dirname "$OLD")" && pwd)/$(basename "$OLD")
+ROUNDS=${ROUNDS:-2}
 DIR=${BENCH_DIR:-/tmp/benchlog-report}
 rm -rf "$DIR"
 mkdir -p "$DIR"
@@ -32,9 +36,10 @@ timed() {
     label=$1
     shift
     /usr/bin/time -f "%e %M" -o "$DIR/time" "$@" >"$DIR/out" 2>"$DIR/err" ||
-        { echo "$label: failed"; cat "$DIR/err"; exit 1; }
+        [ "${MAY_FAIL:-}" = 1 ] || { echo "$label: failed"; cat "$DIR/err"; exit 1; }
+    sed -i '/exited with non-zero status/d' "$DIR/time"
     read -r secs kib <"$DIR/time"
-    printf '%-28s %7.2f s  %7d KiB peak RSS' "$label" "$secs" "$kib"
+    printf '%-32s %7.2f s  %7d KiB peak RSS' "$label" "$secs" "$kib"
 }
 
 # run LABEL ARGS...: benchlog ARGS against the store.
@@ -43,6 +48,28 @@ run() {
     shift
     timed "$label" "$BIN" "$@" --db "$DIR/store.db"
     echo
+}
+
+# pair LABEL ARGS...: with OLD, old and new in alternating rounds, else as run; the last
+# round's outputs of both are left in $DIR/out.old and $DIR/out.new.
+pair() {
+    what=$1
+    shift
+    if [ -z "$OLD" ]; then
+        run "$what" "$@"
+        return
+    fi
+    r=0
+    while [ "$r" -lt "$ROUNDS" ]; do
+        r=$((r + 1))
+        timed "old $what" "$OLD" "$@" --db "$DIR/store.db"
+        old=$secs
+        mv "$DIR/out" "$DIR/out.old"
+        echo
+        timed "new $what" "$BIN" "$@" --db "$DIR/store.db"
+        awk -v a="$old" -v b="$secs" 'BEGIN { printf "  %.2fx faster\n", a / b }'
+        mv "$DIR/out" "$DIR/out.new"
+    done
 }
 
 for n in $SIZES; do
@@ -63,12 +90,18 @@ for n in $SIZES; do
     run "export bs~409 (C)" export bs~409
     run "list" list
     run "list --json host=nas03" list --json host=nas03
-    run "xlsx (workbook)" xlsx -o "$DIR/report.xlsx"
+    pair "xlsx (workbook)" xlsx -o "$DIR/report.xlsx"
     echo "   workbook: $(du -k "$DIR/report.xlsx" | cut -f1) KiB"
     run "chart bar" chart --kind bar -o "$DIR/bar.png"
     run "report --text" report --text
     run "report --csv --by host" report --csv --by host
     run "report --html --lat" report --html --lat
-    [ "$n" -le "$REPORT_MAX" ] || continue
-    run "chart percentiles (whole)" chart --kind percentiles -o "$DIR/pct.png"
+    pair "compare host=nas00 nas01" compare host=nas00 host=nas01
+    [ -z "$OLD" ] || cmp -s "$DIR/out.old" "$DIR/out.new" || { echo "compare: outputs differ"; exit 1; }
+    pair "chart percentiles" chart --kind percentiles -o "$DIR/pct.png"
+    # no record of this store has a series or bins: a whole walk, refused at its end
+    MAY_FAIL=1
+    pair "chart timeline (none)" chart --kind timeline -o "$DIR/t.png"
+    pair "chart histogram (none)" chart --kind histogram -o "$DIR/h.png"
+    MAY_FAIL=
 done

@@ -55,6 +55,37 @@ int bl_chart_draw(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, 
     return kinds[o->kind].draw(c, recs, o, err, errlen);
 }
 
+int bl_chart_keeps(bl_chart_pick *p, const bl_chart_opts *o, const bl_record *r)
+{
+    switch (o->kind) {
+    case BL_CHART_PERCENTILES:
+        return bl_chart_pick_pct(p, r);
+    case BL_CHART_TIMELINE:
+        return bl_chart_pick_series(p, o, r);
+    case BL_CHART_HISTOGRAM:
+        return bl_chart_pick_bins(p, r);
+    default:
+        return 1;
+    }
+}
+
+int bl_chart_picked(const bl_chart_pick *p, const bl_chart_opts *o)
+{
+    switch (o->kind) {
+    case BL_CHART_PERCENTILES:
+        return p->n[0] == BL_CHART_MAX_CURVES && p->extra;
+    case BL_CHART_TIMELINE:
+        for (size_t k = 0; k < (o->series ? 1 : 5); k++)
+            if (p->n[k] <= BL_CHART_MAX_CURVES)
+                return 0;
+        return 1;
+    case BL_CHART_HISTOGRAM:
+        return p->n[0] > BL_CHART_MAX_CURVES;
+    default:
+        return 0;
+    }
+}
+
 char *bl_chart_name(const bl_record *r, const char *by)
 {
     bl_strbuf sb;

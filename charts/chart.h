@@ -132,6 +132,22 @@ char *bl_chart_title(const char *kind, const bl_record *const *recs, size_t n,
                      const bl_chart_opts *o);
 char *bl_chart_title_common(const char *kind, const bl_chart_common *c, const bl_chart_opts *o);
 
+/* Percentiles, timeline and histogram draw the first BL_CHART_MAX_CURVES records that have
+ * what they draw, and say whether more have it: of a walk's records, only a few can change such
+ * a chart. bl_chart_keeps says whether r is one of them (1: keep it, in order); the chart drawn
+ * from the records kept is the one all the records give, and memory holds at most 55 of them (11 a
+ * series). Zero-initialise p. Other kinds keep every record. */
+typedef struct bl_chart_pick {
+    size_t n[5]; /* kept, per series (timeline) or drawn (percentiles, histogram) */
+    int extra;   /* percentiles: a record kept that is not drawn */
+} bl_chart_pick;
+int bl_chart_keeps(bl_chart_pick *p, const bl_chart_opts *o, const bl_record *r);
+/* Whether no later record can be kept: the walk may stop. */
+int bl_chart_picked(const bl_chart_pick *p, const bl_chart_opts *o);
+int bl_chart_pick_pct(bl_chart_pick *p, const bl_record *r);
+int bl_chart_pick_series(bl_chart_pick *p, const bl_chart_opts *o, const bl_record *r);
+int bl_chart_pick_bins(bl_chart_pick *p, const bl_record *r);
+
 /* Percentiles from latency bins: the first bin whose cumulative count reaches p% of all, at
  * fio's points (1 .. 99.99) while at least one I/O lies beyond the point. */
 size_t bl_lat_pct_from_bins(const bl_lat *l, bl_pct *out, size_t cap);

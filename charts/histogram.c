@@ -101,6 +101,17 @@ static void draw_one(bl_canvas *c, const bl_axis *ax, const bl_axis *ay, const b
     }
 }
 
+int bl_chart_pick_bins(bl_chart_pick *p, const bl_record *r)
+{
+    double share[MAX_DBINS];
+    size_t first;
+    const bl_lat *l = bins_of(r);
+    if (!l->n_bins || !display_bins(l, share, &first) || p->n[0] > BL_CHART_MAX_CURVES)
+        return 0;
+    p->n[0]++; /* the first 10 drawn, one more says "first 10 records" */
+    return 1;
+}
+
 int bl_chart_histogram(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                        size_t errlen)
 {

@@ -105,6 +105,33 @@ static void nines_axis(bl_canvas *c, double xmax)
                    0);
 }
 
+/* The points of a curve (24 at most): the percentiles below 100% given, else from the bins. */
+static size_t points_of(const bl_lat *l, bl_pct *pts)
+{
+    size_t m = 0;
+    for (size_t p = 0; p < l->n_pct && m < 24; p++)
+        if (l->pct[p].pct < 99.99999 && l->pct[p].value > 0)
+            pts[m++] = l->pct[p];
+    return m ? m : bl_lat_pct_from_bins(l, pts, 24);
+}
+
+int bl_chart_pick_pct(bl_chart_pick *p, const bl_record *r)
+{
+    const char *k;
+    const bl_lat *l = lat_of(r, &k);
+    if (!l->n_pct && !l->n_bins)
+        return 0;
+    bl_pct pts[24];
+    if (p->n[0] < BL_CHART_MAX_CURVES && points_of(l, pts)) {
+        p->n[0]++; /* drawn */
+        return 1;
+    }
+    if (p->extra) /* one that is not drawn says "first 10 records" */
+        return 0;
+    p->extra = 1;
+    return 1;
+}
+
 int bl_chart_percentiles(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                          size_t errlen)
 {
@@ -121,12 +148,7 @@ int bl_chart_percentiles(bl_canvas *c, const bl_records *recs, const bl_chart_op
         total++;
         if (n == BL_CHART_MAX_CURVES)
             continue;
-        size_t m = 0;
-        for (size_t p = 0; p < l->n_pct && m < 24; p++)
-            if (l->pct[p].pct < 99.99999 && l->pct[p].value > 0)
-                pts[n][m++] = l->pct[p];
-        if (!m)
-            m = bl_lat_pct_from_bins(l, pts[n], 24);
+        size_t m = points_of(l, pts[n]);
         if (!m)
             continue;
         for (size_t p = 0; p < m; p++) {
@@ -197,10 +219,23 @@ static double unit_scale(const char *unit, double hi, const char **label)
     return 1;
 }
 
+static const char *const prefer[] = {"bw", "iops", "lat", "clat", "slat"};
+
+int bl_chart_pick_series(bl_chart_pick *p, const bl_chart_opts *o, const bl_record *r)
+{
+    int keep = 0;
+    for (size_t k = 0; k < (o->series ? 1 : 5); k++) {
+        if (p->n[k] > BL_CHART_MAX_CURVES || !find_series(r, o->series ? o->series : prefer[k]))
+            continue;
+        p->n[k]++; /* the first 10 of the series drawn, one more says "first 10 records" */
+        keep = 1;
+    }
+    return keep;
+}
+
 int bl_chart_timeline(bl_canvas *c, const bl_records *recs, const bl_chart_opts *o, char *err,
                       size_t errlen)
 {
-    static const char *const prefer[] = {"bw", "iops", "lat", "clat", "slat"};
     const char *want = o->series;
     for (size_t k = 0; !want && k < 5; k++)
         for (size_t i = 0; i < recs->n && !want; i++)

@@ -141,6 +141,22 @@ static int scaling_table(const char *out, const bl_records *recs, const bl_chart
     return rc;
 }
 
+typedef struct picking {
+    const bl_chart_opts *co;
+    bl_chart_pick p;
+    bl_records *recs;
+    int done; /* the walk stopped: no later record could change the chart */
+} picking;
+
+static int pick(void *ctx, const bl_record *r)
+{
+    picking *pk = ctx;
+    if (bl_chart_keeps(&pk->p, pk->co, r))
+        bl_records_push(pk->recs, bl_record_clone(r));
+    pk->done = bl_chart_picked(&pk->p, pk->co);
+    return pk->done;
+}
+
 int cmd_chart(int argc, char **argv)
 {
     const char *db = NULL, *out = NULL;
@@ -192,6 +208,13 @@ int cmd_chart(int argc, char **argv)
         co.common = &common;
         if (rc == 0 && co.by)
             bl_cmp_warn_unlabelled(t, "chart");
+    } else if (co.kind == BL_CHART_PERCENTILES || co.kind == BL_CHART_TIMELINE ||
+               co.kind == BL_CHART_HISTOGRAM) {
+        /* Curves of the first records that have them: only those are kept. */
+        picking pk = {.co = &co, .recs = &recs};
+        rc = bl_report_walk(db, n, argv, pick, &pk, err, sizeof err);
+        if (pk.done)
+            rc = 0;
     } else {
         rc = bl_report_load(db, n, argv, &recs, err, sizeof err);
     }

@@ -4,7 +4,7 @@
 #include "../core/strbuf.h"
 #include "../compare/diff.h"
 #include "../compare/load.h"
-#include "../compare/smap.h"
+#include "../compare/sides.h"
 #include "../charts/chart.h"
 #include "../report/page.h"
 #include "../report/render.h"
@@ -88,80 +88,32 @@ static char *side_term(const char *arg)
     return s;
 }
 
-/* Loads one side, each record labelled compare=NAME; returns the load status. */
-static int load_side(const compare_args *a, int argc, char **argv, int side, bl_records *all)
+/* Walks one side into sides; returns the load status. */
+static int load_side(const compare_args *a, int argc, char **argv, int side, bl_sides *sides)
 {
     int nextra = argc - a->first - 2;
     char **terms = bl_xmalloc((size_t)(nextra + 1) * sizeof *terms);
     terms[0] = side_term(argv[a->first + side]);
     for (int i = 0; i < nextra; i++)
         terms[i + 1] = argv[a->first + 2 + i];
-    bl_records got;
-    bl_records_init(&got);
     char err[512];
-    int rc = bl_report_load(a->db, nextra + 1, terms, &got, err, sizeof err);
+    size_t nsrc = 0;
+    int rc = bl_sides_walk(sides, a->db, side, argv[a->first + side], nextra + 1, terms, &nsrc, err,
+                           sizeof err);
     if (rc)
         fprintf(stderr, "benchlog compare: %s: %s\n", side ? "B" : "A", err);
-    bl_smap sources = {0}; /* keys borrowed from the records, kept in all */
-    for (size_t i = 0; i < got.n; i++) {
-        bl_record *r = got.v[i];
-        bl_record_set_label(r, "compare", argv[a->first + side]);
-        const char *src = r->source ? r->source : "";
-        if (bl_smap_get(&sources, src) < 0)
-            bl_smap_put(&sources, src, sources.n);
-        bl_records_push(all, r);
-    }
-    size_t nsrc = sources.n;
-    bl_smap_free(&sources);
-    if (nsrc > 1 && a->pool)
+    else if (nsrc > 1 && a->pool)
         bl_note("compare", "%s (%s) spans %zu sources, pooled (--pool)", side ? "B" : "A",
                 argv[a->first + side], nsrc);
-    free(got.v);
     free(terms[0]);
     free(terms);
     return rc;
 }
 
-/* Whether every record of side (label compare=arg) has label key = v. */
-static int side_shares(const bl_records *recs, const char *arg, const char *key, const char *v)
+/* The records kept for -o FILE, their sides named as the table's (sides.h). */
+static void name_records(const bl_sides *sides, bl_records *recs, const char *a, const char *b)
 {
-    for (size_t i = 0; i < recs->n; i++) {
-        const char *side = bl_record_label(recs->v[i], "compare");
-        const char *w = bl_record_label(recs->v[i], key);
-        if (side && strcmp(side, arg) == 0 && (!w || strcmp(w, v) != 0))
-            return 0;
-    }
-    return 1;
-}
-
-/* A side given as run IDs is named by the labels its records share and the other side's do
- * not ("column=10 GbE"), as a run ID says nothing to the reader; NULL when none tell it apart. */
-static char *side_name(const bl_records *recs, const char *arg, const char *other)
-{
-    if (strpbrk(arg, "=~"))
-        return NULL;
-    const bl_record *first = NULL;
-    for (size_t i = 0; i < recs->n && !first; i++)
-        if (strcmp(bl_record_label(recs->v[i], "compare"), arg) == 0)
-            first = recs->v[i];
-    if (!first)
-        return NULL;
-    bl_strbuf sb;
-    bl_strbuf_init(&sb);
-    for (size_t k = 0; k < first->n_labels; k++) {
-        const bl_label *l = &first->labels[k];
-        if (strcmp(l->key, "compare") == 0 || !side_shares(recs, arg, l->key, l->value) ||
-            side_shares(recs, other, l->key, l->value))
-            continue;
-        bl_strbuf_printf(&sb, "%s%s=%s", sb.len ? " · " : "", l->key, l->value);
-    }
-    return sb.len ? bl_strbuf_take(&sb) : (bl_strbuf_free(&sb), NULL);
-}
-
-/* Names the sides (compare=NAME) by side_name when both get a name and they differ. */
-static void name_sides(bl_records *recs, const char *a, const char *b)
-{
-    char *na = side_name(recs, a, b), *nb = side_name(recs, b, a);
+    char *na = bl_sides_name(sides, 0), *nb = bl_sides_name(sides, 1);
     const char *fa = na ? na : a, *fb = nb ? nb : b;
     if (strcmp(fa, fb) != 0)
         for (size_t i = 0; i < recs->n; i++) {
@@ -255,18 +207,28 @@ int cmd_compare(int argc, char **argv)
     rc = 0;
     if (strcmp(argv[a.first], argv[a.first + 1]) == 0)
         return bl_usage_error("compare", "A and B are the same ('%s')", argv[a.first]);
+    /* The text walks the store into fine groups (sides.h); a file to send takes records. */
     bl_records recs;
     bl_records_init(&recs);
+    bl_repeats rep = a.cmp.repeats;
+    bl_sides *sides = bl_sides_new(rep == BL_REP_MEDIAN || rep == BL_REP_ALL, a.out ? &recs : NULL);
     for (int side = 0; side < 2 && rc == 0; side++)
-        rc = load_side(&a, argc, argv, side, &recs);
+        rc = load_side(&a, argc, argv, side, sides);
     if (rc) {
+        bl_sides_free(sides);
         bl_records_free(&recs);
         return rc;
     }
-    name_sides(&recs, argv[a.first], argv[a.first + 1]);
     char err[512];
-    bl_table_opts to = {.by = "compare", .pool = a.pool, .repeats = a.cmp.repeats};
-    bl_table *t = bl_table_build(&recs, &to, err, sizeof err);
+    bl_table_opts to = {.by = "compare", .pool = a.pool, .repeats = rep};
+    bl_table *t;
+    if (a.out) {
+        name_records(sides, &recs, argv[a.first], argv[a.first + 1]);
+        t = bl_table_build(&recs, &to, err, sizeof err);
+    } else {
+        t = bl_sides_table(sides, &to, err, sizeof err);
+    }
+    bl_sides_free(sides);
     if (!t) {
         bl_records_free(&recs);
         return bl_usage_error("compare", "%s", err);

@@ -47,6 +47,7 @@ typedef struct walk {
     bl_table_builder *b; /* the second walk's (--repeats all) */
     bl_setup_plan *plan; /* the first walk's (--repeats all) */
     bl_report_each_fn each;
+    bl_report_tag_fn tag; /* before each, may change the record */
     void *ctx;
     size_t n;
     char *source;
@@ -82,6 +83,8 @@ static int take(void *ctx, bl_record *r, const char *run_id)
     (void)run_id;
     walk *w = ctx;
     w->n++;
+    if (w->tag)
+        w->tag(w->ctx, r);
     if (w->each)
         w->each(w->ctx, r);
     const char *src = r->source ? r->source : "";
@@ -171,6 +174,25 @@ int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opt
         bl_table_free(t);
     else
         *out = t;
+    return rc;
+}
+
+int bl_report_fines(const char *db, int nterms, char **terms, bl_fines *fines, bl_report_tag_fn tag,
+                    void *ctx, char *err, size_t errlen)
+{
+    bl_filter f = {0};
+    bl_store *s = NULL;
+    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
+    if (rc == 0) {
+        walk w = {.fines = fines, .tag = tag, .ctx = ctx};
+        rc = walk_store(s, &f, &w, err, errlen);
+        bl_store_close(s);
+        if (rc == 0 && w.n == 0) {
+            snprintf(err, errlen, "no stored record matches");
+            rc = 1;
+        }
+    }
+    bl_filter_free(&f);
     return rc;
 }
 

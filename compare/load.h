@@ -22,6 +22,15 @@ typedef void (*bl_report_each_fn)(void *ctx, const bl_record *r);
 int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
                     bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen);
 
+/* The one walk of bl_report_table, into fines (fine.h) that may already hold groups of an
+ * earlier walk: their sequence numbers go on, as if the records were one list. tag (may be
+ * NULL) may change each matching record before it is folded (compare labels its side).
+ * Returns as bl_report_load. */
+struct bl_fines;
+typedef void (*bl_report_tag_fn)(void *ctx, bl_record *r);
+int bl_report_fines(const char *db, int nterms, char **terms, struct bl_fines *fines,
+                    bl_report_tag_fn tag, void *ctx, char *err, size_t errlen);
+
 /* Calls fn for every matching record, in import order (r valid during the call); a nonzero
  * return from fn stops the walk. Returns as bl_report_load; a stop is 1. */
 typedef int (*bl_report_rec_fn)(void *ctx, const bl_record *r);
