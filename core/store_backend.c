@@ -302,6 +302,42 @@ int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, 
     return bl_import_commit(im, run_ids, err, errlen);
 }
 
+/* A job whose content the store holds: its records checked against the stored ones. */
+static void job_dup(bl_store *s, bl_import_job *j)
+{
+    bl_import *im = import_new(s, j->source, j->key);
+    im->id = j->dup_id;
+    im->dup = 1;
+    if (bl_import_add(im, j->recs, j->err, sizeof j->err) != 0) {
+        bl_import_rollback(im);
+        j->rc = BL_IMPORT_FAILED;
+        return;
+    }
+    j->rc = bl_import_commit(im, &j->ids, j->err, sizeof j->err);
+}
+
+size_t bl_store_import_all(bl_store *s, bl_import_job *jobs, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t m = s->batch && s->ops->import_all ? s->ops->import_all(s, jobs + i, n - i) : 0;
+        if (m == 0) {
+            bl_import_job *j = &jobs[i];
+            j->rc = bl_store_import(s, j->source, j->key, j->format, j->recs, &j->ids, j->err,
+                                    sizeof j->err);
+            j->busy = j->rc == BL_IMPORT_FAILED && s->busy;
+            m = 1;
+        }
+        for (size_t k = i; k < i + m; k++) {
+            if (jobs[k].dup_id)
+                job_dup(s, &jobs[k]);
+            if (jobs[k].busy)
+                return k + 1;
+        }
+        i += m;
+    }
+    return n;
+}
+
 int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,
                   size_t errlen)
 {

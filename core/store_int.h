@@ -35,6 +35,11 @@ typedef struct bl_store_ops {
      * appended to run_ids (may be NULL); 1: the content is stored already, im->id and
      * im->dup set, nothing written (the records are checked as the steps' would be); 2:
      * not taken (too big: the steps do it), nothing done; -1 with err, nothing stored. */
+    /* Optional, in a batch (store.h's bl_store_import_all): the first jobs together;
+     * returns how many it did (0: the first goes by bl_store_import). A job's rc is DONE or
+     * FAILED (err, busy), or it sets dup_id (the content is stored: checked as the steps'
+     * would be). It stops after a busy job. */
+    size_t (*import_all)(bl_store *s, bl_import_job *jobs, size_t n);
     int (*import_once)(bl_import *im, const char *source, const bl_content_key *key,
                        const char *format, const bl_records *recs, bl_strbuf *run_ids, char *err,
                        size_t errlen);

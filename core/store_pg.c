@@ -614,6 +614,7 @@ const bl_store_ops bl_store_pg_ops = {
     .import_add = pg_import_add,
     .import_end = pg_import_end,
     .import_once = bl_pg_import_once,
+    .import_all = bl_pg_import_all,
     .batch = pg_batch,
     .run_ids = pg_run_ids,
     .stored_json = pg_stored_json,

@@ -35,7 +35,9 @@ int bl_pg_cmp_i64(const void *a, const void *b);
 int64_t *bl_pg_distinct_runs(const bl_records *recs, size_t *n);
 int bl_pg_insert_runs(bl_store *s, const char *import_id, const bl_records *recs, const char *seed,
                       int later, char *err, size_t errlen);
-/* The ops table's import_once (store_int.h): a small import in one round trip. */
+/* The ops table's import_once and import_all (store_int.h, store_pg_once.c): a small import
+ * in one round trip, and many in one. */
+size_t bl_pg_import_all(bl_store *s, bl_import_job *jobs, size_t n);
 int bl_pg_import_once(bl_import *im, const char *source, const bl_content_key *key,
                       const char *format, const bl_records *recs, bl_strbuf *run_ids, char *err,
                       size_t errlen);

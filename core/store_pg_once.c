@@ -146,10 +146,23 @@ static void read_trip(bl_store *s, int n_before, int n_after, trip *t, char *err
         bl_pg_fail(s, NULL, err, errlen);
 }
 
-/* Sends [RELEASE the savepoint before] SAVEPOINT (in a batch) or BEGIN, the statement, and
- * a sync, in one trip; -1 with err when it could not be sent. */
-static int send_trip(bl_store *s, const char *const params[12], int *n_before, char *err,
-                     size_t errlen)
+/* Ready to send: the statement prepared (once a connection), pipeline mode entered. */
+static int pipeline_open(bl_store *s, char *err, size_t errlen)
+{
+    PGconn *c = s->pg;
+    if (!s->pg_prepared) {
+        PGresult *res = PQprepare(c, "bl_import_once", once_sql, 12, NULL);
+        if (PQresultStatus(res) != PGRES_COMMAND_OK)
+            return bl_pg_fail(s, res, err, errlen);
+        PQclear(res);
+        s->pg_prepared = 1;
+    }
+    return PQenterPipelineMode(c) ? 0 : bl_pg_fail(s, NULL, err, errlen);
+}
+
+/* Sends a file's trip: [RELEASE the savepoint before (release)] SAVEPOINT in a batch, else
+ * BEGIN; the statement; a sync. Sets *n_before; 0, or -1 when the connection failed. */
+static int send_one(bl_store *s, const char *const params[12], int release, int *n_before)
 {
     PGconn *c = s->pg;
     const char *before[2];
@@ -157,31 +170,16 @@ static int send_trip(bl_store *s, const char *const params[12], int *n_before, c
     if (!s->batch)
         before[(*n_before)++] = "BEGIN";
     else {
-        if (s->pg_savepoint)
+        if (release)
             before[(*n_before)++] = "RELEASE SAVEPOINT bl_import";
         before[(*n_before)++] = "SAVEPOINT bl_import";
     }
-    s->pg_savepoint = 0;
-    if (!s->pg_prepared) { /* parsed and planned once a connection */
-        PGresult *res = PQprepare(c, "bl_import_once", once_sql, 12, NULL);
-        if (PQresultStatus(res) != PGRES_COMMAND_OK)
-            return bl_pg_fail(s, res, err, errlen);
-        PQclear(res);
-        s->pg_prepared = 1;
-    }
-    if (!PQenterPipelineMode(c))
-        return bl_pg_fail(s, NULL, err, errlen);
     int ok = 1;
     for (int i = 0; ok && i < *n_before; i++)
         ok = PQsendQueryParams(c, before[i], 0, NULL, NULL, NULL, NULL, 0);
     ok = ok && PQsendQueryPrepared(c, "bl_import_once", 12, params, NULL, NULL, 0);
     ok = ok && PQpipelineSync(c);
-    if (!ok) {
-        bl_pg_fail(s, NULL, err, errlen);
-        PQexitPipelineMode(c);
-        return -1;
-    }
-    return 0;
+    return ok ? 0 : -1;
 }
 
 /* Undoes the file (its savepoint, or its transaction). */
@@ -234,6 +232,56 @@ static int outcome(bl_import *im, const bl_content_key *key, PGresult *row, size
     return 1;
 }
 
+/* One file's part of a trip: its import (seed, time, id), the statement's parameters. */
+typedef struct once {
+    bl_import *im;
+    const bl_content_key *key;
+    const bl_records *recs;
+    bl_strbuf arr[7];
+    run_uid *uids;
+    size_t n_runs;
+    const char *params[12];
+    int n_before;
+    trip t;
+} once;
+
+static void once_init(once *o, bl_import *im, const char *source, const bl_content_key *key,
+                      const char *format, const bl_records *recs)
+{
+    memset(o, 0, sizeof *o);
+    o->im = im, o->key = key, o->recs = recs;
+    for (int i = 0; i < 7; i++)
+        bl_strbuf_init(&o->arr[i]);
+    o->n_runs = fill_arrays(im, recs, o->arr, &o->uids);
+    const char *p[12] = {source,
+                         key ? key->sha256 : NULL,
+                         format ? format : "",
+                         im->when,
+                         key ? (key->fnv[0] ? key->fnv : key->sha256) : NULL,
+                         o->arr[0].s,
+                         o->arr[1].s,
+                         o->arr[2].s,
+                         o->arr[3].s,
+                         o->arr[4].s,
+                         o->arr[5].s,
+                         o->arr[6].s};
+    memcpy(o->params, p, sizeof p);
+}
+
+static void once_free(once *o)
+{
+    PQclear(o->t.row);
+    for (int i = 0; i < 7; i++)
+        bl_strbuf_free(&o->arr[i]);
+    free(o->uids);
+}
+
+/* 40P01 deadlock, 23505 a unique key another writer took first: commit, then again */
+static int is_busy(const trip *t)
+{
+    return !strcmp(t->state, "40P01") || !strcmp(t->state, "23505");
+}
+
 int bl_pg_import_once(bl_import *im, const char *source, const bl_content_key *key,
                       const char *format, const bl_records *recs, bl_strbuf *run_ids, char *err,
                       size_t errlen)
@@ -245,36 +293,20 @@ int bl_pg_import_once(bl_import *im, const char *source, const bl_content_key *k
         snprintf(err, errlen, "%s: the batch was rolled back by an earlier failure", s->path);
         return -1;
     }
-    bl_strbuf arr[7];
-    for (int i = 0; i < 7; i++)
-        bl_strbuf_init(&arr[i]);
-    run_uid *uids;
-    size_t n_runs = fill_arrays(im, recs, arr, &uids);
-    const char *params[12] = {source,
-                              key ? key->sha256 : NULL,
-                              format ? format : "",
-                              im->when,
-                              key ? (key->fnv[0] ? key->fnv : key->sha256) : NULL,
-                              arr[0].s,
-                              arr[1].s,
-                              arr[2].s,
-                              arr[3].s,
-                              arr[4].s,
-                              arr[5].s,
-                              arr[6].s};
-    int n_before, rc = -1;
-    trip t = {0};
-    if (send_trip(s, params, &n_before, err, errlen) == 0) {
-        read_trip(s, n_before, 0, &t, err, errlen);
+    once o;
+    once_init(&o, im, source, key, format, recs);
+    int rc = -1, release = s->pg_savepoint;
+    s->pg_savepoint = 0;
+    if (pipeline_open(s, err, errlen) == 0) {
+        if (send_one(s, o.params, release, &o.n_before) == 0)
+            read_trip(s, o.n_before, 0, &o.t, err, errlen);
+        else
+            o.t.connection_lost = 1, bl_pg_fail(s, NULL, err, errlen);
         PQexitPipelineMode(s->pg);
-        if (t.row)
-            rc = outcome(im, key, t.row, n_runs, uids, recs, run_ids, err, errlen);
+        if (o.t.row)
+            rc = outcome(im, key, o.t.row, o.n_runs, o.uids, recs, run_ids, err, errlen);
     }
-    PQclear(t.row);
-    for (int i = 0; i < 7; i++)
-        bl_strbuf_free(&arr[i]);
-    free(uids);
-    if (s->batch && (!t.sent_ok || t.connection_lost))
+    if (s->batch && (!o.t.sent_ok || o.t.connection_lost))
         s->batch_lost = 1; /* the savepoint itself failed: the batch's transaction is gone */
     else if (rc < 0)
         undo(s);
@@ -282,8 +314,102 @@ int bl_pg_import_once(bl_import *im, const char *source, const bl_content_key *k
         s->pg_savepoint = 1;
     else if (bl_pg_exec(s, "COMMIT", err, errlen) != 0)
         rc = -1;
-    /* 40P01 deadlock, 23505 a unique key another writer took first: commit, then again */
-    if (rc < 0 && s->batch && (!strcmp(t.state, "40P01") || !strcmp(t.state, "23505")))
+    if (rc < 0 && s->batch && is_busy(&o.t))
         s->busy = 1;
+    once_free(&o);
     return rc;
+}
+
+static bl_import *job_import(bl_store *s, const bl_import_job *j)
+{
+    bl_import *im = bl_xcalloc(1, sizeof *im);
+    im->s = s;
+    im->same = 1;
+    bl_store_now_iso(im->when, sizeof im->when);
+    bl_store_seed(&im->seed, j->source, j->key);
+    return im;
+}
+
+/* A trip's worth of files at most: their results are read after all are sent. */
+enum { ALL_MAX_FILES = 128 };
+
+/* The files of jobs[0..n) sent in one trip, each behind its savepoint (the next one's
+ * trip releases it), then their results read. A failure aborts the batch's transaction
+ * until its savepoint is rolled back: the files after it, sent already, did nothing and
+ * are left to the caller. Returns how many are done; k-th's failure is the last. */
+static size_t send_all(bl_store *s, bl_import_job *jobs, once *o, size_t n)
+{
+    size_t k = n; /* the first that failed */
+    int release = s->pg_savepoint, sent = 1;
+    s->pg_savepoint = 0;
+    if (pipeline_open(s, jobs[0].err, sizeof jobs[0].err) != 0) {
+        s->batch_lost = 1;
+        return 0;
+    }
+    for (size_t i = 0; sent && i < n; i++)
+        sent = send_one(s, o[i].params, release || i > 0, &o[i].n_before) == 0;
+    for (size_t i = 0; sent && i < n; i++) {
+        read_trip(s, o[i].n_before, 0, &o[i].t, jobs[i].err, sizeof jobs[i].err);
+        if (!o[i].t.row && k == n)
+            k = i;
+        if (o[i].t.connection_lost)
+            sent = 0;
+    }
+    PQexitPipelineMode(s->pg);
+    if (!sent) { /* the connection went: nothing of the batch is left */
+        if (k == n)
+            k = 0, bl_pg_fail(s, NULL, jobs[0].err, sizeof jobs[0].err);
+        s->batch_lost = 1;
+    } else if (k < n && !o[k].t.sent_ok) {
+        s->batch_lost = 1; /* its RELEASE or SAVEPOINT failed: the transaction is gone */
+    } else if (k < n) {
+        undo(s);
+        jobs[k].busy = is_busy(&o[k].t);
+    } else {
+        s->pg_savepoint = 1;
+    }
+    if (k < n)
+        jobs[k].rc = BL_IMPORT_FAILED;
+    for (size_t i = k + 1; i < n; i++)
+        jobs[i].err[0] = '\0';
+    return k < n ? k + 1 : n;
+}
+
+size_t bl_pg_import_all(bl_store *s, bl_import_job *jobs, size_t n)
+{
+    if (s->walking || s->batch_lost)
+        return 0; /* bl_store_import says why */
+    size_t m = 0;
+    while (m < n && m < ALL_MAX_FILES && jobs[m].recs->n <= ONCE_MAX_RECORDS)
+        m++;
+    if (m == 0)
+        return 0;
+    once *o = bl_xcalloc(m, sizeof *o);
+    for (size_t i = 0; i < m; i++)
+        once_init(&o[i], job_import(s, &jobs[i]), jobs[i].source, jobs[i].key, jobs[i].format,
+                  jobs[i].recs);
+    size_t done = send_all(s, jobs, o, m);
+    for (size_t i = 0; i < done; i++) {
+        if (!o[i].t.row || s->batch_lost) {
+            jobs[i].rc = BL_IMPORT_FAILED;
+            if (!jobs[i].err[0])
+                snprintf(jobs[i].err, sizeof jobs[i].err,
+                         "%s: the batch was rolled back by an earlier failure", s->path);
+            continue;
+        }
+        int rc = outcome(o[i].im, o[i].key, o[i].t.row, o[i].n_runs, o[i].uids, o[i].recs,
+                         &jobs[i].ids, jobs[i].err, sizeof jobs[i].err);
+        if (rc < 0 && !PQgetisnull(o[i].t.row, 0, 0))
+            s->batch_lost = 1; /* its run IDs' fix failed after its savepoint was released */
+        jobs[i].rc = rc == 0 ? BL_IMPORT_DONE : BL_IMPORT_FAILED;
+        if (rc == 1)
+            jobs[i].dup_id = o[i].im->id, jobs[i].rc = BL_IMPORT_DONE;
+    }
+    for (size_t i = 0; i < m; i++) {
+        bl_strbuf_free(&o[i].im->seed);
+        free(o[i].im);
+        once_free(&o[i]);
+    }
+    free(o);
+    return done;
 }
