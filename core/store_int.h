@@ -94,7 +94,6 @@ struct bl_store {
     int batch_lost;     /* ... and was rolled back whole under it (SQLite on I/O errors) */
     int busy;           /* the last import failed on a deadlock with another writer */
     int pg_savepoint;   /* PostgreSQL: a done import's savepoint left open in the batch */
-    int pg_prepared;    /* PostgreSQL: the one-go import's statement is prepared */
     /* SQLite: the import's statements, prepared once a store (store.c) */
     sqlite3_stmt *st_find, *st_import, *st_run, *st_record, *st_ids;
     int wal; /* SQLite: put in WAL mode by this writer, back to a rollback journal at close */

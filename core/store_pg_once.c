@@ -146,18 +146,11 @@ static void read_trip(bl_store *s, int n_before, int n_after, trip *t, char *err
         bl_pg_fail(s, NULL, err, errlen);
 }
 
-/* Ready to send: the statement prepared (once a connection), pipeline mode entered. */
+/* Ready to send: pipeline mode entered. The statements are not prepared: a generic plan
+ * made while the tables were empty would keep scanning them whole as they grow. */
 static int pipeline_open(bl_store *s, char *err, size_t errlen)
 {
-    PGconn *c = s->pg;
-    if (!s->pg_prepared) {
-        PGresult *res = PQprepare(c, "bl_import_once", once_sql, 12, NULL);
-        if (PQresultStatus(res) != PGRES_COMMAND_OK)
-            return bl_pg_fail(s, res, err, errlen);
-        PQclear(res);
-        s->pg_prepared = 1;
-    }
-    return PQenterPipelineMode(c) ? 0 : bl_pg_fail(s, NULL, err, errlen);
+    return PQenterPipelineMode(s->pg) ? 0 : bl_pg_fail(s, NULL, err, errlen);
 }
 
 /* Sends a file's trip: [RELEASE the savepoint before (release)] SAVEPOINT in a batch, else
@@ -177,7 +170,7 @@ static int send_one(bl_store *s, const char *const params[12], int release, int 
     int ok = 1;
     for (int i = 0; ok && i < *n_before; i++)
         ok = PQsendQueryParams(c, before[i], 0, NULL, NULL, NULL, NULL, 0);
-    ok = ok && PQsendQueryPrepared(c, "bl_import_once", 12, params, NULL, NULL, 0);
+    ok = ok && PQsendQueryParams(c, once_sql, 12, NULL, params, NULL, NULL, 0);
     ok = ok && PQpipelineSync(c);
     return ok ? 0 : -1;
 }
@@ -206,22 +199,22 @@ static int fix_runs(bl_import *im, const char *id, const bl_records *recs, bl_st
 }
 
 /* The statement's outcome once it ran: 0 stored, 1 a duplicate (im->id), -1 with err. */
-static int outcome(bl_import *im, const bl_content_key *key, PGresult *row, size_t n_runs,
-                   const run_uid *uids, const bl_records *recs, bl_strbuf *run_ids, char *err,
-                   size_t errlen)
+static int outcome(bl_import *im, const bl_content_key *key, PGresult *row, int r, int c0,
+                   size_t n_runs, const run_uid *uids, const bl_records *recs, bl_strbuf *run_ids,
+                   char *err, size_t errlen)
 {
     bl_store *s = im->s;
-    if (!PQgetisnull(row, 0, 0)) {
-        im->id = atoll(PQgetvalue(row, 0, 0));
-        if ((size_t)atoll(PQgetvalue(row, 0, 2)) < n_runs)
-            return fix_runs(im, PQgetvalue(row, 0, 0), recs, run_ids, err, errlen);
+    if (!PQgetisnull(row, r, c0)) {
+        im->id = atoll(PQgetvalue(row, r, c0));
+        if ((size_t)atoll(PQgetvalue(row, r, c0 + 2)) < n_runs)
+            return fix_runs(im, PQgetvalue(row, r, c0), recs, run_ids, err, errlen);
         for (size_t i = 0; run_ids && i < n_runs; i++)
             bl_strbuf_printf(run_ids, "%s%s", i ? " " : "", uids[i].uid);
         return 0;
     }
     char id[32];
-    if (!PQgetisnull(row, 0, 1))
-        snprintf(id, sizeof id, "%s", PQgetvalue(row, 0, 1));
+    if (!PQgetisnull(row, r, c0 + 1))
+        snprintf(id, sizeof id, "%s", PQgetvalue(row, r, c0 + 1));
     else if (!key || !bl_pg_find_import(s, key, id, sizeof id)) {
         /* another writer's import of it committed while this one waited, and is gone */
         snprintf(err, errlen, "%s: the import of this content vanished while waiting", s->path);
@@ -304,7 +297,7 @@ int bl_pg_import_once(bl_import *im, const char *source, const bl_content_key *k
             o.t.connection_lost = 1, bl_pg_fail(s, NULL, err, errlen);
         PQexitPipelineMode(s->pg);
         if (o.t.row)
-            rc = outcome(im, key, o.t.row, o.n_runs, o.uids, recs, run_ids, err, errlen);
+            rc = outcome(im, key, o.t.row, 0, 0, o.n_runs, o.uids, recs, run_ids, err, errlen);
     }
     if (s->batch && (!o.t.sent_ok || o.t.connection_lost))
         s->batch_lost = 1; /* the savepoint itself failed: the batch's transaction is gone */
@@ -375,6 +368,137 @@ static size_t send_all(bl_store *s, bl_import_job *jobs, once *o, size_t n)
     return k < n ? k + 1 : n;
 }
 
+/* Many files in one statement, the first try for a trip's worth: one savepoint and one
+ * statement for all, where each file would cost three statements and a subtransaction.
+ * A file is left out by the statement when its content is stored (as once_sql). */
+static const char group_sql[] =
+    "WITH f AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) "
+    "  WITH ORDINALITY AS f(source, hash, legacy, at, i)), "
+    "old AS (SELECT f.i, (SELECT id FROM imports WHERE hash IN (f.hash, f.legacy) LIMIT 1) AS id "
+    "  FROM f), "
+    "imp AS (INSERT INTO imports(source, hash, format, imported_at) "
+    "  SELECT f.source, f.hash, $5::text, f.at FROM f JOIN old USING (i) WHERE old.id IS NULL "
+    "  ORDER BY f.i ON CONFLICT (hash) DO NOTHING RETURNING id, hash), "
+    "fi AS (SELECT f.i, imp.id FROM f JOIN imp ON imp.hash = f.hash), "
+    "run AS (INSERT INTO runs(uid, import_id, run) SELECT u, fi.id, r "
+    "  FROM unnest($6::text[], $7::bigint[], $8::bigint[]) WITH ORDINALITY AS t(u, r, x, k) "
+    "  JOIN fi ON fi.i = t.x ORDER BY k ON CONFLICT DO NOTHING RETURNING import_id), "
+    "rec AS (INSERT INTO records(import_id, run, line, tool, test, json) "
+    "  SELECT fi.id, r, l, t, e, j FROM unnest($9::bigint[], $10::bigint[], $11::text[], "
+    "  $12::text[], $13::text[], $14::bigint[]) WITH ORDINALITY AS u(r, l, t, e, j, x, k) "
+    "  JOIN fi ON fi.i = u.x ORDER BY k) "
+    "SELECT f.i, fi.id, old.id, (SELECT count(*) FROM run WHERE run.import_id = fi.id) "
+    "FROM f JOIN old USING (i) LEFT JOIN fi USING (i) ORDER BY f.i";
+
+/* The elements of a file's array literal (a[] of once) appended to the group's. */
+static void arr_join(bl_strbuf *sb, const bl_strbuf *a)
+{
+    if (a->len <= 2) /* {} */
+        return;
+    bl_strbuf_putc(sb, sb->len ? ',' : '{');
+    bl_strbuf_putn(sb, a->s + 1, a->len - 2);
+}
+
+/* How many of the first files go in one statement: those with a content key, no two
+ * alike (the statement joins a file's rows to its import by the key), of one format. */
+static size_t group_size(const once *o, size_t m)
+{
+    size_t g = 0;
+    for (; g < m && o[g].key && !strcmp(o[g].params[2], o[0].params[2]); g++)
+        for (size_t i = 0; i < g; i++)
+            if (!strcmp(o[i].key->sha256, o[g].key->sha256))
+                return g;
+    return g;
+}
+
+/* The files of o[0..g) in one statement behind one savepoint: the result rows (file i's row
+ * i: its number, new import's id, stored one's, runs inserted), or NULL when it failed and
+ * was undone (the files go one by one then) or the batch is lost. */
+static PGresult *send_group(bl_store *s, once *o, size_t g, const char *format, char *err,
+                            size_t errlen)
+{
+    bl_strbuf a[14];
+    for (int k = 0; k < 14; k++)
+        bl_strbuf_init(&a[k]);
+    for (size_t i = 0; i < g; i++) {
+        const bl_content_key *key = o[i].key;
+        arr_text(&a[0], o[i].params[0], strlen(o[i].params[0]));
+        arr_text(&a[1], key->sha256, strlen(key->sha256));
+        const char *legacy = key->fnv[0] ? key->fnv : key->sha256;
+        arr_text(&a[2], legacy, strlen(legacy));
+        arr_text(&a[3], o[i].im->when, strlen(o[i].im->when));
+        arr_join(&a[5], &o[i].arr[0]);
+        arr_join(&a[6], &o[i].arr[1]);
+        for (size_t r = 0; r < o[i].n_runs; r++)
+            arr_int(&a[7], (int64_t)i + 1);
+        for (int k = 2; k < 7; k++)
+            arr_join(&a[6 + k], &o[i].arr[k]);
+        for (size_t r = 0; r < o[i].recs->n; r++)
+            arr_int(&a[13], (int64_t)i + 1);
+    }
+    for (int k = 0; k < 14; k++)
+        if (k != 4)
+            arr_end(&a[k]);
+    const char *params[14];
+    for (int k = 0; k < 14; k++)
+        params[k] = a[k].s;
+    params[4] = format ? format : "";
+    PGresult *row = NULL;
+    trip t = {0};
+    int release = s->pg_savepoint;
+    s->pg_savepoint = 0;
+    if (pipeline_open(s, err, errlen) == 0) {
+        int ok = 1;
+        if (release)
+            ok = PQsendQueryParams(s->pg, "RELEASE SAVEPOINT bl_import", 0, NULL, NULL, NULL, NULL,
+                                   0);
+        ok = ok && PQsendQueryParams(s->pg, "SAVEPOINT bl_import", 0, NULL, NULL, NULL, NULL, 0);
+        ok = ok && PQsendQueryParams(s->pg, group_sql, 14, NULL, params, NULL, NULL, 0);
+        ok = ok && PQpipelineSync(s->pg);
+        if (ok)
+            read_trip(s, release + 1, 0, &t, err, errlen);
+        else
+            t.connection_lost = 1;
+        PQexitPipelineMode(s->pg);
+        row = t.row;
+    }
+    for (int k = 0; k < 14; k++)
+        bl_strbuf_free(&a[k]);
+    if (row && PQntuples(row) == (int)g) {
+        s->pg_savepoint = 1;
+        return row;
+    }
+    PQclear(row);
+    if (!t.sent_ok || t.connection_lost)
+        s->batch_lost = 1;
+    else
+        undo(s);
+    return NULL;
+}
+
+/* The files' verdicts from the result rows: o[i]'s own (group NULL), or the group's. */
+static void verdicts(bl_store *s, bl_import_job *jobs, once *o, size_t done, PGresult *group)
+{
+    for (size_t i = 0; i < done; i++) {
+        PGresult *row = group ? group : o[i].t.row;
+        int r = group ? (int)i : 0, c0 = group ? 1 : 0;
+        if (!row || s->batch_lost) {
+            jobs[i].rc = BL_IMPORT_FAILED;
+            if (!jobs[i].err[0])
+                snprintf(jobs[i].err, sizeof jobs[i].err,
+                         "%s: the batch was rolled back by an earlier failure", s->path);
+            continue;
+        }
+        int rc = outcome(o[i].im, o[i].key, row, r, c0, o[i].n_runs, o[i].uids, o[i].recs,
+                         &jobs[i].ids, jobs[i].err, sizeof jobs[i].err);
+        if (rc < 0 && !PQgetisnull(row, r, c0))
+            s->batch_lost = 1; /* its run IDs' fix failed after its savepoint was released */
+        jobs[i].rc = rc == 0 ? BL_IMPORT_DONE : BL_IMPORT_FAILED;
+        if (rc == 1)
+            jobs[i].dup_id = o[i].im->id, jobs[i].rc = BL_IMPORT_DONE;
+    }
+}
+
 size_t bl_pg_import_all(bl_store *s, bl_import_job *jobs, size_t n)
 {
     if (s->walking || s->batch_lost)
@@ -388,23 +512,19 @@ size_t bl_pg_import_all(bl_store *s, bl_import_job *jobs, size_t n)
     for (size_t i = 0; i < m; i++)
         once_init(&o[i], job_import(s, &jobs[i]), jobs[i].source, jobs[i].key, jobs[i].format,
                   jobs[i].recs);
-    size_t done = send_all(s, jobs, o, m);
-    for (size_t i = 0; i < done; i++) {
-        if (!o[i].t.row || s->batch_lost) {
-            jobs[i].rc = BL_IMPORT_FAILED;
-            if (!jobs[i].err[0])
-                snprintf(jobs[i].err, sizeof jobs[i].err,
-                         "%s: the batch was rolled back by an earlier failure", s->path);
-            continue;
-        }
-        int rc = outcome(o[i].im, o[i].key, o[i].t.row, o[i].n_runs, o[i].uids, o[i].recs,
-                         &jobs[i].ids, jobs[i].err, sizeof jobs[i].err);
-        if (rc < 0 && !PQgetisnull(o[i].t.row, 0, 0))
-            s->batch_lost = 1; /* its run IDs' fix failed after its savepoint was released */
-        jobs[i].rc = rc == 0 ? BL_IMPORT_DONE : BL_IMPORT_FAILED;
-        if (rc == 1)
-            jobs[i].dup_id = o[i].im->id, jobs[i].rc = BL_IMPORT_DONE;
+    size_t g = group_size(o, m), done;
+    PGresult *group =
+        g > 1 ? send_group(s, o, g, jobs[0].format, jobs[0].err, sizeof jobs[0].err) : NULL;
+    if (group) {
+        done = g;
+    } else if (s->batch_lost) {
+        done = 1;
+    } else {
+        jobs[0].err[0] = '\0';
+        done = send_all(s, jobs, o, m);
     }
+    verdicts(s, jobs, o, done, group);
+    PQclear(group);
     for (size_t i = 0; i < m; i++) {
         bl_strbuf_free(&o[i].im->seed);
         free(o[i].im);
