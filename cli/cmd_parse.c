@@ -529,7 +529,7 @@ static void flush(import_ctx *c)
 }
 
 /* A file's verdict kept for its batch's commit (QUEUED: to be stored; its records move out
- * of out); its messages move out of out. */
+ * of out, or are copied from fio logs held for import_merged); its messages move out of out. */
 static void defer(import_ctx *c, bl_parse_out *out, int rc, size_t n, const char *ids,
                   const char *err, int status, const bl_content_key *key)
 {
@@ -549,9 +549,14 @@ static void defer(import_ctx *c, bl_parse_out *out, int rc, size_t n, const char
     p->ids = bl_xstrdup(ids ? ids : "");
     snprintf(p->err, sizeof p->err, "%s", err ? err : "");
     bl_records_init(&p->recs);
-    if (rc == QUEUED) {
+    if (rc == QUEUED && holds_logs(out)) { /* still read by import_merged: copied */
+        for (size_t i = 0; i < out->recs.n; i++)
+            bl_records_push(&p->recs, bl_record_clone(out->recs.v[i]));
+    } else if (rc == QUEUED) {
         p->recs = out->recs;
         bl_records_init(&out->recs);
+    }
+    if (rc == QUEUED) {
         p->keyed = key != NULL;
         if (key)
             p->key = *key;
