@@ -1,14 +1,19 @@
-/* A small import on PostgreSQL in one round trip (the ops table's import_once). The steps
- * (look for the content key, open a savepoint, insert the import, its runs, COPY its
- * records, release) cost seven round trips a file, which made 10,000 small files a call
- * wait on the connection, not on the server. Here one statement does it all: it looks for
+/* Small imports on PostgreSQL in few round trips (the ops table's import_once and
+ * import_all). The steps (look for the content key, open a savepoint, insert the import,
+ * its runs, COPY its records, release) cost seven round trips a file, which made 10,000
+ * small files a call wait on the connection. Here one statement does a file: it looks for
  * the content by either key, inserts the import unless found (ON CONFLICT on the unique key:
  * a concurrent import of the same content makes it wait, then insert nothing), and its runs
  * and records from arrays, only when the import row went in. It goes in libpq's pipeline
- * mode behind the savepoint (or BEGIN) that keeps the file all or nothing, and the savepoint
- * of the file before is released in the same trip: each savepoint stays open until the next
- * file's trip (or the batch's end), so a run ID taken by another run (8 hex digits, rare)
- * is fixed after the statement and the file can still be undone alone. */
+ * mode behind the savepoint (or BEGIN) that keeps the file all or nothing, the savepoint of
+ * the file before released in the same trip (each stays open until the next trip or the
+ * batch's end, so a run ID another run holds, 8 hex digits, is fixed after the statement).
+ * import_all first sends a batch's files (up to 128) as one such statement behind one
+ * savepoint, as per file the server spends more on three statements and a subtransaction
+ * than on the rows; when the server refuses it, the savepoint is rolled back and the same
+ * files go one statement each, all sent before any result is read: the file at fault
+ * fails alone, and those after it, which did nothing, are sent again. A run ID fix that
+ * fails after its savepoint was released loses the batch (nothing of it is stored). */
 #include "store_pg_int.h"
 #include <stdio.h>
 #include <stdlib.h>
