@@ -401,14 +401,18 @@ enum { BATCH_FILES = 500, BATCH_BYTES = 8 << 20, BIG_FILE = 1 << 20 };
 #define BATCH_NS 250000000LL
 
 /* A file's verdict waiting for its batch's commit: its messages (diags), bl_store_import's
- * rc (TOLD_EMPTY: no records), the records read, the run IDs, the store's err. */
-enum { TOLD_EMPTY = 100 };
+ * rc (TOLD_EMPTY: no records; QUEUED: not stored yet, its records and key held), the
+ * records read, the run IDs, the store's err. */
+enum { TOLD_EMPTY = 100, QUEUED = 101 };
 typedef struct {
     bl_parse_out diags; /* no records */
     int rc, status;
     size_t n;
     char *ids;
     char err[512];
+    bl_records recs; /* QUEUED: what goes to the store, with its key */
+    bl_content_key key;
+    int keyed, retried; /* retried: once after a busy batch's commit */
 } pending;
 
 typedef struct {
@@ -442,12 +446,13 @@ static void open_batch(import_ctx *c)
     c->bytes = 0;
 }
 
-/* Commits the open batch and tells its files; a failed commit stored none of them. */
-static void flush(import_ctx *c)
+/* Commits the open batch and tells its files before `upto` (none of them queued); a failed
+ * commit stored none of them. The files from upto on move to the front. */
+static void commit_tell(import_ctx *c, size_t upto)
 {
     char err[512] = "";
     int lost = bl_store_batch_commit(c->s, err, sizeof err) != 0;
-    for (size_t i = 0; i < c->n_pend; i++) {
+    for (size_t i = 0; i < upto; i++) {
         pending *p = &c->pend[i];
         if (lost && (p->rc == BL_IMPORT_DONE || p->rc == BL_IMPORT_DUPLICATE)) {
             p->rc = BL_IMPORT_FAILED;
@@ -463,17 +468,76 @@ static void flush(import_ctx *c)
         bl_out_free(&p->diags);
         free(p->ids);
     }
-    c->n_pend = 0;
+    memmove(c->pend, c->pend + upto, (c->n_pend - upto) * sizeof *c->pend);
+    c->n_pend -= upto;
 }
 
-/* A file's verdict kept for its batch's commit; its messages move out of out. */
+/* The queued files stored, all at once (bl_store_import_all), in the open batch. One that
+ * failed only because another writer's batch waits on this one (PostgreSQL: a deadlock on a
+ * content key) has what came before it committed and told, and is imported again in a new
+ * batch: the other writer then goes on, and this one sees what it stored. */
+static void store_queued(import_ctx *c)
+{
+    for (;;) {
+        size_t *at = bl_xcalloc(c->n_pend + 1, sizeof *at), n = 0;
+        for (size_t i = 0; i < c->n_pend; i++)
+            if (c->pend[i].rc == QUEUED)
+                at[n++] = i;
+        bl_import_job *jobs = bl_xcalloc(n + 1, sizeof *jobs);
+        const char *format = c->a->as ? c->a->as : "auto";
+        for (size_t k = 0; k < n; k++) {
+            pending *p = &c->pend[at[k]];
+            jobs[k] = (bl_import_job){.source = p->diags.source,
+                                      .key = p->keyed ? &p->key : NULL,
+                                      .format = format,
+                                      .recs = &p->recs};
+            bl_strbuf_init(&jobs[k].ids);
+        }
+        size_t done = n ? bl_store_import_all(c->s, jobs, n) : 0;
+        size_t again = SIZE_MAX; /* the pending file imported again after a commit */
+        for (size_t k = 0; k < done; k++) {
+            pending *p = &c->pend[at[k]];
+            if (jobs[k].busy && !p->retried) {
+                p->retried = 1;
+                again = at[k];
+                continue;
+            }
+            p->rc = jobs[k].rc;
+            free(p->ids);
+            p->ids = bl_xstrdup(jobs[k].ids.s ? jobs[k].ids.s : "");
+            snprintf(p->err, sizeof p->err, "%s", jobs[k].err);
+            bl_records_free(&p->recs);
+        }
+        for (size_t k = 0; k < n; k++)
+            bl_strbuf_free(&jobs[k].ids);
+        free(jobs);
+        free(at);
+        if (done == n && again == SIZE_MAX)
+            return;
+        if (again != SIZE_MAX) {
+            commit_tell(c, again);
+            open_batch(c);
+        }
+    }
+}
+
+/* Stores what is queued, commits the open batch and tells its files. */
+static void flush(import_ctx *c)
+{
+    store_queued(c);
+    commit_tell(c, c->n_pend);
+}
+
+/* A file's verdict kept for its batch's commit (QUEUED: to be stored; its records move out
+ * of out, or are copied from fio logs held for import_merged); its messages move out of out. */
 static void defer(import_ctx *c, bl_parse_out *out, int rc, size_t n, const char *ids,
-                  const char *err, int status)
+                  const char *err, int status, const bl_content_key *key)
 {
     void *v = c->pend;
     bl_grow(&v, &c->cap_pend, c->n_pend + 1, sizeof *c->pend);
     c->pend = v;
     pending *p = &c->pend[c->n_pend++];
+    memset(p, 0, sizeof *p);
     bl_out_init(&p->diags, out->source);
     p->diags.diags = out->diags, p->diags.n_diags = out->n_diags;
     p->diags.cap_diags = out->cap_diags;
@@ -484,6 +548,19 @@ static void defer(import_ctx *c, bl_parse_out *out, int rc, size_t n, const char
     p->rc = rc, p->n = n, p->status = status;
     p->ids = bl_xstrdup(ids ? ids : "");
     snprintf(p->err, sizeof p->err, "%s", err ? err : "");
+    bl_records_init(&p->recs);
+    if (rc == QUEUED && holds_logs(out)) { /* still read by import_merged: copied */
+        for (size_t i = 0; i < out->recs.n; i++)
+            bl_records_push(&p->recs, bl_record_clone(out->recs.v[i]));
+    } else if (rc == QUEUED) {
+        p->recs = out->recs;
+        bl_records_init(&out->recs);
+    }
+    if (rc == QUEUED) {
+        p->keyed = key != NULL;
+        if (key)
+            p->key = *key;
+    }
     if (!bl_store_in_batch(c->s) || c->n_pend >= BATCH_FILES || c->bytes >= BATCH_BYTES ||
         ns_since(&c->since) >= BATCH_NS)
         flush(c);
@@ -502,29 +579,16 @@ static void before_file(const char *path, void *ctx)
         flush(c);
 }
 
-/* Imports one parsed file (out, with its content key and its parse status); told when its
- * batch commits. A deadlock with another writer's batch (PostgreSQL) commits this batch and
- * imports the file again: the other writer then goes on, and this one sees what it stored. */
+/* Queues one parsed file (out, with its content key and its parse status) for the store:
+ * stored with the others of its batch, told when the batch commits. */
 static void import_one(import_ctx *c, bl_parse_out *out, const bl_content_key *key, int status)
 {
-    char err[512] = "";
     if (out->recs.n == 0) {
-        defer(c, out, TOLD_EMPTY, 0, "", "", status);
+        defer(c, out, TOLD_EMPTY, 0, "", "", status, NULL);
         return;
     }
-    bl_strbuf ids;
-    bl_strbuf_init(&ids);
-    const char *format = c->a->as ? c->a->as : "auto";
     open_batch(c);
-    int rc = bl_store_import(c->s, out->source, key, format, &out->recs, &ids, err, sizeof err);
-    if (rc == BL_IMPORT_FAILED && bl_store_batch_busy(c->s)) {
-        flush(c);
-        open_batch(c);
-        bl_strbuf_reset(&ids);
-        rc = bl_store_import(c->s, out->source, key, format, &out->recs, &ids, err, sizeof err);
-    }
-    defer(c, out, rc, out->recs.n, ids.s, err, status);
-    bl_strbuf_free(&ids);
+    defer(c, out, QUEUED, out->recs.n, "", "", status, key);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -618,7 +682,7 @@ static void import_pieces(import_ctx *c, bl_parse_out *out, int status)
         bl_import_rollback(c->im);
     else if (!c->failed)
         n = bl_import_count(c->im), rc = bl_import_commit(c->im, &ids, c->err, sizeof c->err);
-    defer(c, out, rc, n, ids.s, c->err, status);
+    defer(c, out, rc, n, ids.s, c->err, status, NULL);
     flush(c);
     bl_strbuf_free(&ids);
     c->im = NULL;

@@ -56,6 +56,24 @@ enum {
 int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
                     const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen);
 
+/* Many whole imports into the open batch (bl_store_batch_begin), each as bl_store_import
+ * gives it (rc, run IDs, err) and each still all or nothing, in order; on PostgreSQL sent
+ * together, a few round trips for all of them. It stops after a job that failed only
+ * because a concurrent writer waits on this batch (busy): commit the batch, then import
+ * that one again. Returns the number of jobs done. */
+typedef struct bl_import_job {
+    const char *source; /* in: as bl_store_import's */
+    const bl_content_key *key;
+    const char *format;
+    const bl_records *recs;
+    int rc;         /* out: bl_store_import's */
+    int busy;       /* out: see above */
+    bl_strbuf ids;  /* out: the run IDs (initialised by the caller) */
+    char err[512];  /* out */
+    int64_t dup_id; /* inside the store: the import holding this content, to check it */
+} bl_import_job;
+size_t bl_store_import_all(bl_store *s, bl_import_job *jobs, size_t n);
+
 /* The same in steps, for records that come in batches (a big file read in pieces), in
  * memory that holds one batch: begin, add each batch in order, then commit (or rollback).
  * It is still one transaction (or one savepoint of a batch's): until commit the store shows

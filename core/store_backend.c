@@ -151,8 +151,7 @@ int bl_store_batch_busy(const bl_store *s)
     return s->busy;
 }
 
-bl_import *bl_store_import_begin(bl_store *s, const char *source, const bl_content_key *key,
-                                 const char *format, char *err, size_t errlen)
+static bl_import *import_new(bl_store *s, const char *source, const bl_content_key *key)
 {
     bl_import *im = bl_xcalloc(1, sizeof *im);
     s->busy = 0;
@@ -160,10 +159,22 @@ bl_import *bl_store_import_begin(bl_store *s, const char *source, const bl_conte
     im->same = 1;
     bl_store_now_iso(im->when, sizeof im->when);
     bl_store_seed(&im->seed, source, key);
-    if (s->ops->import_begin(im, source, key, format, err, errlen) == 0)
-        return im;
+    return im;
+}
+
+static void import_free(bl_import *im)
+{
     bl_strbuf_free(&im->seed);
     free(im);
+}
+
+bl_import *bl_store_import_begin(bl_store *s, const char *source, const bl_content_key *key,
+                                 const char *format, char *err, size_t errlen)
+{
+    bl_import *im = import_new(s, source, key);
+    if (s->ops->import_begin(im, source, key, format, err, errlen) == 0)
+        return im;
+    import_free(im);
     return NULL;
 }
 
@@ -220,12 +231,6 @@ size_t bl_import_count(const bl_import *im)
     return im->n;
 }
 
-static void import_free(bl_import *im)
-{
-    bl_strbuf_free(&im->seed);
-    free(im);
-}
-
 /* A duplicate's verdict: as many records stored as given, and their labels. */
 static int dup_verdict(bl_import *im, char *err, size_t errlen)
 {
@@ -275,14 +280,62 @@ void bl_import_rollback(bl_import *im)
 int bl_store_import(bl_store *s, const char *source, const bl_content_key *key, const char *format,
                     const bl_records *recs, bl_strbuf *run_ids, char *err, size_t errlen)
 {
-    bl_import *im = bl_store_import_begin(s, source, key, format, err, errlen);
-    if (!im)
+    bl_import *im = NULL;
+    if (s->ops->import_once) { /* a duplicate it found is checked below as the steps' */
+        im = import_new(s, source, key);
+        int rc = s->ops->import_once(im, source, key, format, recs, run_ids, err, errlen);
+        if (rc == 0 || rc < 0) {
+            import_free(im);
+            return rc == 0 ? BL_IMPORT_DONE : BL_IMPORT_FAILED;
+        }
+        if (rc == 2) {
+            import_free(im);
+            im = NULL;
+        }
+    }
+    if (!im && !(im = bl_store_import_begin(s, source, key, format, err, errlen)))
         return BL_IMPORT_FAILED;
     if (bl_import_add(im, recs, err, errlen) != 0) {
         bl_import_rollback(im);
         return BL_IMPORT_FAILED;
     }
     return bl_import_commit(im, run_ids, err, errlen);
+}
+
+/* A job whose content the store holds: its records checked against the stored ones. */
+static void job_dup(bl_store *s, bl_import_job *j)
+{
+    bl_import *im = import_new(s, j->source, j->key);
+    im->id = j->dup_id;
+    im->dup = 1;
+    if (bl_import_add(im, j->recs, j->err, sizeof j->err) != 0) {
+        bl_import_rollback(im);
+        j->rc = BL_IMPORT_FAILED;
+        return;
+    }
+    j->rc = bl_import_commit(im, &j->ids, j->err, sizeof j->err);
+}
+
+size_t bl_store_import_all(bl_store *s, bl_import_job *jobs, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t m = s->batch && s->ops->import_all ? s->ops->import_all(s, jobs + i, n - i) : 0;
+        if (m == 0) {
+            bl_import_job *j = &jobs[i];
+            j->rc = bl_store_import(s, j->source, j->key, j->format, j->recs, &j->ids, j->err,
+                                    sizeof j->err);
+            j->busy = j->rc == BL_IMPORT_FAILED && s->busy;
+            m = 1;
+        }
+        for (size_t k = i; k < i + m; k++) {
+            if (jobs[k].dup_id)
+                job_dup(s, &jobs[k]);
+            if (jobs[k].busy)
+                return k + 1;
+        }
+        i += m;
+    }
+    return n;
 }
 
 int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, char *err,

@@ -30,6 +30,19 @@ typedef struct bl_store_ops {
                         const char *format, char *err, size_t errlen);
     int (*import_add)(bl_import *im, const bl_records *recs, char *err, size_t errlen);
     int (*import_end)(bl_import *im, int commit, char *err, size_t errlen);
+    /* Optional: a whole import at once (bl_store_import), for a backend whose steps cost a
+     * round trip each. 0: stored (committed, or in a batch done with) and its run IDs
+     * appended to run_ids (may be NULL); 1: the content is stored already, im->id and
+     * im->dup set, nothing written (the records are checked as the steps' would be); 2:
+     * not taken (too big: the steps do it), nothing done; -1 with err, nothing stored. */
+    /* Optional, in a batch (store.h's bl_store_import_all): the first jobs together;
+     * returns how many it did (0: the first goes by bl_store_import). A job's rc is DONE or
+     * FAILED (err, busy), or it sets dup_id (the content is stored: checked as the steps'
+     * would be). It stops after a busy job. */
+    size_t (*import_all)(bl_store *s, bl_import_job *jobs, size_t n);
+    int (*import_once)(bl_import *im, const char *source, const bl_content_key *key,
+                       const char *format, const bl_records *recs, bl_strbuf *run_ids, char *err,
+                       size_t errlen);
     /* A batch's transaction (store.h): begin (what 0), commit (1) or roll back (2). While
      * it is open, import_begin opens a savepoint and import_end releases or undoes it. */
     int (*batch)(bl_store *s, int what, char *err, size_t errlen);
@@ -80,6 +93,7 @@ struct bl_store {
     int batch;          /* a batch's transaction is open (store.h) */
     int batch_lost;     /* ... and was rolled back whole under it (SQLite on I/O errors) */
     int busy;           /* the last import failed on a deadlock with another writer */
+    int pg_savepoint;   /* PostgreSQL: a done import's savepoint left open in the batch */
     /* SQLite: the import's statements, prepared once a store (store.c) */
     sqlite3_stmt *st_find, *st_import, *st_run, *st_record, *st_ids;
     int wal; /* SQLite: put in WAL mode by this writer, back to a rollback journal at close */

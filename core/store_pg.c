@@ -262,8 +262,7 @@ static long pg_stored_json(bl_store *s, int64_t import_id, int64_t *after, long 
     return n;
 }
 
-/* The import already holding this content (its id in id), by either of its keys; 0 none. */
-static int find_import(bl_store *s, const bl_content_key *key, char *id, size_t idlen)
+int bl_pg_find_import(bl_store *s, const bl_content_key *key, char *id, size_t idlen)
 {
     char err[256];
     const char *params[] = {key->sha256, key->fnv[0] ? key->fnv : key->sha256};
@@ -276,14 +275,13 @@ static int find_import(bl_store *s, const bl_content_key *key, char *id, size_t 
     return found;
 }
 
-static int cmp_i64(const void *a, const void *b)
+int bl_pg_cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-/* The import's run numbers, each once, in the order records first show them. */
-static int64_t *distinct_runs(const bl_records *recs, size_t *n)
+int64_t *bl_pg_distinct_runs(const bl_records *recs, size_t *n)
 {
     int64_t *seen = bl_xcalloc(recs->n ? recs->n : 1, sizeof *seen);
     int64_t *order = bl_xcalloc(recs->n ? recs->n : 1, sizeof *order);
@@ -293,7 +291,7 @@ static int64_t *distinct_runs(const bl_records *recs, size_t *n)
         int64_t run = recs->v[i]->run;
         if (i > 0 && recs->v[i - 1]->run == run)
             continue;
-        if (n_seen && bsearch(&run, seen, n_seen, sizeof *seen, cmp_i64))
+        if (n_seen && bsearch(&run, seen, n_seen, sizeof *seen, bl_pg_cmp_i64))
             continue;
         order[(*n)++] = run;
         /* kept sorted by insertion: runs arrive mostly in order, so this moves little */
@@ -330,20 +328,18 @@ static int drop_known_runs(bl_store *s, const char *import_id, int64_t *pending,
     PQclear(res);
     size_t k = 0;
     for (size_t i = 0; i < *n; i++)
-        if (!bsearch(&pending[i], known, n_known, sizeof *known, cmp_i64))
+        if (!bsearch(&pending[i], known, n_known, sizeof *known, bl_pg_cmp_i64))
             pending[k++] = pending[i];
     *n = k;
     free(known);
     return 0;
 }
 
-/* Gives every run of a new import its ID (bl_store_run_uid), all runs in one statement a
- * round: a run whose window another run holds tries the next window in the next round. */
-static int insert_runs(bl_store *s, const char *import_id, const bl_records *recs, const char *seed,
-                       int later, char *err, size_t errlen)
+int bl_pg_insert_runs(bl_store *s, const char *import_id, const bl_records *recs, const char *seed,
+                      int later, char *err, size_t errlen)
 {
     size_t n;
-    int64_t *pending = distinct_runs(recs, &n);
+    int64_t *pending = bl_pg_distinct_runs(recs, &n);
     bl_strbuf uids, nums;
     bl_strbuf_init(&uids);
     bl_strbuf_init(&nums);
@@ -379,10 +375,10 @@ static int insert_runs(bl_store *s, const char *import_id, const bl_records *rec
         int64_t *done = bl_xcalloc(n_done + 1, sizeof *done);
         for (size_t i = 0; i < n_done; i++)
             done[i] = atoll(PQgetvalue(res, (int)i, 0));
-        qsort(done, n_done, sizeof *done, cmp_i64);
+        qsort(done, n_done, sizeof *done, bl_pg_cmp_i64);
         size_t k = 0;
         for (size_t i = 0; i < n; i++)
-            if (!bsearch(&pending[i], done, n_done, sizeof *done, cmp_i64))
+            if (!bsearch(&pending[i], done, n_done, sizeof *done, bl_pg_cmp_i64))
                 pending[k++] = pending[i];
         n = k;
         free(done);
@@ -526,12 +522,16 @@ static int pg_import_begin(bl_import *im, const char *source, const bl_content_k
         snprintf(err, errlen, "%s: the batch was rolled back by an earlier failure", s->path);
         return -1;
     }
-    if (key && find_import(s, key, id, sizeof id)) {
+    if (key && bl_pg_find_import(s, key, id, sizeof id)) {
         im->id = atoll(id);
         im->dup = 1;
         return 0;
     }
-    if (bl_pg_exec(s, s->batch ? "SAVEPOINT bl_import" : "BEGIN", err, errlen) != 0) {
+    const char *open = !s->batch         ? "BEGIN"
+                       : s->pg_savepoint ? "RELEASE SAVEPOINT bl_import; SAVEPOINT bl_import"
+                                         : "SAVEPOINT bl_import";
+    s->pg_savepoint = 0;
+    if (bl_pg_exec(s, open, err, errlen) != 0) {
         if (s->batch)
             s->batch_lost = 1;
         return -1;
@@ -542,7 +542,7 @@ static int pg_import_begin(bl_import *im, const char *source, const bl_content_k
     undo_import(s);
     if (fresh < 0)
         return -1;
-    if (!find_import(s, key, id, sizeof id)) {
+    if (!bl_pg_find_import(s, key, id, sizeof id)) {
         snprintf(err, errlen, "%s: the import of this content vanished while waiting", s->path);
         return -1;
     }
@@ -555,7 +555,7 @@ static int pg_import_add(bl_import *im, const bl_records *recs, char *err, size_
 {
     char id[24];
     snprintf(id, sizeof id, "%lld", (long long)im->id);
-    if (insert_runs(im->s, id, recs, im->seed.s, im->n > 0, err, errlen) != 0 ||
+    if (bl_pg_insert_runs(im->s, id, recs, im->seed.s, im->n > 0, err, errlen) != 0 ||
         copy_records(im->s, id, recs, im->when, err, errlen) != 0)
         return -1;
     return 0;
@@ -577,6 +577,7 @@ static int pg_import_end(bl_import *im, int commit, char *err, size_t errlen)
 static int pg_batch(bl_store *s, int what, char *err, size_t errlen)
 {
     static const char *const sql[] = {"BEGIN", "COMMIT", "ROLLBACK"};
+    s->pg_savepoint = 0; /* the batch's end releases it */
     if (what == 1 && PQtransactionStatus(s->pg) != PQTRANS_INTRANS) {
         snprintf(err, errlen, "%s: the batch's transaction failed before its commit", s->path);
         return -1;
@@ -612,6 +613,8 @@ const bl_store_ops bl_store_pg_ops = {
     .import_begin = pg_import_begin,
     .import_add = pg_import_add,
     .import_end = pg_import_end,
+    .import_once = bl_pg_import_once,
+    .import_all = bl_pg_import_all,
     .batch = pg_batch,
     .run_ids = pg_run_ids,
     .stored_json = pg_stored_json,

@@ -24,6 +24,24 @@ void bl_pg_copy_text(bl_strbuf *sb, const char *v, size_t n);
 /* Ends a failed transaction (ROLLBACK, its own failure ignored). */
 void bl_pg_rollback(bl_store *s);
 
+/* The import (store_pg.c and store_pg_once.c). find_import: the import already holding this
+ * content (its id in id), by either of its keys; 0 none. distinct_runs: the import's run
+ * numbers, each once, in the order records first show them (caller frees). insert_runs:
+ * gives every run of a new import its ID (bl_store_run_uid), all runs in one statement a
+ * round: a run whose window another run holds tries the next window in the next round
+ * (later: runs an earlier batch of the import stored are left out). */
+int bl_pg_find_import(bl_store *s, const bl_content_key *key, char *id, size_t idlen);
+int bl_pg_cmp_i64(const void *a, const void *b);
+int64_t *bl_pg_distinct_runs(const bl_records *recs, size_t *n);
+int bl_pg_insert_runs(bl_store *s, const char *import_id, const bl_records *recs, const char *seed,
+                      int later, char *err, size_t errlen);
+/* The ops table's import_once and import_all (store_int.h, store_pg_once.c): a small import
+ * in one round trip, and many in one. */
+size_t bl_pg_import_all(bl_store *s, bl_import_job *jobs, size_t n);
+int bl_pg_import_once(bl_import *im, const char *source, const bl_content_key *key,
+                      const char *format, const bl_records *recs, bl_strbuf *run_ids, char *err,
+                      size_t errlen);
+
 /* Exact sums in SQL (store_pg_sums.c). A finite float8 x is m * 2^e exactly, m an integer
  * below 2^53: grouped by e, sum(m) and sum(m::numeric * m) are integers numeric keeps
  * whole, so the server sums a column exactly in any order. Appended to sb: x's IEEE bits
