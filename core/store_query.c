@@ -243,10 +243,15 @@ sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, 
 {
     sql_where w = {.n = 0, .exact = 1};
     bl_strbuf_init(&w.sql);
-    bl_strbuf_puts(&w.sql,
-                   "SELECT min(r.id), sh.shape, bl_fold(r.f_bw, r.f_iops, r.f_lat, "
-                   "r.f_p50, r.f_p99, r.f_p999, r.f_value, r.f_cpu, r.f_flags)" FROM_RECORDS(
-                       "r") " JOIN shapes sh ON sh.id = r.shape_id WHERE 1");
+    /* every record has its run and import (foreign keys, a run added before its records):
+     * the joins only serve run=ID terms */
+    int runs = 0;
+    for (size_t i = 0; f && i < f->n; i++)
+        runs |= strcmp(f->t[i].key, "run") == 0;
+    bl_strbuf_puts(&w.sql, "SELECT min(r.id), sh.shape, bl_fold(r.f_bw, r.f_iops, r.f_lat, "
+                           "r.f_p50, r.f_p99, r.f_p999, r.f_value, r.f_cpu, r.f_flags)");
+    bl_strbuf_puts(&w.sql, runs ? FROM_RECORDS("r") : " FROM records r");
+    bl_strbuf_puts(&w.sql, " JOIN shapes sh ON sh.id = r.shape_id WHERE 1");
     where_all(&w, f, "r");
     bl_strbuf_puts(&w.sql, " GROUP BY r.shape_id ORDER BY 1");
     sqlite3_stmt *st = NULL;

@@ -355,7 +355,8 @@ static void test_migrated_store(void **state)
     snprintf(old.db, sizeof old.db, "%s/v4.db", f->dir);
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "cp %s %s && sqlite3 %s 'DROP TABLE shapes; ALTER TABLE records DROP COLUMN shape_id; "
+             "cp %s %s && sqlite3 %s 'DROP INDEX records_fold; DROP TABLE shapes; "
+             "ALTER TABLE records DROP COLUMN shape_id; "
              "ALTER TABLE records DROP COLUMN f_bw; ALTER TABLE records DROP COLUMN f_iops; "
              "ALTER TABLE records DROP COLUMN f_lat; ALTER TABLE records DROP COLUMN f_p50; "
              "ALTER TABLE records DROP COLUMN f_p99; ALTER TABLE records DROP COLUMN f_p999; "
