@@ -2,6 +2,7 @@
 #include "../core/fields.h"
 #include "../core/filter.h"
 #include "../core/strbuf.h"
+#include "stats.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,16 @@ static bl_fine *group_of(bl_fines *f, const bl_record *r, int row_setup)
     return g;
 }
 
+_Static_assert((int)BL_FOLD_BW == (int)BL_M_BW && (int)BL_FOLD_IOPS == (int)BL_M_IOPS &&
+                   (int)BL_FOLD_LAT == (int)BL_M_LAT && (int)BL_FOLD_P50 == (int)BL_M_P50 &&
+                   (int)BL_FOLD_P99 == (int)BL_M_P99 && (int)BL_FOLD_P999 == (int)BL_M_P999 &&
+                   (int)BL_FOLD_VALUE == (int)BL_M_VALUE && (int)BL_FOLD_CPU == (int)BL_M_CPU &&
+                   (int)BL_FOLD_N == (int)BL_M_COUNT,
+               "fold figures are the cell's metrics");
+
+/* What the walk's seq-th record (r, its figures already in g's cell) adds but figures. */
+static void add_firsts(bl_fines *f, bl_fine *g, const bl_record *r, size_t seq);
+
 void bl_fines_add(bl_fines *f, const bl_record *r, int row_setup)
 {
     size_t seq = f->seq++;
@@ -121,6 +132,34 @@ void bl_fines_add(bl_fines *f, const bl_record *r, int row_setup)
     }
     bl_fine *g = group_of(f, r, row_setup);
     bl_cell_fold(&g->c, r);
+    add_firsts(f, g, r, seq);
+}
+
+void bl_fines_add_fold(bl_fines *f, const bl_fold_group *fg)
+{
+    const bl_record *r = fg->shape;
+    if (!r->test || !*r->test) {
+        f->n_left_out += fg->n_recs;
+        return;
+    }
+    bl_fine *g = group_of(f, r, 0);
+    bl_cell *c = &g->c;
+    c->n_recs += fg->n_recs;
+    c->n_notes += fg->n_notes;
+    for (int k = 0; k < 2; k++) {
+        c->lat_from[k] += fg->lat_from[k];
+        c->pct_from[k] += fg->pct_from[k];
+    }
+    for (int k = 0; k < BL_M_COUNT; k++) {
+        const bl_fold_fig *x = &fg->fig[k];
+        bl_stat src = {.n = x->n, .sum = x->sum, .sumsq = x->sumsq, .lo = x->lo, .hi = x->hi};
+        bl_stat_merge(&c->m[k], &src); /* src borrows x's sums */
+    }
+    add_firsts(f, g, r, (size_t)fg->first);
+}
+
+static void add_firsts(bl_fines *f, bl_fine *g, const bl_record *r, size_t seq)
+{
     if (r->unit && !g->c.unit) {
         g->c.unit = bl_xstrdup(r->unit);
         g->unit_at = seq;

@@ -9,6 +9,7 @@
 #ifndef BL_COMPARE_FINE_H
 #define BL_COMPARE_FINE_H
 
+#include "../core/fold.h"
 #include "../core/record.h"
 #include "../core/strbuf.h"
 #include "setups.h"
@@ -56,6 +57,10 @@ typedef struct bl_fines {
 void bl_fines_init(bl_fines *f, const char *by, int keep);
 /* row_setup as bl_setup_rows_naming says for r. */
 void bl_fines_add(bl_fines *f, const bl_record *r, int row_setup);
+/* A group of records of one shape folded by the store (bl_store_fold), added as its records
+ * would be (row_setup 0: none has a "row" label), its first id standing for the sequence
+ * number: groups must come in order of first id, and ids in the walk's order. */
+void bl_fines_add_fold(bl_fines *f, const bl_fold_group *g);
 void bl_fines_free(bl_fines *f);
 
 /* Adds value v first seen at sequence number at to i: i keeps the BL_FINE_INFO distinct values

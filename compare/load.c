@@ -114,12 +114,76 @@ static int walk_store(bl_store *s, const bl_filter *f, walk *w, char *err, size_
     return rc;
 }
 
-/* The builder of the table, fed: by one walk into fine groups, or by two for --repeats all. */
+/* Whether the store's fold (bl_store_fold: one row per record shape, summed in SQL) can
+ * stand for the walk: no caller wanting every record, no median (which needs the values), and
+ * --by naming only what a shape keeps. */
+static int foldable(const bl_table_opts *o, bl_report_each_fn each)
+{
+    if (each || o->repeats == BL_REP_ALL || o->repeats == BL_REP_MEDIAN)
+        return 0;
+    for (const char *p = o->by; p && *p;) {
+        size_t len = strcspn(p, ",");
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        if (!bl_fold_keeps(name))
+            return 0;
+        p += len + (p[len] == ',');
+    }
+    return 1;
+}
+
+typedef struct fold_ctx {
+    bl_fines *fines;
+    size_t n;
+    int row; /* a record's "row" label may name its set-up (setups.c): walk instead */
+} fold_ctx;
+
+static int fold_one(void *ctx, bl_fold_group *g)
+{
+    fold_ctx *c = ctx;
+    if (bl_record_label(g->shape, "row")) {
+        c->row = 1;
+        return 1;
+    }
+    c->n += g->n_recs;
+    bl_fines_add_fold(c->fines, g);
+    return 0;
+}
+
+/* The fine groups from the store's fold; 0, else 1 (the walk must make them) or -1. */
+static int fold_store(bl_store *s, const bl_filter *f, bl_fines *fines, size_t *n, char *err,
+                      size_t errlen)
+{
+    fold_ctx c = {.fines = fines};
+    int rc = bl_store_fold(s, f, fold_one, &c, err, errlen);
+    *n = c.n;
+    return rc == 1 || c.row ? 1 : rc;
+}
+
+/* The builder of the table, fed: by the store's fold or one walk into fine groups, or by two
+ * walks for --repeats all. */
 static int fill(bl_store *s, const bl_filter *f, const bl_table_opts *o, bl_report_each_fn each,
                 void *ctx, bl_table_builder *b, size_t *n, char *err, size_t errlen)
 {
     bl_setup_plan *plan = bl_setup_plan_new(o->by);
     int rc;
+    if (foldable(o, each) && getenv("BENCHLOG_NO_FOLD") == NULL) {
+        bl_fines fines;
+        bl_fines_init(&fines, o->by, 0);
+        rc = fold_store(s, f, &fines, n, err, errlen);
+        if (rc == 0) {
+            bl_setup_plan_add_fines(plan, &fines);
+            bl_setup_plan_end(plan);
+            bl_table_set_plan(b, plan);
+            bl_table_add_fines(b, &fines);
+        }
+        bl_fines_free(&fines);
+        if (rc <= 0) {
+            if (rc < 0)
+                bl_setup_plan_free(plan);
+            return rc ? 1 : 0;
+        }
+    }
     if (o->repeats != BL_REP_ALL) {
         bl_fines fines;
         bl_fines_init(&fines, o->by, o->repeats == BL_REP_MEDIAN);

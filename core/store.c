@@ -47,6 +47,21 @@ static const char *const schema_v4 =
     "  '$.when_from', 'import') WHERE json_extract(json, '$.when') IS NULL;"
     "PRAGMA user_version = 4;";
 
+/* v5: what a comparison groups and sums, as columns (fold.h): records.shape_id (the record
+ * less its figures, in shapes) and f_* (its fold figures), so that report's GROUP BY reads no
+ * JSON, and an index of them. Filled from the JSON of older records by
+ * bl_store_sqlite_fill_fold (migrate_v5). */
+static const char *const schema_v5 = "ALTER TABLE records ADD COLUMN shape_id INTEGER;"
+                                     "ALTER TABLE records ADD COLUMN f_bw REAL;"
+                                     "ALTER TABLE records ADD COLUMN f_iops REAL;"
+                                     "ALTER TABLE records ADD COLUMN f_lat REAL;"
+                                     "ALTER TABLE records ADD COLUMN f_p50 REAL;"
+                                     "ALTER TABLE records ADD COLUMN f_p99 REAL;"
+                                     "ALTER TABLE records ADD COLUMN f_p999 REAL;"
+                                     "ALTER TABLE records ADD COLUMN f_value REAL;"
+                                     "ALTER TABLE records ADD COLUMN f_cpu REAL;"
+                                     "ALTER TABLE records ADD COLUMN f_flags INTEGER;";
+
 int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
     char *msg = NULL;
@@ -142,6 +157,28 @@ static int add_run_ids(sqlite3 *db, char *err, size_t errlen)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The columns are added unless there (a store whose user_version was set back by hand), the
+ * shapes made again, every record's fold columns filled. */
+static int migrate_v5(sqlite3 *db, char *err, size_t errlen)
+{
+    int has = 0;
+    if (query_int(db, "SELECT count(*) FROM pragma_table_info('records') WHERE name = 'shape_id'",
+                  &has, NULL, 0) != 0 ||
+        (!has && bl_store_exec(db, schema_v5, err, errlen) != 0) ||
+        bl_store_exec(db,
+                      "DROP TABLE IF EXISTS shapes;"
+                      "CREATE TABLE shapes(id INTEGER PRIMARY KEY, shape TEXT NOT NULL UNIQUE);",
+                      err, errlen) != 0 ||
+        bl_store_sqlite_fill_fold(db, err, errlen) != 0)
+        return -1;
+    /* covering report's GROUP BY: it reads the index in shape order, never the JSON's pages
+     * nor a sorter (1M records: 0.5 s of CPU, against 3 s through the table) */
+    return bl_store_exec(db,
+                         "CREATE INDEX IF NOT EXISTS records_fold ON records(" BL_FOLD_COLS ");"
+                         "PRAGMA user_version = 5;",
+                         err, errlen);
+}
+
 /* Brings the schema to BL_STORE_SCHEMA inside one transaction; refuses newer stores. */
 static int migrate(sqlite3 *db, const char *path, int v, char *err, size_t errlen)
 {
@@ -168,6 +205,8 @@ static int migrate(sqlite3 *db, const char *path, int v, char *err, size_t errle
     if (v < 3 && (bl_store_exec(db, schema_v3, err, errlen) != 0 || add_run_ids(db, err, errlen)))
         goto fail;
     if (v < 4 && bl_store_exec(db, schema_v4, err, errlen) != 0)
+        goto fail;
+    if (v < 5 && migrate_v5(db, err, errlen) != 0)
         goto fail;
     return bl_store_exec(db, "COMMIT", err, errlen);
 fail:
@@ -314,6 +353,10 @@ static void sqlite_close(bl_store *s)
     sqlite3_finalize(s->st_run);
     sqlite3_finalize(s->st_record);
     sqlite3_finalize(s->st_ids);
+    if (s->fold) {
+        bl_fold_stmts_free(s->fold);
+        free(s->fold);
+    }
     /* WAL mode stays with the file, and a WAL store cannot be read from a folder the reader
      * may not write (its -shm file): the last writer to close returns it to a rollback
      * journal, which also folds the log back into the file. While another connection has
@@ -408,12 +451,18 @@ static int insert_import(bl_store *s, const char *source, const char *hash, cons
 static int insert_records(bl_import *im, const bl_records *recs)
 {
     bl_store *s = im->s;
-    sqlite3_stmt *st = prepared(s, &s->st_record,
-                                "INSERT INTO records(import_id, run, line, tool, test, json) "
-                                "VALUES (?, ?, ?, ?, ?, ?)");
+    sqlite3_stmt *st =
+        prepared(s, &s->st_record,
+                 "INSERT INTO records(import_id, run, line, tool, test, json, " BL_FOLD_COLS
+                 ") VALUES (?, ?, ?, ?, ?, ?, "
+                 "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     sqlite3_stmt *run = prepared(s, &s->st_run, bl_store_run_sql);
     if (!st || !run)
         return -1;
+    if (!s->fold) {
+        s->fold = bl_xcalloc(1, sizeof *s->fold);
+        bl_strbuf_init(&s->fold->sb);
+    }
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     int rc = SQLITE_DONE;
@@ -434,6 +483,10 @@ static int insert_records(bl_import *im, const bl_records *recs)
         sqlite3_bind_text(st, 4, r->tool, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 5, r->test, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 6, sb.s, (int)sb.len, SQLITE_STATIC);
+        if (bl_fold_cols_bind(s->db, s->fold, st, 7, r) != 0) {
+            rc = SQLITE_ERROR;
+            break;
+        }
         rc = sqlite3_step(st);
     }
     sqlite3_reset(st);
@@ -618,4 +671,5 @@ const bl_store_ops bl_store_sqlite_ops = {
     .relabel = bl_store_sqlite_relabel,
     .del = bl_store_sqlite_delete,
     .import_info = sqlite_import_info,
+    .fold = bl_store_sqlite_fold,
 };

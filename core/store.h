@@ -15,11 +15,12 @@
 
 #include "digest.h"
 #include "filter.h"
+#include "fold.h"
 #include "record.h"
 #include "strbuf.h"
 #include <stdint.h>
 
-#define BL_STORE_SCHEMA 4
+#define BL_STORE_SCHEMA 5
 
 typedef struct bl_store bl_store;
 
@@ -117,6 +118,15 @@ int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, c
 typedef int (*bl_json_fn)(void *ctx, const char *json, size_t len, const char *run_id);
 int bl_store_each_json(bl_store *s, const bl_filter *f, bl_json_fn fn, void *ctx, char *err,
                        size_t errlen);
+
+/* The records matching f (NULL = all) grouped by shape (fold.h) in the database, one group
+ * per shape with its fold figures summed exactly, to fn in order of the group's first record
+ * (fn may take g->shape, leaving NULL). A nonzero return from fn stops and is returned.
+ * Returns 0; 1 when the store cannot answer exactly (a backend without it, a filter term C
+ * must decide), so the caller walks the records instead; -1 with err. */
+typedef int (*bl_fold_fn)(void *ctx, bl_fold_group *g);
+int bl_store_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
+                  size_t errlen);
 
 /* Appends the records matching f (NULL = all) to out, in import order. */
 int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, size_t errlen);

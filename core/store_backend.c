@@ -344,6 +344,12 @@ int bl_store_each(bl_store *s, const bl_filter *f, bl_record_fn fn, void *ctx, c
     return s->ops->each(s, f, fn, NULL, ctx, err, errlen);
 }
 
+int bl_store_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
+                  size_t errlen)
+{
+    return s->ops->fold ? s->ops->fold(s, f, fn, ctx, err, errlen) : 1;
+}
+
 int bl_store_each_json(bl_store *s, const bl_filter *f, bl_json_fn fn, void *ctx, char *err,
                        size_t errlen)
 {

@@ -45,6 +45,8 @@ static int relabel_run(bl_store *s, const run_key *k, const bl_label *set, size_
     sqlite3_bind_int64(sel, 2, k->run);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
+    bl_fold_stmts fs = {0};
+    bl_strbuf_init(&fs.sb);
     int rc, bad = 0;
     while (!bad && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
         if (bl_store_relabel_json((const char *)sqlite3_column_text(sel, 1),
@@ -57,8 +59,14 @@ static int relabel_run(bl_store *s, const run_key *k, const bl_label *set, size_
         sqlite3_bind_text(upd, 1, sb.s, (int)sb.len, SQLITE_STATIC);
         sqlite3_bind_int64(upd, 2, sqlite3_column_int64(sel, 0));
         bad = sqlite3_step(upd) != SQLITE_DONE;
+        /* its labels are part of its shape (fold.h) */
+        bl_record *r = bad ? NULL : bl_record_from_json(sb.s, sb.len, NULL, 0);
+        if (r)
+            bad = bl_fold_cols_set(s->db, &fs, sqlite3_column_int64(sel, 0), r) != 0;
+        bl_record_free(r);
         (*n_records)++;
     }
+    bl_fold_stmts_free(&fs);
     bl_strbuf_free(&sb);
     sqlite3_finalize(sel);
     sqlite3_finalize(upd);

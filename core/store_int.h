@@ -65,6 +65,9 @@ typedef struct bl_store_ops {
     /* An import's content key ("" for a measured run), format and time; -1 with err. */
     int (*import_info)(bl_store *s, int64_t import_id, bl_import_info *info, char *err,
                        size_t errlen);
+    /* bl_store_fold (store.h); NULL: the backend cannot (1). */
+    int (*fold)(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
+                size_t errlen);
 } bl_store_ops;
 
 /* An import under way: what every backend's steps share. */
@@ -97,6 +100,7 @@ struct bl_store {
     /* SQLite: the import's statements, prepared once a store (store.c) */
     sqlite3_stmt *st_find, *st_import, *st_run, *st_record, *st_ids;
     int wal; /* SQLite: put in WAL mode by this writer, back to a rollback journal at close */
+    struct bl_fold_stmts *fold; /* SQLite: the fold columns' statements (store_fold.c) */
 };
 
 enum { BL_OPEN_CREATE = 1, BL_OPEN_WRITE = 2 };
@@ -139,6 +143,32 @@ int bl_store_relabel_json(const char *json, size_t len, const bl_label *set, siz
                           char *const *unset, size_t n_unset, bl_strbuf *out);
 
 /* --- SQLite backend --- */
+
+/* The fold columns (fold.h, schema v5) in the order bl_fold_cols_bind binds them. */
+#define BL_FOLD_COLS "shape_id, f_bw, f_iops, f_lat, f_p50, f_p99, f_p999, f_value, f_cpu, f_flags"
+#define BL_FOLD_COLS_SET                                                                           \
+    "shape_id = ?, f_bw = ?, f_iops = ?, f_lat = ?, f_p50 = ?, f_p99 = ?, f_p999 = ?, "            \
+    "f_value = ?, f_cpu = ?, f_flags = ?"
+#define BL_FOLD_NCOLS 10
+typedef struct bl_fold_stmts {
+    sqlite3_stmt *find, *add, *upd;
+    bl_strbuf sb;
+} bl_fold_stmts;
+/* Binds r's fold columns to st's parameters col .. col + 9, adding its shape when new; -1 on
+ * error. */
+int bl_fold_cols_bind(sqlite3 *db, bl_fold_stmts *fs, sqlite3_stmt *st, int col,
+                      const bl_record *r);
+/* Sets the fold columns of record rec_id from r; -1 on error. */
+int bl_fold_cols_set(sqlite3 *db, bl_fold_stmts *fs, sqlite3_int64 rec_id, const bl_record *r);
+void bl_fold_stmts_free(bl_fold_stmts *fs);
+/* The v5 migration's fill of every stored record's fold columns; -1 with err. */
+int bl_store_sqlite_fill_fold(sqlite3 *db, char *err, size_t errlen);
+/* bl_store_fold on SQLite; and its statement (store_query.c): rows of (first id, shape,
+ * bl_fold(...)) in order of first id; *exact 0 when C must check a term. */
+int bl_store_sqlite_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
+                         size_t errlen);
+sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
+                                   size_t errlen);
 
 /* sqlite3_exec; on failure err holds SQLite's message and -1 is returned. */
 int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);

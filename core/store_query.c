@@ -238,6 +238,37 @@ sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *ex
     return st;
 }
 
+sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
+                                   size_t errlen)
+{
+    sql_where w = {.n = 0, .exact = 1};
+    bl_strbuf_init(&w.sql);
+    /* every record has its run and import (foreign keys, a run added before its records):
+     * the joins only serve run=ID terms */
+    int runs = 0;
+    for (size_t i = 0; f && i < f->n; i++)
+        runs |= strcmp(f->t[i].key, "run") == 0;
+    bl_strbuf_puts(&w.sql, "SELECT min(r.id), sh.shape, bl_fold(r.f_bw, r.f_iops, r.f_lat, "
+                           "r.f_p50, r.f_p99, r.f_p999, r.f_value, r.f_cpu, r.f_flags)");
+    bl_strbuf_puts(&w.sql, runs ? FROM_RECORDS("r") : " FROM records r");
+    bl_strbuf_puts(&w.sql, " JOIN shapes sh ON sh.id = r.shape_id WHERE 1");
+    where_all(&w, f, "r");
+    bl_strbuf_puts(&w.sql, " GROUP BY r.shape_id ORDER BY 1");
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, w.sql.s, -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        st = NULL;
+    }
+    for (int i = 0; i < w.n; i++) {
+        if (st)
+            sqlite3_bind_text(st, i + 1, w.params[i], -1, SQLITE_TRANSIENT);
+        free(w.owned[i]);
+    }
+    bl_strbuf_free(&w.sql);
+    *exact = w.exact;
+    return st;
+}
+
 static void step_error(bl_store *s, char *err, size_t errlen)
 {
     int code = sqlite3_errcode(s->db);

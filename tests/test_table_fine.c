@@ -12,6 +12,7 @@
 #include "../compare/fine.h"
 #include "../compare/load.h"
 #include "../compare/table.h"
+#include "../core/store.h"
 #include "support/support.h"
 #include <math.h>
 #include <stdio.h>
@@ -264,13 +265,129 @@ static void test_info_first_seen(void **state)
     bl_fine_info_free(&i);
 }
 
+typedef struct folded {
+    size_t groups, records, rows;
+} folded;
+
+static int count_group(void *ctx, bl_fold_group *g)
+{
+    folded *c = ctx;
+    c->groups++;
+    c->records += g->n_recs;
+    c->rows += bl_record_label(g->shape, "row") != NULL;
+    return 0;
+}
+
+/* What the store's GROUP BY gives for one filter term (NULL: none): 0, or 1 when it cannot. */
+static int fold_of(const char *db, const char *term, folded *c)
+{
+    char err[512] = "";
+    bl_filter flt = {0};
+    if (term)
+        assert_int_equal(bl_filter_add(&flt, term, err, sizeof err), 0);
+    bl_store *s = bl_store_open_existing(db, err, sizeof err);
+    assert_non_null(s);
+    *c = (folded){0};
+    int rc = bl_store_fold(s, &flt, count_group, c, err, sizeof err);
+    assert_true(rc >= 0);
+    bl_store_close(s);
+    bl_filter_free(&flt);
+    return rc;
+}
+
+/* The table from the store's grouped query (bl_store_fold: one row per record shape, sums
+ * exact in SQL) is bit for bit the records' table, under every option it serves (mean, best,
+ * --by of labels, --pool, a baseline), for stores whose records name no set-up by a table
+ * row (those walk). */
+static void folded_tables(const fixture *f)
+{
+    const char *tools[] = {"tool=bonnie++", "tool=iozone",  "tool=dd",     "tool=KDiskMark",
+                           "tool=sysbench", "tool=diskspd", "tool=hdparm", "tool=fio-cdm"};
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof tools / sizeof *tools; i++) {
+        folded c;
+        if (fold_of(f->db, tools[i], &c) != 0 || c.rows)
+            continue;
+        used++;
+        assert_true(c.groups > 0 && c.groups <= c.records);
+        char term[64];
+        snprintf(term, sizeof term, "%s", tools[i]);
+        char *terms[] = {term};
+        bl_table_opts opts[] = {
+            {.repeats = BL_REP_MEAN},
+            {.repeats = BL_REP_BEST},
+            {.by = "host"},
+            {.by = "fs,host", .repeats = BL_REP_BEST},
+            {.by = "host", .pool = 1},
+            {.by = "tool_version"},
+        };
+        for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+            bl_table *t = compare(f, opts[k], 1, terms);
+            assert_int_equal(t->n_records, c.records);
+            bl_table_free(t);
+        }
+    }
+    assert_true(used >= 4);
+    /* bonnie++: Gaia's figures, and fewer groups than records (repeats summed in SQL) */
+    folded c;
+    assert_int_equal(fold_of(f->db, "tool=bonnie++", &c), 0);
+    assert_int_equal(c.rows, 0);
+    assert_true(c.groups < c.records);
+    char t1[] = "tool=bonnie++";
+    char *terms[] = {t1};
+    bl_table_opts o = {.baseline = "bonnie-1.03_handtyped_x2_fast.txt · Gaia",
+                       .repeats = BL_REP_BEST};
+    bl_table *t = compare(f, o, 1, terms);
+    gaia(t, BL_REP_BEST);
+    bl_table_free(t);
+    t = compare(f, (bl_table_opts){.repeats = BL_REP_MEAN}, 1, terms);
+    gaia(t, BL_REP_MEAN);
+    bl_table_free(t);
+}
+
+static void test_folded_in_sql(void **state)
+{
+    folded_tables(*state);
+}
+
+/* A store of schema 4 (no fold columns) is migrated in place; its fold then gives the same
+ * tables as its records, and the same groups as the store made new. */
+static void test_migrated_store(void **state)
+{
+    fixture *f = *state;
+    fixture old = {.dir = f->dir};
+    snprintf(old.db, sizeof old.db, "%s/v4.db", f->dir);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "cp %s %s && sqlite3 %s 'DROP INDEX records_fold; DROP TABLE shapes; "
+             "ALTER TABLE records DROP COLUMN shape_id; "
+             "ALTER TABLE records DROP COLUMN f_bw; ALTER TABLE records DROP COLUMN f_iops; "
+             "ALTER TABLE records DROP COLUMN f_lat; ALTER TABLE records DROP COLUMN f_p50; "
+             "ALTER TABLE records DROP COLUMN f_p99; ALTER TABLE records DROP COLUMN f_p999; "
+             "ALTER TABLE records DROP COLUMN f_value; ALTER TABLE records DROP COLUMN f_cpu; "
+             "ALTER TABLE records DROP COLUMN f_flags; PRAGMA user_version = 4;' && "
+             "sqlite3 %s 'PRAGMA user_version'",
+             f->db, old.db, old.db, old.db);
+    int st = -1;
+    char *out = bl_test_sh(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_string_equal(out, "4\n");
+    free(out);
+    folded a, b;
+    assert_int_equal(fold_of(old.db, "tool=iozone", &a), 0); /* opens, migrates */
+    assert_int_equal(fold_of(f->db, "tool=iozone", &b), 0);
+    assert_int_equal(a.groups, b.groups);
+    assert_int_equal(a.records, b.records);
+    assert_true(a.records > 0);
+    folded_tables(&old);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_default_grouping),
-        cmocka_unit_test(test_by_and_pool),
-        cmocka_unit_test(test_filtered_with_baseline),
-        cmocka_unit_test(test_info_first_seen),
+        cmocka_unit_test(test_default_grouping),       cmocka_unit_test(test_by_and_pool),
+        cmocka_unit_test(test_filtered_with_baseline), cmocka_unit_test(test_info_first_seen),
+        cmocka_unit_test(test_folded_in_sql),          cmocka_unit_test(test_migrated_store),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
