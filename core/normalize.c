@@ -214,7 +214,9 @@ static int strip_markup(const char *s, bl_strbuf *sb)
             p += n, changed = 1;
             continue;
         }
-        bl_strbuf_putc(sb, *p++);
+        size_t plain = 1 + strcspn(p + 1, "&<[*"); /* up to the next byte markup starts with */
+        bl_strbuf_putn(sb, p, plain);
+        p += plain;
     }
     if (!changed)
         bl_strbuf_reset(sb);
