@@ -107,6 +107,8 @@ static size_t tag_len(const char *s, char open, const char *const *names, size_t
     if (*s != open)
         return 0;
     const char *p = s + 1 + (s[1] == '/');
+    if (!isalpha((unsigned char)*p))
+        return 0; /* every name starts with a letter: fio's "[ 5]" stops here */
     for (size_t k = 0; k < nnames; k++) {
         size_t n = strlen(names[k]);
         if (strncasecmp(p, names[k], n) != 0)
