@@ -383,11 +383,26 @@ static int rate_agrees(const dd_line *d)
     return rate_fits(d) || zero_rate_of_slow_bytes(d);
 }
 
+/* Whether s has what every summary has: a digit, blanks and a seconds word (seconds_word's
+ * words start with 's', or with the first byte of "秒" or "с"). Most lines of other tools'
+ * outputs have none, and are then not read as summaries, which costs far more. */
+static int seconds_after_digit(const char *s)
+{
+    for (const char *w = s; (w = strpbrk(w, "s\xe7\xd1")); w++) {
+        const char *p = w;
+        while (p > s && p[-1] == ' ')
+            p--;
+        if (p > s && isdigit((unsigned char)p[-1]))
+            return 1;
+    }
+    return 0;
+}
+
 static int dd_probe(const bl_text *t)
 {
     dd_line d;
     for (size_t i = 0; i < t->nlines; i++)
-        if (dd_summary(t->line[i], &d))
+        if (seconds_after_digit(t->line[i]) && dd_summary(t->line[i], &d))
             return 80;
     return 0;
 }
