@@ -1,6 +1,7 @@
 #include "normalize.h"
 #include "strbuf.h"
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -36,12 +37,20 @@ static void free_lines(nlines *l)
     free(l->v);
 }
 
+/* Bytes that start a character; ASCII, most of any text, skipped a word at a time. */
 static unsigned columns(const char *s)
 {
-    unsigned n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
+    size_t len = strlen(s), cont = 0, i = 0;
+    for (uint64_t w; i + 8 <= len; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (!(w & 0x8080808080808080u))
+            continue;
+        for (size_t k = i; k < i + 8; k++)
+            cont += ((unsigned char)s[k] & 0xc0) == 0x80;
+    }
+    for (; i < len; i++)
+        cont += ((unsigned char)s[i] & 0xc0) == 0x80;
+    return (unsigned)(len - cont);
 }
 
 /* `>`, `> `, `>> `, `> > `, `>>>` ... at the start of a mail or Markdown quote; not the `>`
@@ -322,6 +331,9 @@ static void strip_comment_marks(nlines *l)
  * is kept, the code and quotes go; a one-line docstring keeps its text. */
 static const char *triple_quote(const char *s, const char **second)
 {
+    *second = NULL;
+    if (!strpbrk(s, "\"'")) /* one pass for the lines without quotes, not two */
+        return NULL;
     const char *a = strstr(s, "\"\"\""), *b = strstr(s, "'''");
     const char *q = a && (!b || a < b) ? a : b;
     *second = q ? strstr(q + 3, q == a ? "\"\"\"" : "'''") : NULL;
