@@ -156,7 +156,14 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
 /* "SOURCE:LINE: message" lines on stderr, painted p on a terminal. */
 static void print_painted(const bl_diag *v, size_t n, bl_paint p)
 {
+    if (!n)
+        return;
     int on = bl_color(stderr);
+    /* stderr writes each call at once: the batch's lines go out in one write, not two each */
+    char *all = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&all, &len);
+    FILE *to = m ? m : stderr;
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     for (size_t i = 0; i < n; i++) {
@@ -165,10 +172,13 @@ static void print_painted(const bl_diag *v, size_t n, bl_paint p)
             bl_strbuf_printf(&sb, "%s:%ld: %s", v[i].source, v[i].line, v[i].msg);
         else
             bl_strbuf_printf(&sb, "%s: %s", v[i].source, v[i].msg);
-        bl_paint_fputs(stderr, on, p, sb.s);
-        fputc('\n', stderr);
+        bl_paint_fputs(to, on, p, sb.s);
+        fputc('\n', to);
     }
     bl_strbuf_free(&sb);
+    if (m && fclose(m) == 0)
+        fwrite(all, 1, len, stderr);
+    free(all);
 }
 
 /* The parse's errors, and its warnings unless -q (as bl_print_diags, painted). */
