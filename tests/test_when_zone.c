@@ -65,15 +65,50 @@ static void fio_fixture_when(void **state)
     }
 }
 
-/* Every hour and 7 seconds through 2026 (both DST changes), first in order, then
+/* Every 3 hours and 7 seconds through 2026 (both DST changes), first in order, then
  * shuffled: each wall time gives what mktime gives. Around the changes the stretch never
  * answers, so mktime itself does, and the answers stay mktime's even for the hour that
  * does not exist or exists twice. */
+/* The wall time of instant u, as fio prints it, read back: mktime's answer. */
+static void check_instant(const char *tz, time_t u)
+{
+    struct tm lt;
+    localtime_r(&u, &lt);
+    char s[64];
+    strftime(s, sizeof s, "%a %b %e %H:%M:%S %Y", &lt);
+    struct tm m = lt;
+    m.tm_isdst = -1;
+    time_t got = when_of(s), ref = mktime(&m);
+    if (got != ref)
+        fail_msg("%s %s: %lld, mktime %lld", tz, s, (long long)got, (long long)ref);
+}
+
+/* Every 10 minutes and 1 second from 36 hours before each of the zone's offset changes in
+ * 2026 to 36 hours after, in order: the stretch learnt before a change must stop answering
+ * in time. */
+static void around_changes(const char *tz, time_t from, time_t to)
+{
+    int changes = 0;
+    for (time_t h = from; h < to; h += 3600) {
+        struct tm a, b;
+        time_t next = h + 3600;
+        localtime_r(&h, &a);
+        localtime_r(&next, &b);
+        if (a.tm_gmtoff == b.tm_gmtoff)
+            continue;
+        changes++;
+        for (time_t u = h - 36 * 3600; u < h + 36 * 3600; u += 601)
+            check_instant(tz, u);
+    }
+    assert_int_equal(changes, 2); /* both zones change twice a year */
+}
+
 static void sweep_zone(const char *tz)
 {
     set_tz(tz);
-    enum { STEP = 3607 };
+    enum { STEP = 10807 };
     const time_t from = 1767225600, to = 1798761600; /* 2026-01-01 .. 2027-01-01 UTC */
+    around_changes(tz, from, to);
     size_t n = (size_t)((to - from) / STEP);
     time_t *order = malloc(n * sizeof *order);
     for (size_t i = 0; i < n; i++)
@@ -88,18 +123,8 @@ static void sweep_zone(const char *tz)
                 order[i] = order[j], order[j] = k;
             }
         }
-        for (size_t i = 0; i < n; i++) {
-            struct tm lt;
-            time_t u = order[i];
-            localtime_r(&u, &lt);
-            char s[64];
-            strftime(s, sizeof s, "%a %b %e %H:%M:%S %Y", &lt);
-            struct tm m = lt;
-            m.tm_isdst = -1;
-            time_t got = when_of(s), ref = mktime(&m);
-            if (got != ref)
-                fail_msg("%s %s: %lld, mktime %lld", tz, s, (long long)got, (long long)ref);
-        }
+        for (size_t i = 0; i < n; i++)
+            check_instant(tz, order[i]);
     }
     free(order);
 }
