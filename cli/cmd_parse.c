@@ -153,20 +153,32 @@ static int read_args(const char *cmd, int argc, char **argv, parse_args *a)
     return 0;
 }
 
-/* "SOURCE:LINE: message" lines on stderr, painted p on a terminal. */
+/* "SOURCE:LINE: message" lines on stderr, painted p on a terminal. stderr writes each call
+ * at once, two a line; so up to CHUNK lines go out in one write (a memory stream), a few
+ * hundred lines held at a time however many there are. */
 static void print_painted(const bl_diag *v, size_t n, bl_paint p)
 {
+    enum { CHUNK = 256 };
     int on = bl_color(stderr);
     bl_strbuf sb;
     bl_strbuf_init(&sb);
-    for (size_t i = 0; i < n; i++) {
-        bl_strbuf_reset(&sb);
-        if (v[i].line > 0)
-            bl_strbuf_printf(&sb, "%s:%ld: %s", v[i].source, v[i].line, v[i].msg);
-        else
-            bl_strbuf_printf(&sb, "%s: %s", v[i].source, v[i].msg);
-        bl_paint_fputs(stderr, on, p, sb.s);
-        fputc('\n', stderr);
+    for (size_t from = 0; from < n; from += CHUNK) {
+        char *all = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&all, &len);
+        FILE *to = m ? m : stderr;
+        for (size_t i = from; i < n && i < from + CHUNK; i++) {
+            bl_strbuf_reset(&sb);
+            if (v[i].line > 0)
+                bl_strbuf_printf(&sb, "%s:%ld: %s", v[i].source, v[i].line, v[i].msg);
+            else
+                bl_strbuf_printf(&sb, "%s: %s", v[i].source, v[i].msg);
+            bl_paint_fputs(to, on, p, sb.s);
+            fputc('\n', to);
+        }
+        if (m && fclose(m) == 0)
+            fwrite(all, 1, len, stderr);
+        free(all);
     }
     bl_strbuf_free(&sb);
 }

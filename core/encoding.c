@@ -12,6 +12,7 @@
 #include "strbuf.h"
 #include <errno.h>
 #include <iconv.h>
+#include <stdint.h>
 #include <string.h>
 
 size_t bl_utf8_seq_len(const unsigned char *s, size_t avail)
@@ -45,9 +46,27 @@ size_t bl_utf8_seq_len(const unsigned char *s, size_t avail)
     return n;
 }
 
+/* How many bytes from s[0] are ASCII, read a word at a time: text is mostly ASCII, and the
+ * checks below only need to look at the rest. */
+static size_t ascii_run(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    for (uint64_t w; i + 8 <= len; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080u)
+            break;
+    }
+    while (i < len && s[i] < 0x80)
+        i++;
+    return i;
+}
+
 static int valid_utf8(const unsigned char *s, size_t len)
 {
     for (size_t i = 0; i < len;) {
+        i += ascii_run(s + i, len - i);
+        if (i == len)
+            break;
         size_t n = bl_utf8_seq_len(s + i, len - i);
         if (n == 0)
             return 0;
@@ -201,8 +220,8 @@ static const char *decode(const unsigned char *s, size_t len, bl_strbuf *sb)
 /* Same-meaning variants to ASCII; the result is never longer than the input. */
 static size_t normalise(char *s, size_t n)
 {
-    size_t o = 0;
-    for (size_t i = 0; i < n;) {
+    size_t o = ascii_run((const unsigned char *)s, n); /* ASCII is kept as it is */
+    for (size_t i = o; i < n;) {
         const unsigned char *u = (const unsigned char *)s + i;
         if (n - i >= 2 && u[0] == 0xc2 && u[1] == 0xa0) { /* U+00A0 */
             s[o++] = ' ', i += 2;

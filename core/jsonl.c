@@ -31,12 +31,22 @@ static void put_str(writer *w, const char *k, const char *v)
     bl_strbuf_put_json_string(w->sb, v);
 }
 
+/* v in decimal, as "%llu" prints it (a record has many counts: printf was a tenth of it). */
+static void put_unsigned(bl_strbuf *sb, unsigned long long v)
+{
+    char buf[24], *q = buf + sizeof buf;
+    do
+        *--q = (char)('0' + v % 10);
+    while (v /= 10);
+    bl_strbuf_putn(sb, q, (size_t)(buf + sizeof buf - q));
+}
+
 static void put_int(writer *w, const char *k, int64_t v)
 {
     if (v < 0)
         return;
     key(w, k);
-    bl_strbuf_printf(w->sb, "%lld", (long long)v);
+    put_unsigned(w->sb, (unsigned long long)v);
 }
 
 static void put_num(writer *w, const char *k, double v)
@@ -47,13 +57,12 @@ static void put_num(writer *w, const char *k, double v)
     bl_strbuf_put_double(w->sb, v);
 }
 
+/* A number's text holds nothing JSON escapes: quoted as it is. */
 static void put_pct_key(bl_strbuf *sb, double pct)
 {
-    bl_strbuf tmp;
-    bl_strbuf_init(&tmp);
-    bl_strbuf_put_double(&tmp, pct);
-    bl_strbuf_put_json_string(sb, tmp.s);
-    bl_strbuf_free(&tmp);
+    bl_strbuf_putc(sb, '"');
+    bl_strbuf_put_double(sb, pct);
+    bl_strbuf_putc(sb, '"');
 }
 
 static void put_lat(writer *w, const char *k, const bl_lat *l)
@@ -85,7 +94,9 @@ static void put_lat(writer *w, const char *k, const bl_lat *l)
         for (size_t i = 0; i < l->n_bins; i++) {
             bl_strbuf_puts(w->sb, i ? ",[" : "[");
             bl_strbuf_put_double(w->sb, l->bins[i].value);
-            bl_strbuf_printf(w->sb, ",%llu]", (unsigned long long)l->bins[i].count);
+            bl_strbuf_putc(w->sb, ',');
+            put_unsigned(w->sb, (unsigned long long)l->bins[i].count);
+            bl_strbuf_putc(w->sb, ']');
         }
         bl_strbuf_putc(w->sb, ']');
     }

@@ -1,6 +1,7 @@
 #include "normalize.h"
 #include "strbuf.h"
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -36,12 +37,20 @@ static void free_lines(nlines *l)
     free(l->v);
 }
 
+/* Bytes that start a character; ASCII, most of any text, skipped a word at a time. */
 static unsigned columns(const char *s)
 {
-    unsigned n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
+    size_t len = strlen(s), cont = 0, i = 0;
+    for (uint64_t w; i + 8 <= len; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (!(w & 0x8080808080808080u))
+            continue;
+        for (size_t k = i; k < i + 8; k++)
+            cont += ((unsigned char)s[k] & 0xc0) == 0x80;
+    }
+    for (; i < len; i++)
+        cont += ((unsigned char)s[i] & 0xc0) == 0x80;
+    return (unsigned)(len - cont);
 }
 
 /* `>`, `> `, `>> `, `> > `, `>>>` ... at the start of a mail or Markdown quote; not the `>`
@@ -107,6 +116,8 @@ static size_t tag_len(const char *s, char open, const char *const *names, size_t
     if (*s != open)
         return 0;
     const char *p = s + 1 + (s[1] == '/');
+    if (!isalpha((unsigned char)*p))
+        return 0; /* every name starts with a letter: fio's "[ 5]" stops here */
     for (size_t k = 0; k < nnames; k++) {
         size_t n = strlen(names[k]);
         if (strncasecmp(p, names[k], n) != 0)
@@ -214,7 +225,9 @@ static int strip_markup(const char *s, bl_strbuf *sb)
             p += n, changed = 1;
             continue;
         }
-        bl_strbuf_putc(sb, *p++);
+        size_t plain = 1 + strcspn(p + 1, "&<[*"); /* up to the next byte markup starts with */
+        bl_strbuf_putn(sb, p, plain);
+        p += plain;
     }
     if (!changed)
         bl_strbuf_reset(sb);
@@ -318,6 +331,9 @@ static void strip_comment_marks(nlines *l)
  * is kept, the code and quotes go; a one-line docstring keeps its text. */
 static const char *triple_quote(const char *s, const char **second)
 {
+    *second = NULL;
+    if (!strpbrk(s, "\"'")) /* one pass for the lines without quotes, not two */
+        return NULL;
     const char *a = strstr(s, "\"\"\""), *b = strstr(s, "'''");
     const char *q = a && (!b || a < b) ? a : b;
     *second = q ? strstr(q + 3, q == a ? "\"\"\"" : "'''") : NULL;

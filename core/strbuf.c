@@ -99,7 +99,10 @@ void bl_strbuf_puts(bl_strbuf *sb, const char *s)
 
 void bl_strbuf_putc(bl_strbuf *sb, char c)
 {
-    bl_strbuf_putn(sb, &c, 1);
+    if (sb->len + 2 > sb->cap)
+        reserve(sb, 1);
+    sb->s[sb->len++] = c;
+    sb->s[sb->len] = '\0';
 }
 
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap)

@@ -40,14 +40,86 @@ static int valid(const struct tm *tm)
            tm->tm_sec <= 60;
 }
 
+/* mktime reads the zone file again on every call (glibc with TZ unset stats /etc/localtime),
+ * which a file of a million job headers pays for a million times. So the zone's offset is
+ * kept for stretches of time where it is known not to change: a wall time well inside one is
+ * unambiguous, and its epoch is its timegm value minus the offset, the one answer mktime
+ * gives too. A stretch is learnt from mktime's own answer and localtime_r (which does not
+ * re-read the zone), sampled every SPAN_STEP seconds up to SPAN_REACH either side (no zone
+ * changes its offset twice within SPAN_STEP); a wall time is taken from it only when every
+ * instant it could stand for (within SPAN_ZONE, more than any zone's offset) lies inside.
+ * Another TZ forgets them all. One set per thread: no locks, no shared state. */
+enum { SPAN_STEP = 1800, SPAN_REACH = 2 * 86400, SPAN_ZONE = 27 * 3600, SPANS = 16 };
+
+typedef struct zone_spans {
+    char tz[64]; /* TZ they were learnt under ("" = unset) */
+    size_t n, next;
+    struct {
+        time_t lo, hi; /* the offset holds for every instant in [lo, hi] */
+        long off;      /* local wall seconds minus UTC seconds */
+    } v[SPANS];
+} zone_spans;
+
+static _Thread_local zone_spans spans;
+
+static long offset_at(time_t t, int *ok)
+{
+    struct tm lt;
+    *ok = localtime_r(&t, &lt) != NULL;
+    return *ok ? lt.tm_gmtoff : 0;
+}
+
+/* Remembers the stretch around t (whose offset is off) where the offset stays off. */
+static void learn_span(time_t t, long off)
+{
+    int ok = 1;
+    time_t lo = t, hi = t;
+    while (lo > t - SPAN_REACH && offset_at(lo - SPAN_STEP, &ok) == off && ok)
+        lo -= SPAN_STEP;
+    while (hi < t + SPAN_REACH && offset_at(hi + SPAN_STEP, &ok) == off && ok)
+        hi += SPAN_STEP;
+    if (hi - lo <= 2 * SPAN_ZONE)
+        return; /* too short to answer anything */
+    size_t i = spans.next++ % SPANS;
+    spans.v[i].lo = lo, spans.v[i].hi = hi, spans.v[i].off = off;
+    spans.n += spans.n < SPANS;
+}
+
+/* The epoch of wall (a wall time read as UTC) from a stretch: 1, or 0 when none holds it. */
+static int from_spans(const char *tz, time_t wall, time_t *t)
+{
+    if (strlen(tz) >= sizeof spans.tz || strcmp(tz, spans.tz) != 0) {
+        spans.n = spans.next = 0;
+        if (strlen(tz) < sizeof spans.tz)
+            strcpy(spans.tz, tz);
+        else
+            spans.tz[0] = 1; /* matches no TZ: nothing is learnt under one this long */
+        return 0;
+    }
+    for (size_t i = 0; i < spans.n; i++)
+        if (wall - SPAN_ZONE >= spans.v[i].lo && wall + SPAN_ZONE <= spans.v[i].hi) {
+            *t = wall - spans.v[i].off;
+            return 1;
+        }
+    return 0;
+}
+
 /* A local time: what mktime makes of it, daylight saving decided by the date. */
 static int local_time(struct tm *tm, time_t *t)
 {
     if (!valid(tm))
         return -1;
+    const char *tz = getenv("TZ");
+    struct tm u = *tm;
+    if (from_spans(tz ? tz : "", timegm(&u), t))
+        return 0;
     tm->tm_isdst = -1;
     *t = mktime(tm);
-    return *t == (time_t)-1 ? -1 : 0;
+    if (*t == (time_t)-1)
+        return -1;
+    if (spans.tz[0] != 1)
+        learn_span(*t, tm->tm_gmtoff);
+    return 0;
 }
 
 /* "Z", "+01:00", "-0500" or nothing (local); the rest must be blank. */

@@ -366,6 +366,10 @@ int bl_bonnie_csv_line(const char *s, long line, bl_bonnie_run *r, char *err, si
     const char *f[64];
     size_t len[64];
     s += strspn(s, " \t");
+    const char *comma = s;
+    for (int k = 0; k < 5; k++, comma++) /* under 6 fields is no bonnie++ line (below) */
+        if (!(comma = strchr(comma, ',')))
+            return 0;
     size_t n = split_csv(s, f, len, 64);
     /* "1.97,1.97,host,..." is bonnie++'s however short; a host-first line needs its 27 fields */
     double h;

@@ -40,6 +40,8 @@ static int is_pipe_line(const char *s)
 
 int bl_bonnie_table_start(const char *s)
 {
+    if (!strstr(s, "Sequential ")) /* both kinds of heading hold it */
+        return 0;
     return (strstr(s, "Sequential Output") && strstr(s, "Sequential Input")) ||
            (strstr(s, "Sequential Create") && strstr(s, "Random Create"));
 }

@@ -37,9 +37,7 @@ enum { DD_OTHER, DD_SUMMARY, DD_PROGRESS, DD_RECORDS, DD_BLANK };
 
 static const char *next_digit(const char *p)
 {
-    while (*p && !isdigit((unsigned char)*p))
-        p++;
-    return p;
+    return p + strcspn(p, "0123456789"); /* isdigit's set in every locale */
 }
 
 /* dd's seconds word in the locales it is translated to, and BSD's "secs". */
@@ -133,14 +131,18 @@ static int dd_summary(const char *s, dd_line *d)
     const char *p = s, *b = NULL, *seen = s;
     int depth = 0; /* the byte count never stands inside "(67 MB, 64 MiB)" */
     for (p = next_digit(p); *p; p = next_digit(p)) {
-        for (; seen < p; seen++)
-            depth += (*seen == '(') - (*seen == ')');
         const char *q = p;
         while (isdigit((unsigned char)*q))
             q++;
         int word = (*q == ' ' && q[1] && !isdigit((unsigned char)q[1]) && q[1] != '+') ||
                    (unsigned char)*q >= 0xC0; /* zh_CN of CentOS 6/7: "1073741824字节" */
-        if (depth <= 0 && (p == s || p[-1] == ' ' || p[-1] == '-') && word) {
+        if (!word || !(p == s || p[-1] == ' ' || p[-1] == '-')) {
+            p = q;
+            continue; /* no candidate: the depth is counted up to where one is */
+        }
+        for (; seen < p; seen++)
+            depth += (*seen == '(') - (*seen == ')');
+        if (depth <= 0) {
             b = p;
             break;
         }
@@ -381,11 +383,26 @@ static int rate_agrees(const dd_line *d)
     return rate_fits(d) || zero_rate_of_slow_bytes(d);
 }
 
+/* Whether s has what every summary has: a digit, blanks and a seconds word (seconds_word's
+ * words start with 's', or with the first byte of "秒" or "с"). Most lines of other tools'
+ * outputs have none, and are then not read as summaries, which costs far more. */
+static int seconds_after_digit(const char *s)
+{
+    for (const char *w = s; (w = strpbrk(w, "s\xe7\xd1")); w++) {
+        const char *p = w;
+        while (p > s && p[-1] == ' ')
+            p--;
+        if (p > s && isdigit((unsigned char)p[-1]))
+            return 1;
+    }
+    return 0;
+}
+
 static int dd_probe(const bl_text *t)
 {
     dd_line d;
     for (size_t i = 0; i < t->nlines; i++)
-        if (dd_summary(t->line[i], &d))
+        if (seconds_after_digit(t->line[i]) && dd_summary(t->line[i], &d))
             return 80;
     return 0;
 }

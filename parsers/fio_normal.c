@@ -517,6 +517,8 @@ static int fio_probe(const bl_text *t)
              bl_fio_ddir_from(bl_fio_skip(t->line[i + 1]),
                               strcspn(bl_fio_skip(t->line[i + 1]), ":")) >= 0))
             fragments++;
+        if (heads && dirs)
+            return 90; /* what the rest holds changes nothing */
     }
     return heads && dirs ? 90 : fragments ? 60 : 0;
 }

@@ -203,6 +203,8 @@ static const char *const report_names[IZ_MAXCOL] = {
 static int report_title(const char *s)
 {
     s += strspn(s, " \t");
+    if (s[0] != '"')
+        return -1;
     for (int c = 0; c < IZ_MAXCOL; c++) {
         size_t n = strlen(report_names[c]);
         if (s[0] == '"' && strncmp(s + 1, report_names[c], n) == 0 &&

@@ -36,8 +36,20 @@ static const char *skip_ws(const char *s)
 static int blank_or_fence(const char *s)
 {
     s = skip_ws(s);
-    return *s == '\0' || strcmp(s, ">||") == 0 || strncmp(s, "||<", 3) == 0 ||
-           strncmp(s, "```", 3) == 0 || strcmp(s, "<pre>") == 0 || strcmp(s, "</pre>") == 0;
+    switch (*s) { /* most lines are none of these: their first byte says so */
+    case '\0':
+        return 1;
+    case '>':
+        return strcmp(s, ">||") == 0;
+    case '|':
+        return strncmp(s, "||<", 3) == 0;
+    case '`':
+        return strncmp(s, "```", 3) == 0;
+    case '<':
+        return strcmp(s, "<pre>") == 0 || strcmp(s, "</pre>") == 0;
+    default:
+        return 0;
+    }
 }
 
 static size_t trimmed_len(const char *s)

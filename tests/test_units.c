@@ -7,6 +7,8 @@
 #include "../core/units.h"
 #include "support/support.h"
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static double bw(const char *s, int kilo)
 {
@@ -113,12 +115,65 @@ static void test_numbers(void **state)
     assert_true(isinf(v));
 }
 
+/* Short decimals are read without strtod (one exact division): every value must be bit for
+ * bit what strtod gives, whatever the digits, the point's place, the sign, and at the edges
+ * of the fast path (15 and 16 digits, leading zeros, "-0"). */
+static void test_numbers_as_strtod(void **state)
+{
+    (void)state;
+    static const char *const edge[] = {"-0",
+                                       "0",
+                                       "0.0",
+                                       "-0.000",
+                                       "999999999999999",
+                                       "9999999999999999",
+                                       "0.000000000000001",
+                                       "000000000000001.5",
+                                       "123456789012345.6",
+                                       "1.23456789012345",
+                                       "9007199254740993",
+                                       "0.1",
+                                       "0.3",
+                                       "2.675",
+                                       "1.005",
+                                       "+7.25",
+                                       "99.999999999999"};
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        double v;
+        assert_true(bl_parse_number(edge[i], 0, &v, NULL));
+        double want = strtod(edge[i], NULL);
+        if (memcmp(&v, &want, sizeof v) != 0)
+            fail_msg("%s: %.17g, strtod %.17g", edge[i], v, want);
+    }
+    unsigned long long x = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int digits = 1 + (int)(x % 17), point = (int)((x >> 8) % (unsigned)(digits + 1));
+        char s[40], *p = s;
+        if ((x >> 16) % 4 == 0)
+            *p++ = '-';
+        unsigned long long y = x;
+        for (int d = 0; d < digits; d++) {
+            if (d == point && d > 0)
+                *p++ = '.';
+            y = y * 6364136223846793005ULL + 1442695040888963407ULL;
+            *p++ = (char)('0' + (y >> 33) % 10);
+        }
+        *p = 0;
+        double v;
+        assert_true(bl_parse_number(s, 0, &v, NULL));
+        double want = strtod(s, NULL);
+        if (memcmp(&v, &want, sizeof v) != 0)
+            fail_msg("%s: %.17g, strtod %.17g", s, v, want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bandwidth), cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_durations), cmocka_unit_test(test_counts),
-        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_numbers),   cmocka_unit_test(test_numbers_as_strtod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
