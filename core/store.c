@@ -310,7 +310,10 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     /* A write, including an upgrade, happens only to a sound file of ours. */
     if (check_ours(db, path, v, err, errlen) != 0)
         goto fail;
-    if (!empty && ((mode & BL_OPEN_WRITE) || v < BL_STORE_SCHEMA) &&
+    /* Schema 5 only adds what report's grouped query reads: a reader who may not write the
+     * file reads a schema 4 store as it is, record by record. */
+    int no_fold = v == 4 && !(mode & BL_OPEN_WRITE) && sqlite3_db_readonly(db, "main") == 1;
+    if (!empty && ((mode & BL_OPEN_WRITE) || (v < BL_STORE_SCHEMA && !no_fold)) &&
         check_sound(db, path, err, errlen) != 0)
         goto fail;
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
@@ -320,7 +323,7 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     int wal = (mode & BL_OPEN_WRITE) &&
               sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK;
     if (bl_store_exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
-        migrate(db, path, v, inner, sizeof inner) != 0) {
+        (!no_fold && migrate(db, path, v, inner, sizeof inner) != 0)) {
         if (strncmp(inner, path, strlen(path)) == 0)
             snprintf(err, errlen, "%s", inner);
         else
@@ -332,6 +335,7 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     s->db = db;
     s->path = bl_xstrdup(path);
     s->wal = wal;
+    s->no_fold = no_fold;
     return s;
 fail:
     sqlite3_close(db);

@@ -146,6 +146,8 @@ static void fold_final(sqlite3_context *cx)
 int bl_store_sqlite_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
                          size_t errlen)
 {
+    if (s->no_fold)
+        return 1; /* no fold columns: the caller walks the records */
     fold_list l = {0};
     if (sqlite3_create_function(s->db, "bl_fold", BL_FOLD_N + 1, SQLITE_UTF8, &l, NULL, fold_step,
                                 fold_final) != SQLITE_OK) {

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct fixture {
     char *dir;
@@ -350,13 +352,9 @@ static void test_folded_in_sql(void **state)
     folded_tables(*state);
 }
 
-/* A store of schema 4 (no fold columns) is migrated in place; its fold then gives the same
- * tables as its records, and the same groups as the store made new. */
-static void test_migrated_store(void **state)
+/* Makes db4, a copy of db at schema 4 (no fold columns). */
+static void make_v4(const char *db, const char *db4)
 {
-    fixture *f = *state;
-    fixture old = {.dir = f->dir};
-    snprintf(old.db, sizeof old.db, "%s/v4.db", f->dir);
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "cp %s %s && sqlite3 %s 'DROP INDEX records_fold; DROP TABLE shapes; "
@@ -367,12 +365,22 @@ static void test_migrated_store(void **state)
              "ALTER TABLE records DROP COLUMN f_value; ALTER TABLE records DROP COLUMN f_cpu; "
              "ALTER TABLE records DROP COLUMN f_flags; PRAGMA user_version = 4;' && "
              "sqlite3 %s 'PRAGMA user_version'",
-             f->db, old.db, old.db, old.db);
+             db, db4, db4, db4);
     int st = -1;
     char *out = bl_test_sh(cmd, &st);
     assert_int_equal(st, 0);
     assert_string_equal(out, "4\n");
     free(out);
+}
+
+/* A store of schema 4 (no fold columns) is migrated in place; its fold then gives the same
+ * tables as its records, and the same groups as the store made new. */
+static void test_migrated_store(void **state)
+{
+    fixture *f = *state;
+    fixture old = {.dir = f->dir};
+    snprintf(old.db, sizeof old.db, "%s/v4.db", f->dir);
+    make_v4(f->db, old.db);
     folded a, b;
     assert_int_equal(fold_of(old.db, "tool=iozone", &a), 0); /* opens, migrates */
     assert_int_equal(fold_of(f->db, "tool=iozone", &b), 0);
@@ -382,12 +390,51 @@ static void test_migrated_store(void **state)
     folded_tables(&old);
 }
 
+/* A reader who may not write a schema 4 store reads it as it is (report walks its records):
+ * the same report as the migrated store's, and the file left at schema 4. As root, the
+ * reader is nobody (runuser) on a 0644 file in a 0755 folder. */
+static void test_read_only_v4(void **state)
+{
+    fixture *f = *state;
+    const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
+    if (geteuid() != 0)
+        bl_skip_because("needs root, to read as nobody");
+    char cmd[4096], v4[600];
+    snprintf(cmd, sizeof cmd, "runuser -u nobody -- test -x %s 2>/dev/null", bin);
+    if (system(cmd) != 0)
+        bl_skip_because("runuser cannot run the binary as nobody (no runuser, or the build "
+                        "folder is not reachable by nobody)");
+    snprintf(v4, sizeof v4, "%s/ro4.db", f->dir);
+    make_v4(f->db, v4);
+    assert_int_equal(chmod(f->dir, 0755), 0);
+    assert_int_equal(chmod(v4, 0644), 0);
+    const char *args[] = {"report", "report --by fs,host --csv", "list"};
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+        int st = -1;
+        snprintf(cmd, sizeof cmd, "runuser -u nobody -- %s %s --db %s 2>&1", bin, args[i], v4);
+        char *theirs = bl_test_sh(cmd, &st);
+        assert_int_equal(st, 0);
+        snprintf(cmd, sizeof cmd, "%s %s --db %s 2>&1", bin, args[i], f->db);
+        char *ours = bl_test_sh(cmd, NULL);
+        assert_true(strlen(ours) > 200);
+        assert_string_equal(theirs, ours);
+        free(theirs);
+        free(ours);
+    }
+    snprintf(cmd, sizeof cmd, "sqlite3 %s 'PRAGMA user_version'", v4);
+    char *out = bl_test_sh(cmd, NULL);
+    assert_string_equal(out, "4\n");
+    free(out);
+    assert_int_equal(chmod(f->dir, 0700), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_grouping),       cmocka_unit_test(test_by_and_pool),
         cmocka_unit_test(test_filtered_with_baseline), cmocka_unit_test(test_info_first_seen),
         cmocka_unit_test(test_folded_in_sql),          cmocka_unit_test(test_migrated_store),
+        cmocka_unit_test(test_read_only_v4),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
