@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-    static int on_pg;
+static int on_pg;
 
 static const char *bin(void)
 {
