@@ -184,6 +184,24 @@ static void where_all(sql_where *w, const bl_filter *f, const char *r)
     " FROM records " r " JOIN runs " r "u ON " r "u.import_id = " r ".import_id AND " r            \
     "u.run = " r ".run JOIN imports " r "i ON " r "i.id = " r ".import_id"
 
+/* w's statement prepared with its parameters bound; w's buffers freed; NULL with err. */
+static sqlite3_stmt *prepare_where(bl_store *s, sql_where *w, int *exact, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, w->sql.s, -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        st = NULL;
+    }
+    for (int i = 0; i < w->n; i++) {
+        if (st)
+            sqlite3_bind_text(st, i + 1, w->params[i], -1, SQLITE_TRANSIENT);
+        free(w->owned[i]);
+    }
+    bl_strbuf_free(&w->sql);
+    *exact = w->exact;
+    return st;
+}
+
 sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *exact, char *err,
                               size_t errlen)
 {
@@ -223,19 +241,7 @@ sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *ex
         where_all(&w, f, "r");
         bl_strbuf_puts(&w.sql, " ORDER BY r.id");
     }
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s->db, w.sql.s, -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
-        st = NULL;
-    }
-    for (int i = 0; i < w.n; i++) {
-        if (st)
-            sqlite3_bind_text(st, i + 1, w.params[i], -1, SQLITE_TRANSIENT);
-        free(w.owned[i]);
-    }
-    bl_strbuf_free(&w.sql);
-    *exact = w.exact;
-    return st;
+    return prepare_where(s, &w, exact, err, errlen);
 }
 
 sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
@@ -254,19 +260,7 @@ sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, 
     bl_strbuf_puts(&w.sql, " JOIN shapes sh ON sh.id = r.shape_id WHERE 1");
     where_all(&w, f, "r");
     bl_strbuf_puts(&w.sql, " GROUP BY r.shape_id ORDER BY 1");
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s->db, w.sql.s, -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
-        st = NULL;
-    }
-    for (int i = 0; i < w.n; i++) {
-        if (st)
-            sqlite3_bind_text(st, i + 1, w.params[i], -1, SQLITE_TRANSIENT);
-        free(w.owned[i]);
-    }
-    bl_strbuf_free(&w.sql);
-    *exact = w.exact;
-    return st;
+    return prepare_where(s, &w, exact, err, errlen);
 }
 
 static void step_error(bl_store *s, char *err, size_t errlen)
