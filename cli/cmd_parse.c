@@ -485,7 +485,8 @@ static void commit_tell(import_ctx *c, size_t upto)
         bl_out_free(&p->diags);
         free(p->ids);
     }
-    memmove(c->pend, c->pend + upto, (c->n_pend - upto) * sizeof *c->pend);
+    if (upto < c->n_pend) /* c->pend may be null when nothing is pending */
+        memmove(c->pend, c->pend + upto, (c->n_pend - upto) * sizeof *c->pend);
     c->n_pend -= upto;
 }
 

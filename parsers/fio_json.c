@@ -69,6 +69,8 @@ static int64_t numjobs_of(json_t *job, json_t *global, int *has)
 
 static void namesakes_one_job(jdoc *jd)
 {
+    if (jd->n_ids < 2)
+        return; /* no namesakes (and qsort must not see a null array) */
     qsort(jd->ids, jd->n_ids, sizeof *jd->ids, cmp_job_id);
     for (size_t i = 0; i < jd->n_ids;) {
         size_t j = i + 1;
