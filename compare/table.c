@@ -2,6 +2,7 @@
 #include "setups.h"
 #include "fine.h"
 #include "../core/filter.h"
+#include "../core/fold.h"
 #include "../core/strbuf.h"
 #include "fmt.h"
 #include "smap.h"
@@ -54,14 +55,6 @@ int bl_metric_direction(bl_metric m, const char *unit)
     return 1;
 }
 
-static double pct_of(const bl_lat *l, double p)
-{
-    for (size_t i = 0; i < l->n_pct; i++)
-        if (fabs(l->pct[i].pct - p) < 1e-9)
-            return l->pct[i].value;
-    return BL_ABSENT;
-}
-
 static const char *intern_str(bl_table *t, bl_smap *pool, const char *s);
 
 const char *const bl_setup_info_keys[BL_SETUP_INFO_N] = {"tool", "tool_version", "host",   "device",
@@ -95,28 +88,21 @@ static void col_info(bl_col *c, const bl_record *r)
     }
 }
 
+/* The record's figures are read once, by core's bl_fold_figs, so that the grouped query
+ * (fold columns summed in the database) and this walk fold the very same numbers. */
 void bl_cell_fold(bl_cell *c, const bl_record *r)
 {
+    double fig[BL_FOLD_N];
+    int flags;
+    bl_fold_figs(r, fig, &flags);
     c->n_recs++;
-    bl_stat_add(&c->m[BL_M_BW], bl_present(r->bw_bytes_s) ? r->bw_bytes_s / 1e6 : BL_ABSENT);
-    bl_stat_add(&c->m[BL_M_IOPS], r->iops);
-    bl_stat_add(&c->m[BL_M_VALUE], r->value);
-    /* fio prints percentiles of clat by default and of lat only with lat_percentiles=1: each
-     * figure comes from the total latency where the record has it, else from clat. */
-    const bl_lat *l = r->lat_ns.present && bl_present(r->lat_ns.mean) ? &r->lat_ns : &r->clat_ns;
-    if (l->present && bl_present(l->mean)) {
-        c->lat_from[l == &r->clat_ns]++;
-        bl_stat_add(&c->m[BL_M_LAT], l->mean);
-    }
-    const bl_lat *p = r->lat_ns.present && r->lat_ns.n_pct ? &r->lat_ns : &r->clat_ns;
-    if (p->present && p->n_pct) {
-        c->pct_from[p == &r->clat_ns]++;
-        bl_stat_add(&c->m[BL_M_P50], pct_of(p, 50));
-        bl_stat_add(&c->m[BL_M_P99], pct_of(p, 99));
-        bl_stat_add(&c->m[BL_M_P999], pct_of(p, 99.9));
-    }
-    bl_stat_add(&c->m[BL_M_CPU], r->cpu_pct);
-    if (r->note && !bl_present(r->bw_bytes_s) && !bl_present(r->iops) && !bl_present(r->value))
+    for (int k = 0; k < BL_FOLD_N; k++)
+        bl_stat_add(&c->m[k], fig[k]);
+    if (bl_present(fig[BL_FOLD_LAT]))
+        c->lat_from[(flags & BL_FOLD_LAT_CLAT) != 0]++;
+    if (flags & BL_FOLD_PCT)
+        c->pct_from[(flags & BL_FOLD_PCT_CLAT) != 0]++;
+    if (flags & BL_FOLD_NOTE_ONLY)
         c->n_notes++;
 }
 
