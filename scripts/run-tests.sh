@@ -35,14 +35,20 @@ results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 : >"$results/.print"
 
+# The slowest programs (under valgrind: 100-300 s each) start first, so that the pool does not
+# end with one long program on one CPU while the others idle.
+slow=""
 shared=""
 alone=""
 for t in "$@"; do
     case $(basename "$t") in
     test_runner_* | test_fio_hosts | test_history) alone="$alone $t" ;;
+    test_hostile | test_runs | test_store | test_report_pdf | test_xlsx | test_team_store | \
+        test_cli | test_page_browser | test_store_stream) slow="$slow $t" ;;
     *) shared="$shared $t" ;;
     esac
 done
+shared="$slow$shared"
 # shellcheck disable=SC2086 # the lists are words by design (paths have no spaces)
 [ -n "$shared" ] && printf '%s\n' $shared | xargs -P "$jobs" -I{} sh "$0" --one {} "$results"
 for t in $alone; do
