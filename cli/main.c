@@ -1,8 +1,10 @@
 /* benchlog: dispatch to the commands of SPEC.md, global --help and --version. */
 #include "../charts/chart.h"
+#include "../core/store.h"
 #include "../core/version.h"
 #include "commands.h"
 #include "global.h"
+#include "say.h"
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -85,6 +87,7 @@ int main(int argc, char **argv)
     /* Character classes for width computations only: numbers are always read and printed
      * in the C locale, whatever the user's LC_NUMERIC. */
     setlocale(LC_CTYPE, "");
+    bl_store_register_progress(bl_say_store_progress);
     int status, first = bl_global_options(argc, argv, &status);
     if (first < 0)
         return status;

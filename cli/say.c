@@ -1,12 +1,15 @@
 #include "say.h"
 #include "../core/escape.h"
+#include "../core/store.h"
 #include "../core/strbuf.h"
 #include "global.h"
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void say_json(const char *source, const char *status, size_t n_records, const char *ids)
 {
@@ -61,6 +64,24 @@ void bl_note(const char *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+void bl_say_store_progress(const char *path, const char *what, int64_t done, int64_t total)
+{
+    if (bl_quiet() || total < 20000)
+        return;
+    char safe[1024];
+    bl_store_addr_safe(path ? path : bl_store_default_path(), safe, sizeof safe);
+    char *shown = bl_esc_term_dup(safe, BL_ESC_LINE);
+    if (isatty(fileno(stderr)))
+        fprintf(stderr, "\rbenchlog: %s: %s: %" PRId64 " of %" PRId64 " records%s", shown, what,
+                done, total, done == total ? "\n" : "");
+    else if (done == 0)
+        fprintf(stderr, "benchlog: %s: %s: %" PRId64 " records, once...\n", shown, what, total);
+    else if (done == total)
+        fprintf(stderr, "benchlog: %s: %s: done\n", shown, what);
+    fflush(stderr);
+    free(shown);
 }
 
 void bl_notes_print(const bl_diags *d)

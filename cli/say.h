@@ -7,6 +7,7 @@
 
 #include "../core/diag.h"
 #include <stddef.h>
+#include <stdint.h>
 
 /* One source's result line on stdout. status: "imported" or "stored" (records went into the
  * store), "skipped" (its content was there: the stored runs) or "refused" (nothing stored,
@@ -17,6 +18,10 @@ void bl_say_result(int json, const char *source, const char *status, size_t n_re
 
 /* "benchlog CMD: ..." on stderr unless -q: a note, not an error. */
 void bl_note(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A store upgrade's progress (core/store.h's bl_store_progress_fn, registered by main):
+ * nothing for a store under 20,000 records (it takes under a second) or under -q; on a
+ * terminal one line rewritten as it goes, else a line when it starts and one when done. */
+void bl_say_store_progress(const char *path, const char *what, int64_t done, int64_t total);
 /* A library's notes (core/diag.h), each "SOURCE: message", unless -q. */
 void bl_notes_print(const bl_diags *d);
 

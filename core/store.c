@@ -157,9 +157,23 @@ static int add_run_ids(sqlite3 *db, char *err, size_t errlen)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The one registration (store.h): set at the program's start, read by upgrades. */
+static bl_store_progress_fn progress_fn;
+
+void bl_store_register_progress(bl_store_progress_fn fn)
+{
+    progress_fn = fn;
+}
+
+void bl_store_progress(const char *path, const char *what, int64_t done, int64_t total)
+{
+    if (progress_fn)
+        progress_fn(path, what, done, total);
+}
+
 /* The columns are added unless there (a store whose user_version was set back by hand), the
  * shapes made again, every record's fold columns filled. */
-static int migrate_v5(sqlite3 *db, char *err, size_t errlen)
+static int migrate_v5(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     int has = 0;
     if (query_int(db, "SELECT count(*) FROM pragma_table_info('records') WHERE name = 'shape_id'",
@@ -169,7 +183,7 @@ static int migrate_v5(sqlite3 *db, char *err, size_t errlen)
                       "DROP TABLE IF EXISTS shapes;"
                       "CREATE TABLE shapes(id INTEGER PRIMARY KEY, shape TEXT NOT NULL UNIQUE);",
                       err, errlen) != 0 ||
-        bl_store_sqlite_fill_fold(db, err, errlen) != 0)
+        bl_store_sqlite_fill_fold(db, path, err, errlen) != 0)
         return -1;
     /* covering report's GROUP BY: it reads the index in shape order, never the JSON's pages
      * nor a sorter (1M records: 0.5 s of CPU, against 3 s through the table) */
@@ -206,7 +220,7 @@ static int migrate(sqlite3 *db, const char *path, int v, char *err, size_t errle
         goto fail;
     if (v < 4 && bl_store_exec(db, schema_v4, err, errlen) != 0)
         goto fail;
-    if (v < 5 && migrate_v5(db, err, errlen) != 0)
+    if (v < 5 && migrate_v5(db, path, err, errlen) != 0)
         goto fail;
     return bl_store_exec(db, "COMMIT", err, errlen);
 fail:

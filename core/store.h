@@ -32,6 +32,13 @@ bl_store *bl_store_open_existing(const char *path, char *err, size_t errlen);
 /* For commands that change an existing store (relabel, delete): both of the above. */
 bl_store *bl_store_open_existing_rw(const char *path, char *err, size_t errlen);
 void bl_store_close(bl_store *s);
+/* What a long upgrade of a store tells while it runs (a schema step filling every record:
+ * about a minute at a million records): fn gets done = 0 first, then every few tens of
+ * thousands, then done = total. A program registers one at start, before it opens a store
+ * (the registration is the only state: none, and the upgrade is silent). */
+typedef void (*bl_store_progress_fn)(const char *path, const char *what, int64_t done,
+                                     int64_t total);
+void bl_store_register_progress(bl_store_progress_fn fn);
 /* $BENCHLOG_DB or "benchlog.db". */
 const char *bl_store_default_path(void);
 /* Whether addr names a PostgreSQL store (postgresql:// or postgres://). */

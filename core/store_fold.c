@@ -80,9 +80,19 @@ int bl_fold_cols_set(sqlite3 *db, bl_fold_stmts *fs, sqlite3_int64 rec_id, const
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int bl_store_sqlite_fill_fold(sqlite3 *db, char *err, size_t errlen)
+/* How often a fill tells its progress, in records. */
+#define FILL_STEP 50000
+
+int bl_store_sqlite_fill_fold(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
-    sqlite3_stmt *sel;
+    static const char what[] = "upgrading the store to schema 5 (the grouped report's columns)";
+    sqlite3_stmt *sel, *count;
+    sqlite3_int64 total = 0, done = 0;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM records", -1, &count, NULL) == SQLITE_OK &&
+        sqlite3_step(count) == SQLITE_ROW)
+        total = sqlite3_column_int64(count, 0);
+    sqlite3_finalize(count);
+    bl_store_progress(path, what, 0, total);
     if (sqlite3_prepare_v2(db, "SELECT id, json FROM records ORDER BY id", -1, &sel, NULL) !=
         SQLITE_OK) {
         snprintf(err, errlen, "%s", sqlite3_errmsg(db));
@@ -98,7 +108,11 @@ int bl_store_sqlite_fill_fold(sqlite3 *db, char *err, size_t errlen)
             continue; /* unreadable: the walks skip it too; no shape, never folded */
         bad = bl_fold_cols_set(db, &fs, sqlite3_column_int64(sel, 0), r) != 0;
         bl_record_free(r);
+        if (++done % FILL_STEP == 0 && done < total)
+            bl_store_progress(path, what, done, total);
     }
+    if (!bad && rc == SQLITE_DONE)
+        bl_store_progress(path, what, total, total);
     if (bad || rc != SQLITE_DONE)
         snprintf(err, errlen, "filling the fold columns: %s", sqlite3_errmsg(db));
     bl_fold_stmts_free(&fs);

@@ -163,7 +163,9 @@ int bl_fold_cols_bind(sqlite3 *db, bl_fold_stmts *fs, sqlite3_stmt *st, int col,
 int bl_fold_cols_set(sqlite3 *db, bl_fold_stmts *fs, sqlite3_int64 rec_id, const bl_record *r);
 void bl_fold_stmts_free(bl_fold_stmts *fs);
 /* The v5 migration's fill of every stored record's fold columns; -1 with err. */
-int bl_store_sqlite_fill_fold(sqlite3 *db, char *err, size_t errlen);
+int bl_store_sqlite_fill_fold(sqlite3 *db, const char *path, char *err, size_t errlen);
+/* The registered progress (store.h), or a no-op: called by long upgrades. */
+void bl_store_progress(const char *path, const char *what, int64_t done, int64_t total);
 /* bl_store_fold on SQLite; and its statement (store_query.c): rows of (first id, shape,
  * bl_fold(...)) in order of first id; *exact 0 when C must check a term. */
 int bl_store_sqlite_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,

@@ -7,6 +7,7 @@
 #include "../../core/strbuf.h"
 #include "../../parsers/driver.h"
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,4 +301,41 @@ long bl_test_peak_kib_of(const char *cmd, int *status)
     else
         assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     return ru.ru_maxrss;
+}
+
+int bl_test_sqlite_exec(const char *db, const char *sql)
+{
+    sqlite3 *h = NULL;
+    char *msg = NULL;
+    int rc = sqlite3_open_v2(db, &h, SQLITE_OPEN_READWRITE, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK)
+        fprintf(stderr, "%s: %s\n", db, msg ? msg : sqlite3_errmsg(h));
+    sqlite3_free(msg);
+    sqlite3_close(h);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+int bl_test_store_v4(const char *db, const char *db4)
+{
+    bl_strbuf cmd;
+    bl_strbuf_init(&cmd);
+    bl_strbuf_printf(&cmd, "cp '%s' '%s'", db, db4);
+    int rc = system(cmd.s) == 0 ? 0 : -1;
+    bl_strbuf_free(&cmd);
+    if (rc != 0)
+        return -1;
+    return bl_test_sqlite_exec(db4, "DROP INDEX records_fold; DROP TABLE shapes; "
+                                    "ALTER TABLE records DROP COLUMN shape_id; "
+                                    "ALTER TABLE records DROP COLUMN f_bw; "
+                                    "ALTER TABLE records DROP COLUMN f_iops; "
+                                    "ALTER TABLE records DROP COLUMN f_lat; "
+                                    "ALTER TABLE records DROP COLUMN f_p50; "
+                                    "ALTER TABLE records DROP COLUMN f_p99; "
+                                    "ALTER TABLE records DROP COLUMN f_p999; "
+                                    "ALTER TABLE records DROP COLUMN f_value; "
+                                    "ALTER TABLE records DROP COLUMN f_cpu; "
+                                    "ALTER TABLE records DROP COLUMN f_flags; "
+                                    "PRAGMA user_version = 4;");
 }

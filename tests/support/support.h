@@ -48,6 +48,12 @@ int bl_test_benchlog(const char *args, char **out, char **err);
 /* The same with ARGS formatted as printf does. */
 int bl_test_benchlogf(char **out, char **err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Runs sql on the SQLite file db through libsqlite3 (a fresh root has no sqlite3 shell);
+ * 0, else -1 with SQLite's message on stderr. */
+int bl_test_sqlite_exec(const char *db, const char *sql);
+/* Copies the store db (schema 5) to db4 and takes the copy back to schema 4, a store made
+ * before the fold columns (core/fold.h); 0 or -1. */
+int bl_test_store_v4(const char *db, const char *db4);
 /* The number of newline characters in s. */
 size_t bl_test_count_lines(const char *s);
 
