@@ -140,19 +140,11 @@ static void refuse_bytes(const char *addr, long long bytes)
         assert_int_equal(bl_test_pg_sql(db, sql), 0);
         return;
     }
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(addr, &db), SQLITE_OK);
     snprintf(sql, sizeof sql,
              "CREATE TRIGGER refuse BEFORE INSERT ON records WHEN NEW.json LIKE "
              "'%%\"io_bytes\":%lld,%%' BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
              bytes);
-    char *msg = NULL;
-    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK)
-        print_error("%s\n", msg);
-    sqlite3_free(msg);
-    sqlite3_close(db);
-    assert_int_equal(rc, SQLITE_OK);
+    assert_int_equal(bl_test_sqlite_exec(addr, sql), 0);
 }
 
 #define NEED_BACKEND()                                                                             \
@@ -466,15 +458,7 @@ static void store_sql(const char *addr, const char *sql)
         assert_int_equal(bl_test_pg_sql(bl_test_pg_db_of(addr, db, sizeof db), sql), 0);
         return;
     }
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(addr, &db), SQLITE_OK);
-    char *msg = NULL;
-    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK)
-        print_error("%s\n", msg);
-    sqlite3_free(msg);
-    sqlite3_close(db);
-    assert_int_equal(rc, SQLITE_OK);
+    assert_int_equal(bl_test_sqlite_exec(addr, sql), 0);
 }
 
 /* The run IDs `import` printed for file i ("dNNNN.txt: imported 2 records in 2 runs: A B"). */

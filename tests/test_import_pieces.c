@@ -144,8 +144,6 @@ static void inject_failure(const char *addr, long line)
         assert_int_equal(bl_test_pg_sql(db, sql), 0);
         return;
     }
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(addr, &db), SQLITE_OK);
     if (line)
         snprintf(sql, sizeof sql,
                  "CREATE TRIGGER refuse BEFORE INSERT ON records WHEN NEW.line = %ld BEGIN "
@@ -153,13 +151,7 @@ static void inject_failure(const char *addr, long line)
                  line);
     else
         snprintf(sql, sizeof sql, "DROP TRIGGER refuse;");
-    char *msg = NULL;
-    int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK)
-        print_error("%s\n", msg);
-    sqlite3_free(msg);
-    sqlite3_close(db);
-    assert_int_equal(rc, SQLITE_OK);
+    assert_int_equal(bl_test_sqlite_exec(addr, sql), 0);
 }
 
 #define NEED_BACKEND()                                                                             \

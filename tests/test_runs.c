@@ -13,7 +13,6 @@
 #include "support/support.h"
 #include <jansson.h>
 #include <pty.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,16 +398,6 @@ static void test_delete(void **state)
     free(err);
 }
 
-static void sqlite_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-        fail_msg("%s: %s", sql, msg);
-    sqlite3_close(db);
-}
-
 /* SHA-256 of a file's bytes: "left as it is" means this does not change. */
 static char *file_digest(const char *path)
 {
@@ -431,8 +420,9 @@ static void test_foreign_sqlite_refused(void **state)
     store *s = *state;
     char path[512], *err;
     snprintf(path, sizeof path, "%s/contacts.db", s->dir);
-    sqlite_exec(path, "CREATE TABLE contacts(name TEXT, phone TEXT);"
-                      "INSERT INTO contacts VALUES('Ada', '555');");
+    assert_int_equal(bl_test_sqlite_exec(path, "CREATE TABLE contacts(name TEXT, phone TEXT);"
+                                               "INSERT INTO contacts VALUES('Ada', '555');"),
+                     0);
     char *before = file_digest(path);
     assert_int_equal(bl_test_benchlogf(NULL, &err, "import --db %s %s", path, DD), 1);
     assert_non_null(strstr(err, "not a benchlog store (tables: contacts)"));
@@ -456,10 +446,13 @@ static void test_damaged_store_refused(void **state)
                                        "import --db %s fixtures/cdm/cdm-5.2.1_handwritten_crlf.txt",
                                        path),
                      0);
-    sqlite_exec(path, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<3000)"
-                      " INSERT INTO records(import_id, run, line, tool, test, json)"
-                      " SELECT 1, 1, i, 'cdm', 'x', '{\"tool\":\"cdm\",\"line\":' || i || '}'"
-                      " FROM n;");
+    assert_int_equal(
+        bl_test_sqlite_exec(
+            path, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<3000)"
+                  " INSERT INTO records(import_id, run, line, tool, test, json)"
+                  " SELECT 1, 1, i, 'cdm', 'x', '{\"tool\":\"cdm\",\"line\":' || i || '}'"
+                  " FROM n;"),
+        0);
     FILE *f = fopen(path, "r+b");
     assert_non_null(f);
     fseek(f, 0, SEEK_END);
@@ -497,7 +490,7 @@ static void test_legacy_fnv_key(void **state)
     bl_fnv_key(t.buf, t.len, fnv);
     bl_text_free(&t);
     snprintf(sql, sizeof sql, "UPDATE imports SET hash = '%s'", fnv);
-    sqlite_exec(path, sql);
+    assert_int_equal(bl_test_sqlite_exec(path, sql), 0);
     assert_int_equal(bl_test_benchlogf(&err, NULL, "import --db %s %s", path, DD), 0);
     assert_non_null(strstr(err, "already in the store (same content"));
     free(err);
@@ -520,7 +513,7 @@ static void test_upgraded_ids_stable(void **state)
     bl_text_free(&t);
     snprintf(sql, sizeof sql,
              "DROP TABLE runs; UPDATE imports SET hash = '%s'; PRAGMA user_version = 2;", fnv);
-    sqlite_exec(path, sql);
+    assert_int_equal(bl_test_sqlite_exec(path, sql), 0);
     assert_int_equal(bl_test_benchlogf(&out, NULL, "list --db %s", path), 0);
     assert_int_equal(bl_test_count_lines(out), 2);
     snprintf(first, sizeof first, "%.8s", out);

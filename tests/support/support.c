@@ -307,7 +307,7 @@ int bl_test_sqlite_exec(const char *db, const char *sql)
 {
     sqlite3 *h = NULL;
     char *msg = NULL;
-    int rc = sqlite3_open_v2(db, &h, SQLITE_OPEN_READWRITE, NULL);
+    int rc = sqlite3_open_v2(db, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK)
