@@ -63,6 +63,14 @@ static void common_add(void *common, const bl_record *r)
     bl_chart_common_add(common, r);
 }
 
+/* The common labels (tool, section, host, suite, column) are what a shape keeps: records of
+ * one shape agree on them, so a shape stands for its records. */
+static void common_shape(void *common, const bl_record *shape, size_t n_recs)
+{
+    (void)n_recs;
+    bl_chart_common_add(common, shape);
+}
+
 /* "x.png" and metric p99 -> "x-p99.png". */
 static char *metric_path(const char *path, bl_metric m)
 {
@@ -201,9 +209,10 @@ int cmd_chart(int argc, char **argv)
     bl_table *t = NULL;
     bl_chart_common common = {0};
     if (co.kind == BL_CHART_BAR || co.kind == BL_CHART_IOPS_LAT) {
-        /* Bars are the comparison table: built as the store is walked. */
+        /* Bars are the comparison table: built from the store's fold, else as it is walked. */
         bl_table_opts to = {.by = co.by, .repeats = co.repeats};
-        rc = bl_report_table(db, n, argv, &to, common_add, &common, &t, err, sizeof err);
+        bl_report_sees see = {.each = common_add, .shape = common_shape, .ctx = &common};
+        rc = bl_report_table_sees(db, n, argv, &to, &see, &t, err, sizeof err);
         co.table = t;
         co.common = &common;
         if (rc == 0 && co.by)

@@ -22,6 +22,22 @@ typedef void (*bl_report_each_fn)(void *ctx, const bl_record *r);
 int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
                     bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen);
 
+/* What a caller of bl_report_table_sees sees of the matching records: each sees every record
+ * when the store is walked; when its fold stands for the walk (as it does for a report: no
+ * median, no --repeats all, --by naming only what a shape keeps, no C-decided filter term, no
+ * "row" label), shape (if not NULL) sees instead each fold group's shape (core/fold.h: the
+ * record less its figures, line, run, times, samples) and how many records have it, in the
+ * order of their first record. A caller that needs no more of a record than its shape passes
+ * both; with shape NULL, each makes the table walk the store. */
+typedef void (*bl_report_shape_fn)(void *ctx, const bl_record *shape, size_t n_recs);
+typedef struct bl_report_sees {
+    bl_report_each_fn each;
+    bl_report_shape_fn shape;
+    void *ctx;
+} bl_report_sees;
+int bl_report_table_sees(const char *db, int nterms, char **terms, const bl_table_opts *o,
+                         const bl_report_sees *see, bl_table **out, char *err, size_t errlen);
+
 /* The one walk of bl_report_table, into fines (fine.h) that may already hold groups of an
  * earlier walk: their sequence numbers go on, as if the records were one list. tag (may be
  * NULL) may change each matching record before it is folded (compare labels its side).
