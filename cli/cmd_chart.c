@@ -149,6 +149,17 @@ static int scaling_table(const char *out, const bl_records *recs, const bl_chart
     return rc;
 }
 
+/* The JSON key a record with the kind's curves always has: the store's JSON is written by
+ * core/jsonl.c, which spells the key "series" (a timeline's) and "bins" (in lat_ns or
+ * clat_ns, a histogram's) so, never escaped, and only when the record has them. Records
+ * without it have none and are skipped unread. Percentiles: most records have them. */
+static const char *curve_key(bl_chart_kind kind)
+{
+    return kind == BL_CHART_TIMELINE    ? "\"series\""
+           : kind == BL_CHART_HISTOGRAM ? "\"bins\""
+                                        : NULL;
+}
+
 typedef struct picking {
     const bl_chart_opts *co;
     bl_chart_pick p;
@@ -221,7 +232,7 @@ int cmd_chart(int argc, char **argv)
                co.kind == BL_CHART_HISTOGRAM) {
         /* Curves of the first records that have them: only those are kept. */
         picking pk = {.co = &co, .recs = &recs};
-        rc = bl_report_walk(db, n, argv, pick, &pk, err, sizeof err);
+        rc = bl_report_walk_hint(db, n, argv, curve_key(co.kind), pick, &pk, err, sizeof err);
         if (pk.done)
             rc = 0;
     } else {

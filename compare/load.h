@@ -52,6 +52,11 @@ int bl_report_fines(const char *db, int nterms, char **terms, struct bl_fines *f
 typedef int (*bl_report_rec_fn)(void *ctx, const bl_record *r);
 int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn, void *ctx,
                    char *err, size_t errlen);
+/* The same, told that fn wants only records whose stored JSON holds hint (NULL: all; filter.h,
+ * bl_filter_add_hint): the store may skip the others unread. fn must ignore a record without
+ * it as it would anyway; when no record holds it, every matching record is walked. */
+int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hint,
+                        bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
 
 /* A source of records the workbook and the PDF walk (twice, so that none is held): walk
  * calls fn on each record in order; returns 0, else nonzero with err. */

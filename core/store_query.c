@@ -144,7 +144,14 @@ static int equals_sql(sql_where *w, const bl_filter_term *t, const char *r, bl_s
 static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
 {
     if (strcmp(t->key, "run") == 0 && t->op == '=')
-        return; /* where_runs */
+        return;         /* where_runs */
+    if (t->op == 'h') { /* filter.h: the JSON text holds it, or the caller wants none */
+        if (w->n + 1 <= 64) {
+            bl_strbuf_printf(&w->sql, " AND instr(%s.json, ?) > 0", r);
+            add_param(w, t->value, NULL);
+        }
+        return;
+    }
     bl_strbuf expr;
     bl_strbuf_init(&expr);
     int in_sql = w->n + 2 <= 64 &&

@@ -176,12 +176,36 @@ static void test_whole_store_pages_png(void **state)
     same_chart(f, "--kind bar tool=none-such", "none.svg"); /* an error both ways */
 }
 
+/* Timeline and histogram: records whose JSON lacks "series" / "bins" are skipped unread;
+ * the charts are those of the walk over every record. */
+static void test_curves_prefiltered(void **state)
+{
+    fixture *f = *state;
+    const char *args[] = {
+        "--kind timeline",
+        "--kind timeline --series iops",
+        "--kind timeline --series lat",
+        "--kind timeline tool=fio",
+        "--kind histogram",
+        "--kind histogram tool=fio",
+        "--kind histogram --by host",
+        "--kind percentiles tool=fio",
+        "--kind timeline tool=bonnie++", /* none has curves: the error of the walk */
+        "--kind histogram tool=none-such",
+    };
+    int drawn = 0;
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++)
+        drawn += same_chart(f, args[i], "k.svg") > 0;
+    assert_true(drawn >= 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bar_filters),
         cmocka_unit_test(test_bar_figures),
         cmocka_unit_test(test_whole_store_pages_png),
+        cmocka_unit_test(test_curves_prefiltered),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
