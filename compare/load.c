@@ -119,7 +119,8 @@ static int walk_store(bl_store *s, const bl_filter *f, walk *w, char *err, size_
  * needs the values), and --by naming only what a shape keeps. */
 static int foldable(const bl_table_opts *o, const bl_report_sees *see)
 {
-    if ((see->each && !see->shape) || o->repeats == BL_REP_ALL || o->repeats == BL_REP_MEDIAN)
+    if ((see->each && !see->shape && !see->lean) || o->repeats == BL_REP_ALL ||
+        o->repeats == BL_REP_MEDIAN)
         return 0;
     for (const char *p = o->by; p && *p;) {
         size_t len = strcspn(p, ",");
@@ -165,11 +166,13 @@ static int fold_store(bl_store *s, const bl_filter *f, bl_fines *fines, const bl
 {
     fold_ctx c = {.fines = fines};
     bl_records_init(&c.shapes);
-    if (see->shape)
+    if (see->shape && !see->lean)
         c.n_recs = bl_xmalloc(sizeof *c.n_recs);
     int rc = bl_store_fold(s, f, fold_one, &c, err, errlen);
     *n = c.n;
     rc = rc == 1 || c.row ? 1 : rc;
+    if (rc == 0 && see->lean) /* 1: the store cannot, the walk makes the table and sees all */
+        rc = bl_store_each_lean(s, f, see->lean, see->ctx, err, errlen);
     for (size_t i = 0; rc == 0 && i < c.shapes.n; i++)
         see->shape(see->ctx, c.shapes.v[i], c.n_recs[i]);
     bl_records_free(&c.shapes);

@@ -4,6 +4,7 @@
 #define BL_COMPARE_LOAD_H
 
 #include "../core/record.h"
+#include "../core/store.h"
 #include "table.h"
 #include <stddef.h>
 
@@ -30,9 +31,13 @@ int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opt
  * order of their first record. A caller that needs no more of a record than its shape passes
  * both; with shape NULL, each makes the table walk the store. */
 typedef void (*bl_report_shape_fn)(void *ctx, const bl_record *shape, size_t n_recs);
+/* lean (if not NULL; shape is then not called) sees instead every matching record as
+ * bl_store_each_lean gives it (core/store.h: the shape with run, line and when, and the
+ * fold figures), in import order, when the store can give them so. */
 typedef struct bl_report_sees {
     bl_report_each_fn each;
     bl_report_shape_fn shape;
+    bl_lean_fn lean;
     void *ctx;
 } bl_report_sees;
 int bl_report_table_sees(const char *db, int nterms, char **terms, const bl_table_opts *o,

@@ -1,8 +1,9 @@
-/* `chart --kind bar|iops-lat` builds its table from the store's fold (bl_store_fold: one row
- * per record shape) and takes the title's common labels from the shapes: the files it writes
- * (SVG, PNG, every page) and what it says are byte for byte those of the record walk
- * (BENCHLOG_NO_FOLD=1), over a store of every fixture and, when BENCHLOG_CORPUS is set, the
- * corpus, under filters, --by, --repeats and --metric. */
+/* The outputs made from the store's fold (bl_store_fold: one row per record shape) and its
+ * lean walk (bl_store_each_lean: shapes with run, line, when and fold figures) are byte for
+ * byte those of the record walk (BENCHLOG_NO_FOLD=1), over a store of every fixture and,
+ * when BENCHLOG_CORPUS is set, the corpus, under filters, --by, --repeats and --metric:
+ * `chart --kind bar|iops-lat` (every file, SVG, PNG, pages, and what it says), the curve
+ * charts whose records the store prefilters, and `report --html` (but its date). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +200,54 @@ static void test_curves_prefiltered(void **state)
     assert_true(drawn >= 6);
 }
 
+/* report --html both ways, the date of the page aside; returns the grouped page. */
+static char *same_page(const fixture *f, const char *args)
+{
+    char cmd[8192];
+    char *page[2];
+    for (int walk = 0; walk < 2; walk++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s %s report --html %s --db %s 2>&1 | sed 's/<p class=\"meta\">[0-9-]*/D/'; "
+                 "echo \"exit $?\"",
+                 walk ? "BENCHLOG_NO_FOLD=1" : "", f->bin, args, f->db);
+        page[walk] = bl_test_sh(cmd, NULL);
+    }
+    assert_string_equal(page[0], page[1]);
+    free(page[1]);
+    return page[0];
+}
+
+static void test_html_pages(void **state)
+{
+    fixture *f = *state;
+    const char *args[] = {
+        "",
+        "tool=fio",
+        "--by host tool=fio",
+        "--no-chart tool=iozone",
+        "--lat tool=fio",
+        "--by fs,host --metric iops --metric p99 tool=fio",
+        "--repeats best tool=KDiskMark",
+        "--repeats median tool=bonnie++", /* walks */
+        "--title Mine tool=sysbench",
+        "tool=diskspd",
+        "tool=none-such",
+    };
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++)
+        free(same_page(f, args[i]));
+    /* Gaia's bonnie++ runs, grouped: rewrite 11.968 MB/s the mean, and the Sources rows */
+    const char *term = "source~bonnie-1.03_handtyped_x2_fast.txt";
+    assert_true(folds(f, term));
+    char *page = same_page(f, term);
+    assert_non_null(strstr(page, "11.97"));
+    assert_non_null(strstr(page, "Sources: 2 runs"));
+    /* run 1 from line 6 and run 2 from line 7 of the file, 10 records each */
+    assert_non_null(strstr(page, "<td>1</td><td>6</td><td>bonnie++</td><td>10</td>"
+                                 "<td>host=Gaia; size=1G:32k</td>"));
+    assert_non_null(strstr(page, "<td>2</td><td>7</td><td>bonnie++</td><td>10</td>"));
+    free(page);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_bar_figures),
         cmocka_unit_test(test_whole_store_pages_png),
         cmocka_unit_test(test_curves_prefiltered),
+        cmocka_unit_test(test_html_pages),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
