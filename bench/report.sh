@@ -2,11 +2,12 @@
 # Store-wide commands on big stores. For each size in SIZES (default 100,000 and 1,000,000
 # records, in RUNS runs of 20 hosts: fio jobs with latency percentiles, bonnie++ tests) it
 # times `sqlite3 .dump` of the store against `benchlog export` (JSON Lines and CSV) and
-# `benchlog list`, the workbook, the bar chart, the tables and the HTML page, which stream,
-# with wall time and peak memory (RSS) of each, `compare host=nas00 host=nas01` and the
-# percentile, timeline and histogram charts, which walk the store without holding it.
-# With an OLD binary, compare, xlsx and the curve charts run old and new in alternating
-# rounds (ROUNDS, default 2), and the outputs of compare must be the same.
+# `benchlog list`, the workbook, the bar and iops-lat charts, the tables and the HTML page,
+# which stream, with wall time and peak memory (RSS) of each, `compare host=nas00 host=nas01`
+# and the percentile, timeline and histogram charts, which walk the store without holding it.
+# With an OLD binary, compare, xlsx, the charts and the HTML page run old and new in
+# alternating rounds (ROUNDS, default 2), and the outputs of compare and the pages (but their
+# date) must be the same.
 #
 #   sh bench/report.sh [BENCHLOG_BINARY [OLD]] (default build/benchlog; its folder holds
 #                                              libbenchlog.a, used to fill the store)
@@ -72,6 +73,14 @@ pair() {
     done
 }
 
+# With OLD: the last pair's pages are the same but for their date.
+same_page() {
+    [ -n "$OLD" ] || return 0
+    sed 's/<p class="meta">[0-9-]*/D/' "$DIR/out.old" >"$DIR/page.old"
+    sed 's/<p class="meta">[0-9-]*/D/' "$DIR/out.new" >"$DIR/page.new"
+    cmp -s "$DIR/page.old" "$DIR/page.new" || { echo "report --html: pages differ"; exit 1; }
+}
+
 for n in $SIZES; do
     rm -f "$DIR/store.db"
     echo
@@ -92,10 +101,14 @@ for n in $SIZES; do
     run "list --json host=nas03" list --json host=nas03
     pair "xlsx (workbook)" xlsx -o "$DIR/report.xlsx"
     echo "   workbook: $(du -k "$DIR/report.xlsx" | cut -f1) KiB"
-    run "chart bar" chart --kind bar -o "$DIR/bar.png"
+    pair "chart bar" chart --kind bar -o "$DIR/bar.png"
+    pair "chart iops-lat" chart --kind iops-lat -o "$DIR/il.svg"
     run "report --text" report --text
     run "report --csv --by host" report --csv --by host
-    run "report --html --lat" report --html --lat
+    pair "report --html --lat" report --html --lat
+    same_page
+    pair "report --html --no-chart" report --html --no-chart
+    same_page
     pair "compare host=nas00 nas01" compare host=nas00 host=nas01
     [ -z "$OLD" ] || cmp -s "$DIR/out.old" "$DIR/out.new" || { echo "compare: outputs differ"; exit 1; }
     pair "chart percentiles" chart --kind percentiles -o "$DIR/pct.png"

@@ -63,6 +63,14 @@ static void common_add(void *common, const bl_record *r)
     bl_chart_common_add(common, r);
 }
 
+/* The common labels (tool, section, host, suite, column) are what a shape keeps: records of
+ * one shape agree on them, so a shape stands for its records. */
+static void common_shape(void *common, const bl_record *shape, size_t n_recs)
+{
+    (void)n_recs;
+    bl_chart_common_add(common, shape);
+}
+
 /* "x.png" and metric p99 -> "x-p99.png". */
 static char *metric_path(const char *path, bl_metric m)
 {
@@ -141,6 +149,17 @@ static int scaling_table(const char *out, const bl_records *recs, const bl_chart
     return rc;
 }
 
+/* The JSON key a record with the kind's curves always has: the store's JSON is written by
+ * core/jsonl.c, which spells the key "series" (a timeline's) and "bins" (in lat_ns or
+ * clat_ns, a histogram's) so, never escaped, and only when the record has them. Records
+ * without it have none and are skipped unread. Percentiles: most records have them. */
+static const char *curve_key(bl_chart_kind kind)
+{
+    return kind == BL_CHART_TIMELINE    ? "\"series\""
+           : kind == BL_CHART_HISTOGRAM ? "\"bins\""
+                                        : NULL;
+}
+
 typedef struct picking {
     const bl_chart_opts *co;
     bl_chart_pick p;
@@ -201,9 +220,10 @@ int cmd_chart(int argc, char **argv)
     bl_table *t = NULL;
     bl_chart_common common = {0};
     if (co.kind == BL_CHART_BAR || co.kind == BL_CHART_IOPS_LAT) {
-        /* Bars are the comparison table: built as the store is walked. */
+        /* Bars are the comparison table: built from the store's fold, else as it is walked. */
         bl_table_opts to = {.by = co.by, .repeats = co.repeats};
-        rc = bl_report_table(db, n, argv, &to, common_add, &common, &t, err, sizeof err);
+        bl_report_sees see = {.each = common_add, .shape = common_shape, .ctx = &common};
+        rc = bl_report_table_sees(db, n, argv, &to, &see, &t, err, sizeof err);
         co.table = t;
         co.common = &common;
         if (rc == 0 && co.by)
@@ -212,7 +232,7 @@ int cmd_chart(int argc, char **argv)
                co.kind == BL_CHART_HISTOGRAM) {
         /* Curves of the first records that have them: only those are kept. */
         picking pk = {.co = &co, .recs = &recs};
-        rc = bl_report_walk(db, n, argv, pick, &pk, err, sizeof err);
+        rc = bl_report_walk_hint(db, n, argv, curve_key(co.kind), pick, &pk, err, sizeof err);
         if (pk.done)
             rc = 0;
     } else {

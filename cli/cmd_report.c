@@ -151,6 +151,17 @@ static void page_add(void *ctx, const bl_record *r)
         bl_history_add(p->hist, r);
 }
 
+/* The same from a record as the store gives it without its JSON (core/store.h,
+ * bl_store_each_lean): the Sources need its labels, source, tool, run and line, the
+ * history its test, set-up, unit, when and fold figures, all of which it has. */
+static void page_add_lean(void *ctx, const bl_record *r, const double fig[BL_FOLD_N])
+{
+    page_walk *p = ctx;
+    bl_page_recs_add(&p->recs, r);
+    if (p->hist)
+        bl_history_add_figs(p->hist, r, fig);
+}
+
 /* The table, built as the store is walked; for the HTML page its sources are gathered into
  * page on the way. No record is held (the PDF walks the store again for its sources). */
 static int load(const report_args *a, int n, char **argv, page_walk *page, bl_table **t)
@@ -161,7 +172,9 @@ static int load(const report_args *a, int n, char **argv, page_walk *page, bl_ta
                         .baseline = a->baseline,
                         .repeats = a->cmp.repeats};
     int html = a->format == BL_REPORT_HTML && !a->pdf;
-    int rc = bl_report_table(a->db, n, argv, &to, html ? page_add : NULL, page, t, err, sizeof err);
+    bl_report_sees see = {
+        .each = html ? page_add : NULL, .lean = html ? page_add_lean : NULL, .ctx = page};
+    int rc = bl_report_table_sees(a->db, n, argv, &to, &see, t, err, sizeof err);
     if (rc == 3)
         return bl_usage_error("report", "%s", err);
     if (rc)

@@ -31,6 +31,9 @@ struct bl_hist_builder {
     size_t ns, cap;
     bl_strbuf key, name;
     size_t n_records, n_untimed, n_untested;
+    /* bl_history_add_figs: the series of each shape seen (by its address) */
+    const bl_record **shape;
+    size_t *shape_series, nshape;
 };
 
 static double pct_of(const bl_lat *l, double p)
@@ -162,6 +165,20 @@ static hser *series_of(bl_hist_builder *b, const bl_record *r)
     return s;
 }
 
+/* The series of a shape (bl_history_add_figs: its set-up is the same at one address). */
+static hser *series_of_shape(bl_hist_builder *b, const bl_record *r)
+{
+    for (size_t i = b->nshape; i-- > 0;)
+        if (b->shape[i] == r)
+            return &b->s[b->shape_series[i]];
+    size_t i = (size_t)(series_of(b, r) - b->s);
+    b->shape = bl_xrealloc(b->shape, (b->nshape + 1) * sizeof *b->shape);
+    b->shape_series = bl_xrealloc(b->shape_series, (b->nshape + 1) * sizeof *b->shape_series);
+    b->shape[b->nshape] = r;
+    b->shape_series[b->nshape++] = i;
+    return &b->s[i];
+}
+
 /* A source once per series; a source's records follow one another, so the last is checked
  * first and the map only when it differs. */
 static void add_source(bl_hist_builder *b, hser *s, const char *src)
@@ -179,7 +196,19 @@ static void add_source(bl_hist_builder *b, hser *s, const char *src)
     s->src[s->nsrc++] = bl_xstrdup(src);
 }
 
+static void add(bl_hist_builder *b, const bl_record *r, const double *fig);
+
 void bl_history_add(bl_hist_builder *b, const bl_record *r)
+{
+    add(b, r, NULL);
+}
+
+void bl_history_add_figs(bl_hist_builder *b, const bl_record *r, const double *fig)
+{
+    add(b, r, fig);
+}
+
+static void add(bl_hist_builder *b, const bl_record *r, const double *fig)
 {
     time_t t;
     if (!r->test || !*r->test) {
@@ -191,7 +220,7 @@ void bl_history_add(bl_hist_builder *b, const bl_record *r)
         return;
     }
     b->n_records++;
-    hser *s = series_of(b, r);
+    hser *s = fig ? series_of_shape(b, r) : series_of(b, r);
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 8;
         s->t = bl_xrealloc(s->t, s->cap * sizeof *s->t);
@@ -199,7 +228,7 @@ void bl_history_add(bl_hist_builder *b, const bl_record *r)
     }
     s->t[s->n] = t;
     for (size_t w = 0; w < b->nw; w++) {
-        double x = bl_hist_figure(r, b->want[w]);
+        double x = fig ? fig[b->want[w]] : bl_hist_figure(r, b->want[w]);
         s->v[s->n * b->nw + w] = x;
     }
     if (!s->unit && r->unit)
@@ -341,6 +370,8 @@ bl_history *bl_history_end(bl_hist_builder *b)
     bl_smap_free(&b->map);
     bl_strbuf_free(&b->key);
     bl_strbuf_free(&b->name);
+    free(b->shape);
+    free(b->shape_series);
     free(b);
     return h;
 }

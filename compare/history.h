@@ -67,6 +67,11 @@ typedef struct bl_history {
 typedef struct bl_hist_builder bl_hist_builder;
 bl_hist_builder *bl_history_begin(const bl_hist_opts *o);
 void bl_history_add(bl_hist_builder *b, const bl_record *r); /* r read during the call only */
+/* The same for a record given as its fold shape and figures (core/store.h,
+ * bl_store_each_lean): fig[m] stands for bl_hist_figure(r, m), as bl_fold_figs makes them.
+ * r's set-up (all but run, line, when) must stay the same at one address for the whole
+ * build, as the lean walk's shapes do: its series is looked up once. */
+void bl_history_add_figs(bl_hist_builder *b, const bl_record *r, const double *fig);
 /* Frees the builder; finds each series' changes. */
 bl_history *bl_history_end(bl_hist_builder *b);
 void bl_history_free(bl_history *h);

@@ -115,11 +115,12 @@ static int walk_store(bl_store *s, const bl_filter *f, walk *w, char *err, size_
 }
 
 /* Whether the store's fold (bl_store_fold: one row per record shape, summed in SQL) can
- * stand for the walk: no caller wanting every record, no median (which needs the values), and
- * --by naming only what a shape keeps. */
-static int foldable(const bl_table_opts *o, bl_report_each_fn each)
+ * stand for the walk: no caller wanting every record (each without shapes), no median (which
+ * needs the values), and --by naming only what a shape keeps. */
+static int foldable(const bl_table_opts *o, const bl_report_sees *see)
 {
-    if (each || o->repeats == BL_REP_ALL || o->repeats == BL_REP_MEDIAN)
+    if ((see->each && !see->shape && !see->lean) || o->repeats == BL_REP_ALL ||
+        o->repeats == BL_REP_MEDIAN)
         return 0;
     for (const char *p = o->by; p && *p;) {
         size_t len = strcspn(p, ",");
@@ -136,6 +137,9 @@ typedef struct fold_ctx {
     bl_fines *fines;
     size_t n;
     int row; /* a record's "row" label may name its set-up (setups.c): walk instead */
+    /* the shapes for see->shape, handed on once the fold is sure to stand (no row label) */
+    bl_records shapes;
+    size_t *n_recs;
 } fold_ctx;
 
 static int fold_one(void *ctx, bl_fold_group *g)
@@ -147,30 +151,48 @@ static int fold_one(void *ctx, bl_fold_group *g)
     }
     c->n += g->n_recs;
     bl_fines_add_fold(c->fines, g);
+    if (c->n_recs) {
+        c->n_recs = bl_xrealloc(c->n_recs, (c->shapes.n + 1) * sizeof *c->n_recs);
+        c->n_recs[c->shapes.n] = g->n_recs;
+        bl_records_push(&c->shapes, g->shape);
+        g->shape = NULL;
+    }
     return 0;
 }
 
 /* The fine groups from the store's fold; 0, else 1 (the walk must make them) or -1. */
-static int fold_store(bl_store *s, const bl_filter *f, bl_fines *fines, size_t *n, char *err,
-                      size_t errlen)
+static int fold_store(bl_store *s, const bl_filter *f, bl_fines *fines, const bl_report_sees *see,
+                      size_t *n, char *err, size_t errlen)
 {
     fold_ctx c = {.fines = fines};
+    bl_records_init(&c.shapes);
+    if (see->shape && !see->lean)
+        c.n_recs = bl_xmalloc(sizeof *c.n_recs);
     int rc = bl_store_fold(s, f, fold_one, &c, err, errlen);
     *n = c.n;
-    return rc == 1 || c.row ? 1 : rc;
+    rc = rc == 1 || c.row ? 1 : rc;
+    if (rc == 0 && see->lean) /* 1: the store cannot, the walk makes the table and sees all */
+        rc = bl_store_each_lean(s, f, see->lean, see->ctx, err, errlen);
+    for (size_t i = 0; rc == 0 && i < c.shapes.n; i++)
+        see->shape(see->ctx, c.shapes.v[i], c.n_recs[i]);
+    bl_records_free(&c.shapes);
+    free(c.n_recs);
+    return rc;
 }
 
 /* The builder of the table, fed: by the store's fold or one walk into fine groups, or by two
  * walks for --repeats all. */
-static int fill(bl_store *s, const bl_filter *f, const bl_table_opts *o, bl_report_each_fn each,
-                void *ctx, bl_table_builder *b, size_t *n, char *err, size_t errlen)
+static int fill(bl_store *s, const bl_filter *f, const bl_table_opts *o, const bl_report_sees *see,
+                bl_table_builder *b, size_t *n, char *err, size_t errlen)
 {
+    bl_report_each_fn each = see->each;
+    void *ctx = see->ctx;
     bl_setup_plan *plan = bl_setup_plan_new(o->by);
     int rc;
-    if (foldable(o, each) && getenv("BENCHLOG_NO_FOLD") == NULL) {
+    if (foldable(o, see) && getenv("BENCHLOG_NO_FOLD") == NULL) {
         bl_fines fines;
         bl_fines_init(&fines, o->by, 0);
-        rc = fold_store(s, f, &fines, n, err, errlen);
+        rc = fold_store(s, f, &fines, see, n, err, errlen);
         if (rc == 0) {
             bl_setup_plan_add_fines(plan, &fines);
             bl_setup_plan_end(plan);
@@ -211,6 +233,13 @@ static int fill(bl_store *s, const bl_filter *f, const bl_table_opts *o, bl_repo
 int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
                     bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen)
 {
+    bl_report_sees see = {.each = each, .ctx = ctx};
+    return bl_report_table_sees(db, nterms, terms, o, &see, out, err, errlen);
+}
+
+int bl_report_table_sees(const char *db, int nterms, char **terms, const bl_table_opts *o,
+                         const bl_report_sees *see, bl_table **out, char *err, size_t errlen)
+{
     *out = NULL;
     bl_filter f = {0};
     bl_store *s = NULL;
@@ -223,7 +252,7 @@ int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opt
     lean.lean = 1;
     bl_table_builder *b = bl_table_begin(&lean);
     size_t n = 0;
-    rc = fill(s, &f, &lean, each, ctx, b, &n, err, errlen);
+    rc = fill(s, &f, &lean, see, b, &n, err, errlen);
     bl_store_close(s);
     bl_filter_free(&f);
     if (rc == 0 && n == 0) {
@@ -276,20 +305,46 @@ static int each_one(void *ctx, bl_record *r, const char *run_id)
     return stop;
 }
 
+static int stop_at_first(void *seen, const bl_record *r)
+{
+    (void)r;
+    *(int *)seen = 1;
+    return 1;
+}
+
 int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn, void *ctx,
                    char *err, size_t errlen)
+{
+    return bl_report_walk_hint(db, nterms, terms, NULL, fn, ctx, err, errlen);
+}
+
+int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hint,
+                        bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
 {
     bl_filter f = {0};
     bl_store *s = NULL;
     int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
     if (rc == 0) {
+        if (hint && getenv("BENCHLOG_NO_FOLD") == NULL) /* the tests' way to compare */
+            bl_filter_add_hint(&f, hint);
+        else
+            hint = NULL;
         each_ctx e = {fn, ctx, 0};
         rc = bl_store_each(s, &f, each_one, &e, err, errlen) == 0 ? 0 : 1;
         bl_store_close(s);
+        bl_filter_free(&f);
+        /* None has the text, so fn would ignore every record: whether any matches at all
+         * is all the walk would tell (its first record stops it). */
+        if (rc == 0 && e.n == 0 && hint) {
+            int seen = 0;
+            rc = bl_report_walk_hint(db, nterms, terms, NULL, stop_at_first, &seen, err, errlen);
+            return seen ? 0 : rc;
+        }
         if (rc == 0 && e.n == 0) {
             snprintf(err, errlen, "no stored record matches");
             rc = 1;
         }
+        return rc;
     }
     bl_filter_free(&f);
     return rc;

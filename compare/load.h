@@ -4,6 +4,7 @@
 #define BL_COMPARE_LOAD_H
 
 #include "../core/record.h"
+#include "../core/store.h"
 #include "table.h"
 #include <stddef.h>
 
@@ -22,6 +23,26 @@ typedef void (*bl_report_each_fn)(void *ctx, const bl_record *r);
 int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opts *o,
                     bl_report_each_fn each, void *ctx, bl_table **out, char *err, size_t errlen);
 
+/* What a caller of bl_report_table_sees sees of the matching records: each sees every record
+ * when the store is walked; when its fold stands for the walk (as it does for a report: no
+ * median, no --repeats all, --by naming only what a shape keeps, no C-decided filter term, no
+ * "row" label), shape (if not NULL) sees instead each fold group's shape (core/fold.h: the
+ * record less its figures, line, run, times, samples) and how many records have it, in the
+ * order of their first record. A caller that needs no more of a record than its shape passes
+ * both; with shape NULL, each makes the table walk the store. */
+typedef void (*bl_report_shape_fn)(void *ctx, const bl_record *shape, size_t n_recs);
+/* lean (if not NULL; shape is then not called) sees instead every matching record as
+ * bl_store_each_lean gives it (core/store.h: the shape with run, line and when, and the
+ * fold figures), in import order, when the store can give them so. */
+typedef struct bl_report_sees {
+    bl_report_each_fn each;
+    bl_report_shape_fn shape;
+    bl_lean_fn lean;
+    void *ctx;
+} bl_report_sees;
+int bl_report_table_sees(const char *db, int nterms, char **terms, const bl_table_opts *o,
+                         const bl_report_sees *see, bl_table **out, char *err, size_t errlen);
+
 /* The one walk of bl_report_table, into fines (fine.h) that may already hold groups of an
  * earlier walk: their sequence numbers go on, as if the records were one list. tag (may be
  * NULL) may change each matching record before it is folded (compare labels its side).
@@ -36,6 +57,11 @@ int bl_report_fines(const char *db, int nterms, char **terms, struct bl_fines *f
 typedef int (*bl_report_rec_fn)(void *ctx, const bl_record *r);
 int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn, void *ctx,
                    char *err, size_t errlen);
+/* The same, told that fn wants only records whose stored JSON holds hint (NULL: all; filter.h,
+ * bl_filter_add_hint): the store may skip the others unread. fn must ignore a record without
+ * it as it would anyway; when no record holds it, every matching record is walked. */
+int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hint,
+                        bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
 
 /* A source of records the workbook and the PDF walk (twice, so that none is held): walk
  * calls fn on each record in order; returns 0, else nonzero with err. */

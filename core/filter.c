@@ -36,6 +36,12 @@ int bl_filter_add(bl_filter *f, const char *text, char *err, size_t errlen)
     return 0;
 }
 
+void bl_filter_add_hint(bl_filter *f, const char *text)
+{
+    f->t = bl_xrealloc(f->t, (f->n + 1) * sizeof *f->t);
+    f->t[f->n++] = (bl_filter_term){bl_xstrdup(""), 'h', bl_xstrdup(text)};
+}
+
 void bl_filter_free(bl_filter *f)
 {
     for (size_t i = 0; i < f->n; i++) {
@@ -82,6 +88,8 @@ bool bl_filter_match_run(const bl_filter *f, const bl_record *r, const char *run
     int run_terms = 0, run_hit = 0;
     for (size_t i = 0; i < f->n; i++) {
         const bl_filter_term *t = &f->t[i];
+        if (t->op == 'h')
+            continue; /* a hint for the store, not a term */
         if (run_id && strcmp(t->key, "run") == 0 && t->op == '=') {
             run_terms++;
             run_hit |= strcmp(run_id, t->value) == 0;

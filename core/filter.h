@@ -25,6 +25,11 @@ typedef struct bl_filter {
 
 /* Adds one term; returns -1 with a message when text is not KEY=VALUE. */
 int bl_filter_add(bl_filter *f, const char *text, char *err, size_t errlen);
+/* Adds a hint (op 'h'): every record the caller wants has text in its stored JSON (a key,
+ * "\"bins\"", that the store's writer always spells so). A store may skip records whose JSON
+ * lacks it; C matches every record, so only a caller that decides each record itself (chart's
+ * curve kinds) may give one, and records that merely contain the text must be harmless. */
+void bl_filter_add_hint(bl_filter *f, const char *text);
 void bl_filter_free(bl_filter *f);
 bool bl_filter_match(const bl_filter *f, const bl_record *r);
 /* The same for a record of the run run_id: terms on `run` compare that ID (NULL: the

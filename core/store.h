@@ -135,6 +135,15 @@ typedef int (*bl_fold_fn)(void *ctx, bl_fold_group *g);
 int bl_store_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
                   size_t errlen);
 
+/* The records matching f (NULL = all) in import order, each as its shape (fold.h) with its
+ * run, line and when set from the record, and its fold figures (BL_ABSENT where none): the
+ * record less its figures, samples and curves, read without decoding its JSON. r and fig
+ * are valid during the call. Returns 0; 1 when the store cannot (as bl_store_fold: a backend
+ * without it, a filter term C must decide), before fn is called; -1 with err. */
+typedef void (*bl_lean_fn)(void *ctx, const bl_record *r, const double fig[BL_FOLD_N]);
+int bl_store_each_lean(bl_store *s, const bl_filter *f, bl_lean_fn fn, void *ctx, char *err,
+                       size_t errlen);
+
 /* Appends the records matching f (NULL = all) to out, in import order. */
 int bl_store_query(bl_store *s, const bl_filter *f, bl_records *out, char *err, size_t errlen);
 

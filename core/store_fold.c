@@ -202,3 +202,98 @@ int bl_store_sqlite_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *c
     sqlite3_create_function(s->db, "bl_fold", BL_FOLD_N + 1, SQLITE_UTF8, NULL, NULL, NULL, NULL);
     return rc;
 }
+
+/* The shapes bl_store_each_lean has decoded, by id (ids are the shapes table's, small). */
+typedef struct shape_cache {
+    bl_record **v;
+    size_t cap;
+    sqlite3_stmt *get;
+} shape_cache;
+
+static bl_record *shape_of(bl_store *s, shape_cache *c, sqlite3_int64 id)
+{
+    if (id < 0 || id > (sqlite3_int64)1 << 40)
+        return NULL;
+    if ((size_t)id < c->cap && c->v[id])
+        return c->v[id];
+    if (!c->get && sqlite3_prepare_v2(s->db, "SELECT shape FROM shapes WHERE id = ?", -1, &c->get,
+                                      NULL) != SQLITE_OK)
+        return NULL;
+    sqlite3_reset(c->get);
+    sqlite3_bind_int64(c->get, 1, id);
+    if (sqlite3_step(c->get) != SQLITE_ROW)
+        return NULL;
+    bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(c->get, 0),
+                                       (size_t)sqlite3_column_bytes(c->get, 0), NULL, 0);
+    sqlite3_reset(c->get);
+    if (!r)
+        return NULL;
+    if ((size_t)id >= c->cap) {
+        size_t cap = (size_t)id + 16;
+        c->v = bl_xrealloc(c->v, cap * sizeof *c->v);
+        memset(c->v + c->cap, 0, (cap - c->cap) * sizeof *c->v);
+        c->cap = cap;
+    }
+    c->v[id] = r;
+    return r;
+}
+
+static void shape_cache_free(shape_cache *c)
+{
+    for (size_t i = 0; i < c->cap; i++)
+        bl_record_free(c->v[i]);
+    free(c->v);
+    sqlite3_finalize(c->get);
+}
+
+/* Sets r's run, line and when from the row's columns 1..3 (absent as a decoded record has
+ * them: run and line those of a new record, no when). */
+static void lean_set(bl_record *r, sqlite3_stmt *st, const bl_record *blank)
+{
+    r->run = sqlite3_column_type(st, 1) == SQLITE_NULL ? blank->run : sqlite3_column_int64(st, 1);
+    r->line = sqlite3_column_type(st, 2) == SQLITE_NULL ? blank->line : sqlite3_column_int64(st, 2);
+    bl_record_set_str(&r->when, sqlite3_column_type(st, 3) == SQLITE_TEXT
+                                    ? (const char *)sqlite3_column_text(st, 3)
+                                    : NULL);
+}
+
+int bl_store_each_lean(bl_store *s, const bl_filter *f, bl_lean_fn fn, void *ctx, char *err,
+                       size_t errlen)
+{
+    if (!s->db || s->no_fold)
+        return 1; /* PostgreSQL, or no fold columns: the caller walks the records */
+    int exact;
+    sqlite3_stmt *st = bl_store_select_lean(s, f, &exact, err, errlen);
+    if (!st)
+        return -1;
+    if (!exact) {
+        sqlite3_finalize(st);
+        return 1; /* a term C must decide */
+    }
+    shape_cache c = {0};
+    bl_record *blank = bl_record_new();
+    int rc = 0, step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        bl_record *r = shape_of(s, &c, sqlite3_column_int64(st, 0));
+        if (!r) {
+            snprintf(err, errlen, "%s: a stored shape cannot be read", s->path);
+            rc = -1;
+            break;
+        }
+        lean_set(r, st, blank);
+        double fig[BL_FOLD_N];
+        for (int k = 0; k < BL_FOLD_N; k++)
+            fig[k] = sqlite3_column_type(st, 4 + k) == SQLITE_NULL
+                         ? BL_ABSENT
+                         : sqlite3_column_double(st, 4 + k);
+        fn(ctx, r, fig);
+    }
+    if (rc == 0 && step != SQLITE_DONE) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        rc = -1;
+    }
+    sqlite3_finalize(st);
+    shape_cache_free(&c);
+    bl_record_free(blank);
+    return rc;
+}

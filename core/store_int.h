@@ -170,6 +170,10 @@ void bl_store_progress(const char *path, const char *what, int64_t done, int64_t
  * bl_fold(...)) in order of first id; *exact 0 when C must check a term. */
 int bl_store_sqlite_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
                          size_t errlen);
+/* bl_store_each_lean's statement: rows of (shape id, run, line, when, fold figures) of the
+ * matching records with a shape, in id order. */
+sqlite3_stmt *bl_store_select_lean(bl_store *s, const bl_filter *f, int *exact, char *err,
+                                   size_t errlen);
 sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
                                    size_t errlen);
 

@@ -144,7 +144,14 @@ static int equals_sql(sql_where *w, const bl_filter_term *t, const char *r, bl_s
 static void where_term(sql_where *w, const bl_filter_term *t, const char *r)
 {
     if (strcmp(t->key, "run") == 0 && t->op == '=')
-        return; /* where_runs */
+        return;         /* where_runs */
+    if (t->op == 'h') { /* filter.h: the JSON text holds it, or the caller wants none */
+        if (w->n + 1 <= 64) {
+            bl_strbuf_printf(&w->sql, " AND instr(%s.json, ?) > 0", r);
+            add_param(w, t->value, NULL);
+        }
+        return;
+    }
     bl_strbuf expr;
     bl_strbuf_init(&expr);
     int in_sql = w->n + 2 <= 64 &&
@@ -241,6 +248,22 @@ sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *ex
         where_all(&w, f, "r");
         bl_strbuf_puts(&w.sql, " ORDER BY r.id");
     }
+    return prepare_where(s, &w, exact, err, errlen);
+}
+
+sqlite3_stmt *bl_store_select_lean(bl_store *s, const bl_filter *f, int *exact, char *err,
+                                   size_t errlen)
+{
+    sql_where w = {.n = 0, .exact = 1};
+    bl_strbuf_init(&w.sql);
+    /* run, line and when as the record's JSON has them (what the walk's decoder reads);
+     * SQLite parses each record's JSON once for the three */
+    bl_strbuf_puts(&w.sql, "SELECT r.shape_id, json_extract(r.json, '$.run'), "
+                           "json_extract(r.json, '$.line'), json_extract(r.json, '$.when'), "
+                           "r.f_bw, r.f_iops, r.f_lat, r.f_p50, r.f_p99, r.f_p999, r.f_value, "
+                           "r.f_cpu" FROM_RECORDS("r") " WHERE r.shape_id IS NOT NULL");
+    where_all(&w, f, "r");
+    bl_strbuf_puts(&w.sql, " ORDER BY r.id");
     return prepare_where(s, &w, exact, err, errlen);
 }
 
