@@ -53,14 +53,14 @@ typedef struct bl_xrun {
     lxw_row_t row;      /* the last row written to it */
 } bl_xrun;
 
-struct bl_xruns {
+typedef struct bl_xruns {
     size_t n, cap, n_records;
     bl_xrun *v;
     bl_smap map;
     int any_lat; /* a record has latency figures */
     size_t np;   /* percentiles reported anywhere, ascending once finished */
     double pct[BL_XLSX_MAX_PCT];
-};
+} bl_xruns;
 
 /* Zero-initialise; add every record, then finish (sheet names). */
 void bl_xruns_add(bl_xruns *runs, const bl_record *r);
@@ -89,5 +89,10 @@ void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns
                            size_t max_sheets);
 void bl_xlsx_details_row(bl_xdetail *d, const bl_record *r);
 void bl_xlsx_details_end(bl_xdetail *d);
+
+/* walk(src, fn, ctx) with the records read and decoded in a second thread (xlsx_ahead.c),
+ * handed over a few hundred at a time: fn sees them in the walk's order. Returns as walk. */
+int bl_xlsx_walk_ahead(bl_rec_walk_fn walk, void *src, bl_report_rec_fn fn, void *ctx, char *err,
+                       size_t errlen);
 
 #endif
