@@ -147,7 +147,8 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
     bl_xlsx_summary(wb, &x, t, title);
     bl_xlsx_pivots(wb, &x, t, o->metrics, o->n_metrics, title, o->notes);
     bl_xdetail d;
-    bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200);
+    bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200,
+                          o->max_rows);
     int rc = bl_xlsx_walk_ahead(walk, src, detail_row, &d, err, errlen) != 0;
     bl_xlsx_details_end(&d);
     lxw_error e = workbook_close(wb);

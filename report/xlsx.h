@@ -28,6 +28,8 @@ typedef struct bl_xlsx_opts {
     bl_repeats repeats;
     size_t max_run_sheets;       /* 0: 200 */
     size_t constant_memory_from; /* records from which to write in constant memory; 0: 20000 */
+    size_t max_rows; /* rows a sheet holds, header included, the rest going on in "NAME (2)",
+                        ...; 0 (or more): Excel's 1,048,576 */
     bl_diags *notes; /* notes for the person (set-ups too many to chart) added here; NULL: none */
 } bl_xlsx_opts;
 
