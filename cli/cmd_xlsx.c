@@ -63,11 +63,11 @@ int cmd_xlsx(int argc, char **argv)
     xo.metrics = cmp.metrics;
     xo.n_metrics = cmp.n_metrics;
     xo.repeats = cmp.repeats;
-    /* The store is walked twice (the table and the runs, then the rows): no record is held. */
+    /* The table from the store's grouped query (no record decoded where it can answer), then
+     * the records walked twice (the runs, then the rows): no record is held. */
     bl_table_opts to = {.by = xo.by, .baseline = xo.baseline, .repeats = xo.repeats};
     bl_table *t = NULL;
-    bl_xruns *runs = bl_xlsx_runs_new();
-    rc = bl_report_table(db, n, argv, &to, bl_xlsx_runs_add, runs, &t, err, sizeof err);
+    rc = bl_report_table(db, n, argv, &to, NULL, NULL, &t, err, sizeof err);
     if (rc == 0 && xo.by) /* say which set-ups lack the label, as report does */
         bl_cmp_warn_unlabelled(t, "xlsx");
     bl_store_walk src = {db, n, argv};
@@ -75,7 +75,7 @@ int cmd_xlsx(int argc, char **argv)
     bl_diags_init(&notes, "benchlog xlsx");
     xo.notes = &notes;
     if (rc == 0)
-        rc = bl_xlsx_write_walk(out, t, runs, bl_walk_store, &src, &xo, err, sizeof err);
+        rc = bl_xlsx_write_walk(out, t, bl_walk_store, &src, &xo, err, sizeof err);
     bl_notes_print(&notes);
     bl_diags_free(&notes);
     if (rc == 2 || rc == 3)
@@ -83,6 +83,5 @@ int cmd_xlsx(int argc, char **argv)
     else if (rc)
         fprintf(stderr, "benchlog xlsx: %s\n", err);
     bl_table_free(t);
-    bl_xlsx_runs_free(runs);
     return rc;
 }

@@ -100,31 +100,11 @@ static int detail_row(void *d, const bl_record *r)
     return 0;
 }
 
-bl_xruns *bl_xlsx_runs_new(void)
-{
-    return bl_xcalloc(1, sizeof(bl_xruns));
-}
-
-void bl_xlsx_runs_add(void *runs, const bl_record *r)
-{
-    bl_xruns_add(runs, r);
-}
-
-void bl_xlsx_runs_free(bl_xruns *runs)
-{
-    if (runs)
-        bl_xruns_free(runs);
-    free(runs);
-}
-
-int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_rec_walk_fn walk,
-                       void *src, const bl_xlsx_opts *o, char *err, size_t errlen)
+int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk, void *src,
+                       const bl_xlsx_opts *o, char *err, size_t errlen)
 {
     bl_xruns runs = {0};
-    if (given) { /* taken over: emptied */
-        runs = *given;
-        memset(given, 0, sizeof *given);
-    } else if (walk(src, gather, &runs, err, errlen) != 0) {
+    if (walk(src, gather, &runs, err, errlen) != 0) {
         bl_xruns_free(&runs);
         return 1;
     }
@@ -167,8 +147,9 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *given, bl_
     bl_xlsx_summary(wb, &x, t, title);
     bl_xlsx_pivots(wb, &x, t, o->metrics, o->n_metrics, title, o->notes);
     bl_xdetail d;
-    bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200);
-    int rc = walk(src, detail_row, &d, err, errlen) != 0;
+    bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200,
+                          o->max_rows);
+    int rc = bl_xlsx_walk_ahead(walk, src, detail_row, &d, err, errlen) != 0;
     bl_xlsx_details_end(&d);
     lxw_error e = workbook_close(wb);
     if (rc) {
@@ -193,7 +174,7 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
     bl_table *t = bl_table_build(recs, &to, err, errlen);
     if (!t)
         return 2;
-    int rc = bl_xlsx_write_walk(path, t, NULL, bl_walk_records, (void *)recs, o, err, errlen);
+    int rc = bl_xlsx_write_walk(path, t, bl_walk_records, (void *)recs, o, err, errlen);
     bl_table_free(t);
     return rc;
 }

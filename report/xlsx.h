@@ -28,6 +28,8 @@ typedef struct bl_xlsx_opts {
     bl_repeats repeats;
     size_t max_run_sheets;       /* 0: 200 */
     size_t constant_memory_from; /* records from which to write in constant memory; 0: 20000 */
+    size_t max_rows; /* rows a sheet holds, header included, the rest going on in "NAME (2)",
+                        ...; 0 (or more): Excel's 1,048,576 */
     bl_diags *notes; /* notes for the person (set-ups too many to chart) added here; NULL: none */
 } bl_xlsx_opts;
 
@@ -36,15 +38,11 @@ int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *
                   size_t errlen);
 
 /* The same from records walked twice (a store read row by row: first the runs, then each
- * record's rows) and the table already built (compare/load.h): no record is held. walk calls
- * fn for each record in order (r valid during the call), returns nonzero with err when the
- * records cannot be read. Returns 0, or 1 with err. */
-/* runs: the runs gathered while the table was built (saves a walk), or NULL. */
-typedef struct bl_xruns bl_xruns;
-int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_xruns *runs, bl_rec_walk_fn walk,
-                       void *src, const bl_xlsx_opts *o, char *err, size_t errlen);
-bl_xruns *bl_xlsx_runs_new(void);
-void bl_xlsx_runs_add(void *runs, const bl_record *r); /* a bl_report_each_fn */
-void bl_xlsx_runs_free(bl_xruns *runs);
+ * record's rows, each walk read ahead in a second thread) and the table already built
+ * (compare/load.h): no record is held. walk calls fn for each record in order (r valid during
+ * the call), returns nonzero with err when the records cannot be read. Returns 0, or 1 with
+ * err. */
+int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk, void *src,
+                       const bl_xlsx_opts *o, char *err, size_t errlen);
 
 #endif

@@ -34,6 +34,15 @@ void bl_xlsx_summary(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const char
 void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_metric *ms, size_t nm,
                     const char *title, bl_diags *notes);
 
+/* A table's sheets: past the rows a sheet holds (Excel: 1,048,576, header included) it goes
+ * on in "NAME (2)", "NAME (3)", ... right after it. */
+#define BL_XLSX_EXCEL_ROWS 1048576
+typedef struct bl_xparts {
+    lxw_worksheet **ws;
+    size_t n;
+    size_t rows; /* data rows written */
+} bl_xparts;
+
 /* The runs of the records, in first-seen order, gathered as they are walked (xlsx_runs.c):
  * what names each run's sheet and fills its Sources and Disks rows. */
 #define BL_XRUN_NAME_KEYS 6
@@ -49,18 +58,18 @@ typedef struct bl_xrun {
     char *name_v[BL_XRUN_NAME_KEYS]; /* labels naming it, when every record has the same */
     unsigned char name_varies[BL_XRUN_NAME_KEYS];
     char sheet[32 * 4]; /* sheet name, at most 31 characters of UTF-8 */
-    lxw_worksheet *ws;  /* its sheet while written */
-    lxw_row_t row;      /* the last row written to it */
+    bl_xparts sheets;   /* its sheets while written */
 } bl_xrun;
 
-struct bl_xruns {
+typedef struct bl_xruns {
     size_t n, cap, n_records;
     bl_xrun *v;
     bl_smap map;
-    int any_lat; /* a record has latency figures */
-    size_t np;   /* percentiles reported anywhere, ascending once finished */
+    int any_lat;       /* a record has latency figures */
+    size_t n_lat_rows; /* rows of the Latency sheet */
+    size_t np;         /* percentiles reported anywhere, ascending once finished */
     double pct[BL_XLSX_MAX_PCT];
-};
+} bl_xruns;
 
 /* Zero-initialise; add every record, then finish (sheet names). */
 void bl_xruns_add(bl_xruns *runs, const bl_record *r);
@@ -71,23 +80,31 @@ void bl_xruns_free(bl_xruns *runs);
 void bl_xrun_title(const bl_xrun *run, bl_strbuf *sb);
 
 /* The detail sheets: begin adds the per-run sheets (or one Records sheet past max_sheets runs)
- * and Latency, and writes Disks and Sources, which need no record; row writes a record into
- * its run's sheet and Latency, in the order of the walk; end sets their autofilters. */
+ * and Latency, each with the sheets it goes on in when too long for one, and writes Disks and
+ * Sources, which need no record; row writes a record into its run's sheet and Latency, in the order
+ * of the walk; end sets their autofilters. */
 typedef struct bl_xdetail {
     bl_xfmt *x;
     bl_xruns *runs;
     size_t max_sheets;
-    lxw_worksheet *records, *latency;
-    lxw_row_t rec_row, lat_row;
+    long last_run;              /* the run of the last record written, or -1 */
+    size_t per_sheet;           /* data rows a sheet holds */
+    bl_xparts records, latency; /* none (n 0) where the runs have their own sheets / no latency */
     bl_strbuf sb;
 } bl_xdetail;
 
 /* "k=v; k=v": a record's labels in one cell. */
 void bl_xlsx_labels_text(const bl_record *r, bl_strbuf *sb);
 
+/* max_rows: rows a sheet holds, header included (0: Excel's). */
 void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns *runs,
-                           size_t max_sheets);
+                           size_t max_sheets, size_t max_rows);
 void bl_xlsx_details_row(bl_xdetail *d, const bl_record *r);
 void bl_xlsx_details_end(bl_xdetail *d);
+
+/* walk(src, fn, ctx) with the records read and decoded in a second thread (xlsx_ahead.c),
+ * handed over a few hundred at a time: fn sees them in the walk's order. Returns as walk. */
+int bl_xlsx_walk_ahead(bl_rec_walk_fn walk, void *src, bl_report_rec_fn fn, void *ctx, char *err,
+                       size_t errlen);
 
 #endif

@@ -45,6 +45,8 @@ static void add_pcts(bl_xruns *runs, const bl_record *r)
                 runs->pct[runs->np++] = ls[k]->pct[p].pct;
         }
     runs->any_lat |= has_lat(&r->clat_ns) || has_lat(&r->lat_ns) || has_lat(&r->sync_ns);
+    for (size_t k = 0; k < 4; k++) /* the Latency sheet's rows, if any: one per kind */
+        runs->n_lat_rows += has_lat(ls[k]);
 }
 
 /* A label the run's records share (a table row that changes within the run names tests, not
@@ -298,6 +300,7 @@ void bl_xruns_free(bl_xruns *runs)
         free(run->tool);
         free(run->version);
         free(run->labels);
+        free(run->sheets.ws);
         bl_record_free(run->disks);
         for (size_t i = 0; i < BL_XRUN_NAME_KEYS; i++)
             free(run->name_v[i]);

@@ -125,32 +125,95 @@ static lxw_worksheet *table_sheet(lxw_workbook *wb, bl_xfmt *x, const char *name
     return ws;
 }
 
-static void run_sheets_begin(bl_xdetail *d, lxw_workbook *wb)
+/* "NAME (i)": the name shortened to leave room for the suffix within 31 characters. */
+static void part_name(char *out, size_t n, const char *name, size_t i)
 {
-    bl_xruns *runs = d->runs;
-    if (runs->n <= d->max_sheets) {
-        for (size_t k = 0; k < runs->n; k++) {
-            bl_xrun *run = &runs->v[k];
-            run->ws = table_sheet(wb, d->x, run->sheet, rec_head, N_REC_HEAD, 0);
-            /* The whole name the sheet's 31 characters shorten: beside the header, and in the
-             * printed page's header. */
-            bl_strbuf_reset(&d->sb);
-            bl_xrun_title(run, &d->sb);
-            worksheet_write_string(run->ws, 0, N_REC_HEAD + 1, d->sb.s, d->x->head);
-            worksheet_set_column(run->ws, N_REC_HEAD + 1, N_REC_HEAD + 1, 60, NULL);
-            bl_xlsx_print_setup(run->ws, d->sb.s, 1, 1);
-            worksheet_set_column(run->ws, 1, 1, 18, NULL);
-            worksheet_set_column(run->ws, N_REC_HEAD - 1, N_REC_HEAD - 1, 60, NULL);
-        }
+    if (i == 0) {
+        snprintf(out, n, "%s", name);
         return;
     }
+    char suffix[32];
+    int slen = snprintf(suffix, sizeof suffix, " (%zu)", i + 1);
+    size_t chars = 0, o = 0, room = 31 - (size_t)slen;
+    for (const unsigned char *p = (const unsigned char *)name; *p && o + 5 + slen < n; p++) {
+        if ((*p & 0xC0) != 0x80 && chars++ == room)
+            break;
+        out[o++] = (char)*p;
+    }
+    snprintf(out + o, n - o, "%s", suffix);
+}
+
+/* Adds the sheets of a table of rows data rows named name, each made by make. */
+typedef lxw_worksheet *(*part_fn)(bl_xdetail *d, lxw_workbook *wb, const char *name, size_t arg);
+static void parts_add(bl_xdetail *d, lxw_workbook *wb, bl_xparts *p, const char *name, size_t rows,
+                      part_fn make, size_t arg)
+{
+    p->n = rows > d->per_sheet ? (rows + d->per_sheet - 1) / d->per_sheet : 1;
+    p->ws = bl_xcalloc(p->n, sizeof *p->ws);
+    char part[32 * 4 + 16];
+    for (size_t i = 0; i < p->n; i++) {
+        part_name(part, sizeof part, name, i);
+        p->ws[i] = make(d, wb, part, arg);
+    }
+}
+
+/* The sheet and row of the table's next data row; NULL past the rows it was made for (the
+ * store changed between the walks). */
+static lxw_worksheet *parts_next(const bl_xdetail *d, bl_xparts *p, lxw_row_t *row)
+{
+    size_t i = p->rows++, part = i / d->per_sheet;
+    if (part >= p->n)
+        return NULL;
+    *row = (lxw_row_t)(i % d->per_sheet + 1);
+    return p->ws[part];
+}
+
+static void parts_filter(const bl_xdetail *d, const bl_xparts *p, lxw_col_t last)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        size_t before = i * d->per_sheet, rows = p->rows > before ? p->rows - before : 0;
+        if (rows > d->per_sheet)
+            rows = d->per_sheet;
+        worksheet_autofilter(p->ws[i], 0, 0, (lxw_row_t)rows, last);
+    }
+}
+
+static lxw_worksheet *run_sheet(bl_xdetail *d, lxw_workbook *wb, const char *name, size_t k)
+{
+    lxw_worksheet *ws = table_sheet(wb, d->x, name, rec_head, N_REC_HEAD, 0);
+    /* The whole name the sheet's 31 characters shorten: beside the header, and in the
+     * printed page's header. */
+    bl_strbuf_reset(&d->sb);
+    bl_xrun_title(&d->runs->v[k], &d->sb);
+    worksheet_write_string(ws, 0, N_REC_HEAD + 1, d->sb.s, d->x->head);
+    worksheet_set_column(ws, N_REC_HEAD + 1, N_REC_HEAD + 1, 60, NULL);
+    bl_xlsx_print_setup(ws, d->sb.s, 1, 1);
+    worksheet_set_column(ws, 1, 1, 18, NULL);
+    worksheet_set_column(ws, N_REC_HEAD - 1, N_REC_HEAD - 1, 60, NULL);
+    return ws;
+}
+
+static lxw_worksheet *records_sheet(bl_xdetail *d, lxw_workbook *wb, const char *name, size_t arg)
+{
+    (void)arg;
     static const char *const lead[] = {"Sheet", "Source", "Run"};
-    lxw_worksheet *ws = table_sheet(wb, d->x, "Records", lead, 3, 0);
+    lxw_worksheet *ws = table_sheet(wb, d->x, name, lead, 3, 0);
     for (size_t k = 0; k < N_REC_HEAD; k++)
         worksheet_write_string(ws, 0, (lxw_col_t)(3 + k), rec_head[k], d->x->head);
     worksheet_set_column(ws, 1, 1, 24, NULL);
     worksheet_set_column(ws, 4, 4, 18, NULL);
-    d->records = ws;
+    return ws;
+}
+
+static void run_sheets_begin(bl_xdetail *d, lxw_workbook *wb)
+{
+    bl_xruns *runs = d->runs;
+    if (runs->n <= d->max_sheets) {
+        for (size_t k = 0; k < runs->n; k++)
+            parts_add(d, wb, &runs->v[k].sheets, runs->v[k].sheet, runs->v[k].n, run_sheet, k);
+        return;
+    }
+    parts_add(d, wb, &d->records, "Records", runs->n_records, records_sheet, 0);
 }
 
 /* Column A of the detail sheets: the run's sheet name, or its number when the runs share
@@ -169,13 +232,12 @@ static int has_lat(const bl_lat *l)
     return l->present && (bl_present(l->mean) || l->n_pct > 0);
 }
 
-static void latency_begin(bl_xdetail *d, lxw_workbook *wb)
+static lxw_worksheet *latency_sheet(bl_xdetail *d, lxw_workbook *wb, const char *name, size_t arg)
 {
-    if (!d->runs->any_lat)
-        return;
+    (void)arg;
     static const char *const head[] = {"Sheet",    "Line",      "Test",     "Latency",
                                        "min (µs)", "mean (µs)", "max (µs)", "stdev (µs)"};
-    lxw_worksheet *ws = table_sheet(wb, d->x, "Latency", head, 8, 0);
+    lxw_worksheet *ws = table_sheet(wb, d->x, name, head, 8, 0);
     char buf[64];
     for (size_t p = 0; p < d->runs->np; p++) {
         snprintf(buf, sizeof buf, "p%g (µs)", d->runs->pct[p]);
@@ -183,13 +245,18 @@ static void latency_begin(bl_xdetail *d, lxw_workbook *wb)
     }
     worksheet_set_column(ws, 0, 0, 22, NULL);
     worksheet_set_column(ws, 2, 2, 16, NULL);
-    d->latency = ws;
+    return ws;
+}
+
+static void latency_begin(bl_xdetail *d, lxw_workbook *wb)
+{
+    if (d->runs->any_lat)
+        parts_add(d, wb, &d->latency, "Latency", d->runs->n_lat_rows, latency_sheet, 0);
 }
 
 static void latency_rows(bl_xdetail *d, size_t k, const bl_record *r)
 {
     const bl_xruns *runs = d->runs;
-    lxw_worksheet *ws = d->latency;
     lxw_format *us = bl_xfmt_num(d->x, "#,##0.0");
     const bl_lat *ls[] = {&r->clat_ns, &r->lat_ns, &r->slat_ns, &r->sync_ns};
     static const char *const name[] = {"clat", "lat", "slat", "sync"};
@@ -197,7 +264,10 @@ static void latency_rows(bl_xdetail *d, size_t k, const bl_record *r)
         const bl_lat *l = ls[w];
         if (!has_lat(l))
             continue;
-        lxw_row_t row = ++d->lat_row;
+        lxw_row_t row;
+        lxw_worksheet *ws = parts_next(d, &d->latency, &row);
+        if (!ws)
+            return;
         run_cell(ws, row, runs, k, d->max_sheets);
         inum(ws, row, 1, r->line, NULL);
         str(ws, row, 2, r->test, NULL);
@@ -271,12 +341,15 @@ static void sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_xruns *runs, si
 }
 
 void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns *runs,
-                           size_t max_sheets)
+                           size_t max_sheets, size_t max_rows)
 {
     memset(d, 0, sizeof *d);
     d->x = x;
     d->runs = runs;
     d->max_sheets = max_sheets;
+    d->last_run = -1;
+    d->per_sheet =
+        (max_rows >= 2 && max_rows <= BL_XLSX_EXCEL_ROWS ? max_rows : BL_XLSX_EXCEL_ROWS) - 1;
     bl_strbuf_init(&d->sb);
     run_sheets_begin(d, wb);
     latency_begin(d, wb);
@@ -286,32 +359,46 @@ void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns
 
 /* Rows go in the order of the walk, which is the runs' order where a source's runs follow
  * one another (constant-memory mode writes each sheet's rows in order). */
+/* The run of r: most often the run of the record before. */
+static long run_of(bl_xdetail *d, const bl_record *r)
+{
+    const bl_xrun *last = d->last_run >= 0 ? &d->runs->v[d->last_run] : NULL;
+    if (last && last->run == r->run &&
+        strcmp(last->source ? last->source : "", r->source ? r->source : "") == 0)
+        return d->last_run;
+    return d->last_run = bl_xruns_find(d->runs, r);
+}
+
 void bl_xlsx_details_row(bl_xdetail *d, const bl_record *r)
 {
-    long k = bl_xruns_find(d->runs, r);
+    long k = run_of(d, r);
     if (k < 0)
         return; /* not seen by the first walk: the store changed in between */
-    bl_xrun *run = &d->runs->v[k];
-    if (d->records) {
-        lxw_row_t row = ++d->rec_row;
-        worksheet_write_number(d->records, row, 0, (double)(k + 1), NULL);
-        str(d->records, row, 1, r->source, NULL);
-        inum(d->records, row, 2, r->run, NULL);
-        record_row(d->records, d->x, row, 3, r, &d->sb);
+    lxw_row_t row;
+    if (d->records.n) {
+        lxw_worksheet *ws = parts_next(d, &d->records, &row);
+        if (ws) {
+            worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+            str(ws, row, 1, r->source, NULL);
+            inum(ws, row, 2, r->run, NULL);
+            record_row(ws, d->x, row, 3, r, &d->sb);
+        }
     } else {
-        record_row(run->ws, d->x, ++run->row, 0, r, &d->sb);
+        lxw_worksheet *ws = parts_next(d, &d->runs->v[k].sheets, &row);
+        if (ws)
+            record_row(ws, d->x, row, 0, r, &d->sb);
     }
-    if (d->latency)
+    if (d->latency.n)
         latency_rows(d, (size_t)k, r);
 }
 
 void bl_xlsx_details_end(bl_xdetail *d)
 {
-    if (d->records)
-        worksheet_autofilter(d->records, 0, 0, d->rec_row, 3 + N_REC_HEAD - 1);
-    for (size_t k = 0; !d->records && k < d->runs->n; k++)
-        worksheet_autofilter(d->runs->v[k].ws, 0, 0, d->runs->v[k].row, N_REC_HEAD - 1);
-    if (d->latency)
-        worksheet_autofilter(d->latency, 0, 0, d->lat_row, (lxw_col_t)(7 + d->runs->np));
+    parts_filter(d, &d->records, 3 + N_REC_HEAD - 1);
+    for (size_t k = 0; !d->records.n && k < d->runs->n; k++)
+        parts_filter(d, &d->runs->v[k].sheets, N_REC_HEAD - 1);
+    parts_filter(d, &d->latency, (lxw_col_t)(7 + d->runs->np));
+    free(d->records.ws);
+    free(d->latency.ws);
     bl_strbuf_free(&d->sb);
 }
