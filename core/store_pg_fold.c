@@ -383,12 +383,18 @@ int bl_store_pg_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, 
     bl_strbuf_init(&head);
     fold_head(&head, runs);
     fold_rows c = {.s = s, .err = err, .errlen = errlen};
+    /* compiling the query's expressions (JIT, past its cost threshold) took longer than the
+     * query itself at 100k records */
+    char ignored[256];
+    int jit_off = bl_pg_exec(s, "SET jit = off", ignored, sizeof ignored) == 0;
     int rc =
         bl_pg_fold_walk(s, f, head.s,
                         " GROUP BY 1, 2, 3) q LEFT JOIN shapes sh ON sh.id = q.sid AND q.k < 0 "
                         "ORDER BY q.sid, q.k, q.e",
                         fold_row, &c, err, errlen);
     bl_strbuf_free(&head);
+    if (jit_off)
+        bl_pg_exec(s, "RESET jit", ignored, sizeof ignored);
     if (rc == 1 && !c.unfilled && c.n) /* only fold_row's unfilled stops with 1 */
         rc = -1;
     if (rc == 0 && c.n > 1)
