@@ -13,9 +13,10 @@
 # tables are dropped first). Knobs: SIZES ("100000"), RUNS (the size / 200: runs of 200
 # records, as at 100k in 500 runs), BENCH_DIR, PG_ONLY=1 (PostgreSQL only: to time an older
 # BENCHLOG_BINARY on a store of its own schema, which a newer one would migrate), GROUPED=1
-# (on PostgreSQL, after the commands, bench/pg-grouped.sql through psql: the server's time for the walk `report` reads, for
-# parsing every record's JSON, and for a grouped query of exact sums of one figure per run and
-# test; the measure behind keeping `report` on the walk, README "A team store on PostgreSQL").
+# (on PostgreSQL, after the commands, bench/pg-grouped.sql through psql: the server's time
+# for the walk `report` reads, for parsing every record's JSON, and for a grouped query of
+# exact sums of one figure per run and test over the JSON; the measure, before schema 3, of
+# README "A team store on PostgreSQL").
 set -eu
 SIZES=${SIZES:-100000}
 if [ "${1:-}" = -n ]; then
