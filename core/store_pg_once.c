@@ -13,7 +13,10 @@
  * than on the rows; when the server refuses it, the savepoint is rolled back and the same
  * files go one statement each, all sent before any result is read: the file at fault
  * fails alone, and those after it, which did nothing, are sent again. A run ID fix that
- * fails after its savepoint was released loses the batch (nothing of it is stored). */
+ * fails after its savepoint was released loses the batch (nothing of it is stored).
+ * Records carry their fold columns (store_pg_fold.c): a file's (or a group's) distinct shapes
+ * go in the same trip, added by a statement of their own just before the import statement,
+ * which then finds each one by its text (a new snapshot: also one another writer added). */
 #include "store_pg_int.h"
 #include <stdio.h>
 #include <stdlib.h>
