@@ -46,7 +46,14 @@ static const char *const pg_steps[] = {
     "  ADD COLUMN f_cpu FLOAT8, ADD COLUMN f_flags INT, ADD COLUMN b_bw BIGINT,"
     "  ADD COLUMN b_iops BIGINT, ADD COLUMN b_lat BIGINT, ADD COLUMN b_p50 BIGINT,"
     "  ADD COLUMN b_p99 BIGINT, ADD COLUMN b_p999 BIGINT, ADD COLUMN b_value BIGINT,"
-    "  ADD COLUMN b_cpu BIGINT;",
+    "  ADD COLUMN b_cpu BIGINT;"
+    /* who may read the records may read their shapes (GRANT ... ON ALL TABLES was given
+     * before this table was) */
+    "DO $$DECLARE g record; BEGIN FOR g IN SELECT DISTINCT grantee FROM "
+    "  information_schema.role_table_grants WHERE table_schema = current_schema() AND "
+    "  table_name = 'records' AND privilege_type = 'SELECT' AND grantee <> current_user LOOP "
+    "  EXECUTE 'GRANT SELECT ON shapes TO ' || CASE WHEN g.grantee = 'PUBLIC' THEN 'PUBLIC' "
+    "  ELSE quote_ident(g.grantee) END; END LOOP; END$$;",
     /* v3 (after the fill): the grouped query reads this index, not the records' rows */
     "CREATE INDEX records_fold ON records(shape_id) INCLUDE (import_id, id, run, tool, "
     "test, " BL_PG_FOLD_COLS ");",

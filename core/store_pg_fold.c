@@ -383,10 +383,22 @@ int bl_store_pg_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, 
     bl_strbuf_init(&head);
     fold_head(&head, runs);
     fold_rows c = {.s = s, .err = err, .errlen = errlen};
-    /* compiling the query's expressions (JIT, past its cost threshold) took longer than the
-     * query itself at 100k records */
+    /* a reader may read the records but not their shapes (SELECT granted table by table):
+     * the walk then. And compiling the query's expressions (JIT, past its cost threshold)
+     * took longer than the query itself at 100k records. */
     char ignored[256];
-    int jit_off = bl_pg_exec(s, "SET jit = off", ignored, sizeof ignored) == 0;
+    PGresult *may = bl_pg_query(s,
+                                "SELECT has_table_privilege('shapes', 'SELECT'), "
+                                "set_config('jit', 'off', false)",
+                                0, NULL, PGRES_TUPLES_OK, ignored, sizeof ignored);
+    int jit_off = may != NULL, readable = may && PQgetvalue(may, 0, 0)[0] == 't';
+    PQclear(may);
+    if (!readable) {
+        bl_strbuf_free(&head);
+        if (jit_off)
+            bl_pg_exec(s, "RESET jit", ignored, sizeof ignored);
+        return 1;
+    }
     int rc =
         bl_pg_fold_walk(s, f, head.s,
                         " GROUP BY 1, 2, 3) q LEFT JOIN shapes sh ON sh.id = q.sid AND q.k < 0 "

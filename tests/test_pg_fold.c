@@ -444,6 +444,20 @@ static void test_migrate_from_v1(void **state)
             /* the reader leaves it as it is; the owner's first command migrates it */
             assert_int_equal(schema_of(url), owner ? 3 : 1);
         }
+    /* the reader, granted SELECT before the migration, reads the new table too (grouped) */
+    int rr;
+    char *a0 = run(NULL, &rr, "report --db %s/s.db", dir);
+    char *b0 = run(NULL, &rr, "report --db '%s'", ro);
+    assert_int_equal(rr, 0);
+    assert_string_equal(a0, b0);
+    free(b0);
+    /* and without the right to read the shapes, walks */
+    assert_int_equal(bl_test_pg_sql(db, "REVOKE SELECT ON shapes FROM reader"), 0);
+    b0 = run(NULL, &rr, "report --db '%s'", ro);
+    assert_int_equal(rr, 0);
+    assert_string_equal(a0, b0);
+    free(a0);
+    free(b0);
     /* the migration filled every record's fold columns from its JSON */
     PGresult *res =
         sql(url, "SELECT count(*) FROM records WHERE shape_id IS NULL OR f_flags IS NULL");
