@@ -11,10 +11,12 @@
 # same store: before and after a change, side by side.
 # POSTGRES_URL names a database benchlog may fill (each size gets a fresh schema: the
 # tables are dropped first). Knobs: SIZES ("100000"), RUNS (the size / 200: runs of 200
-# records, as at 100k in 500 runs), BENCH_DIR, GROUPED=1 (on PostgreSQL, after the commands,
-# bench/pg-grouped.sql through psql: the server's time for the walk `report` reads, for
-# parsing every record's JSON, and for a grouped query of exact sums of one figure per run and
-# test; the measure behind keeping `report` on the walk, README "A team store on PostgreSQL").
+# records, as at 100k in 500 runs), BENCH_DIR, PG_ONLY=1 (PostgreSQL only: to time an older
+# BENCHLOG_BINARY on a store of its own schema, which a newer one would migrate), GROUPED=1
+# (on PostgreSQL, after the commands, bench/pg-grouped.sql through psql: the server's time
+# for the walk `report` reads, for parsing every record's JSON, and for a grouped query of
+# exact sums of one figure per run and test over the JSON; the measure, before schema 3, of
+# README "A team store on PostgreSQL").
 set -eu
 SIZES=${SIZES:-100000}
 if [ "${1:-}" = -n ]; then
@@ -47,11 +49,13 @@ timed() { # timed LABEL CMD...: prints wall seconds, CPU seconds and peak RSS; s
 
 for n in $SIZES; do
     runs=${RUNS:-$((n / 200 > 0 ? n / 200 : 1))}
-    for store in "$DIR/store.db" "$URL"; do
+    stores="$DIR/store.db $URL"
+    [ "${PG_ONLY:-}" = 1 ] && stores=$URL
+    for store in $stores; do
         case $store in
         postgres*)
             name=postgresql
-            psql -q "$store" -c 'DROP TABLE IF EXISTS records, runs, imports, meta' 2>/dev/null
+            psql -q "$store" -c 'DROP TABLE IF EXISTS records, runs, imports, meta, shapes' 2>/dev/null
             ;;
         *) name=sqlite; rm -f "$store" ;;
         esac

@@ -35,7 +35,31 @@ static const char *const pg_steps[] = {
     "  run BIGINT NOT NULL,"
     "  UNIQUE(import_id, run));"
     "INSERT INTO meta VALUES('created_by', 'benchlog " BENCHLOG_VERSION "');",
+    /* v2: what a comparison groups and sums, as columns (fold.h, store_pg_fold.c), so that
+     * report's grouped query reads no JSON; a shape is unique by its text (through its md5:
+     * a long shape would not fit a btree entry). Older records are filled by migrate. */
+    "CREATE TABLE shapes(id BIGSERIAL PRIMARY KEY, shape TEXT NOT NULL);"
+    "CREATE UNIQUE INDEX shapes_key ON shapes(md5(shape));"
+    "ALTER TABLE records ADD COLUMN shape_id BIGINT, ADD COLUMN f_bw FLOAT8,"
+    "  ADD COLUMN f_iops FLOAT8, ADD COLUMN f_lat FLOAT8, ADD COLUMN f_p50 FLOAT8,"
+    "  ADD COLUMN f_p99 FLOAT8, ADD COLUMN f_p999 FLOAT8, ADD COLUMN f_value FLOAT8,"
+    "  ADD COLUMN f_cpu FLOAT8, ADD COLUMN f_flags INT, ADD COLUMN b_bw BIGINT,"
+    "  ADD COLUMN b_iops BIGINT, ADD COLUMN b_lat BIGINT, ADD COLUMN b_p50 BIGINT,"
+    "  ADD COLUMN b_p99 BIGINT, ADD COLUMN b_p999 BIGINT, ADD COLUMN b_value BIGINT,"
+    "  ADD COLUMN b_cpu BIGINT;"
+    /* who may read the records may read their shapes (GRANT ... ON ALL TABLES was given
+     * before this table was) */
+    "DO $$DECLARE g record; BEGIN FOR g IN SELECT DISTINCT grantee FROM "
+    "  information_schema.role_table_grants WHERE table_schema = current_schema() AND "
+    "  table_name = 'records' AND privilege_type = 'SELECT' AND grantee <> current_user LOOP "
+    "  EXECUTE 'GRANT SELECT ON shapes TO ' || CASE WHEN g.grantee = 'PUBLIC' THEN 'PUBLIC' "
+    "  ELSE quote_ident(g.grantee) END; END LOOP; END$$;",
+    /* v3 (after the fill): the grouped query reads this index, not the records' rows */
+    "CREATE INDEX records_fold ON records(shape_id) INCLUDE (import_id, id, run, tool, "
+    "test, " BL_PG_FOLD_COLS ");",
 };
+/* The step after which older records' fold columns are filled. */
+#define PG_FOLD_STEP 1
 #define PG_SCHEMA ((int)(sizeof pg_steps / sizeof pg_steps[0]))
 /* pg_advisory_xact_lock's key for schema changes: "blog" */
 #define PG_SCHEMA_LOCK "1651273575"
@@ -134,9 +158,12 @@ static int migrate(bl_store *s, char *err, size_t errlen)
     int v = schema_version(s, err, errlen);
     if (v < 0)
         goto fail;
-    for (; v < PG_SCHEMA; v++)
+    for (int from = v; v < PG_SCHEMA; v++) {
         if (bl_pg_exec(s, pg_steps[v], err, errlen) != 0)
             goto fail;
+        if (v == PG_FOLD_STEP && from > 0 && bl_pg_fill_fold(s, err, errlen) != 0)
+            goto fail;
+    }
     char version[16];
     snprintf(version, sizeof version, "%d", PG_SCHEMA);
     const char *params[] = {version};
@@ -154,6 +181,19 @@ fail:
 unlock:
     PQclear(PQexec(s->pg, "SELECT pg_advisory_unlock(" PG_SCHEMA_LOCK ")"));
     return rc;
+}
+
+/* Whether this role owns the records table (ALTER TABLE needs it). */
+static int may_alter(bl_store *s)
+{
+    char err[256];
+    PGresult *res = bl_pg_query(s,
+                                "SELECT pg_has_role(relowner, 'USAGE') FROM pg_class "
+                                "WHERE oid = 'records'::regclass",
+                                0, NULL, PGRES_TUPLES_OK, err, sizeof err);
+    int may = res && PQntuples(res) == 1 && PQgetvalue(res, 0, 0)[0] == 't';
+    PQclear(res);
+    return may;
 }
 
 static void quiet(void *arg, const char *message)
@@ -193,7 +233,9 @@ bl_store *bl_store_pg_open(const char *url, int mode, char *err, size_t errlen)
                  safe, v, PG_SCHEMA);
         goto fail;
     }
-    if (v < PG_SCHEMA && migrate(s, err, errlen) != 0)
+    /* a reader who may not alter the tables reads an older store as it is (report walks) */
+    s->no_fold = v > 0 && v <= PG_FOLD_STEP && !(mode & BL_OPEN_WRITE) && !may_alter(s);
+    if (v < PG_SCHEMA && !s->no_fold && migrate(s, err, errlen) != 0)
         goto fail;
     return s;
 fail:
@@ -442,9 +484,17 @@ int bl_pg_copy_end(bl_store *s, int ok, char *err, size_t errlen)
 static int copy_records(bl_store *s, const char *import_id, const bl_records *recs,
                         const char *imported_at, char *err, size_t errlen)
 {
-    if (bl_pg_copy_begin(s, "COPY records(import_id, run, line, tool, test, json) FROM STDIN", err,
-                         errlen) != 0)
+    bl_pg_shapes sh;
+    bl_pg_shapes_of(recs, &sh);
+    if (bl_pg_shape_ids(s, &sh, err, errlen) != 0 ||
+        bl_pg_copy_begin(
+            s,
+            "COPY records(import_id, run, line, tool, test, json, shape_id, " BL_PG_FOLD_COLS
+            ") FROM STDIN",
+            err, errlen) != 0) {
+        bl_pg_shapes_free(&sh);
         return -1;
+    }
     bl_strbuf line, json;
     bl_strbuf_init(&line);
     bl_strbuf_init(&json);
@@ -460,12 +510,20 @@ static int copy_records(bl_store *s, const char *import_id, const bl_records *re
         copy_str(&line, r->test);
         bl_strbuf_putc(&line, '\t');
         bl_pg_copy_text(&line, json.s, json.len);
+        bl_strbuf_printf(&line, "\t%lld", (long long)sh.id[sh.of[i]]);
+        bl_pg_fold_vals v;
+        bl_pg_fold_vals_of(r, &v);
+        for (int k = 0; k < BL_PG_FOLD_NVALS; k++) {
+            bl_strbuf_putc(&line, '\t');
+            copy_str(&line, v.v[k]);
+        }
         bl_strbuf_putc(&line, '\n');
         if (line.len >= 65536 || i + 1 == recs->n)
             ok = bl_pg_copy_put(s, &line);
     }
     bl_strbuf_free(&line);
     bl_strbuf_free(&json);
+    bl_pg_shapes_free(&sh);
     return bl_pg_copy_end(s, ok, err, errlen);
 }
 
@@ -623,4 +681,5 @@ const bl_store_ops bl_store_pg_ops = {
     .relabel = bl_store_pg_relabel,
     .del = bl_store_pg_delete,
     .import_info = pg_import_info,
+    .fold = bl_store_pg_fold,
 };

@@ -56,6 +56,52 @@ struct bl_xsum;
 int bl_pg_xsum_add(struct bl_xsum *sum, struct bl_xsum *sumsq, int exp, const char *msum,
                    const char *msqsum);
 
+/* The fold columns (fold.h, store_pg_fold.c): f_* the figures (float8) and f_flags, b_* each
+ * finite figure's IEEE bits; values in this order, as text (NULL: SQL NULL). */
+#define BL_PG_FOLD_COLS                                                                            \
+    "f_bw, f_iops, f_lat, f_p50, f_p99, f_p999, f_value, f_cpu, f_flags, b_bw, b_iops, b_lat, "    \
+    "b_p50, b_p99, b_p999, b_value, b_cpu"
+#define BL_PG_FOLD_TYPES                                                                           \
+    "f_bw FLOAT8, f_iops FLOAT8, f_lat FLOAT8, f_p50 FLOAT8, f_p99 FLOAT8, f_p999 FLOAT8, "        \
+    "f_value FLOAT8, f_cpu FLOAT8, f_flags INT, b_bw BIGINT, b_iops BIGINT, b_lat BIGINT, "        \
+    "b_p50 BIGINT, b_p99 BIGINT, b_p999 BIGINT, b_value BIGINT, b_cpu BIGINT"
+#define BL_PG_FOLD_SET_FROM_T                                                                      \
+    "f_bw = t.f_bw, f_iops = t.f_iops, f_lat = t.f_lat, f_p50 = t.f_p50, f_p99 = t.f_p99, "        \
+    "f_p999 = t.f_p999, f_value = t.f_value, f_cpu = t.f_cpu, f_flags = t.f_flags, "               \
+    "b_bw = t.b_bw, b_iops = t.b_iops, b_lat = t.b_lat, b_p50 = t.b_p50, b_p99 = t.b_p99, "        \
+    "b_p999 = t.b_p999, b_value = t.b_value, b_cpu = t.b_cpu"
+#define BL_PG_FOLD_NVALS 17
+typedef struct bl_pg_fold_vals {
+    const char *v[BL_PG_FOLD_NVALS];
+    char buf[BL_PG_FOLD_NVALS][32];
+} bl_pg_fold_vals;
+void bl_pg_fold_vals_of(const bl_record *r, bl_pg_fold_vals *v);
+/* The distinct shapes of records (sorted), each record's among them (of), and once
+ * bl_pg_shape_ids ran, their ids in table shapes (added when new). */
+typedef struct bl_pg_shapes {
+    char **v;
+    size_t n;
+    size_t *of;
+    int64_t *id;
+} bl_pg_shapes;
+void bl_pg_shapes_of(const bl_records *recs, bl_pg_shapes *sh);
+void bl_pg_shapes_free(bl_pg_shapes *sh);
+/* sh's shapes as an array literal (text[]), into sb (reset first). */
+void bl_pg_shapes_array(const bl_pg_shapes *sh, bl_strbuf *sb);
+/* Adds the shapes of $1 (text[]) that are new: then a later statement finds every one. */
+extern const char bl_pg_shapes_add_sql[];
+int bl_pg_shape_ids(bl_store *s, bl_pg_shapes *sh, char *err, size_t errlen);
+/* The v3 migration's fill of every stored record's fold columns; -1 with err. */
+int bl_pg_fill_fold(bl_store *s, char *err, size_t errlen);
+/* bl_store_fold on PostgreSQL (store_pg_fold.c); and the query it runs (store_pg_query.c):
+ * head (ending in a WHERE) + the filter's terms + tail, rows to fn; 1 when a term is one C
+ * must decide (nothing run). */
+int bl_store_pg_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
+                     size_t errlen);
+typedef int (*bl_pg_row_fn)(void *ctx, const PGresult *row);
+int bl_pg_fold_walk(bl_store *s, const bl_filter *f, const char *head, const char *tail,
+                    bl_pg_row_fn fn, void *ctx, char *err, size_t errlen);
+
 int bl_store_pg_each(bl_store *s, const bl_filter *f, bl_record_fn fn, bl_json_fn jfn, void *ctx,
                      char *err, size_t errlen);
 int bl_store_pg_each_run(bl_store *s, const bl_filter *f, bl_run_fn fn, void *ctx, char *err,

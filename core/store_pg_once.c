@@ -13,7 +13,10 @@
  * than on the rows; when the server refuses it, the savepoint is rolled back and the same
  * files go one statement each, all sent before any result is read: the file at fault
  * fails alone, and those after it, which did nothing, are sent again. A run ID fix that
- * fails after its savepoint was released loses the batch (nothing of it is stored). */
+ * fails after its savepoint was released loses the batch (nothing of it is stored).
+ * Records carry their fold columns (store_pg_fold.c): a file's (or a group's) distinct shapes
+ * go in the same trip, added by a statement of their own just before the import statement,
+ * which then finds each one by its text (a new snapshot: also one another writer added). */
 #include "store_pg_int.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,18 +25,46 @@
 /* Bigger imports go by the steps: COPY moves many records faster than arrays. */
 enum { ONCE_MAX_RECORDS = 4096 };
 
-static const char once_sql[] =
-    "WITH old AS (SELECT id FROM imports WHERE hash IN ($2::text, $5::text) LIMIT 1), "
-    "imp AS (INSERT INTO imports(source, hash, format, imported_at) "
-    "  SELECT $1::text, $2::text, $3::text, $4::text WHERE NOT EXISTS (SELECT 1 FROM old) "
-    "  ON CONFLICT (hash) DO NOTHING RETURNING id), "
-    "run AS (INSERT INTO runs(uid, import_id, run) SELECT u, imp.id, r "
-    "  FROM imp, unnest($6::text[], $7::bigint[]) WITH ORDINALITY AS t(u, r, k) ORDER BY k "
-    "  ON CONFLICT DO NOTHING RETURNING run), "
-    "rec AS (INSERT INTO records(import_id, run, line, tool, test, json) "
-    "  SELECT imp.id, r, l, t, e, j FROM imp, unnest($8::bigint[], $9::bigint[], $10::text[], "
-    "  $11::text[], $12::text[]) WITH ORDINALITY AS u(r, l, t, e, j, k) ORDER BY k) "
-    "SELECT (SELECT id FROM imp), (SELECT id FROM old), (SELECT count(*) FROM run)";
+/* The fold columns' arrays (each record's shape among $S, then its fold values), from
+ * parameter p on, and their names in unnest's alias and in the records' INSERT. */
+static void fold_params(bl_strbuf *sql, int p)
+{
+    bl_strbuf_printf(sql, ", $%d::bigint[]", p);
+    for (int k = 0; k < 8; k++)
+        bl_strbuf_printf(sql, ", $%d::float8[]", p + 1 + k);
+    bl_strbuf_printf(sql, ", $%d::int[]", p + 9);
+    for (int k = 0; k < 8; k++)
+        bl_strbuf_printf(sql, ", $%d::bigint[]", p + 10 + k);
+}
+#define FOLD_NAMES "f1, f2, f3, f4, f5, f6, f7, f8, fl, b1, b2, b3, b4, b5, b6, b7, b8"
+/* The shapes of $S (text[]) by number: every one is there, the statement before added them. */
+#define SHAPES_OF(S)                                                                               \
+    " LEFT JOIN (SELECT s.id, v.k FROM unnest($" S "::text[]) WITH ORDINALITY AS v(shape, k) "     \
+    "JOIN shapes s ON md5(s.shape) = md5(v.shape) AND s.shape = v.shape) sh ON sh.k = u.si "
+
+enum { ONCE_NPARAMS = 31, GROUP_NPARAMS = 33 };
+
+static void once_sql(bl_strbuf *sql)
+{
+    bl_strbuf_puts(
+        sql,
+        "WITH old AS (SELECT id FROM imports WHERE hash IN ($2::text, $5::text) LIMIT 1), "
+        "imp AS (INSERT INTO imports(source, hash, format, imported_at) "
+        "  SELECT $1::text, $2::text, $3::text, $4::text WHERE NOT EXISTS (SELECT 1 FROM old) "
+        "  ON CONFLICT (hash) DO NOTHING RETURNING id), "
+        "run AS (INSERT INTO runs(uid, import_id, run) SELECT u, imp.id, r "
+        "  FROM imp, unnest($6::text[], $7::bigint[]) WITH ORDINALITY AS t(u, r, k) ORDER BY k "
+        "  ON CONFLICT DO NOTHING RETURNING run), "
+        "rec AS (INSERT INTO records(import_id, run, line, tool, test, json, "
+        "shape_id, " BL_PG_FOLD_COLS ") SELECT imp.id, r, l, t, e, j, sh.id, " FOLD_NAMES
+        " FROM imp, unnest($8::bigint[], "
+        "$9::bigint[], $10::text[], $11::text[], $12::text[]");
+    fold_params(sql, 13);
+    bl_strbuf_puts(sql, ") WITH ORDINALITY AS u(r, l, t, e, j, si, " FOLD_NAMES ", k)" SHAPES_OF(
+                            "31") "ORDER BY u.k) "
+                                  "SELECT (SELECT id FROM imp), (SELECT id FROM old), (SELECT "
+                                  "count(*) FROM run)");
+}
 
 /* An element of an array literal: NULL, or v quoted with its quotes and backslashes escaped. */
 static void arr_text(bl_strbuf *sb, const char *v, size_t n)
@@ -62,6 +93,10 @@ static void arr_end(bl_strbuf *sb)
     bl_strbuf_puts(sb, sb->len ? "}" : "{}");
 }
 
+/* The arrays of a file's statement: runs' IDs and numbers, records' run, line, tool, test,
+ * JSON, shape (among the file's), fold values. */
+enum { N_ARR = 8 + BL_PG_FOLD_NVALS };
+
 typedef struct run_uid {
     int64_t run;
     char uid[BL_RUN_ID_LEN + 1];
@@ -73,9 +108,10 @@ static int cmp_run(const void *a, const void *b)
 }
 
 /* The statement's array parameters: arr[0..1] the runs' first-choice IDs and numbers,
- * arr[2..6] the records' run, line, tool, test, JSON. uids gets the runs in run order. */
-static size_t fill_arrays(const bl_import *im, const bl_records *recs, bl_strbuf arr[7],
-                          run_uid **uids)
+ * arr[2..6] the records' run, line, tool, test, JSON, arr[7] each one's shape among sh's
+ * (from 1), arr[8..] its fold values. uids gets the runs in run order. */
+static size_t fill_arrays(const bl_import *im, const bl_records *recs, bl_strbuf arr[N_ARR],
+                          const bl_pg_shapes *sh, run_uid **uids)
 {
     size_t n_runs;
     int64_t *runs = bl_pg_distinct_runs(recs, &n_runs);
@@ -99,9 +135,14 @@ static size_t fill_arrays(const bl_import *im, const bl_records *recs, bl_strbuf
         arr_text(&arr[4], r->tool, r->tool ? strlen(r->tool) : 0);
         arr_text(&arr[5], r->test, r->test ? strlen(r->test) : 0);
         arr_text(&arr[6], json.s, json.len);
+        arr_int(&arr[7], (int64_t)sh->of[i] + 1);
+        bl_pg_fold_vals v;
+        bl_pg_fold_vals_of(r, &v);
+        for (int k = 0; k < BL_PG_FOLD_NVALS; k++)
+            arr_text(&arr[8 + k], v.v[k], v.v[k] ? strlen(v.v[k]) : 0);
     }
     bl_strbuf_free(&json);
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < N_ARR; i++)
         arr_end(&arr[i]);
     return n_runs;
 }
@@ -114,14 +155,29 @@ typedef struct trip {
     int connection_lost; /* the trip could not be read to its end */
 } trip;
 
-/* Reads the pipeline's results: n_before commands, the statement, n_after commands, the
- * sync. The first failure's message goes to err. */
-static void read_trip(bl_store *s, int n_before, int n_after, trip *t, char *err, size_t errlen)
+/* One file's part of a trip: its import (seed, time, id), the statement's parameters. */
+typedef struct once {
+    bl_import *im;
+    const bl_content_key *key;
+    const bl_records *recs;
+    bl_strbuf arr[N_ARR], shapes, sql;
+    bl_pg_shapes sh;
+    run_uid *uids;
+    size_t n_runs;
+    const char *params[ONCE_NPARAMS];
+    int n_before;
+    trip t;
+} once;
+
+/* Reads the pipeline's results: n_before commands, the statement, the sync; the last
+ * n_soft commands before are the file's own (adding its shapes): their failure is the
+ * file's, not the batch's. The first failure's message goes to err. */
+static void read_trip(bl_store *s, int n_before, int n_soft, trip *t, char *err, size_t errlen)
 {
     PGconn *c = s->pg;
     int failed = 0;
     t->sent_ok = 1;
-    for (int q = 0; q < n_before + 1 + n_after; q++) {
+    for (int q = 0; q < n_before + 1; q++) {
         PGresult *res = PQgetResult(c);
         if (!res) {
             t->connection_lost = 1;
@@ -131,7 +187,7 @@ static void read_trip(bl_store *s, int n_before, int n_after, trip *t, char *err
         int ok = q == n_before ? st == PGRES_TUPLES_OK : st == PGRES_COMMAND_OK;
         if (ok && q == n_before)
             t->row = res, res = NULL;
-        if (!ok && q < n_before)
+        if (!ok && q < n_before - n_soft)
             t->sent_ok = 0;
         if (!ok && st != PGRES_PIPELINE_ABORTED && !failed++) {
             const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -159,8 +215,9 @@ static int pipeline_open(bl_store *s, char *err, size_t errlen)
 }
 
 /* Sends a file's trip: [RELEASE the savepoint before (release)] SAVEPOINT in a batch, else
- * BEGIN; the statement; a sync. Sets *n_before; 0, or -1 when the connection failed. */
-static int send_one(bl_store *s, const char *const params[12], int release, int *n_before)
+ * BEGIN; its shapes added; the statement; a sync. Sets *n_before (the shapes' statement
+ * counted); 0, or -1 when the connection failed. */
+static int send_one(bl_store *s, const once *o, int release, int *n_before)
 {
     PGconn *c = s->pg;
     const char *before[2];
@@ -175,7 +232,10 @@ static int send_one(bl_store *s, const char *const params[12], int release, int 
     int ok = 1;
     for (int i = 0; ok && i < *n_before; i++)
         ok = PQsendQueryParams(c, before[i], 0, NULL, NULL, NULL, NULL, 0);
-    ok = ok && PQsendQueryParams(c, once_sql, 12, NULL, params, NULL, NULL, 0);
+    const char *shapes[] = {o->params[ONCE_NPARAMS - 1]};
+    ok = ok && PQsendQueryParams(c, bl_pg_shapes_add_sql, 1, NULL, shapes, NULL, NULL, 0);
+    (*n_before)++;
+    ok = ok && PQsendQueryParams(c, o->sql.s, ONCE_NPARAMS, NULL, o->params, NULL, NULL, 0);
     ok = ok && PQpipelineSync(c);
     return ok ? 0 : -1;
 }
@@ -230,27 +290,19 @@ static int outcome(bl_import *im, const bl_content_key *key, PGresult *row, int 
     return 1;
 }
 
-/* One file's part of a trip: its import (seed, time, id), the statement's parameters. */
-typedef struct once {
-    bl_import *im;
-    const bl_content_key *key;
-    const bl_records *recs;
-    bl_strbuf arr[7];
-    run_uid *uids;
-    size_t n_runs;
-    const char *params[12];
-    int n_before;
-    trip t;
-} once;
-
 static void once_init(once *o, bl_import *im, const char *source, const bl_content_key *key,
                       const char *format, const bl_records *recs)
 {
     memset(o, 0, sizeof *o);
     o->im = im, o->key = key, o->recs = recs;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < N_ARR; i++)
         bl_strbuf_init(&o->arr[i]);
-    o->n_runs = fill_arrays(im, recs, o->arr, &o->uids);
+    bl_strbuf_init(&o->shapes);
+    bl_strbuf_init(&o->sql);
+    bl_pg_shapes_of(recs, &o->sh);
+    bl_pg_shapes_array(&o->sh, &o->shapes);
+    once_sql(&o->sql);
+    o->n_runs = fill_arrays(im, recs, o->arr, &o->sh, &o->uids);
     const char *p[12] = {source,
                          key ? key->sha256 : NULL,
                          format ? format : "",
@@ -264,13 +316,19 @@ static void once_init(once *o, bl_import *im, const char *source, const bl_conte
                          o->arr[5].s,
                          o->arr[6].s};
     memcpy(o->params, p, sizeof p);
+    for (int k = 7; k < N_ARR; k++)
+        o->params[5 + k] = o->arr[k].s;
+    o->params[ONCE_NPARAMS - 1] = o->shapes.s;
 }
 
 static void once_free(once *o)
 {
     PQclear(o->t.row);
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < N_ARR; i++)
         bl_strbuf_free(&o->arr[i]);
+    bl_strbuf_free(&o->shapes);
+    bl_strbuf_free(&o->sql);
+    bl_pg_shapes_free(&o->sh);
     free(o->uids);
 }
 
@@ -296,8 +354,8 @@ int bl_pg_import_once(bl_import *im, const char *source, const bl_content_key *k
     int rc = -1, release = s->pg_savepoint;
     s->pg_savepoint = 0;
     if (pipeline_open(s, err, errlen) == 0) {
-        if (send_one(s, o.params, release, &o.n_before) == 0)
-            read_trip(s, o.n_before, 0, &o.t, err, errlen);
+        if (send_one(s, &o, release, &o.n_before) == 0)
+            read_trip(s, o.n_before, 1, &o.t, err, errlen);
         else
             o.t.connection_lost = 1, bl_pg_fail(s, NULL, err, errlen);
         PQexitPipelineMode(s->pg);
@@ -345,9 +403,9 @@ static size_t send_all(bl_store *s, bl_import_job *jobs, once *o, size_t n)
         return 0;
     }
     for (size_t i = 0; sent && i < n; i++)
-        sent = send_one(s, o[i].params, release || i > 0, &o[i].n_before) == 0;
+        sent = send_one(s, &o[i], release || i > 0, &o[i].n_before) == 0;
     for (size_t i = 0; sent && i < n; i++) {
-        read_trip(s, o[i].n_before, 0, &o[i].t, jobs[i].err, sizeof jobs[i].err);
+        read_trip(s, o[i].n_before, 1, &o[i].t, jobs[i].err, sizeof jobs[i].err);
         if (!o[i].t.row && k == n)
             k = i;
         if (o[i].t.connection_lost)
@@ -376,24 +434,33 @@ static size_t send_all(bl_store *s, bl_import_job *jobs, once *o, size_t n)
 /* Many files in one statement, the first try for a trip's worth: one savepoint and one
  * statement for all, where each file would cost three statements and a subtransaction.
  * A file is left out by the statement when its content is stored (as once_sql). */
-static const char group_sql[] =
-    "WITH f AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) "
-    "  WITH ORDINALITY AS f(source, hash, legacy, at, i)), "
-    "old AS (SELECT f.i, (SELECT id FROM imports WHERE hash IN (f.hash, f.legacy) LIMIT 1) AS id "
-    "  FROM f), "
-    "imp AS (INSERT INTO imports(source, hash, format, imported_at) "
-    "  SELECT f.source, f.hash, $5::text, f.at FROM f JOIN old USING (i) WHERE old.id IS NULL "
-    "  ORDER BY f.i ON CONFLICT (hash) DO NOTHING RETURNING id, hash), "
-    "fi AS (SELECT f.i, imp.id FROM f JOIN imp ON imp.hash = f.hash), "
-    "run AS (INSERT INTO runs(uid, import_id, run) SELECT u, fi.id, r "
-    "  FROM unnest($6::text[], $7::bigint[], $8::bigint[]) WITH ORDINALITY AS t(u, r, x, k) "
-    "  JOIN fi ON fi.i = t.x ORDER BY k ON CONFLICT DO NOTHING RETURNING import_id), "
-    "rec AS (INSERT INTO records(import_id, run, line, tool, test, json) "
-    "  SELECT fi.id, r, l, t, e, j FROM unnest($9::bigint[], $10::bigint[], $11::text[], "
-    "  $12::text[], $13::text[], $14::bigint[]) WITH ORDINALITY AS u(r, l, t, e, j, x, k) "
-    "  JOIN fi ON fi.i = u.x ORDER BY k) "
-    "SELECT f.i, fi.id, old.id, (SELECT count(*) FROM run WHERE run.import_id = fi.id) "
-    "FROM f JOIN old USING (i) LEFT JOIN fi USING (i) ORDER BY f.i";
+static void group_sql(bl_strbuf *sql)
+{
+    bl_strbuf_puts(
+        sql,
+        "WITH f AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) "
+        "  WITH ORDINALITY AS f(source, hash, legacy, at, i)), "
+        "old AS (SELECT f.i, (SELECT id FROM imports WHERE hash IN (f.hash, f.legacy) LIMIT 1) "
+        "  AS id FROM f), "
+        "imp AS (INSERT INTO imports(source, hash, format, imported_at) "
+        "  SELECT f.source, f.hash, $5::text, f.at FROM f JOIN old USING (i) WHERE old.id IS NULL "
+        "  ORDER BY f.i ON CONFLICT (hash) DO NOTHING RETURNING id, hash), "
+        "fi AS (SELECT f.i, imp.id FROM f JOIN imp ON imp.hash = f.hash), "
+        "run AS (INSERT INTO runs(uid, import_id, run) SELECT u, fi.id, r "
+        "  FROM unnest($6::text[], $7::bigint[], $8::bigint[]) WITH ORDINALITY AS t(u, r, x, k) "
+        "  JOIN fi ON fi.i = t.x ORDER BY k ON CONFLICT DO NOTHING RETURNING import_id), "
+        "rec AS (INSERT INTO records(import_id, run, line, tool, test, json, "
+        "shape_id, " BL_PG_FOLD_COLS ") SELECT fi.id, r, l, t, e, j, sh.id, " FOLD_NAMES
+        " FROM unnest($9::bigint[], "
+        "$10::bigint[], $11::text[], $12::text[], $13::text[], $14::bigint[]");
+    fold_params(sql, 15);
+    bl_strbuf_puts(
+        sql, ") WITH ORDINALITY AS u(r, l, t, e, j, x, si, " FOLD_NAMES
+             ", k) JOIN fi ON fi.i = u.x" SHAPES_OF(
+                 "33") "ORDER BY u.k) "
+                       "SELECT f.i, fi.id, old.id, (SELECT count(*) FROM run WHERE run.import_id "
+                       "= fi.id) FROM f JOIN old USING (i) LEFT JOIN fi USING (i) ORDER BY f.i");
+}
 
 /* The elements of a file's array literal (a[] of once) appended to the group's. */
 static void arr_join(bl_strbuf *sb, const bl_strbuf *a)
@@ -422,9 +489,12 @@ static size_t group_size(const once *o, size_t m)
 static PGresult *send_group(bl_store *s, once *o, size_t g, const char *format, char *err,
                             size_t errlen)
 {
-    bl_strbuf a[14];
-    for (int k = 0; k < 14; k++)
+    bl_strbuf a[GROUP_NPARAMS], sql;
+    for (int k = 0; k < GROUP_NPARAMS; k++)
         bl_strbuf_init(&a[k]);
+    bl_strbuf_init(&sql);
+    group_sql(&sql);
+    size_t n_shapes = 0; /* of the files before: file i's shape j is n_shapes + j */
     for (size_t i = 0; i < g; i++) {
         const bl_content_key *key = o[i].key;
         arr_text(&a[0], o[i].params[0], strlen(o[i].params[0]));
@@ -438,14 +508,20 @@ static PGresult *send_group(bl_store *s, once *o, size_t g, const char *format, 
             arr_int(&a[7], (int64_t)i + 1);
         for (int k = 2; k < 7; k++)
             arr_join(&a[6 + k], &o[i].arr[k]);
-        for (size_t r = 0; r < o[i].recs->n; r++)
+        for (size_t r = 0; r < o[i].recs->n; r++) {
             arr_int(&a[13], (int64_t)i + 1);
+            arr_int(&a[14], (int64_t)(n_shapes + o[i].sh.of[r]) + 1);
+        }
+        for (int k = 0; k < BL_PG_FOLD_NVALS; k++)
+            arr_join(&a[15 + k], &o[i].arr[8 + k]);
+        arr_join(&a[GROUP_NPARAMS - 1], &o[i].shapes);
+        n_shapes += o[i].sh.n;
     }
-    for (int k = 0; k < 14; k++)
+    for (int k = 0; k < GROUP_NPARAMS; k++)
         if (k != 4)
             arr_end(&a[k]);
-    const char *params[14];
-    for (int k = 0; k < 14; k++)
+    const char *params[GROUP_NPARAMS];
+    for (int k = 0; k < GROUP_NPARAMS; k++)
         params[k] = a[k].s;
     params[4] = format ? format : "";
     PGresult *row = NULL;
@@ -458,17 +534,20 @@ static PGresult *send_group(bl_store *s, once *o, size_t g, const char *format, 
             ok = PQsendQueryParams(s->pg, "RELEASE SAVEPOINT bl_import", 0, NULL, NULL, NULL, NULL,
                                    0);
         ok = ok && PQsendQueryParams(s->pg, "SAVEPOINT bl_import", 0, NULL, NULL, NULL, NULL, 0);
-        ok = ok && PQsendQueryParams(s->pg, group_sql, 14, NULL, params, NULL, NULL, 0);
+        const char *shapes[] = {params[GROUP_NPARAMS - 1]};
+        ok = ok && PQsendQueryParams(s->pg, bl_pg_shapes_add_sql, 1, NULL, shapes, NULL, NULL, 0);
+        ok = ok && PQsendQueryParams(s->pg, sql.s, GROUP_NPARAMS, NULL, params, NULL, NULL, 0);
         ok = ok && PQpipelineSync(s->pg);
         if (ok)
-            read_trip(s, release + 1, 0, &t, err, errlen);
+            read_trip(s, release + 2, 1, &t, err, errlen);
         else
             t.connection_lost = 1;
         PQexitPipelineMode(s->pg);
         row = t.row;
     }
-    for (int k = 0; k < 14; k++)
+    for (int k = 0; k < GROUP_NPARAMS; k++)
         bl_strbuf_free(&a[k]);
+    bl_strbuf_free(&sql);
     if (row && PQntuples(row) == (int)g) {
         s->pg_savepoint = 1;
         return row;

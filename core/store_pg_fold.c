@@ -1,0 +1,424 @@
+/* The PostgreSQL store's fold columns (fold.h, schema 3): records.shape_id names the record's
+ * shape in table shapes, f_* hold its fold figures and flags, b_* each finite figure's IEEE
+ * bits (so the server splits it into exponent and mantissa with integer operations only,
+ * store_pg_sums.c). Written with the JSON (import, relabel), filled for older records by the
+ * migration, read by bl_store_pg_fold: one grouped query over the matching records, summed
+ * exactly, one row per shape and figure and exponent. A shape is added with INSERT ... ON
+ * CONFLICT DO NOTHING and its id read by the next statement, so two writers adding it at
+ * the same moment store it once. */
+#include "fold.h"
+#include "jsonl.h"
+#include "store_pg_int.h"
+#include "xsum.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bl_pg_fold_vals_of(const bl_record *r, bl_pg_fold_vals *v)
+{
+    double fig[BL_FOLD_N];
+    int flags;
+    bl_fold_figs(r, fig, &flags);
+    for (int k = 0; k < BL_FOLD_N; k++) {
+        char *f = v->buf[k], *b = v->buf[BL_FOLD_N + 1 + k];
+        v->v[k] = v->v[BL_FOLD_N + 1 + k] = NULL;
+        if (!bl_present(fig[k]))
+            continue;
+        if (isinf(fig[k]))
+            snprintf(f, sizeof v->buf[k], "%s", fig[k] > 0 ? "Infinity" : "-Infinity");
+        else
+            snprintf(f, sizeof v->buf[k], "%.17g", fig[k]);
+        v->v[k] = f;
+        if (isfinite(fig[k])) {
+            int64_t bits;
+            memcpy(&bits, &fig[k], sizeof bits);
+            snprintf(b, sizeof v->buf[k], "%lld", (long long)bits);
+            v->v[BL_FOLD_N + 1 + k] = b;
+        }
+    }
+    snprintf(v->buf[BL_FOLD_N], sizeof v->buf[BL_FOLD_N], "%d", flags);
+    v->v[BL_FOLD_N] = v->buf[BL_FOLD_N];
+}
+
+typedef struct shape_at {
+    char *shape;
+    size_t rec;
+} shape_at;
+
+static int cmp_shape(const void *a, const void *b)
+{
+    const shape_at *x = a, *y = b;
+    int c = strcmp(x->shape, y->shape);
+    return c ? c : (x->rec > y->rec) - (x->rec < y->rec);
+}
+
+void bl_pg_shapes_of(const bl_records *recs, bl_pg_shapes *sh)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->of = bl_xcalloc(recs->n + 1, sizeof *sh->of);
+    sh->v = bl_xcalloc(recs->n + 1, sizeof *sh->v);
+    shape_at *at = bl_xcalloc(recs->n + 1, sizeof *at);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < recs->n; i++) {
+        bl_strbuf_reset(&sb);
+        bl_fold_shape(recs->v[i], &sb);
+        at[i] = (shape_at){bl_xstrdup(sb.s ? sb.s : ""), i};
+    }
+    bl_strbuf_free(&sb);
+    if (recs->n > 1)
+        qsort(at, recs->n, sizeof *at, cmp_shape);
+    for (size_t i = 0; i < recs->n; i++) {
+        if (sh->n && strcmp(sh->v[sh->n - 1], at[i].shape) == 0) {
+            free(at[i].shape);
+        } else {
+            sh->v[sh->n++] = at[i].shape;
+        }
+        sh->of[at[i].rec] = sh->n - 1;
+    }
+    free(at);
+}
+
+void bl_pg_shapes_free(bl_pg_shapes *sh)
+{
+    for (size_t i = 0; i < sh->n; i++)
+        free(sh->v[i]);
+    free(sh->v);
+    free(sh->of);
+    free(sh->id);
+    memset(sh, 0, sizeof *sh);
+}
+
+/* An element of an array literal, quoted. */
+static void arr_text(bl_strbuf *sb, const char *v)
+{
+    bl_strbuf_putc(sb, sb->len ? ',' : '{');
+    bl_strbuf_putc(sb, '"');
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            bl_strbuf_putc(sb, '\\');
+        bl_strbuf_putc(sb, *v);
+    }
+    bl_strbuf_putc(sb, '"');
+}
+
+void bl_pg_shapes_array(const bl_pg_shapes *sh, bl_strbuf *sb)
+{
+    bl_strbuf_reset(sb);
+    for (size_t i = 0; i < sh->n; i++)
+        arr_text(sb, sh->v[i]);
+    bl_strbuf_puts(sb, sb->len ? "}" : "{}");
+}
+
+/* Ordered by key, so that two writers adding shapes lock them in one order. */
+const char bl_pg_shapes_add_sql[] =
+    "INSERT INTO shapes(shape) SELECT s FROM unnest($1::text[]) AS s ORDER BY md5(s) "
+    "ON CONFLICT DO NOTHING";
+
+int bl_pg_shape_ids(bl_store *s, bl_pg_shapes *sh, char *err, size_t errlen)
+{
+    bl_strbuf arr;
+    bl_strbuf_init(&arr);
+    bl_pg_shapes_array(sh, &arr);
+    const char *params[] = {arr.s};
+    PGresult *res = bl_pg_query(s, bl_pg_shapes_add_sql, 1, params, PGRES_COMMAND_OK, err, errlen);
+    PQclear(res);
+    if (res)
+        res = bl_pg_query(s,
+                          "SELECT v.k, s.id FROM unnest($1::text[]) WITH ORDINALITY AS v(shape, k) "
+                          "JOIN shapes s ON md5(s.shape) = md5(v.shape) AND s.shape = v.shape",
+                          1, params, PGRES_TUPLES_OK, err, errlen);
+    bl_strbuf_free(&arr);
+    if (!res)
+        return -1;
+    free(sh->id);
+    sh->id = bl_xcalloc(sh->n + 1, sizeof *sh->id);
+    for (size_t i = 0; i < sh->n; i++)
+        sh->id[i] = -1;
+    for (int i = 0; i < PQntuples(res); i++) {
+        long long k = atoll(PQgetvalue(res, i, 0));
+        if (k >= 1 && (size_t)k <= sh->n)
+            sh->id[k - 1] = atoll(PQgetvalue(res, i, 1));
+    }
+    PQclear(res);
+    for (size_t i = 0; i < sh->n; i++)
+        if (sh->id[i] < 0) {
+            snprintf(err, errlen, "%s: a shape just added cannot be found", s->path);
+            return -1;
+        }
+    return 0;
+}
+
+/* --- the migration's fill --- */
+
+static void copy_val(bl_strbuf *line, const char *v)
+{
+    bl_strbuf_putc(line, '\t');
+    if (v)
+        bl_pg_copy_text(line, v, strlen(v));
+    else
+        bl_strbuf_puts(line, "\\N");
+}
+
+/* One page of records (after *after, by id) read, their fold columns sent to bl_fill;
+ * the number read, -1 with err. */
+static long fill_page(bl_store *s, int64_t *after, char *err, size_t errlen)
+{
+    char from[24];
+    snprintf(from, sizeof from, "%lld", (long long)*after);
+    const char *params[] = {from};
+    PGresult *res = bl_pg_query(s,
+                                "SELECT id, json FROM records WHERE id > $1 ORDER BY id "
+                                "LIMIT 10000",
+                                1, params, PGRES_TUPLES_OK, err, errlen);
+    if (!res)
+        return -1;
+    long n = PQntuples(res);
+    if (n == 0 || bl_pg_copy_begin(s, "COPY bl_fill FROM STDIN", err, errlen) != 0) {
+        PQclear(res);
+        return n == 0 ? 0 : -1;
+    }
+    bl_strbuf line, shape;
+    bl_strbuf_init(&line);
+    bl_strbuf_init(&shape);
+    int ok = 1;
+    for (long i = 0; ok && i < n; i++) {
+        *after = atoll(PQgetvalue(res, (int)i, 0));
+        bl_strbuf_puts(&line, PQgetvalue(res, (int)i, 0));
+        bl_record *r = bl_record_from_json(PQgetvalue(res, (int)i, 1),
+                                           (size_t)PQgetlength(res, (int)i, 1), NULL, 0);
+        bl_pg_fold_vals v;
+        if (r) {
+            bl_strbuf_reset(&shape);
+            bl_fold_shape(r, &shape);
+            bl_pg_fold_vals_of(r, &v);
+            bl_record_free(r);
+            copy_val(&line, shape.s);
+            for (int k = 0; k < BL_PG_FOLD_NVALS; k++)
+                copy_val(&line, v.v[k]);
+        } else { /* unreadable: the walks skip it, and so does the fold (flags -1) */
+            copy_val(&line, NULL);
+            for (int k = 0; k < BL_PG_FOLD_NVALS; k++)
+                copy_val(&line, k == BL_FOLD_N ? "-1" : NULL);
+        }
+        bl_strbuf_putc(&line, '\n');
+        if (line.len >= 65536 || i + 1 == n)
+            ok = bl_pg_copy_put(s, &line);
+    }
+    bl_strbuf_free(&line);
+    bl_strbuf_free(&shape);
+    PQclear(res);
+    return bl_pg_copy_end(s, ok, err, errlen) == 0 ? n : -1;
+}
+
+int bl_pg_fill_fold(bl_store *s, char *err, size_t errlen)
+{
+    if (bl_pg_exec(s,
+                   "CREATE TEMP TABLE bl_fill(id BIGINT, shape TEXT, " BL_PG_FOLD_TYPES
+                   ") ON COMMIT DROP",
+                   err, errlen) != 0)
+        return -1;
+    int64_t after = 0;
+    long n;
+    while ((n = fill_page(s, &after, err, errlen)) > 0)
+        ;
+    if (n < 0)
+        return -1;
+    return bl_pg_exec(
+        s,
+        "INSERT INTO shapes(shape) SELECT DISTINCT shape FROM bl_fill WHERE shape IS NOT NULL "
+        "ORDER BY 1 ON CONFLICT DO NOTHING;"
+        "UPDATE records r SET shape_id = sh.id, " BL_PG_FOLD_SET_FROM_T " FROM bl_fill t "
+        "LEFT JOIN shapes sh ON md5(sh.shape) = md5(t.shape) AND sh.shape = t.shape "
+        "WHERE r.id = t.id",
+        err, errlen);
+}
+
+/* --- the grouped query --- */
+
+typedef struct pg_group {
+    bl_fold_group g;
+    int64_t sid, imp, id; /* its shape; its first record in walk order (import, id) */
+} pg_group;
+
+typedef struct fold_rows {
+    bl_store *s;
+    pg_group **v;
+    size_t n, cap;
+    int unfilled; /* records without their fold columns matched: the walk must do it */
+    char *err;
+    size_t errlen;
+} fold_rows;
+
+static size_t count_of(const PGresult *row, int col)
+{
+    return PQgetisnull(row, 0, col) ? 0 : (size_t)atoll(PQgetvalue(row, 0, col));
+}
+
+static int sums_of(bl_fold_fig *f, const PGresult *row, int e)
+{
+    const char *s = PQgetvalue(row, 0, 6), *h2 = PQgetvalue(row, 0, 7), *hl = PQgetvalue(row, 0, 8),
+               *l2 = PQgetvalue(row, 0, 9);
+    /* m = h 2^26 + l: m^2 = h^2 2^52 + 2 h l 2^26 + l^2, each term's sum an integer */
+    if (bl_pg_xsum_add(&f->sum, NULL, e, s, NULL) != 0 ||
+        bl_pg_xsum_add(&f->sumsq, NULL, 2 * e + 52, h2, NULL) != 0 ||
+        bl_pg_xsum_add(&f->sumsq, NULL, 2 * e + 27, hl, NULL) != 0 ||
+        bl_pg_xsum_add(&f->sumsq, NULL, 2 * e, l2, NULL) != 0)
+        return -1;
+    return 0;
+}
+
+/* One row: a shape's records (k < 0) or one figure's values of one exponent (or infinite). */
+static int fold_row(void *ctx, const PGresult *row)
+{
+    fold_rows *c = ctx;
+    if (PQgetisnull(row, 0, 0)) {
+        c->unfilled = 1;
+        return 1;
+    }
+    int64_t sid = atoll(PQgetvalue(row, 0, 0));
+    int k = atoi(PQgetvalue(row, 0, 1));
+    if (k < 0) {
+        bl_grow((void **)&c->v, &c->cap, c->n + 1, sizeof *c->v);
+        pg_group *p = c->v[c->n++] = bl_xcalloc(1, sizeof *p);
+        p->sid = sid;
+        long long imp = 0, id = 0;
+        sscanf(PQgetvalue(row, 0, 12), "{%lld,%lld}", &imp, &id);
+        p->imp = imp, p->id = id;
+        bl_fold_group *g = &p->g;
+        g->n_recs = count_of(row, 3);
+        g->lat_from[0] = count_of(row, 13);
+        g->lat_from[1] = count_of(row, 14);
+        g->pct_from[0] = count_of(row, 15);
+        g->pct_from[1] = count_of(row, 16);
+        g->n_notes = count_of(row, 17);
+        g->shape =
+            bl_record_from_json(PQgetvalue(row, 0, 18), (size_t)PQgetlength(row, 0, 18), NULL, 0);
+        if (!g->shape) {
+            snprintf(c->err, c->errlen, "%s: a stored shape cannot be read", c->s->path);
+            return -1;
+        }
+        return 0;
+    }
+    if (!c->n || c->v[c->n - 1]->sid != sid || k >= BL_FOLD_N) {
+        snprintf(c->err, c->errlen, "%s: the grouped query's rows are out of order", c->s->path);
+        return -1;
+    }
+    bl_fold_fig *f = &c->v[c->n - 1]->g.fig[k];
+    double lo = strtod(PQgetvalue(row, 0, 4), NULL), hi = strtod(PQgetvalue(row, 0, 5), NULL);
+    if (f->n == 0 || lo < f->lo)
+        f->lo = lo;
+    if (f->n == 0 || hi > f->hi)
+        f->hi = hi;
+    f->n += count_of(row, 3);
+    if (!PQgetisnull(row, 0, 2) && sums_of(f, row, atoi(PQgetvalue(row, 0, 2))) != 0) {
+        snprintf(c->err, c->errlen, "%s: the grouped query's sums are no integers", c->s->path);
+        return -1;
+    }
+    /* infinite values: their sum as IEEE makes it (+inf, -inf, or NaN for both) */
+    if (count_of(row, 10)) {
+        bl_xsum_add(&f->sum, INFINITY);
+        bl_xsum_add(&f->sumsq, INFINITY);
+    }
+    if (count_of(row, 11)) {
+        bl_xsum_add(&f->sum, -INFINITY);
+        bl_xsum_add(&f->sumsq, INFINITY);
+    }
+    return 0;
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+    const pg_group *x = *(pg_group *const *)a, *y = *(pg_group *const *)b;
+    if (x->imp != y->imp)
+        return x->imp < y->imp ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Per record: a row for its counts (k -1), one per present figure with its sign, mantissa
+ * and exponent (NULL when infinite); grouped by shape, figure and exponent. */
+static void fold_head(bl_strbuf *sql, int runs)
+{
+    static const char *const fig[] = {"bw", "iops", "lat", "p50", "p99", "p999", "value", "cpu"};
+    bl_strbuf_puts(
+        sql,
+        "SELECT q.sid, q.k, q.e, q.n, q.lo, q.hi, q.s, q.h2, q.hl, q.l2, q.pinf, q.ninf, "
+        "q.first, q.lat0, q.lat1, q.pct0, q.pct1, q.notes, sh.shape FROM ("
+        "SELECT r.shape_id AS sid, v.k, v.e, count(*) AS n, min(v.x) AS lo, max(v.x) AS hi, "
+        "sum(v.sg * v.ma) AS s, sum((v.ma >> 26) * (v.ma >> 26)) AS h2, "
+        "sum((v.ma >> 26) * (v.ma & 67108863)) AS hl, "
+        "sum((v.ma & 67108863) * (v.ma & 67108863)) AS l2, "
+        "count(*) FILTER (WHERE v.x = 'Infinity') AS pinf, "
+        "count(*) FILTER (WHERE v.x = '-Infinity') AS ninf, "
+        "min(ARRAY[r.import_id, r.id]) FILTER (WHERE v.k < 0) AS first, "
+        "count(*) FILTER (WHERE v.k < 0 AND r.f_lat IS NOT NULL AND r.f_flags & 1 = 0) AS lat0, "
+        "count(*) FILTER (WHERE v.k < 0 AND r.f_lat IS NOT NULL AND r.f_flags & 1 <> 0) AS lat1, "
+        "count(*) FILTER (WHERE v.k < 0 AND r.f_flags & 6 = 2) AS pct0, "
+        "count(*) FILTER (WHERE v.k < 0 AND r.f_flags & 6 = 6) AS pct1, "
+        "count(*) FILTER (WHERE v.k < 0 AND r.f_flags & 8 <> 0) AS notes FROM records r ");
+    if (runs)
+        bl_strbuf_puts(sql, "JOIN runs ru ON ru.import_id = r.import_id AND ru.run = r.run ");
+    bl_strbuf_puts(sql,
+                   "CROSS JOIN LATERAL (SELECT k, x, CASE WHEN b < 0 THEN -1 ELSE 1 END AS sg, "
+                   "(b & 4503599627370495) | (CASE WHEN ((b >> 52) & 2047) = 0 THEN 0 ELSE "
+                   "4503599627370496 END) AS ma, ");
+    bl_pg_sql_exponent(sql, "b");
+    bl_strbuf_puts(sql, " AS e FROM (VALUES (-1, NULL::float8, NULL::bigint)");
+    for (int k = 0; k < BL_FOLD_N; k++)
+        bl_strbuf_printf(sql, ", (%d, r.f_%s, r.b_%s)", k, fig[k], fig[k]);
+    bl_strbuf_puts(sql, ") AS v0(k, x, b) WHERE k < 0 OR x IS NOT NULL) v "
+                        "WHERE NOT (r.shape_id IS NULL AND r.f_flags = -1)");
+}
+
+int bl_store_pg_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
+                     size_t errlen)
+{
+    if (s->no_fold)
+        return 1; /* no fold columns: the caller walks the records */
+    int runs = 0;
+    for (size_t i = 0; f && i < f->n; i++)
+        runs |= strcmp(f->t[i].key, "run") == 0;
+    bl_strbuf head;
+    bl_strbuf_init(&head);
+    fold_head(&head, runs);
+    fold_rows c = {.s = s, .err = err, .errlen = errlen};
+    /* a reader may read the records but not their shapes (SELECT granted table by table):
+     * the walk then. And compiling the query's expressions (JIT, past its cost threshold)
+     * took longer than the query itself at 100k records. */
+    char ignored[256];
+    PGresult *may = bl_pg_query(s,
+                                "SELECT has_table_privilege('shapes', 'SELECT'), "
+                                "set_config('jit', 'off', false)",
+                                0, NULL, PGRES_TUPLES_OK, ignored, sizeof ignored);
+    int jit_off = may != NULL, readable = may && PQgetvalue(may, 0, 0)[0] == 't';
+    PQclear(may);
+    if (!readable) {
+        bl_strbuf_free(&head);
+        if (jit_off)
+            bl_pg_exec(s, "RESET jit", ignored, sizeof ignored);
+        return 1;
+    }
+    int rc =
+        bl_pg_fold_walk(s, f, head.s,
+                        " GROUP BY 1, 2, 3) q LEFT JOIN shapes sh ON sh.id = q.sid AND q.k < 0 "
+                        "ORDER BY q.sid, q.k, q.e",
+                        fold_row, &c, err, errlen);
+    bl_strbuf_free(&head);
+    if (jit_off)
+        bl_pg_exec(s, "RESET jit", ignored, sizeof ignored);
+    if (rc == 1 && !c.unfilled && c.n) /* only fold_row's unfilled stops with 1 */
+        rc = -1;
+    if (rc == 0 && c.n > 1)
+        qsort(c.v, c.n, sizeof *c.v, cmp_first);
+    for (size_t i = 0; rc == 0 && i < c.n; i++) {
+        c.v[i]->g.first = (int64_t)i; /* its rank stands for its place in the walk */
+        rc = fn(ctx, &c.v[i]->g);
+    }
+    for (size_t i = 0; i < c.n; i++) {
+        bl_fold_group_free(&c.v[i]->g);
+        free(c.v[i]);
+    }
+    free(c.v);
+    return rc;
+}
