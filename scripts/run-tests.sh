@@ -44,7 +44,7 @@ for t in "$@"; do
     case $(basename "$t") in
     test_runner_* | test_fio_hosts | test_history) alone="$alone $t" ;;
     test_hostile | test_runs | test_store | test_report_pdf | test_xlsx | test_team_store | \
-        test_cli | test_page_browser | test_store_stream) slow="$slow $t" ;;
+        test_cli | test_page_browser | test_store_stream | test_pg_fold | test_fold_outputs) slow="$slow $t" ;;
     *) shared="$shared $t" ;;
     esac
 done
