@@ -33,15 +33,7 @@ static int setup(void **state)
     const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
     if (!realpath(bin, f->bin))
         snprintf(f->bin, sizeof f->bin, "%s", bin);
-    char *corpus = bl_test_corpus(".");
-    char cmd[8192];
-    /* Files refused in part are part of the corpus: xargs' status is not the point here. */
-    snprintf(cmd, sizeof cmd,
-             "find fixtures %s -type f ! -name 'README*' -print0 | sort -z | "
-             "xargs -0 %s import -q --db %s >/dev/null 2>&1; echo done",
-             corpus ? corpus : "", f->bin, f->db);
-    free(corpus);
-    free(bl_test_sh(cmd, NULL));
+    bl_test_import_all(f->bin, f->db);
     return 0;
 }
 

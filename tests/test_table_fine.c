@@ -36,16 +36,7 @@ static int setup(void **state)
     snprintf(f->db, sizeof f->db, "%s/all.db", f->dir);
     const char *bin = getenv("BENCHLOG_BIN");
     /* BENCHLOG_CORPUS names the corpus even where it is absent (the Makefile sets it). */
-    char *corpus = bl_test_corpus(".");
-    f->with_corpus = corpus != NULL;
-    char cmd[2048];
-    /* Files refused in part are part of the corpus: xargs' status is not the point here. */
-    snprintf(cmd, sizeof cmd,
-             "find fixtures %s -type f ! -name 'README*' -print0 | sort -z | "
-             "xargs -0 %s import -q --db %s >/dev/null 2>&1; echo done",
-             corpus ? corpus : "", bin ? bin : "build/benchlog", f->db);
-    free(corpus);
-    free(bl_test_sh(cmd, NULL));
+    f->with_corpus = bl_test_import_all(bin ? bin : "build/benchlog", f->db);
     return 0;
 }
 
@@ -372,30 +363,7 @@ static int user_version(const char *path)
  * sqlite3 shell, which a fresh machine need not have. */
 static void make_v4(const char *db, const char *db4)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cp %s %s", db, db4);
-    assert_int_equal(system(cmd), 0);
-    sqlite3 *h = NULL;
-    assert_int_equal(sqlite3_open(db4, &h), SQLITE_OK);
-    char *msg = NULL;
-    int rc = sqlite3_exec(h,
-                          "DROP INDEX records_fold; DROP TABLE shapes; "
-                          "ALTER TABLE records DROP COLUMN shape_id; "
-                          "ALTER TABLE records DROP COLUMN f_bw; "
-                          "ALTER TABLE records DROP COLUMN f_iops; "
-                          "ALTER TABLE records DROP COLUMN f_lat; "
-                          "ALTER TABLE records DROP COLUMN f_p50; "
-                          "ALTER TABLE records DROP COLUMN f_p99; "
-                          "ALTER TABLE records DROP COLUMN f_p999; "
-                          "ALTER TABLE records DROP COLUMN f_value; "
-                          "ALTER TABLE records DROP COLUMN f_cpu; "
-                          "ALTER TABLE records DROP COLUMN f_flags; PRAGMA user_version = 4;",
-                          NULL, NULL, &msg);
-    if (rc != SQLITE_OK)
-        fprintf(stderr, "make_v4: %s\n", msg ? msg : "?");
-    sqlite3_free(msg);
-    assert_int_equal(rc, SQLITE_OK);
-    sqlite3_close(h);
+    assert_int_equal(bl_test_store_v4(db, db4), 0);
     assert_int_equal(user_version(db4), 4);
 }
 

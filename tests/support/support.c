@@ -339,3 +339,19 @@ int bl_test_store_v4(const char *db, const char *db4)
                                     "ALTER TABLE records DROP COLUMN f_flags; "
                                     "PRAGMA user_version = 4;");
 }
+
+int bl_test_import_all(const char *bin, const char *db)
+{
+    char *corpus = bl_test_corpus(".");
+    bl_strbuf cmd;
+    bl_strbuf_init(&cmd);
+    bl_strbuf_printf(&cmd,
+                     "find fixtures %s -type f ! -name 'README*' -print0 | sort -z | "
+                     "xargs -0 %s import -q --db %s >/dev/null 2>&1; echo done",
+                     corpus ? corpus : "", bin, db);
+    free(bl_test_sh(cmd.s, NULL));
+    bl_strbuf_free(&cmd);
+    int with_corpus = corpus != NULL;
+    free(corpus);
+    return with_corpus;
+}

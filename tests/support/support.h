@@ -54,6 +54,10 @@ int bl_test_sqlite_exec(const char *db, const char *sql);
 /* Copies the store db (schema 5) to db4 and takes the copy back to schema 4, a store made
  * before the fold columns (core/fold.h); 0 or -1. */
 int bl_test_store_v4(const char *db, const char *db4);
+/* Imports every file of fixtures/ and of the corpus (when BENCHLOG_CORPUS names one that is
+ * there), in name order, into the store db with the benchlog at bin; files refused in part
+ * are part of them, so the import's status is not checked. Returns whether the corpus was in. */
+int bl_test_import_all(const char *bin, const char *db);
 /* The number of newline characters in s. */
 size_t bl_test_count_lines(const char *s);
 
