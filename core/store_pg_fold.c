@@ -219,13 +219,22 @@ int bl_pg_fill_fold(bl_store *s, char *err, size_t errlen)
                    ") ON COMMIT DROP",
                    err, errlen) != 0)
         return -1;
-    int64_t after = 0;
+    static const char what[] = "upgrading the store to schema 3 (the grouped report's columns)";
+    int64_t total = 0, done = 0, after = 0;
+    PGresult *res =
+        bl_pg_query(s, "SELECT count(*) FROM records", 0, NULL, PGRES_TUPLES_OK, err, errlen);
+    if (!res)
+        return -1;
+    total = atoll(PQgetvalue(res, 0, 0));
+    PQclear(res);
+    bl_store_progress(s->path, what, 0, total);
     long n;
     while ((n = fill_page(s, &after, err, errlen)) > 0)
-        ;
+        if ((done += n) < total)
+            bl_store_progress(s->path, what, done, total);
     if (n < 0)
         return -1;
-    return bl_pg_exec(
+    int rc = bl_pg_exec(
         s,
         "INSERT INTO shapes(shape) SELECT DISTINCT shape FROM bl_fill WHERE shape IS NOT NULL "
         "ORDER BY 1 ON CONFLICT DO NOTHING;"
@@ -233,6 +242,9 @@ int bl_pg_fill_fold(bl_store *s, char *err, size_t errlen)
         "LEFT JOIN shapes sh ON md5(sh.shape) = md5(t.shape) AND sh.shape = t.shape "
         "WHERE r.id = t.id",
         err, errlen);
+    if (rc == 0)
+        bl_store_progress(s->path, what, total, total);
+    return rc;
 }
 
 /* --- the grouped query --- */

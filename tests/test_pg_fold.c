@@ -397,6 +397,68 @@ static int schema_of(const char *url)
     return v;
 }
 
+/* Takes the store at url back to schema 1: no shapes, no fold columns. */
+static void to_schema_1(const char *url)
+{
+    PQclear(sql(url,
+                "DROP INDEX records_fold; DROP TABLE shapes; ALTER TABLE records DROP COLUMN "
+                "shape_id, DROP COLUMN f_bw, DROP COLUMN f_iops, DROP COLUMN f_lat, DROP "
+                "COLUMN f_p50, DROP COLUMN f_p99, DROP COLUMN f_p999, DROP COLUMN f_value, "
+                "DROP COLUMN f_cpu, DROP COLUMN f_flags, DROP COLUMN b_bw, DROP COLUMN b_iops, "
+                "DROP COLUMN b_lat, DROP COLUMN b_p50, DROP COLUMN b_p99, DROP COLUMN b_p999, "
+                "DROP COLUMN b_value, DROP COLUMN b_cpu; UPDATE meta SET value = '1' WHERE "
+                "key = 'schema'"));
+    assert_int_equal(schema_of(url), 1);
+}
+
+/* What the migration told the registered progress function (store.h). */
+static struct {
+    int calls;
+    int64_t first_done, first_total, last_done, last_total;
+} told;
+
+static void record_progress(const char *path, const char *what, int64_t done, int64_t total)
+{
+    assert_null(strstr(path, "password"));
+    assert_non_null(strstr(what, "schema 3"));
+    if (told.calls++ == 0) {
+        told.first_done = done;
+        told.first_total = total;
+    }
+    told.last_done = done;
+    told.last_total = total;
+}
+
+/* The migration's fill tells its start (0 of every record) and its end (all of all). */
+static void test_migration_tells_progress(void **state)
+{
+    BL_TEST_PG_NEED();
+    (void)state;
+    char *url = bl_test_pg_new_db();
+    int rc;
+    free(run(NULL, &rc, "import -q --db '%s' " FILES, url));
+    assert_int_equal(rc, 0);
+    PGresult *res = sql(url, "SELECT count(*) FROM records");
+    int64_t n = atoll(PQgetvalue(res, 0, 0));
+    PQclear(res);
+    assert_true(n > 50);
+    to_schema_1(url);
+    memset(&told, 0, sizeof told);
+    bl_store_register_progress(record_progress);
+    char err[512];
+    bl_store *s = bl_store_open_existing(url, err, sizeof err);
+    bl_store_register_progress(NULL);
+    assert_non_null(s);
+    bl_store_close(s);
+    assert_int_equal(schema_of(url), 3);
+    assert_true(told.calls >= 2);
+    assert_int_equal(told.first_done, 0);
+    assert_int_equal(told.first_total, n);
+    assert_int_equal(told.last_done, n);
+    assert_int_equal(told.last_total, n);
+    free(url);
+}
+
 /* A store of schema 1 (made as benchlog 0.x made it: no shapes, no fold columns): read as
  * it is by a role that may only SELECT, migrated by its owner's first use; the same
  * reports as the SQLite store of the same files, and the grouped query taken after. */
@@ -408,15 +470,7 @@ static void test_migrate_from_v1(void **state)
     int rc;
     free(run(NULL, &rc, "import -q --db '%s' " FILES, url));
     free(run(NULL, &rc, "import -q --db %s/s.db " FILES, dir));
-    PQclear(sql(url,
-                "DROP INDEX records_fold; DROP TABLE shapes; ALTER TABLE records DROP COLUMN "
-                "shape_id, DROP COLUMN f_bw, DROP COLUMN f_iops, DROP COLUMN f_lat, DROP "
-                "COLUMN f_p50, DROP COLUMN f_p99, DROP COLUMN f_p999, DROP COLUMN f_value, "
-                "DROP COLUMN f_cpu, DROP COLUMN f_flags, DROP COLUMN b_bw, DROP COLUMN b_iops, "
-                "DROP COLUMN b_lat, DROP COLUMN b_p50, DROP COLUMN b_p99, DROP COLUMN b_p999, "
-                "DROP COLUMN b_value, DROP COLUMN b_cpu; UPDATE meta SET value = '1' WHERE "
-                "key = 'schema'"));
-    assert_int_equal(schema_of(url), 1);
+    to_schema_1(url);
     char db[64];
     bl_test_pg_db_of(url, db, sizeof db);
     assert_int_equal(bl_test_pg_sql("postgres", "DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles "
@@ -492,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_fold_taken_and_exact),
         cmocka_unit_test(test_special_figures),
         cmocka_unit_test(test_migrate_from_v1),
+        cmocka_unit_test(test_migration_tells_progress),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
