@@ -30,7 +30,7 @@ EOT
     printf '  %-14s %7.2f s %9d KiB\n' "$label" "$s" "$kib"
 }
 pg_empty() { # the PostgreSQL store emptied: benchlog makes its tables again
-    psql -q "$PG_URL" -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS records, runs, imports, meta CASCADE' >/dev/null
+    psql -q "$PG_URL" -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS records, runs, imports, meta, shapes CASCADE' >/dev/null
 }
 for r in $(seq "$ROUNDS"); do
     echo "round $r"

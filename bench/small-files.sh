@@ -27,7 +27,7 @@ awk -v n="$FILES" -v d="$DIR/files" 'BEGIN { for (i = 1; i <= n; i++) {
         c, c, b, b / 1e6, c, s + i / 1e6, b / (s + i / 1e6) / 1e6 > f; close(f) } }'
 echo "$FILES dd files, $(du -sk "$DIR/files" | cut -f1) KiB"
 pg_empty() { # the PostgreSQL store emptied: benchlog makes its tables again
-    psql -q "$PG_URL" -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS records, runs, imports, meta CASCADE' >/dev/null
+    psql -q "$PG_URL" -c 'SET client_min_messages = warning' -c 'DROP TABLE IF EXISTS records, runs, imports, meta, shapes CASCADE' >/dev/null
 }
 # rate LABEL BINARY DB: one import of every file into an empty store; prints files/s, and
 # leaves it in $DIR/rate
