@@ -37,10 +37,12 @@ static void fold_params(bl_strbuf *sql, int p)
         bl_strbuf_printf(sql, ", $%d::bigint[]", p + 10 + k);
 }
 #define FOLD_NAMES "f1, f2, f3, f4, f5, f6, f7, f8, fl, b1, b2, b3, b4, b5, b6, b7, b8"
-/* The shapes of $S (text[]) by number: every one is there, the statement before added them. */
+/* Each record's shape, number u.si of $S (text[]): every one is there, the statement before
+ * added them. One index lookup a record (LATERAL): a join of $S with shapes was planned as a
+ * hash join over every stored shape, once a record, so an import slowed with the store. */
 #define SHAPES_OF(S)                                                                               \
-    " LEFT JOIN (SELECT s.id, v.k FROM unnest($" S "::text[]) WITH ORDINALITY AS v(shape, k) "     \
-    "JOIN shapes s ON md5(s.shape) = md5(v.shape) AND s.shape = v.shape) sh ON sh.k = u.si "
+    " LEFT JOIN LATERAL (SELECT s.id FROM shapes s WHERE md5(s.shape) = md5(($" S                  \
+    "::text[])[u.si::int]) AND s.shape = ($" S "::text[])[u.si::int]) sh ON true "
 
 enum { ONCE_NPARAMS = 31, GROUP_NPARAMS = 33 };
 
