@@ -138,8 +138,9 @@ typedef struct fold_ctx {
     size_t n;
     int row; /* a record's "row" label may name its set-up (setups.c): walk instead */
     /* the shapes for see->shape, handed on once the fold is sure to stand (no row label) */
+    int keep_shapes;
     bl_records shapes;
-    size_t *n_recs;
+    size_t *n_recs, n_recs_cap; /* each shape's records */
 } fold_ctx;
 
 static int fold_one(void *ctx, bl_fold_group *g)
@@ -151,8 +152,8 @@ static int fold_one(void *ctx, bl_fold_group *g)
     }
     c->n += g->n_recs;
     bl_fines_add_fold(c->fines, g);
-    if (c->n_recs) {
-        c->n_recs = bl_xrealloc(c->n_recs, (c->shapes.n + 1) * sizeof *c->n_recs);
+    if (c->keep_shapes) {
+        bl_grow((void **)&c->n_recs, &c->n_recs_cap, c->shapes.n + 1, sizeof *c->n_recs);
         c->n_recs[c->shapes.n] = g->n_recs;
         bl_records_push(&c->shapes, g->shape);
         g->shape = NULL;
@@ -164,10 +165,8 @@ static int fold_one(void *ctx, bl_fold_group *g)
 static int fold_store(bl_store *s, const bl_filter *f, bl_fines *fines, const bl_report_sees *see,
                       size_t *n, char *err, size_t errlen)
 {
-    fold_ctx c = {.fines = fines};
+    fold_ctx c = {.fines = fines, .keep_shapes = see->shape && !see->lean};
     bl_records_init(&c.shapes);
-    if (see->shape && !see->lean)
-        c.n_recs = bl_xmalloc(sizeof *c.n_recs);
     int rc = bl_store_fold(s, f, fold_one, &c, err, errlen);
     *n = c.n;
     rc = rc == 1 || c.row ? 1 : rc;
