@@ -332,16 +332,23 @@ static PGresult *sql(const char *url, const char *q)
     return res;
 }
 
+/* A new database holding FILES, imported by the program; its URL (caller frees). */
+static char *pg_store_of_files(void)
+{
+    char *url = bl_test_pg_new_db();
+    int rc;
+    free(run(NULL, &rc, "import -q --db '%s' " FILES, url));
+    assert_int_equal(rc, 0);
+    return url;
+}
+
 /* Figures the parsers never give (infinite, negative, huge: their squares overflow) written
  * into the fold columns: the grouped query folds them as bl_fold_add does. */
 static void test_special_figures(void **state)
 {
     BL_TEST_PG_NEED();
     (void)state;
-    char *url = bl_test_pg_new_db();
-    int rc;
-    free(run(NULL, &rc, "import -q --db '%s' " FILES, url));
-    assert_int_equal(rc, 0);
+    char *url = pg_store_of_files();
     bl_strbuf q;
     bl_strbuf_init(&q);
     bl_strbuf_puts(&q,
@@ -434,10 +441,7 @@ static void test_migration_tells_progress(void **state)
 {
     BL_TEST_PG_NEED();
     (void)state;
-    char *url = bl_test_pg_new_db();
-    int rc;
-    free(run(NULL, &rc, "import -q --db '%s' " FILES, url));
-    assert_int_equal(rc, 0);
+    char *url = pg_store_of_files();
     PGresult *res = sql(url, "SELECT count(*) FROM records");
     int64_t n = atoll(PQgetvalue(res, 0, 0));
     PQclear(res);
