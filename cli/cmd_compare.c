@@ -88,42 +88,90 @@ static char *side_term(const char *arg)
     return s;
 }
 
-/* Walks one side into sides; returns the load status. */
-static int load_side(const compare_args *a, int argc, char **argv, int side, bl_sides *sides)
+/* Side's FILTER terms: its own (terms[0], owned) and the FILTER terms after A and B. */
+static char **side_terms(const compare_args *a, int argc, char **argv, int side, int *n)
 {
     int nextra = argc - a->first - 2;
     char **terms = bl_xmalloc((size_t)(nextra + 1) * sizeof *terms);
     terms[0] = side_term(argv[a->first + side]);
     for (int i = 0; i < nextra; i++)
         terms[i + 1] = argv[a->first + 2 + i];
+    *n = nextra + 1;
+    return terms;
+}
+
+static void free_terms(char **terms)
+{
+    free(terms[0]);
+    free(terms);
+}
+
+/* Walks one side into sides; returns the load status. */
+static int load_side(const compare_args *a, int argc, char **argv, int side, bl_sides *sides)
+{
+    int nterms;
+    char **terms = side_terms(a, argc, argv, side, &nterms);
     char err[512];
     size_t nsrc = 0;
-    int rc = bl_sides_walk(sides, a->db, side, argv[a->first + side], nextra + 1, terms, &nsrc, err,
+    int rc = bl_sides_walk(sides, a->db, side, argv[a->first + side], nterms, terms, &nsrc, err,
                            sizeof err);
     if (rc)
         fprintf(stderr, "benchlog compare: %s: %s\n", side ? "B" : "A", err);
     else if (nsrc > 1 && a->pool)
         bl_note("compare", "%s (%s) spans %zu sources, pooled (--pool)", side ? "B" : "A",
                 argv[a->first + side], nsrc);
-    free(terms[0]);
-    free(terms);
+    free_terms(terms);
     return rc;
 }
 
-/* The records kept for -o FILE, their sides named as the table's (sides.h). */
-static void name_records(const bl_sides *sides, bl_records *recs, const char *a, const char *b)
+/* The records of both sides for a file to send, walked from the store again rather than held:
+ * A's then B's, each labelled compare=NAME as the table names its side. */
+typedef struct sides_walk {
+    const compare_args *a;
+    int argc;
+    char **argv;
+    char *name[2];
+    int at;
+} sides_walk;
+
+/* The names the records take: the sides' own (sides.h) when they tell A from B, else the
+ * arguments as given. */
+static void name_walk(sides_walk *w, const bl_sides *sides)
 {
-    char *na = bl_sides_name(sides, 0), *nb = bl_sides_name(sides, 1);
-    const char *fa = na ? na : a, *fb = nb ? nb : b;
-    if (strcmp(fa, fb) != 0)
-        for (size_t i = 0; i < recs->n; i++) {
-            const char *side = bl_record_label(recs->v[i], "compare");
-            const char *to = strcmp(side, a) == 0 ? fa : fb;
-            if (strcmp(side, to) != 0)
-                bl_record_set_label(recs->v[i], "compare", to);
-        }
-    free(na);
-    free(nb);
+    const char *arg[2] = {w->argv[w->a->first], w->argv[w->a->first + 1]};
+    char *named[2] = {bl_sides_name(sides, 0), bl_sides_name(sides, 1)};
+    const char *to[2] = {named[0] ? named[0] : arg[0], named[1] ? named[1] : arg[1]};
+    int apart = strcmp(to[0], to[1]) != 0;
+    for (int i = 0; i < 2; i++)
+        w->name[i] = bl_xstrdup(apart ? to[i] : arg[i]);
+    free(named[0]);
+    free(named[1]);
+}
+
+static void tag_side(void *ctx, bl_record *r)
+{
+    const sides_walk *w = ctx;
+    bl_record_set_label(r, "compare", w->name[w->at]);
+}
+
+/* A bl_rec_walk_fn (compare/load.h) over src, a sides_walk. */
+static int walk_sides(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
+{
+    sides_walk *w = src;
+    int rc = 0;
+    for (w->at = 0; w->at < 2 && rc == 0; w->at++) {
+        int nterms;
+        char **terms = side_terms(w->a, w->argc, w->argv, w->at, &nterms);
+        rc = bl_report_walk_tag(w->a->db, nterms, terms, tag_side, w, fn, ctx, err, errlen);
+        free_terms(terms);
+    }
+    return rc;
+}
+
+static int add_page_rec(void *ctx, const bl_record *r)
+{
+    bl_page_recs_add(ctx, r);
+    return 0;
 }
 
 static int write_out(const char *path, const bl_strbuf *sb)
@@ -151,7 +199,7 @@ static int ends_with(const char *s, const char *tail)
 
 /* -o FILE.png|svg|pdf|html|xlsx: the comparison as a file to send; 0 done, 1 failed, -1 when
  * FILE names none of these (the text is written). */
-static int write_sendable(const compare_args *a, bl_table *t, const bl_records *recs,
+static int write_sendable(const compare_args *a, bl_table *t, sides_walk *recs,
                           const bl_diff_line *l, size_t n)
 {
     const char *path = a->out;
@@ -171,7 +219,7 @@ static int write_sendable(const compare_args *a, bl_table *t, const bl_records *
             co.has_metric = 1;
             co.metric = (int)a->cmp.metrics[0];
         }
-        rc = bl_chart_file(path, recs, &co, err, sizeof err) ? 1 : 0;
+        rc = bl_chart_file(path, NULL, &co, err, sizeof err) ? 1 : 0; /* t and title: no record */
         bl_chart_cleanup();
     } else if (ends_with(path, ".html")) {
         t->baseline = 0; /* B's ratio beside its figure */
@@ -180,17 +228,22 @@ static int write_sendable(const compare_args *a, bl_table *t, const bl_records *
         bl_page_opts po = {.title = title, .charts = 1, .metric = -1};
         if (a->cmp.n_metrics)
             po.metric = (int)a->cmp.metrics[0];
-        bl_page_html(t, recs, &po, &sb);
-        rc = bl_write_file(path, sb.s ? sb.s : "", sb.len, err, sizeof err) ? 1 : 0;
+        bl_page_recs p = {0};
+        rc = walk_sides(recs, add_page_rec, &p, err, sizeof err) ? 1 : 0;
+        if (rc == 0) {
+            bl_page_html_recs(t, &p, &po, &sb);
+            rc = bl_write_file(path, sb.s ? sb.s : "", sb.len, err, sizeof err) ? 1 : 0;
+        }
+        bl_page_recs_free(&p);
         bl_strbuf_free(&sb);
     } else if (ends_with(path, ".xlsx")) {
+        t->baseline = 0; /* B's ratio to A */
         bl_xlsx_opts xo = {.by = "compare",
-                           .baseline = t->cols[0].title,
                            .title = title,
                            .metrics = a->cmp.metrics,
                            .n_metrics = a->cmp.n_metrics,
                            .repeats = a->cmp.repeats};
-        rc = bl_xlsx_write(path, recs, &xo, err, sizeof err) ? 1 : 0;
+        rc = bl_xlsx_write_walk(path, t, walk_sides, recs, &xo, err, sizeof err) ? 1 : 0;
     }
     if (rc == 1)
         fprintf(stderr, "benchlog compare: %s\n", err);
@@ -207,30 +260,25 @@ int cmd_compare(int argc, char **argv)
     rc = 0;
     if (strcmp(argv[a.first], argv[a.first + 1]) == 0)
         return bl_usage_error("compare", "A and B are the same ('%s')", argv[a.first]);
-    /* The text walks the store into fine groups (sides.h); a file to send takes records. */
-    bl_records recs;
-    bl_records_init(&recs);
+    /* The table from one walk of each side into fine groups (sides.h); a file to send walks
+     * the sides again for what it lists of the records, so none is held. */
     bl_repeats rep = a.cmp.repeats;
-    bl_sides *sides = bl_sides_new(rep == BL_REP_MEDIAN || rep == BL_REP_ALL, a.out ? &recs : NULL);
+    bl_sides *sides = bl_sides_new(rep == BL_REP_MEDIAN || rep == BL_REP_ALL);
     for (int side = 0; side < 2 && rc == 0; side++)
         rc = load_side(&a, argc, argv, side, sides);
     if (rc) {
         bl_sides_free(sides);
-        bl_records_free(&recs);
         return rc;
     }
     char err[512];
     bl_table_opts to = {.by = "compare", .pool = a.pool, .repeats = rep};
-    bl_table *t;
-    if (a.out) {
-        name_records(sides, &recs, argv[a.first], argv[a.first + 1]);
-        t = bl_table_build(&recs, &to, err, sizeof err);
-    } else {
-        t = bl_sides_table(sides, &to, err, sizeof err);
-    }
+    bl_table *t = bl_sides_table(sides, &to, err, sizeof err);
+    sides_walk recs = {.a = &a, .argc = argc, .argv = argv};
+    name_walk(&recs, sides);
     bl_sides_free(sides);
     if (!t) {
-        bl_records_free(&recs);
+        free(recs.name[0]);
+        free(recs.name[1]);
         return bl_usage_error("compare", "%s", err);
     }
     if (t->ncols > 2) {
@@ -247,7 +295,8 @@ int cmd_compare(int argc, char **argv)
         }
         fprintf(stderr, "\n");
         bl_table_free(t);
-        bl_records_free(&recs);
+        free(recs.name[0]);
+        free(recs.name[1]);
         return 1;
     }
     bl_diff_line *lines =
@@ -274,6 +323,7 @@ int cmd_compare(int argc, char **argv)
     bl_strbuf_free(&sb);
     free(lines);
     bl_table_free(t);
-    bl_records_free(&recs);
+    free(recs.name[0]);
+    free(recs.name[1]);
     return rc;
 }

@@ -292,6 +292,8 @@ typedef struct each_ctx {
     bl_report_rec_fn fn;
     void *ctx;
     size_t n;
+    bl_report_tag_fn tag; /* may be NULL */
+    void *tag_ctx;
 } each_ctx;
 
 static int each_one(void *ctx, bl_record *r, const char *run_id)
@@ -299,6 +301,8 @@ static int each_one(void *ctx, bl_record *r, const char *run_id)
     (void)run_id;
     each_ctx *e = ctx;
     e->n++;
+    if (e->tag)
+        e->tag(e->tag_ctx, r);
     int stop = e->fn(e->ctx, r);
     bl_record_free(r);
     return stop;
@@ -317,8 +321,9 @@ int bl_report_walk(const char *db, int nterms, char **terms, bl_report_rec_fn fn
     return bl_report_walk_hint(db, nterms, terms, NULL, fn, ctx, err, errlen);
 }
 
-int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hint,
-                        bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
+static int walk_tagged(const char *db, int nterms, char **terms, const char *hint,
+                       bl_report_tag_fn tag, void *tag_ctx, bl_report_rec_fn fn, void *ctx,
+                       char *err, size_t errlen)
 {
     bl_filter f = {0};
     bl_store *s = NULL;
@@ -328,7 +333,7 @@ int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hi
             bl_filter_add_hint(&f, hint);
         else
             hint = NULL;
-        each_ctx e = {fn, ctx, 0};
+        each_ctx e = {fn, ctx, 0, tag, tag_ctx};
         rc = bl_store_each(s, &f, each_one, &e, err, errlen) == 0 ? 0 : 1;
         bl_store_close(s);
         bl_filter_free(&f);
@@ -336,7 +341,8 @@ int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hi
          * is all the walk would tell (its first record stops it). */
         if (rc == 0 && e.n == 0 && hint) {
             int seen = 0;
-            rc = bl_report_walk_hint(db, nterms, terms, NULL, stop_at_first, &seen, err, errlen);
+            rc =
+                walk_tagged(db, nterms, terms, NULL, NULL, NULL, stop_at_first, &seen, err, errlen);
             return seen ? 0 : rc;
         }
         if (rc == 0 && e.n == 0) {
@@ -347,6 +353,18 @@ int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hi
     }
     bl_filter_free(&f);
     return rc;
+}
+
+int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hint,
+                        bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
+{
+    return walk_tagged(db, nterms, terms, hint, NULL, NULL, fn, ctx, err, errlen);
+}
+
+int bl_report_walk_tag(const char *db, int nterms, char **terms, bl_report_tag_fn tag,
+                       void *tag_ctx, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
+{
+    return walk_tagged(db, nterms, terms, NULL, tag, tag_ctx, fn, ctx, err, errlen);
 }
 
 int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)

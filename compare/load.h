@@ -67,6 +67,9 @@ int bl_report_walk_hint(const char *db, int nterms, char **terms, const char *hi
  * calls fn on each record in order; returns 0, else nonzero with err. */
 typedef int (*bl_rec_walk_fn)(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
 /* src: a bl_records held. */
+/* The same, with tag (as bl_report_fines') changing each record before fn sees it. */
+int bl_report_walk_tag(const char *db, int nterms, char **terms, bl_report_tag_fn tag,
+                       void *tag_ctx, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
 int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
 /* src: a bl_store_walk, the store's records matching FILTER terms (bl_report_walk). */
 typedef struct {

@@ -24,14 +24,12 @@ typedef struct side {
 struct bl_sides {
     bl_fines fines;
     side s[2];
-    int at;           /* the side being walked */
-    bl_records *recs; /* NULL, or where copies of the records go */
+    int at; /* the side being walked */
 };
 
-bl_sides *bl_sides_new(int keep, bl_records *recs)
+bl_sides *bl_sides_new(int keep)
 {
     bl_sides *s = bl_xcalloc(1, sizeof *s);
-    s->recs = recs;
     bl_fines_init(&s->fines, "compare", keep);
     return s;
 }
@@ -62,8 +60,6 @@ static void tag(void *ctx, bl_record *r)
     const char *src = r->source ? r->source : "";
     if (bl_smap_get(&d->sources, src) < 0)
         bl_smap_put(&d->sources, bl_xstrdup(src), d->sources.n);
-    if (s->recs)
-        bl_records_push(s->recs, bl_record_clone(r));
 }
 
 int bl_sides_walk(bl_sides *s, const char *db, int side_at, const char *arg, int nterms,

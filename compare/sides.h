@@ -12,9 +12,8 @@
 
 typedef struct bl_sides bl_sides;
 
-/* keep: keep each value (--repeats median or all). recs (may be NULL): a copy of each side's
- * records, labelled, is also kept there (for compare -o FILE: the writers take records). */
-bl_sides *bl_sides_new(int keep, bl_records *recs);
+/* keep: keep each value (--repeats median or all). */
+bl_sides *bl_sides_new(int keep);
 /* Walks side (0 A, 1 B, in that order) of the store db: the records matching terms, labelled
  * compare=arg; *nsources: the distinct sources they came from. Returns as bl_report_load
  * (load.h), err saying why. */

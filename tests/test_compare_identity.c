@@ -243,6 +243,23 @@ static void test_compare_sendable(void **state)
             assert_memory_equal(f, "PK", 2);
         free(f);
     }
+    /* --pool: the workbook takes the table compare printed (it once built its own, without
+     * --pool, and refused its baseline: "--baseline 'column=1 GbE' is not a column") */
+    char *err;
+    assert_int_equal(bl_test_benchlogf(NULL, &err,
+                                       "compare --db %s/s.db 'column=1 GbE' 'column=10 GbE' "
+                                       "'section~CIFS' --pool -o %s/pool.xlsx",
+                                       dir, dir),
+                     0);
+    assert_null(strstr(err, "baseline"));
+    free(err);
+    char path[512];
+    snprintf(path, sizeof path, "%s/pool.xlsx", dir);
+    size_t len = 0;
+    char *f = bl_test_slurp_n(path, &len);
+    assert_non_null(f);
+    assert_memory_equal(f, "PK", 2);
+    free(f);
     free(dir);
 }
 

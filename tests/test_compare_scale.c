@@ -135,6 +135,29 @@ static void check_compare_csv(const char *csv, size_t per_side, double ci)
     assert_string_equal(verdict, "better");
 }
 
+/* compare -o FILE: the chart, the page and the workbook of both sides walk the store again
+ * rather than hold its records (the page's Sources and the workbook's rows need them). */
+static void sendable_under_bound(const char *db, const char *out)
+{
+    static const char *const ext[] = {"svg", "html", "xlsx"};
+    static const char *const want[] = {">210.0  +90.9% ▲<", "> ×1.91 ▲</span>", "PK"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[600], args[800];
+        snprintf(path, sizeof path, "%s.%s", db, ext[i]);
+        snprintf(args, sizeof args, "compare host=a host=b -o '%s'", path);
+        under_bound(db, args, out);
+        size_t len = 0;
+        char *f = bl_test_slurp_n(path, &len);
+        assert_non_null(f);
+        assert_true(len > 1000);
+        if (i < 2)
+            assert_non_null(strstr(f, want[i]));
+        else
+            assert_memory_equal(f, want[i], 2);
+        free(f);
+    }
+}
+
 static void test_compare_and_curves_in_bounded_memory(void **state)
 {
     (void)state;
@@ -154,6 +177,7 @@ static void test_compare_and_curves_in_bounded_memory(void **state)
     char *text = bl_test_slurp(out);
     assert_non_null(strstr(text, "40000 records, 1 test, 2 columns by compare"));
     free(text);
+    sendable_under_bound(db, out);
 
     char svg[600], args[800];
     snprintf(svg, sizeof svg, "%s.svg", db);
