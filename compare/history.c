@@ -6,6 +6,7 @@
 #include "setups.h"
 #include "smap.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,9 +32,10 @@ struct bl_hist_builder {
     size_t ns, cap;
     bl_strbuf key, name;
     size_t n_records, n_untimed, n_untested;
-    /* bl_history_add_figs: the series of each shape seen (by its address) */
+    /* bl_history_add_figs: the series of each shape seen, by its address (open addressing:
+     * a store of many sources holds a shape per source and test, 100,000 and more) */
     const bl_record **shape;
-    size_t *shape_series, nshape;
+    size_t *shape_series, nshape, shape_cap;
 };
 
 static double pct_of(const bl_lat *l, double p)
@@ -165,18 +167,47 @@ static hser *series_of(bl_hist_builder *b, const bl_record *r)
     return s;
 }
 
+static size_t shape_slot(const bl_hist_builder *b, const bl_record *r)
+{
+    uint64_t x = (uint64_t)(uintptr_t)r;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL; /* the finaliser of MurmurHash3: addresses differ in few bits */
+    x ^= x >> 33;
+    size_t i = (size_t)x & (b->shape_cap - 1);
+    while (b->shape[i] && b->shape[i] != r)
+        i = (i + 1) & (b->shape_cap - 1);
+    return i;
+}
+
+static void shapes_grow(bl_hist_builder *b)
+{
+    const bl_record **old = b->shape;
+    size_t *old_series = b->shape_series, old_cap = b->shape_cap;
+    b->shape_cap = old_cap ? 2 * old_cap : 64;
+    b->shape = bl_xcalloc(b->shape_cap, sizeof *b->shape);
+    b->shape_series = bl_xcalloc(b->shape_cap, sizeof *b->shape_series);
+    for (size_t k = 0; k < old_cap; k++)
+        if (old[k]) {
+            size_t i = shape_slot(b, old[k]);
+            b->shape[i] = old[k];
+            b->shape_series[i] = old_series[k];
+        }
+    free(old);
+    free(old_series);
+}
+
 /* The series of a shape (bl_history_add_figs: its set-up is the same at one address). */
 static hser *series_of_shape(bl_hist_builder *b, const bl_record *r)
 {
-    for (size_t i = b->nshape; i-- > 0;)
-        if (b->shape[i] == r)
-            return &b->s[b->shape_series[i]];
-    size_t i = (size_t)(series_of(b, r) - b->s);
-    b->shape = bl_xrealloc(b->shape, (b->nshape + 1) * sizeof *b->shape);
-    b->shape_series = bl_xrealloc(b->shape_series, (b->nshape + 1) * sizeof *b->shape_series);
-    b->shape[b->nshape] = r;
-    b->shape_series[b->nshape++] = i;
-    return &b->s[i];
+    if (2 * (b->nshape + 1) > b->shape_cap)
+        shapes_grow(b);
+    size_t i = shape_slot(b, r);
+    if (!b->shape[i]) {
+        b->shape[i] = r;
+        b->shape_series[i] = (size_t)(series_of(b, r) - b->s);
+        b->nshape++;
+    }
+    return &b->s[b->shape_series[i]];
 }
 
 /* A source once per series; a source's records follow one another, so the last is checked

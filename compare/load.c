@@ -367,6 +367,44 @@ int bl_report_walk_tag(const char *db, int nterms, char **terms, bl_report_tag_f
     return walk_tagged(db, nterms, terms, NULL, tag, tag_ctx, fn, ctx, err, errlen);
 }
 
+typedef struct lean_ctx {
+    bl_lean_fn fn;
+    void *ctx;
+    size_t n;
+} lean_ctx;
+
+static void lean_one(void *ctx, const bl_record *r, const double fig[BL_FOLD_N])
+{
+    lean_ctx *c = ctx;
+    c->n++;
+    c->fn(c->ctx, r, fig);
+}
+
+int bl_report_lean(const char *db, int nterms, char **terms, bl_lean_fn fn, void *ctx, char *err,
+                   size_t errlen)
+{
+    if (getenv("BENCHLOG_NO_FOLD")) /* the tests' way to compare */
+        return -1;
+    bl_filter f = {0};
+    bl_store *s = NULL;
+    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
+    if (rc == 0) {
+        lean_ctx c = {fn, ctx, 0};
+        rc = bl_store_each_lean(s, &f, lean_one, &c, err, errlen);
+        bl_store_close(s);
+        if (rc == 1) /* the store cannot: nothing was given yet */
+            rc = -1;
+        else if (rc < 0)
+            rc = 1;
+        else if (c.n == 0) {
+            snprintf(err, errlen, "no stored record matches");
+            rc = 1;
+        }
+    }
+    bl_filter_free(&f);
+    return rc;
+}
+
 int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
 {
     (void)err;

@@ -70,6 +70,11 @@ typedef int (*bl_rec_walk_fn)(void *src, bl_report_rec_fn fn, void *ctx, char *e
 /* The same, with tag (as bl_report_fines') changing each record before fn sees it. */
 int bl_report_walk_tag(const char *db, int nterms, char **terms, bl_report_tag_fn tag,
                        void *tag_ctx, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
+/* Every matching record as bl_store_each_lean gives it (core/store.h: its shape with run,
+ * line and when, and its fold figures), in import order. Returns as bl_report_load, or -1,
+ * having called fn for none, when the store cannot give them so (the caller walks). */
+int bl_report_lean(const char *db, int nterms, char **terms, bl_lean_fn fn, void *ctx, char *err,
+                   size_t errlen);
 int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
 /* src: a bl_store_walk, the store's records matching FILTER terms (bl_report_walk). */
 typedef struct {

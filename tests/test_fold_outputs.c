@@ -3,7 +3,8 @@
  * byte those of the record walk (BENCHLOG_NO_FOLD=1), over a store of every fixture and,
  * when BENCHLOG_CORPUS is set, the corpus, under filters, --by, --repeats and --metric:
  * `chart --kind bar|iops-lat` (every file, SVG, PNG, pages, and what it says), the curve
- * charts whose records the store prefilters, and `report --html` (but its date). */
+ * charts whose records the store prefilters, `report --html` (but its date), and `history`
+ * and `check`, which read the lean walk. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -232,6 +233,42 @@ static void test_html_pages(void **state)
     free(page);
 }
 
+/* `history ARGS` (or check) grouped or walking: what it printed and its exit status. */
+static char *history_of(const fixture *f, int walk, const char *args)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s %s %s --db %s 2>&1; echo \"exit $?\"",
+             walk ? "BENCHLOG_NO_FOLD=1" : "", f->bin, args, f->db);
+    return bl_test_sh(cmd, NULL);
+}
+
+static void test_history_lean(void **state)
+{
+    fixture *f = *state;
+    const char *args[] = {
+        "history",
+        "history --json tool=fio",
+        "history --csv --by host",
+        "history --metric p99 --metric bw tool=fio",
+        "history host~a --min-segment 2",
+        "history tool=none-such",
+        "check",
+        "check --last 2 --json",
+    };
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+        char *a = history_of(f, 0, args[i]), *b = history_of(f, 1, args[i]);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+    }
+    /* Gaia's two bonnie++ runs from one file: one point, rewrite's mean 11.968 MB/s */
+    char *h = history_of(f, 0, "history source~bonnie-1.03_handtyped_x2_fast.txt");
+    const char *rw = strstr(h, "— seq-rewrite 32KiB (bw, MB/s");
+    assert_non_null(rw);
+    assert_non_null(strstr(rw, "11.97 ±"));
+    free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_whole_store_pages_png),
         cmocka_unit_test(test_curves_prefiltered),
         cmocka_unit_test(test_html_pages),
+        cmocka_unit_test(test_history_lean),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
