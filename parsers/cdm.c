@@ -274,7 +274,10 @@ static int probe(const bl_text *t)
         const char *s = t->line[i];
         if (is_header(s) && strstr(s, "Mark"))
             score = 90;
-        else if (strstr(s, "Read(MB/s)") && strchr(s, '|'))
+        else if (!strstr(s, "MB/s")) { /* what both tests below look for first */
+            if (bl_cdm_runon_header(s))
+                score = 60;
+        } else if (strstr(s, "Read(MB/s)") && strchr(s, '|'))
             score = 90;
         else if (strstr(s, " MB/s") &&
                  (strstr(s, "IOPS]") || strstr(s, "Sequential") || strstr(s, "(Q=")))
