@@ -23,7 +23,8 @@ static const char *skip_sp(const char *s)
 static int is_header(const char *s)
 {
     s = skip_sp(s);
-    return strncmp(s, "CrystalDiskMark ", 16) == 0 || strncmp(s, "KDiskMark", 9) == 0;
+    return (*s == 'C' && strncmp(s, "CrystalDiskMark ", 16) == 0) ||
+           (*s == 'K' && strncmp(s, "KDiskMark", 9) == 0);
 }
 
 /* A result line: NAME ':' FIGURES, with no table bars. */
