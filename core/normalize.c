@@ -208,7 +208,8 @@ static int has_markup(const char *s)
     for (const char *p = strpbrk(s, "&<[*"); p; p = strpbrk(p + 1, "&<[*")) {
         char c;
         if ((*p == '*' && p[1] == '*' && bold_len(p)) ||
-            (*p == '[' && tag_len(p, '[', bbcode, sizeof bbcode / sizeof bbcode[0])) ||
+            (*p == '[' && isalpha((unsigned char)p[1 + (p[1] == '/')]) && /* not "[ 5]" */
+             tag_len(p, '[', bbcode, sizeof bbcode / sizeof bbcode[0])) ||
             (*p == '<' && (br_len(p) || tag_len(p, '<', html, sizeof html / sizeof html[0]))) ||
             (*p == '&' && entity(p, &c)))
             return 1;

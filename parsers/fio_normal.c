@@ -398,12 +398,14 @@ static colon_marks colon_marks_of(const char *p)
     for (const char *c = strchr(p, ':'); c; c = strchr(c + 1, ':')) {
         if (c[1] != ' ')
             continue;
-        if (!m.groupid && strncmp(c, ": (groupid=", 11) == 0)
-            m.groupid = c;
-        if (!m.jobdef && strncmp(c, ": (g=", 5) == 0)
-            m.jobdef = c;
-        if (!m.layout && strncmp(c, ": Laying out IO file", 20) == 0)
+        if (c[2] == '(') { /* the byte after ": " tells which phrase may follow */
+            if (!m.groupid && strncmp(c + 3, "groupid=", 8) == 0)
+                m.groupid = c;
+            if (!m.jobdef && c[3] == 'g' && c[4] == '=')
+                m.jobdef = c;
+        } else if (c[2] == 'L' && !m.layout && strncmp(c + 3, "aying out IO file", 17) == 0) {
             m.layout = c;
+        }
     }
     return m;
 }
