@@ -49,30 +49,34 @@ END {
 }' $src > "$txt"
 bytes=$(wc -c < "$txt")
 echo "fio normal text: $bytes bytes, $(grep -c 'groupid=' "$txt") job blocks"
-t() { # t LABEL CMD...: wall seconds, MB/s and peak RSS (KiB) of one run; sets $secs
+t() { # t LABEL CMD...: wall and CPU (user+sys) seconds, MB/s of each and peak RSS (KiB) of
+      # one run; sets $secs (wall) and $cpu. The machine is shared: CPU is the figure to compare.
     label=$1; shift
-    /usr/bin/time -f "%e %M" -o "$DIR/time" "$@" > /dev/null 2>&1 || true
-    read -r secs kib <<EOT
+    /usr/bin/time -f "%e %M %U %S" -o "$DIR/time" "$@" > /dev/null 2>&1 || true
+    read -r secs kib usr sys <<EOT
 $(tail -n 1 "$DIR/time")
 EOT
-    printf '  %-12s %7.2f s %8.1f MB/s %9d KiB\n' "$label" "$secs" \
-        "$(echo "$bytes $secs" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')" "$kib"
+    cpu=$(echo "$usr $sys" | awk '{ print $1 + $2 }')
+    printf '  %-12s %7.2f s %8.1f MB/s   cpu %7.2f s %8.1f MB/s %9d KiB\n' "$label" "$secs" \
+        "$(echo "$bytes $secs" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')" "$cpu" \
+        "$(echo "$bytes $cpu" | awk '{ print ($2 > 0 ? $1 / 1e6 / $2 : 0) }')" "$kib"
 }
-ratio() { # ratio NEW OLD: how many times faster NEW is
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "  ratio old/new: %.2fx\n", b / a }'
+ratio() { # ratio NEW OLD NEWCPU OLDCPU: how many times faster NEW is, wall and CPU
+    awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN {
+        if (a > 0 && c > 0) printf "  ratio old/new: %.2fx wall, %.2fx cpu\n", b / a, d / c }'
 }
 for r in $(seq "$ROUNDS"); do
     echo "round $r"
     t "wc -l" wc -l "$txt"
     t "grep -c" grep -c groupid= "$txt"
-    t parse "$BIN" parse "$txt"; new=$secs
-    if [ -n "$OLD" ]; then t "old parse" "$OLD" parse "$txt"; ratio "$new" "$secs"; fi
+    t parse "$BIN" parse "$txt"; new=$secs; newcpu=$cpu
+    if [ -n "$OLD" ]; then t "old parse" "$OLD" parse "$txt"; ratio "$new" "$secs" "$newcpu" "$cpu"; fi
     if [ "$IMPORT" = 1 ]; then
         rm -f "$DIR/new.db" "$DIR/old.db"
-        t import "$BIN" import -q --db "$DIR/new.db" "$txt"; new=$secs
+        t import "$BIN" import -q --db "$DIR/new.db" "$txt"; new=$secs; newcpu=$cpu
         if [ -n "$OLD" ]; then
             t "old import" "$OLD" import -q --db "$DIR/old.db" "$txt"
-            ratio "$new" "$secs"
+            ratio "$new" "$secs" "$newcpu" "$cpu"
         fi
     fi
 done

@@ -204,8 +204,21 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
 
 void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s)
 {
-    bl_strbuf_putc(sb, '"');
     const unsigned char *p = (const unsigned char *)s;
+    while (*p >= 0x20 && *p != '"' && *p != '\\')
+        p++;
+    if (!*p) { /* nothing to escape, as in most keys and values: one copy, quotes around */
+        size_t n = (size_t)(p - (const unsigned char *)s);
+        reserve(sb, n + 2);
+        sb->s[sb->len] = '"';
+        memcpy(sb->s + sb->len + 1, s, n);
+        sb->len += n + 2;
+        sb->s[sb->len - 1] = '"';
+        sb->s[sb->len] = '\0';
+        return;
+    }
+    bl_strbuf_putc(sb, '"');
+    p = (const unsigned char *)s;
     while (*p) {
         const unsigned char *run = p;
         while (*p >= 0x20 && *p != '"' && *p != '\\')

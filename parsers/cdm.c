@@ -23,7 +23,8 @@ static const char *skip_sp(const char *s)
 static int is_header(const char *s)
 {
     s = skip_sp(s);
-    return strncmp(s, "CrystalDiskMark ", 16) == 0 || strncmp(s, "KDiskMark", 9) == 0;
+    return (*s == 'C' && strncmp(s, "CrystalDiskMark ", 16) == 0) ||
+           (*s == 'K' && strncmp(s, "KDiskMark", 9) == 0);
 }
 
 /* A result line: NAME ':' FIGURES, with no table bars. */
@@ -274,7 +275,10 @@ static int probe(const bl_text *t)
         const char *s = t->line[i];
         if (is_header(s) && strstr(s, "Mark"))
             score = 90;
-        else if (strstr(s, "Read(MB/s)") && strchr(s, '|'))
+        else if (!strstr(s, "MB/s")) { /* what both tests below look for first */
+            if (bl_cdm_runon_header(s))
+                score = 60;
+        } else if (strstr(s, "Read(MB/s)") && strchr(s, '|'))
             score = 90;
         else if (strstr(s, " MB/s") &&
                  (strstr(s, "IOPS]") || strstr(s, "Sequential") || strstr(s, "(Q=")))

@@ -251,8 +251,10 @@ int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_o
         bl_strbuf_puts(&b.buf, eol);
         b.lines++;
         if (!blank) {
-            bl_strbuf_reset(&prev);
-            bl_strbuf_putn(&prev, line, len);
+            if (ps->fmt->cut_after) { /* only cut_after reads the line before */
+                bl_strbuf_reset(&prev);
+                bl_strbuf_putn(&prev, line, len);
+            }
             b.cut = b.buf.len;
             b.cut_lines = b.lines;
         }

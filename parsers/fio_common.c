@@ -1,4 +1,5 @@
 #include "fio_common.h"
+#include "fio_units.h"
 #include "../core/strbuf.h"
 #include "../core/units.h"
 #include <ctype.h>
@@ -344,11 +345,11 @@ static int pair_after(const char *s, const char *key, int64_t *a, int64_t *b)
     char *end;
     if (!p)
         return 0;
-    double x = strtod(p, &end);
+    double x = bl_fio_strtod(p, &end);
     if (end == p || *end != '/')
         return 0;
     const char *q = end + 1;
-    double y = strtod(q, &end);
+    double y = bl_fio_strtod(q, &end);
     return end != q && bl_to_count(x, a) && bl_to_count(y, b);
 }
 
@@ -391,14 +392,14 @@ int bl_fio_parse_dist(const char *s, double unit, bl_dist *d)
         }
         if (!*p)
             return 1;
-        double at;
-        bool ge;
-        const char *eq = bl_dist_key(p, &at, &ge);
-        if (!eq || *eq != '=')
-            return 0;
-        p = eq + 1;
+        bool ge = strncmp(p, ">=", 2) == 0; /* bl_dist_key, with the fast strtod */
+        const char *k = p + (ge ? 2 : 0);
         char *end;
-        double pct = strtod(p, &end);
+        double at = bl_fio_strtod(k, &end);
+        if (end == k || !isfinite(at) || *end != '=')
+            return 0;
+        p = end + 1;
+        double pct = bl_fio_strtod(p, &end);
         if (end == p || !isfinite(pct))
             return 0;
         p = end + (*end == '%');

@@ -384,6 +384,32 @@ static const char *carried_year(nstate *s, const char *p)
     return rest;
 }
 
+/* The phrases after a colon that decide what a line is, found in one pass over its colons
+ * (a line has few): each the first occurrence, as strstr would give it. */
+typedef struct colon_marks {
+    const char *groupid; /* ": (groupid=" */
+    const char *jobdef;  /* ": (g=" */
+    const char *layout;  /* ": Laying out IO file" */
+} colon_marks;
+
+static colon_marks colon_marks_of(const char *p)
+{
+    colon_marks m = {NULL, NULL, NULL};
+    for (const char *c = strchr(p, ':'); c; c = strchr(c + 1, ':')) {
+        if (c[1] != ' ')
+            continue;
+        if (c[2] == '(') { /* the byte after ": " tells which phrase may follow */
+            if (!m.groupid && strncmp(c + 3, "groupid=", 8) == 0)
+                m.groupid = c;
+            if (!m.jobdef && c[3] == 'g' && c[4] == '=')
+                m.jobdef = c;
+        } else if (c[2] == 'L' && !m.layout && strncmp(c + 3, "aying out IO file", 17) == 0) {
+            m.layout = c;
+        }
+    }
+    return m;
+}
+
 static void parse_line(nstate *s, const char *line, long lineno)
 {
     const char *p = bl_fio_skip(line);
@@ -410,18 +436,18 @@ static void parse_line(nstate *s, const char *line, long lineno)
             return;
         }
     }
-    const char *g = strstr(p, ": (groupid=");
-    if (g) {
-        open_job(s, p, g, lineno);
+    colon_marks m = colon_marks_of(p);
+    if (m.groupid) {
+        open_job(s, p, m.groupid, lineno);
         return;
     }
     if (*p) { /* a "<host>" line names the server of the block right below it only */
         free(s->host_line);
         s->host_line = NULL;
     }
-    if (bl_fio_parse_layout_line(p, &s->defs))
+    if (m.layout && bl_fio_parse_layout_line(p, &s->defs))
         return;
-    if (strstr(p, ": (g=")) {
+    if (m.jobdef) {
         /* after a "Run status group" heading, a job line is the next run's even when that
          * heading had no figures (a run interrupted before any I/O, logs appended) */
         if (s->run_has_results || s->last_status >= 0)
@@ -535,10 +561,19 @@ enum {
     CUT_PREV_DIR = 4 /* the line above could be a direction line */
 };
 
+/* "IOPS=", "io=", "Disk stats" or "Run status" anywhere in p: one pass over its '='s and
+ * one search for what both headings share, not four searches of every line. */
 static int cut_dir_like(const char *p)
 {
-    return strstr(p, "IOPS=") || strstr(p, "io=") || strstr(p, "Disk stats") ||
-           strstr(p, "Run status");
+    for (const char *e = strchr(p, '='); e; e = strchr(e + 1, '='))
+        if ((e - p >= 4 && memcmp(e - 4, "IOPS", 4) == 0) ||
+            (e - p >= 2 && memcmp(e - 2, "io", 2) == 0))
+            return 1;
+    for (const char *q = strstr(p, " stat"); q; q = strstr(q + 1, " stat"))
+        if ((q - p >= 4 && memcmp(q - 4, "Disk", 4) == 0 && q[5] == 's') ||
+            (q - p >= 3 && memcmp(q - 3, "Run", 3) == 0 && q[5] == 'u' && q[6] == 's'))
+            return 1;
+    return 0;
 }
 
 static bl_cut fio_cut_line(bl_cut_state *st, const char *line)
@@ -559,12 +594,13 @@ static bl_cut fio_cut_line(bl_cut_state *st, const char *line)
         st->flags &= ~CUT_PENDING;
         return pending ? BL_CUT_CONFIRM : BL_CUT_NO;
     }
-    if (strstr(p, ": (groupid=") || strncmp(p, "Run status group", 16) == 0) {
+    colon_marks m = colon_marks_of(p);
+    if (m.groupid || strncmp(p, "Run status group", 16) == 0) {
         int pending = st->flags & CUT_PENDING;
         st->flags = CUT_RESULTS;
         return pending ? BL_CUT_DROP : BL_CUT_NO;
     }
-    if (strstr(p, ": (g=") && !bl_fio_after(p, "IOPS=")) {
+    if (m.jobdef && !bl_fio_after(p, "IOPS=")) {
         if (!(st->flags & CUT_RESULTS))
             return BL_CUT_NO;
         st->flags = prev_dir ? 0 : CUT_PENDING;

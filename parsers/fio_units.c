@@ -5,6 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+double bl_fio_strtod(const char *s, char **end)
+{
+    static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char *p = s;
+    unsigned long long m = 0;
+    int digits = 0, frac = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++)
+        m = m * 10 + (unsigned long long)(*p - '0');
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++, frac++)
+            m = m * 10 + (unsigned long long)(*p - '0');
+    /* a sign, blank, exponent, hex, inf or nan, or more digits than a double holds exactly */
+    if (digits == 0 || digits > 15 || *p == 'e' || *p == 'E' || *p == 'x' || *p == 'X')
+        return strtod(s, end);
+    if (end)
+        *end = (char *)p;
+    return (double)m / pow10[frac];
+}
+
 typedef struct fig {
     double num;   /* as printed */
     int decimals; /* digits after the point */
@@ -28,7 +48,7 @@ static const char *read_fig(const char *s, fig *f)
             p++;
         f->decimals = (int)(p - d);
     }
-    f->num = strtod(s, NULL);
+    f->num = bl_fio_strtod(s, NULL);
     const char *prefixes = strchr("kKMGTPE", *p) && *p ? strchr("kKMGTPE", *p) : NULL;
     if (prefixes) {
         f->power = *p == 'k' || *p == 'K' ? 1 : (int)(prefixes - "kKMGTPE");

@@ -28,4 +28,9 @@ int bl_fio_figure_after(const char *s, const char *key, int base_si, double *x, 
  * kb_base=1000 is 1024000. 0 when the unit is none of these. */
 double bl_fio_sample_unit(const char *unit, int kb_base_si);
 
+/* strtod's value and end for s, computed directly for a plain decimal of at most 15 digits
+ * ("61.91", "250", ".5": digits over a power of ten, both exact, one correctly rounded
+ * division, so the same double strtod gives); anything else is strtod's. */
+double bl_fio_strtod(const char *s, char **end);
+
 #endif

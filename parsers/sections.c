@@ -222,6 +222,11 @@ static char *marked(const char *line)
     size_t n = trimmed_len(s);
     if (n == 0)
         return NULL;
+    /* Every mark below starts with one of "*_#=" or a non-ASCII byte, or ends with a
+     * non-ASCII one (an anchor): most lines are turned away here. */
+    unsigned char first = (unsigned char)s[0], last = (unsigned char)s[n - 1];
+    if (first < 0x80 && last < 0x80 && !strchr("*_#=", first))
+        return NULL;
     int mark = 0;
     const char *anchors[] = {" †", "†", " ¶", "¶"};
     for (size_t a = 0; a < 4 && !mark; a++) {
@@ -274,11 +279,13 @@ static char *marked(const char *line)
 
 static char *standing_alone(const bl_text *t, size_t k)
 {
+    int above = k == 0 || blank_or_fence(t->line[k - 1]);
+    if (!above) /* most lines: the tests below say nothing then */
+        return NULL;
     const char *s = skip_ws(t->line[k]);
     size_t n = trimmed_len(s);
     if (n == 0 || blank_or_fence(s))
         return NULL;
-    int above = k == 0 || blank_or_fence(t->line[k - 1]);
     int below = k + 1 >= t->nlines || blank_or_fence(t->line[k + 1]);
     int setext = k + 1 < t->nlines && underline(t->line[k + 1]);
     if (!(above && (below || setext)))

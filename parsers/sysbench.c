@@ -199,9 +199,13 @@ static int block_start(const bl_text *t, size_t i, sb_result *r)
 static int sysbench_probe(const bl_text *t)
 {
     sb_result r;
-    for (size_t i = 0; i < t->nlines; i++)
-        if (block_start(t, i, &r))
+    for (size_t i = 0; i < t->nlines; i++) {
+        /* both kinds of block start with "Operations ..." or "File ...": others are not
+         * worth block_start's set-up */
+        const char *s = t->line[i] + strspn(t->line[i], " \t");
+        if ((*s == 'O' || *s == 'F') && block_start(t, i, &r))
             return 90;
+    }
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "support/support.h"
+#include "../parsers/fio_units.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,59 @@ static void test_fio333_kb1000_vs_json(void **state)
     bl_out_free(&j);
 }
 
+/* The figures' reader computes plain decimals itself: it must give strtod's double and end,
+ * bit for bit, and leave every other form (sign, exponent, hex, 16+ digits) to strtod. */
+static void test_fast_strtod_is_strtods(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {"61.91%",
+                                        "250=",
+                                        ".5",
+                                        "5.",
+                                        "0x1A",
+                                        "1e3",
+                                        "1.5E-2",
+                                        "-3",
+                                        " 4",
+                                        "+2",
+                                        "inf",
+                                        "nan",
+                                        "1234567890123456",
+                                        "999999999999999",
+                                        "0.000000000000001",
+                                        "",
+                                        ".",
+                                        "4.99999999999999",
+                                        "0.1",
+                                        "0.3",
+                                        "2.675",
+                                        "1.005",
+                                        "9007.199254740993",
+                                        "00x5",
+                                        "100.0k"};
+    char buf[40];
+    unsigned long long x = 88172645463325252ull;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0] + 20000; i++) {
+        const char *s = forms[i % (sizeof forms / sizeof forms[0])];
+        if (i >= sizeof forms / sizeof forms[0]) { /* random decimals of 1..15 digits */
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int digits = 1 + (int)(x % 15), point = (int)((x >> 8) % (unsigned)(digits + 1));
+            unsigned long long m = x >> 20, mod = 1;
+            for (int k = 0; k < digits; k++)
+                mod *= 10;
+            snprintf(buf, sizeof buf, "%0*llu", digits, m % mod);
+            memmove(buf + point + 1, buf + point, strlen(buf + point) + 1);
+            buf[point] = '.';
+            s = buf;
+        }
+        char *e1, *e2;
+        double a = bl_fio_strtod(s, &e1), b = strtod(s, &e2);
+        if (memcmp(&a, &b, sizeof a) != 0 || e1 != e2)
+            fail_msg("%s: %.17g (end %td) against strtod's %.17g (end %td)", s, a, e1 - s, b,
+                     e2 - s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_disagreeing_pairs_refused),
         cmocka_unit_test(test_loose_fraction_and_plain_bytes),
         cmocka_unit_test(test_fio333_kb1000_vs_json),
+        cmocka_unit_test(test_fast_strtod_is_strtods),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
