@@ -1,7 +1,8 @@
 /* A fio JSON document read one element of its array at a time: the text is scanned for the
  * document's members and the array's elements (strings skipped, brackets counted) and each
- * is decoded alone by jansson from a small copy, so memory holds one job, not the tree of
- * the whole document (8x the file) nor a copy of the text. Anything but strict JSON of the
+ * is read alone from a small copy, into a view (fio_jsonview.h: by jsmn where it is plain
+ * JSON, else by jansson), so memory holds one job, not the tree of the whole document (8x
+ * the file) nor a copy of the text. Anything but strict JSON of the
  * expected shape is left to the caller, who reads it whole as before: same records, same
  * messages. */
 #include "fio_json_stream.h"
@@ -110,8 +111,9 @@ typedef struct scan {
     bl_fj_src *src;
     const char *s;
     size_t n, at;
-    char *piece; /* the copy jansson decodes, line ends back to '\n' */
+    char *piece; /* the copy that is decoded, line ends back to '\n' */
     size_t cap;
+    bl_jv view;
 } scan;
 
 static int is_ws(char c)
@@ -186,8 +188,8 @@ static int skip_value(scan *sc)
     return 0;
 }
 
-/* The value at bytes [from, to), decoded as jansson would inside the document. */
-static json_t *decode(scan *sc, size_t from, size_t to)
+/* A copy of bytes [from, to) as the document has them, '\0'-terminated. */
+static char *copy(scan *sc, size_t from, size_t to)
 {
     size_t len = to - from;
     if (len + 1 > sc->cap) {
@@ -198,8 +200,31 @@ static json_t *decode(scan *sc, size_t from, size_t to)
     memcpy(sc->piece, sc->s + from, len);
     for (char *p = sc->piece, *e = p + len; (p = memchr(p, '\0', (size_t)(e - p))); p++)
         *p = '\n';
+    sc->piece[len] = '\0';
+    return sc->piece;
+}
+
+/* The value at bytes [from, to), decoded as jansson would inside the document. */
+static json_t *decode(scan *sc, size_t from, size_t to)
+{
     json_error_t err;
-    return json_loadb(sc->piece, len, JSON_DECODE_ANY, &err);
+    return json_loadb(copy(sc, from, to), to - from, JSON_DECODE_ANY, &err);
+}
+
+/* The element at bytes [from, to) to ops->element; 0 when jansson refuses it. */
+static int element(scan *sc, size_t from, size_t to, size_t idx, const bl_fj_stream *ops, void *ctx)
+{
+    if (bl_jv_parse(&sc->view, copy(sc, from, to), to - from)) {
+        ops->element(sc->view.nodes, idx, ctx);
+        return 1;
+    }
+    json_t *el = decode(sc, from, to);
+    if (!el)
+        return 0;
+    bl_jv_from_json(&sc->view, el);
+    ops->element(sc->view.nodes, idx, ctx);
+    json_decref(el);
+    return 1;
 }
 
 /* One member "name": value at sc->at into head, or the array's place when it is `key`. */
@@ -266,11 +291,8 @@ static int read_elements(scan *sc, size_t from, size_t to, const bl_fj_stream *o
         size_t ef = sc->at;
         if (!skip_value(sc) || sc->at >= to)
             return 0;
-        json_t *el = decode(sc, ef, sc->at);
-        if (!el)
+        if (!element(sc, ef, sc->at, idx, ops, ctx))
             return 0;
-        ops->element(el, idx, ctx);
-        json_decref(el);
         skip_ws(sc);
         if (at_char(sc, ',')) {
             sc->at++;
@@ -298,6 +320,7 @@ int bl_fj_stream_doc(bl_fj_src *src, size_t off, const char *key, const bl_fj_st
             ops->abort(ctx);
     }
     free(sc.piece);
+    bl_jv_free(&sc.view);
     json_decref(head);
     *end = doc_end;
     return ok;

@@ -4,6 +4,7 @@
 #define BL_FIO_JSON_STREAM_H
 
 #include "../core/text.h"
+#include "fio_jsonview.h"
 #include <jansson.h>
 
 /* Where the document is: a loaded text (line ends are '\0', lines from t->line) or a file's
@@ -34,11 +35,12 @@ long bl_fj_src_line_at(bl_fj_src *src, size_t off);
 long bl_fj_src_find(bl_fj_src *src, long *at, long last, const char *needle);
 
 /* head: the document's other members, decoded (the array's key left out); first, last: the
- * document's lines. element gets each element of the array in order, then end; abort
+ * document's lines. element gets each element of the array in order (a view as jansson
+ * would read it, valid for the call), then end; abort
  * (after begin) undoes what they made when the document turned out not to be plain JSON. */
 typedef struct bl_fj_stream {
     void (*begin)(json_t *head, long first, long last, bl_fj_src *src, void *ctx);
-    void (*element)(json_t *el, size_t idx, void *ctx);
+    void (*element)(const bl_jv_node *el, size_t idx, void *ctx);
     void (*end)(json_t *head, void *ctx);
     void (*abort)(void *ctx);
 } bl_fj_stream;
