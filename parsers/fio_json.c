@@ -41,6 +41,7 @@ typedef struct jdoc {
     bl_jv global_view; /* its "global options" */
     const bl_jv_node *global;
     long first, last, at; /* its lines; at: where the next "jobname" is looked for */
+    long found;           /* the last line a "jobname" was found on */
     size_t doc_first;     /* its first record */
     job_id *ids;
     size_t n_ids, cap_ids;
@@ -189,10 +190,12 @@ static void job_record(jdoc *jd, const bl_jv_node *job, const bl_jv_node *dir, i
 
 /* The line of the next `"jobname"` key from *at on (1-based, at most last), or first;
  * *at moves past it so that jobs are found in one pass. */
-static long jobname_line(bl_fj_src *src, long first, long last, long *at)
+static long jobname_line(jdoc *jd)
 {
-    long l = bl_fj_src_find(src, at, last, "\"jobname\"");
-    return l ? l : first;
+    long l = bl_fj_src_find(jd->src, &jd->at, jd->last, "\"jobname\"");
+    if (l)
+        jd->found = l;
+    return l ? l : jd->first;
 }
 
 /* "disk_util": the devices of the run, on each of its records (ticks and in_queue in ms). */
@@ -253,7 +256,7 @@ static void one_job(jdoc *jd, const bl_jv_node *job)
             defs->v[0].direct = strtol(direct, NULL, 10) ? BL_TRUE : BL_FALSE;
         if (defs->v[0].iodepth < 0 && bl_jv_get(job, "job options"))
             defs->v[0].iodepth = 1; /* fio's default, not echoed */
-        long line = jobname_line(jd->src, jd->first, jd->last, &jd->at);
+        long line = jobname_line(jd);
         for (int d = 0; d < BL_FIO_NDIR; d++)
             job_record(jd, job, bl_jv_get(job, bl_fio_ddir_name(d)), d, &defs->v[0], line);
         /* unified_rw_reporting: one "mixed" direction */
@@ -293,6 +296,7 @@ static void doc_begin(json_t *head, long first, long last, bl_fj_src *src, void 
     jd->global = global ? jd->global_view.nodes : NULL;
     jd->first = jd->at = first;
     jd->last = last;
+    jd->found = 0;
     jd->doc_first = jd->out->recs.n;
 }
 
@@ -343,7 +347,18 @@ static void doc_abort(void *ctx)
     doc_done(jd);
 }
 
-static const bl_fj_stream doc_ops = {doc_begin, doc_job, doc_end, doc_abort};
+/* Read in one pass with no last line: the "jobname" lines found hold when none is past it. */
+static int doc_last_ok(long last, void *ctx)
+{
+    jdoc *jd = ctx;
+    jd->last = last;
+    return jd->found <= last;
+}
+
+static const char *const begin_keys[] = {"fio version", "time", "timestamp", "global options",
+                                         NULL};
+static const bl_fj_stream doc_ops = {doc_begin, doc_job,     doc_end,
+                                     doc_abort, doc_last_ok, begin_keys};
 
 static void fio_json_parse(const bl_text *t, bl_parse_out *out)
 {
