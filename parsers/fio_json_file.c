@@ -37,7 +37,8 @@ static int markup_at(const char *s, size_t i, size_t n)
 /* The bytes a text would hold unchanged and with no heading: printable ASCII, tabs and
  * '\n' only, no line longer than a text takes, the first byte the document's '{', no blank
  * line before the last one with text, no line opening with '>', '|' or '#'. A line's bytes
- * are run over by a table (1: refused, 2: markup maybe), that being a pass over the file. */
+ * are run over by a table (1: refused, 2: markup maybe, 3: the line's end), that being a pass over
+ * the file. */
 static int plain_bytes(bl_fj_src *src)
 {
     const char *s = src->s;
@@ -48,7 +49,7 @@ static int plain_bytes(bl_fj_src *src)
     unsigned char look[256];
     for (int c = 0; c < 256; c++)
         look[c] = (c < 0x20 && c != '\t') || c >= 0x7f;
-    look['\n'] = 0; /* ends the run below by its own test */
+    look['\n'] = 3;
     for (const char *m = "&<`'*~\"["; *m; m++)
         look[(unsigned char)*m] = 2;
     while (i < n) {
@@ -62,7 +63,7 @@ static int plain_bytes(bl_fj_src *src)
             blank = 1;
         }
         for (;;) {
-            while (k < n && !look[(unsigned char)s[k]] && s[k] != '\n')
+            while (k < n && !look[(unsigned char)s[k]])
                 k++;
             if (k >= n || s[k] == '\n')
                 break;

@@ -167,9 +167,10 @@ static int at_char(const scan *sc, char c)
 /* Past the string that starts at sc->at; 0 when it does not end on its line. */
 static int skip_string(scan *sc)
 {
+    static const unsigned char stop[256] = {['"'] = 1, ['\\'] = 1, ['\n'] = 1, ['\0'] = 1};
     const char *s = sc->s;
     for (size_t k = sc->at + 1; k < sc->n; k++) {
-        while (k < sc->n && s[k] != '"' && s[k] != '\\' && s[k] != '\n' && s[k] != '\0')
+        while (k < sc->n && !stop[(unsigned char)s[k]])
             k++;
         if (k >= sc->n)
             return 0;
@@ -204,8 +205,7 @@ static int skip_value(scan *sc, int max_depth)
         sc->at = k;
         return 1;
     }
-    unsigned char stop[256] = {0}; /* what a bracket count looks at */
-    stop['"'] = stop['{'] = stop['['] = stop['}'] = stop[']'] = 1;
+    static const unsigned char stop[256] = {['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1};
     int depth = 0;
     size_t drop = sc->at; /* pages given back up to here */
     for (size_t k = sc->at; k < sc->n; k++) {

@@ -364,7 +364,7 @@ const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key)
     const bl_jv_node *k;
     bl_jv_foreach(o, idx, k)
     {
-        if (strcmp(k->str, key) == 0)
+        if (k->str[0] == key[0] && strcmp(k->str, key) == 0)
             return k + 1;
     }
     return NULL;
