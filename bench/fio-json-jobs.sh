@@ -35,12 +35,13 @@ json.dump(d, open(sys.argv[3], "w"), indent=2)
 PY
 size=$(wc -c < "$doc")
 echo "fio JSON: $JOBS jobs, $size bytes"
-t() { # t LABEL CMD...: wall seconds and peak RSS (KiB) of one run
+t() { # t LABEL CMD...: wall and CPU (user+sys) seconds, MB/s of each, peak RSS (KiB) of one run
     label=$1; shift
-    /usr/bin/time -f "%e %M" -o "$DIR/time" "$@" > /dev/null 2>&1 || true
-    read -r s kb < "$DIR/time"
-    echo "  $label: ${s} s, $kb KiB peak"
+    /usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$@" > /dev/null 2>&1 || true
+    read -r s u sy kb < "$DIR/time"
+    echo "$s $u $sy $kb $size" | awk -v l="$label" '{c = $2 + $3; printf "  %s: %.2f s wall (%.0f MB/s), %.2f s CPU (%.0f MB/s), %d KiB peak\n", l, $1, $5 / 1e6 / ($1 > 0 ? $1 : 0.01), c, $5 / 1e6 / (c > 0 ? c : 0.01), $4}'
     eval "last_$label=$s"
+    eval "cpu_$label=$(echo "$u $sy" | awk '{print $1 + $2}')"
 }
 i=1
 while [ $i -le $ROUNDS ]; do
@@ -49,6 +50,6 @@ while [ $i -le $ROUNDS ]; do
     [ -n "$OLD" ] && t old "$OLD" parse --as fio-json "$doc"
     t python "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$doc"
     echo "  benchlog / json.load: $(echo "$last_benchlog $last_python" | awk '{printf "%.2f", $1 / $2}')"
-    [ -n "$OLD" ] && echo "  old / new: $(echo "$last_old $last_benchlog" | awk '{printf "%.2f", $1 / $2}')"
+    [ -n "$OLD" ] && echo "  old / new: wall $(echo "$last_old $last_benchlog" | awk '{printf "%.2f", $1 / $2}'), CPU $(echo "$cpu_old $cpu_benchlog" | awk '{printf "%.2f", $1 / ($2 > 0 ? $2 : 0.01)}')"
     i=$((i + 1))
 done

@@ -38,8 +38,10 @@ typedef struct jdoc {
     int v3;           /* *_ns fields and io_bytes in bytes */
     int64_t run;
     /* the document being read, a job at a time */
-    json_t *global;
+    bl_jv global_view; /* its "global options" */
+    const bl_jv_node *global;
     long first, last, at; /* its lines; at: where the next "jobname" is looked for */
+    long found;           /* the last line a "jobname" was found on */
     size_t doc_first;     /* its first record */
     job_id *ids;
     size_t n_ids, cap_ids;
@@ -58,12 +60,12 @@ static int cmp_job_id(const void *pa, const void *pb)
  * job's numjobs is set as it is read; those of jobs sharing a name and group are made 1 at
  * the document's end (sorted names: counting namesakes by a walk over every job made a JSON
  * of N jobs N^2 work). */
-static int64_t numjobs_of(json_t *job, json_t *global, int *has)
+static int64_t numjobs_of(const bl_jv_node *job, const bl_jv_node *global, int *has)
 {
-    const char *n = bl_fj_option(job, global, "numjobs", NULL);
+    const char *n = bl_fj_option_v(job, global, "numjobs", NULL);
     *has = n != NULL;
     if (!n)
-        return json_object_get(job, "job options") ? 1 : -1;
+        return bl_jv_get(job, "job options") ? 1 : -1;
     return strtoll(n, NULL, 10);
 }
 
@@ -92,7 +94,8 @@ static void free_ids(jdoc *jd)
     jd->n_ids = jd->cap_ids = 0;
 }
 
-static void read_samples(json_t *d, const char *pre, const char *sdkey, double mult, bl_samples *s)
+static void read_samples(const bl_jv_node *d, const char *pre, const char *sdkey, double mult,
+                         bl_samples *s)
 {
     char k[32];
     double *dst[] = {&s->min, &s->max, &s->mean, &s->stdev};
@@ -100,50 +103,50 @@ static void read_samples(json_t *d, const char *pre, const char *sdkey, double m
     int any = 0;
     for (int i = 0; i < 4; i++) {
         snprintf(k, sizeof k, "%s_%s", pre, suf[i]);
-        double v = bl_fj_num(d, k);
+        double v = bl_jv_num(d, k);
         *dst[i] = bl_fio_scale(v, mult);
         any |= bl_present(v) && v != 0;
     }
     snprintf(k, sizeof k, "%s_samples", pre);
-    double n = bl_fj_num(d, k);
+    double n = bl_jv_num(d, k);
     s->count = bl_count_or(n, -1);
     s->present = any;
 }
 
 /* One bucket object of a job ({"250":61.91, ">=2000":0.01}), keys times unit, without the
  * empty buckets, which the normal output leaves out too. */
-static void read_dist(json_t *o, double unit, bl_dist *d)
+static void read_dist(const bl_jv_node *o, double unit, bl_dist *d)
 {
-    const char *bk;
-    json_t *bv;
-    json_object_foreach(o, bk, bv)
+    size_t i;
+    const bl_jv_node *k;
+    bl_jv_foreach(o, i, k)
     {
         double at;
         bool ge;
-        if (json_is_number(bv) && json_number_value(bv) > 0 && bl_dist_key(bk, &at, &ge))
-            bl_dist_add(d, at * unit, ge, json_number_value(bv));
+        if (bl_jv_is_number(k + 1) && k[1].d > 0 && bl_dist_key(k->str, &at, &ge))
+            bl_dist_add(d, at * unit, ge, k[1].d);
     }
 }
 
 /* The job's latency buckets ("latency_ns"/"_us"/"_ms") and its "iodepth_level". */
-static void read_dists(json_t *job, bl_record *r)
+static void read_dists(const bl_jv_node *job, bl_record *r)
 {
-    read_dist(json_object_get(job, "latency_ns"), 1, &r->lat_dist);
-    read_dist(json_object_get(job, "latency_us"), 1e3, &r->lat_dist);
-    read_dist(json_object_get(job, "latency_ms"), 1e6, &r->lat_dist);
-    read_dist(json_object_get(job, "iodepth_level"), 1, &r->iodepth_dist);
+    read_dist(bl_jv_get(job, "latency_ns"), 1, &r->lat_dist);
+    read_dist(bl_jv_get(job, "latency_us"), 1e3, &r->lat_dist);
+    read_dist(bl_jv_get(job, "latency_ms"), 1e6, &r->lat_dist);
+    read_dist(bl_jv_get(job, "iodepth_level"), 1, &r->iodepth_dist);
 }
 
-static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fio_jobdef *def,
-                       long line)
+static void job_record(jdoc *jd, const bl_jv_node *job, const bl_jv_node *dir, int ddir,
+                       const bl_fio_jobdef *def, long line)
 {
-    double io = bl_fj_num(dir, "io_bytes"), kio = bl_fj_num(dir, "io_kbytes");
+    double io = bl_jv_num(dir, "io_bytes"), kio = bl_jv_num(dir, "io_kbytes");
     if (!(io > 0 || kio > 0))
         return;
     bl_record *r = bl_out_record(jd->out, line);
     r->run = jd->run;
-    bl_fio_fill(r, ddir, bl_fj_str(job, "jobname"), def, jd->version);
-    double g = bl_fj_num(job, "groupid");
+    bl_fio_fill(r, ddir, bl_jv_str(job, "jobname"), def, jd->version);
+    double g = bl_jv_num(job, "groupid");
     if (bl_present(g)) {
         char b[32];
         snprintf(b, sizeof b, "%.0f", g);
@@ -156,41 +159,43 @@ static void job_record(jdoc *jd, json_t *job, json_t *dir, int ddir, const bl_fi
     if (ddir < 0)
         bl_record_set_label(r, "ddir", "mixed");
     r->io_bytes = bl_count_or(bl_present(kio) ? io : io * 1024, -1);
-    double bwb = bl_fj_num(dir, "bw_bytes");
-    r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(bl_fj_num(dir, "bw"), 1024);
-    r->iops = bl_fj_num(dir, "iops");
-    double rt = bl_fj_num(dir, "runtime");
+    double bwb = bl_jv_num(dir, "bw_bytes");
+    r->bw_bytes_s = bl_present(bwb) ? bwb : bl_fio_scale(bl_jv_num(dir, "bw"), 1024);
+    r->iops = bl_jv_num(dir, "iops");
+    double rt = bl_jv_num(dir, "runtime");
     r->runtime_s = bl_present(rt) ? rt / 1000.0 : BL_ABSENT;
     if (jd->v3) {
-        bl_fj_read_lat(json_object_get(dir, "slat_ns"), 1, &r->slat_ns);
-        bl_fj_read_lat(json_object_get(dir, "clat_ns"), 1, &r->clat_ns);
-        bl_fj_read_lat(json_object_get(dir, "lat_ns"), 1, &r->lat_ns);
+        bl_fj_read_lat_v(bl_jv_get(dir, "slat_ns"), 1, &r->slat_ns);
+        bl_fj_read_lat_v(bl_jv_get(dir, "clat_ns"), 1, &r->clat_ns);
+        bl_fj_read_lat_v(bl_jv_get(dir, "lat_ns"), 1, &r->lat_ns);
     } else {
-        bl_fj_read_lat(json_object_get(dir, "slat"), 1000, &r->slat_ns);
-        bl_fj_read_lat(json_object_get(dir, "clat"), 1000, &r->clat_ns);
-        bl_fj_read_lat(json_object_get(dir, "lat"), 1000, &r->lat_ns);
+        bl_fj_read_lat_v(bl_jv_get(dir, "slat"), 1000, &r->slat_ns);
+        bl_fj_read_lat_v(bl_jv_get(dir, "clat"), 1000, &r->clat_ns);
+        bl_fj_read_lat_v(bl_jv_get(dir, "lat"), 1000, &r->lat_ns);
     }
     read_samples(dir, "bw", "dev", 1024, &r->bw_samples);
     read_samples(dir, "iops", "stddev", 1, &r->iops_samples);
     if (ddir == BL_FIO_WRITE || ddir < 0)
-        bl_fj_read_sync(job, &r->sync_ns);
-    double err = bl_fj_num(job, "error");
+        bl_fj_read_sync_v(job, &r->sync_ns);
+    double err = bl_jv_num(job, "error");
     if (err > 0) {
         char b[48];
         snprintf(b, sizeof b, "fio job error %.0f", err);
         bl_record_set_str(&r->note, b);
     }
     read_dists(job, r);
-    r->cpu_usr_pct = bl_fj_num(job, "usr_cpu");
-    r->cpu_sys_pct = bl_fj_num(job, "sys_cpu");
+    r->cpu_usr_pct = bl_jv_num(job, "usr_cpu");
+    r->cpu_sys_pct = bl_jv_num(job, "sys_cpu");
 }
 
 /* The line of the next `"jobname"` key from *at on (1-based, at most last), or first;
  * *at moves past it so that jobs are found in one pass. */
-static long jobname_line(bl_fj_src *src, long first, long last, long *at)
+static long jobname_line(jdoc *jd)
 {
-    long l = bl_fj_src_find(src, at, last, "\"jobname\"");
-    return l ? l : first;
+    long l = bl_fj_src_find(jd->src, &jd->at, jd->last, "\"jobname\"");
+    if (l)
+        jd->found = l;
+    return l ? l : jd->first;
 }
 
 /* "disk_util": the devices of the run, on each of its records (ticks and in_queue in ms). */
@@ -225,37 +230,37 @@ static void read_disks(json_t *doc, bl_record *const *recs, size_t n)
 }
 
 /* One job: its records (one a direction that moved data), its name and group kept. */
-static void one_job(jdoc *jd, json_t *job)
+static void one_job(jdoc *jd, const bl_jv_node *job)
 {
-    json_t *global = jd->global;
-    const char *name = bl_fj_str(job, "jobname");
-    double g = bl_fj_num(job, "groupid");
+    const bl_jv_node *global = jd->global;
+    const char *name = bl_jv_str(job, "jobname");
+    double g = bl_jv_num(job, "groupid");
     size_t from = jd->out->recs.n;
     int has_numjobs = 0;
-    if (json_is_object(job)) {
+    if (job->type == BL_JV_OBJ) {
         bl_fio_jobdefs *defs = &jd->defs;
         bl_fio_jobdefs_clear(defs);
-        bl_fio_jobdef_add(defs, name, bl_fj_option(job, global, "rw", "readwrite"),
-                          bl_fj_option(job, global, "bs", "blocksize"),
-                          bl_fj_option(job, global, "ioengine", NULL),
-                          bl_fj_option(job, global, "iodepth", NULL), NULL);
-        bl_fio_jobdef_kb_base(defs, bl_fj_option(job, global, "bs", "blocksize"),
-                              bl_fj_option(job, global, "kb_base", NULL));
+        bl_fio_jobdef_add(defs, name, bl_fj_option_v(job, global, "rw", "readwrite"),
+                          bl_fj_option_v(job, global, "bs", "blocksize"),
+                          bl_fj_option_v(job, global, "ioengine", NULL),
+                          bl_fj_option_v(job, global, "iodepth", NULL), NULL);
+        bl_fio_jobdef_kb_base(defs, bl_fj_option_v(job, global, "bs", "blocksize"),
+                              bl_fj_option_v(job, global, "kb_base", NULL));
         defs->v[0].numjobs = numjobs_of(job, global, &has_numjobs);
-        const char *size = bl_fj_option(job, global, "size", NULL);
+        const char *size = bl_fj_option_v(job, global, "size", NULL);
         double sz;
         if (size && bl_parse_size(size, BL_BINARY, &sz, NULL) && sz > 0)
             defs->v[0].size = bl_count_or(sz, -1);
-        const char *direct = bl_fj_option(job, global, "direct", NULL);
+        const char *direct = bl_fj_option_v(job, global, "direct", NULL);
         if (direct)
             defs->v[0].direct = strtol(direct, NULL, 10) ? BL_TRUE : BL_FALSE;
-        if (defs->v[0].iodepth < 0 && json_object_get(job, "job options"))
+        if (defs->v[0].iodepth < 0 && bl_jv_get(job, "job options"))
             defs->v[0].iodepth = 1; /* fio's default, not echoed */
-        long line = jobname_line(jd->src, jd->first, jd->last, &jd->at);
+        long line = jobname_line(jd);
         for (int d = 0; d < BL_FIO_NDIR; d++)
-            job_record(jd, job, json_object_get(job, bl_fio_ddir_name(d)), d, &defs->v[0], line);
+            job_record(jd, job, bl_jv_get(job, bl_fio_ddir_name(d)), d, &defs->v[0], line);
         /* unified_rw_reporting: one "mixed" direction */
-        job_record(jd, job, json_object_get(job, "mixed"), -1, &defs->v[0], line);
+        job_record(jd, job, bl_jv_get(job, "mixed"), -1, &defs->v[0], line);
     }
     if (!name || !bl_present(g)) /* (a job without a group is no one's namesake) */
         return;
@@ -286,20 +291,23 @@ static void doc_begin(json_t *head, long first, long last, bl_fj_src *src, void 
     jd->timestamp = bl_fj_num(head, "timestamp");
     jd->v3 = 0;
     jd->run++;
-    jd->global = json_object_get(head, "global options");
+    json_t *global = json_object_get(head, "global options");
+    bl_jv_from_json(&jd->global_view, global);
+    jd->global = global ? jd->global_view.nodes : NULL;
     jd->first = jd->at = first;
     jd->last = last;
+    jd->found = 0;
     jd->doc_first = jd->out->recs.n;
 }
 
 /* 3.x has *_ns latencies and io_kbytes: told by the document's first job. */
-static void doc_job(json_t *job, size_t idx, void *ctx)
+static void doc_job(const bl_jv_node *job, size_t idx, void *ctx)
 {
     jdoc *jd = ctx;
     static const char *const dirs[] = {"read", "write", "trim", "mixed"};
     for (int d = 0; idx == 0 && d < 4; d++) {
-        json_t *o = json_object_get(job, dirs[d]);
-        jd->v3 |= json_object_get(o, "clat_ns") != NULL || json_object_get(o, "io_kbytes") != NULL;
+        const bl_jv_node *o = bl_jv_get(job, dirs[d]);
+        jd->v3 |= bl_jv_get(o, "clat_ns") != NULL || bl_jv_get(o, "io_kbytes") != NULL;
     }
     one_job(jd, job);
 }
@@ -339,13 +347,25 @@ static void doc_abort(void *ctx)
     doc_done(jd);
 }
 
-static const bl_fj_stream doc_ops = {doc_begin, doc_job, doc_end, doc_abort};
+/* Read in one pass with no last line: the "jobname" lines found hold when none is past it. */
+static int doc_last_ok(long last, void *ctx)
+{
+    jdoc *jd = ctx;
+    jd->last = last;
+    return jd->found <= last;
+}
+
+static const char *const begin_keys[] = {"fio version", "time", "timestamp", "global options",
+                                         NULL};
+static const bl_fj_stream doc_ops = {doc_begin, doc_job,     doc_end,
+                                     doc_abort, doc_last_ok, begin_keys};
 
 static void fio_json_parse(const bl_text *t, bl_parse_out *out)
 {
     jdoc jd = {.out = out, .run = 0};
     bl_fj_each_doc_stream(t, out, "jobs", "fio JSON", looks_fio, &doc_ops, &jd);
     bl_fio_jobdefs_free(&jd.defs);
+    bl_jv_free(&jd.global_view);
 }
 
 /* A file that is one plain document, read from its bytes (fio_json_file.h). */
@@ -354,6 +374,7 @@ static int fio_json_parse_plain(const char *path, bl_parse_out *out)
     jdoc jd = {.out = out, .run = 0};
     int rc = bl_fj_file_read(path, "jobs", &doc_ops, &jd);
     bl_fio_jobdefs_free(&jd.defs);
+    bl_jv_free(&jd.global_view);
     return rc == 1;
 }
 

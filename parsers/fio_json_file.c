@@ -36,35 +36,46 @@ static int markup_at(const char *s, size_t i, size_t n)
 
 /* The bytes a text would hold unchanged and with no heading: printable ASCII, tabs and
  * '\n' only, no line longer than a text takes, the first byte the document's '{', no blank
- * line before the last one with text, no line opening with '>', '|' or '#'. */
+ * line before the last one with text, no line opening with '>', '|' or '#'. A line's bytes
+ * are run over by a table (1: refused, 2: markup maybe, 3: the line's end), that being a pass over
+ * the file. */
 static int plain_bytes(bl_fj_src *src)
 {
     const char *s = src->s;
-    size_t n = src->n, line_len = 0;
-    int on_line = 0, blank = 0;
+    size_t n = src->n, i = 0;
+    int blank = 0;
     if (n == 0 || s[0] != '{')
         return 0;
-    for (size_t i = 0; i < n; i++) {
-        if ((i & BL_FJ_DROP_MASK) == 0)
-            bl_fj_src_give_back(src, i);
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\n') {
-            blank |= !on_line;
-            on_line = 0;
-            line_len = 0;
-            continue;
+    unsigned char look[256];
+    for (int c = 0; c < 256; c++)
+        look[c] = (c < 0x20 && c != '\t') || c >= 0x7f;
+    look['\n'] = 3;
+    for (const char *m = "&<`'*~\"["; *m; m++)
+        look[(unsigned char)*m] = 2;
+    while (i < n) {
+        size_t k = i;
+        while (k < n && (s[k] == ' ' || s[k] == '\t'))
+            k++;
+        if (k < n && s[k] != '\n') {
+            if (blank || s[k] == '>' || s[k] == '|' || s[k] == '#')
+                return 0;
+        } else if (k < n) {
+            blank = 1;
         }
-        if (++line_len > BL_TEXT_LINE_MAX)
+        for (;;) {
+            while (k < n && !look[(unsigned char)s[k]])
+                k++;
+            if (k >= n || s[k] == '\n')
+                break;
+            if (look[(unsigned char)s[k]] == 1 || markup_at(s, k, n))
+                return 0;
+            k++;
+        }
+        if (k - i > BL_TEXT_LINE_MAX)
             return 0;
-        if (c == ' ' || c == '\t')
-            continue;
-        if (c < 0x20 || c >= 0x7f || blank)
-            return 0;
-        if (!on_line && (c == '>' || c == '|' || c == '#'))
-            return 0;
-        on_line = 1;
-        if (markup_at(s, i, n))
-            return 0;
+        if ((k >> 20) != (i >> 20))
+            bl_fj_src_give_back(src, k & ~BL_FJ_DROP_MASK);
+        i = k + 1;
     }
     return 1;
 }

@@ -1,12 +1,15 @@
 /* A fio JSON document read one element of its array at a time: the text is scanned for the
  * document's members and the array's elements (strings skipped, brackets counted) and each
- * is decoded alone by jansson from a small copy, so memory holds one job, not the tree of
- * the whole document (8x the file) nor a copy of the text. Anything but strict JSON of the
+ * is read alone from a small copy, into a view (fio_jsonview.h: by jsmn where it is plain
+ * JSON, else by jansson), so memory holds one job, not the tree of the whole document (8x
+ * the file) nor a copy of the text. Anything but strict JSON of the
  * expected shape is left to the caller, who reads it whole as before: same records, same
  * messages. */
 #include "fio_json_stream.h"
 #include "../core/strbuf.h"
 #include "fio_jsonutil.h"
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -44,23 +47,47 @@ void bl_fj_src_bytes(bl_fj_src *src, const char *s, size_t n)
     *src = (bl_fj_src){.s = s, .n = n, .line_no = 1, .find_no = 1};
 }
 
+/* The '\n' among the len bytes at p, a word at a time: (b & 0x7f) + 0x7f | b has its top
+ * bit clear only for a zero byte, with no carry into the next. */
+static size_t count_nl(const char *p, size_t len)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, top = 0x8080808080808080ull;
+    size_t c = 0, k = 0;
+    for (; k + 8 <= len; k += 8) {
+        uint64_t w;
+        memcpy(&w, p + k, 8);
+        w ^= 0x0a0a0a0a0a0a0a0aull;
+        uint64_t zero = ~(((w & low7) + low7) | w) & top;
+        c += (size_t)(((zero >> 7) * 0x0101010101010101ull) >> 56);
+    }
+    for (; k < len; k++)
+        c += p[k] == '\n';
+    return c;
+}
+
 /* Moves a line cursor (pos starting line no) to the line holding off. */
 static void count_lines(const bl_fj_src *src, size_t *pos, long *no, size_t off)
 {
     if (off < *pos)
         *pos = 0, *no = 1;
-    const char *p = src->s + *pos, *e = src->s + (off < src->n ? off : src->n);
-    while (p < e && (p = memchr(p, '\n', (size_t)(e - p)))) {
-        p++;
-        (*no)++;
-        *pos = (size_t)(p - src->s);
-    }
+    size_t e = off < src->n ? off : src->n;
+    if (e <= *pos)
+        return;
+    const char *last = memrchr(src->s + *pos, '\n', e - *pos);
+    if (!last)
+        return;
+    *no += (long)count_nl(src->s + *pos, (size_t)(last - src->s) - *pos + 1);
+    *pos = (size_t)(last - src->s) + 1;
 }
 
 long bl_fj_src_line_at(bl_fj_src *src, size_t off)
 {
     if (src->t)
         return bl_fj_line_at(src->t, off);
+    if (src->find_pos <= off && src->find_pos > src->line_pos) { /* counted by a find */
+        src->line_pos = src->find_pos;
+        src->line_no = src->find_no;
+    }
     for (size_t at = src->line_pos; at + DROP_MASK < off; at += DROP_MASK) {
         count_lines(src, &src->line_pos, &src->line_no, at + DROP_MASK);
         bl_fj_src_give_back(src, src->line_pos);
@@ -89,18 +116,24 @@ long bl_fj_src_find(bl_fj_src *src, long *at, long last, const char *needle)
             src->find_no++;
         }
     }
+    /* the first line holding needle is the line of its first place from here on */
     size_t nlen = strlen(needle);
-    while (src->find_no <= last && src->find_pos < src->n) {
-        const char *l = src->s + src->find_pos;
-        const char *nl = memchr(l, '\n', src->n - src->find_pos);
-        size_t len = nl ? (size_t)(nl - l) : src->n - src->find_pos;
-        long no = src->find_no;
-        src->find_pos += len + (nl != NULL);
-        src->find_no++;
-        if (memmem(l, len, needle, nlen)) {
+    const char *hit = memmem(src->s + src->find_pos, src->n - src->find_pos, needle, nlen);
+    if (hit) {
+        const char *from = src->s + src->find_pos;
+        long no = src->find_no + (long)count_nl(from, (size_t)(hit - from));
+        if (no <= last) {
+            const char *nl = memchr(hit, '\n', src->n - (size_t)(hit - src->s));
+            src->find_pos = nl ? (size_t)(nl - src->s) + 1 : src->n;
+            src->find_no = no + 1;
             *at = src->find_no;
             return no;
         }
+    }
+    while (src->find_no <= last && src->find_pos < src->n) { /* to the line after last */
+        const char *nl = memchr(src->s + src->find_pos, '\n', src->n - src->find_pos);
+        src->find_pos = nl ? (size_t)(nl - src->s) + 1 : src->n;
+        src->find_no++;
     }
     *at = src->find_no;
     return 0;
@@ -110,8 +143,9 @@ typedef struct scan {
     bl_fj_src *src;
     const char *s;
     size_t n, at;
-    char *piece; /* the copy jansson decodes, line ends back to '\n' */
+    char *piece; /* the copy that is decoded, line ends back to '\n' */
     size_t cap;
+    bl_jv view;
 } scan;
 
 static int is_ws(char c)
@@ -133,14 +167,20 @@ static int at_char(const scan *sc, char c)
 /* Past the string that starts at sc->at; 0 when it does not end on its line. */
 static int skip_string(scan *sc)
 {
+    static const unsigned char stop[256] = {['"'] = 1, ['\\'] = 1, ['\n'] = 1, ['\0'] = 1};
+    const char *s = sc->s;
     for (size_t k = sc->at + 1; k < sc->n; k++) {
-        char c = sc->s[k];
+        while (k < sc->n && !stop[(unsigned char)s[k]])
+            k++;
+        if (k >= sc->n)
+            return 0;
+        char c = s[k];
         if (c == '\\')
             k++;
         else if (c == '"') {
             sc->at = k + 1;
             return 1;
-        } else if (c == '\0' || c == '\n')
+        } else
             return 0;
     }
     return 0;
@@ -149,7 +189,7 @@ static int skip_string(scan *sc)
 /* Past the value that starts at sc->at: a string, a run of scalar characters, or an
  * object or array to its matching bracket (whether the brackets pair up is jansson's to
  * say when it decodes the value). */
-static int skip_value(scan *sc)
+static int skip_value(scan *sc, int max_depth)
 {
     const char *s = sc->s;
     if (sc->at >= sc->n)
@@ -165,10 +205,16 @@ static int skip_value(scan *sc)
         sc->at = k;
         return 1;
     }
+    static const unsigned char stop[256] = {['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1};
     int depth = 0;
+    size_t drop = sc->at; /* pages given back up to here */
     for (size_t k = sc->at; k < sc->n; k++) {
-        if ((k & DROP_MASK) == 0)
-            bl_fj_src_give_back(sc->src, k);
+        while (k < sc->n && !stop[(unsigned char)s[k]])
+            k++;
+        if (k >= sc->n)
+            break;
+        if ((k >> 20) != (drop >> 20))
+            bl_fj_src_give_back(sc->src, drop = k & ~DROP_MASK);
         char c = s[k];
         if (c == '"') {
             sc->at = k;
@@ -176,9 +222,9 @@ static int skip_value(scan *sc)
                 return 0;
             k = sc->at - 1;
         } else if (c == '{' || c == '[') {
-            if (++depth > MAX_DEPTH)
+            if (++depth > max_depth)
                 return 0;
-        } else if ((c == '}' || c == ']') && --depth == 0) {
+        } else if (--depth == 0) {
             sc->at = k + 1;
             return 1;
         }
@@ -186,8 +232,8 @@ static int skip_value(scan *sc)
     return 0;
 }
 
-/* The value at bytes [from, to), decoded as jansson would inside the document. */
-static json_t *decode(scan *sc, size_t from, size_t to)
+/* A copy of bytes [from, to) as the document has them, '\0'-terminated. */
+static char *copy(scan *sc, size_t from, size_t to)
 {
     size_t len = to - from;
     if (len + 1 > sc->cap) {
@@ -198,107 +244,167 @@ static json_t *decode(scan *sc, size_t from, size_t to)
     memcpy(sc->piece, sc->s + from, len);
     for (char *p = sc->piece, *e = p + len; (p = memchr(p, '\0', (size_t)(e - p))); p++)
         *p = '\n';
-    json_error_t err;
-    return json_loadb(sc->piece, len, JSON_DECODE_ANY, &err);
+    sc->piece[len] = '\0';
+    return sc->piece;
 }
 
-/* One member "name": value at sc->at into head, or the array's place when it is `key`. */
-static int member(scan *sc, json_t *head, const char *key, size_t *arr_from, size_t *arr_to)
+/* The value at bytes [from, to), decoded as jansson would inside the document. */
+static json_t *decode(scan *sc, size_t from, size_t to)
+{
+    json_error_t err;
+    return json_loadb(copy(sc, from, to), to - from, JSON_DECODE_ANY, &err);
+}
+
+/* The element at bytes [from, to) to ops->element; 0 when jansson refuses it. */
+static int element(scan *sc, size_t from, size_t to, size_t idx, const bl_fj_stream *ops, void *ctx)
+{
+    if (bl_jv_parse(&sc->view, copy(sc, from, to), to - from)) {
+        ops->element(sc->view.nodes, idx, ctx);
+        return 1;
+    }
+    json_t *el = decode(sc, from, to);
+    if (!el)
+        return 0;
+    bl_jv_from_json(&sc->view, el);
+    ops->element(sc->view.nodes, idx, ctx);
+    json_decref(el);
+    return 1;
+}
+
+/* A member's key at sc->at, decoded; NULL when it is not a string followed by ':'. */
+static json_t *member_key(scan *sc)
 {
     size_t kf = sc->at;
     if (!at_char(sc, '"') || !skip_string(sc))
-        return 0;
+        return NULL;
     json_t *k = decode(sc, kf, sc->at);
-    int ok = 0;
     skip_ws(sc);
-    if (json_is_string(k) && at_char(sc, ':')) {
-        sc->at++;
-        skip_ws(sc);
-        size_t vf = sc->at;
-        if (skip_value(sc)) {
-            if (strcmp(json_string_value(k), key) == 0) { /* once, and an array */
-                ok = *arr_to == 0 && sc->s[vf] == '[';
-                *arr_from = vf;
-                *arr_to = sc->at;
-            } else {
-                json_t *v = decode(sc, vf, sc->at);
-                ok = v && json_object_set_new(head, json_string_value(k), v) == 0;
-            }
-        }
+    if (!json_is_string(k) || !at_char(sc, ':')) {
+        json_decref(k);
+        return NULL;
     }
-    json_decref(k);
-    return ok;
+    sc->at++;
+    skip_ws(sc);
+    return k;
 }
 
-/* The document's members other than the array, and where the array is; 0 when it is not
- * strict JSON or has no such array. */
-static int read_head(scan *sc, json_t *head, const char *key, size_t *arr_from, size_t *arr_to)
+/* Each element of the array at sc->at to ops->element, sc->at moved past it; 0 when it is
+ * not strict JSON. An element is as deep as it may be inside the array (MAX_DEPTH in all). */
+static int read_elements(scan *sc, const bl_fj_stream *ops, void *ctx)
 {
-    sc->at++; /* '{' */
+    sc->at++; /* '[' */
     skip_ws(sc);
-    if (at_char(sc, '}'))
-        return 0; /* no array */
-    for (;;) {
-        skip_ws(sc);
-        if (!member(sc, head, key, arr_from, arr_to))
-            return 0;
-        skip_ws(sc);
-        if (at_char(sc, ',')) {
-            sc->at++;
-            continue;
-        }
-        if (!at_char(sc, '}'))
-            return 0;
+    if (at_char(sc, ']')) {
         sc->at++;
-        return *arr_to != 0;
+        return 1;
     }
-}
-
-/* Each element of the array at [from, to) to ops->element; 0 when it is not strict JSON. */
-static int read_elements(scan *sc, size_t from, size_t to, const bl_fj_stream *ops, void *ctx)
-{
-    sc->at = from + 1;
-    skip_ws(sc);
-    if (at_char(sc, ']'))
-        return sc->at + 1 == to;
     for (size_t idx = 0;; idx++) {
         skip_ws(sc);
         size_t ef = sc->at;
-        if (!skip_value(sc) || sc->at >= to)
+        if (!skip_value(sc, MAX_DEPTH - 1) || !element(sc, ef, sc->at, idx, ops, ctx))
             return 0;
-        json_t *el = decode(sc, ef, sc->at);
-        if (!el)
-            return 0;
-        ops->element(el, idx, ctx);
-        json_decref(el);
         skip_ws(sc);
         if (at_char(sc, ',')) {
             sc->at++;
             continue;
         }
-        return at_char(sc, ']') && sc->at + 1 == to;
+        if (!at_char(sc, ']'))
+            return 0;
+        sc->at++;
+        return 1;
     }
+}
+
+static int is_begin_key(const bl_fj_stream *ops, const char *k)
+{
+    for (const char *const *b = ops->begin_keys; b && *b; b++)
+        if (strcmp(*b, k) == 0)
+            return 1;
+    return 0;
+}
+
+/* The document at off, in one pass when `once`: begin is given the members before the array
+ * and no last line, and what the elements made stands when no member after the array is one
+ * begin reads or one given before, and ops->last_ok says so. -1: not so, read it again in
+ * two passes (the array skipped first to see the whole head and the last line). */
+static int stream_doc(bl_fj_src *src, size_t off, const char *key, const bl_fj_stream *ops,
+                      void *ctx, size_t *end, int once)
+{
+    scan sc = {.src = src, .s = src->s, .n = src->n, .at = off};
+    json_t *head = json_object();
+    size_t arr_from = 0, arr_to = 0;
+    int ok = 0, begun = 0;
+    long first = bl_fj_src_line_at(src, off);
+    if (!at_char(&sc, '{'))
+        goto out;
+    sc.at++;
+    skip_ws(&sc);
+    for (;;) {
+        skip_ws(&sc);
+        json_t *k = member_key(&sc);
+        if (!k)
+            goto out;
+        const char *name = json_string_value(k);
+        size_t vf = sc.at;
+        int good;
+        if (strcmp(name, key) == 0) { /* once, and an array */
+            good = arr_to == 0 && at_char(&sc, '[');
+            if (good && once) {
+                ops->begin(head, first, LONG_MAX, src, ctx);
+                begun = 1;
+                good = read_elements(&sc, ops, ctx);
+            } else if (good) {
+                good = skip_value(&sc, MAX_DEPTH);
+            }
+            arr_from = vf;
+            arr_to = sc.at;
+        } else if (begun && (json_object_get(head, name) || is_begin_key(ops, name))) {
+            good = ok = -1;
+        } else {
+            json_t *v = skip_value(&sc, MAX_DEPTH) ? decode(&sc, vf, sc.at) : NULL;
+            good = v && json_object_set_new(head, name, v) == 0;
+        }
+        json_decref(k);
+        if (good != 1)
+            goto out;
+        skip_ws(&sc);
+        if (at_char(&sc, ',')) {
+            sc.at++;
+            continue;
+        }
+        if (!at_char(&sc, '}') || arr_to == 0)
+            goto out;
+        sc.at++;
+        break;
+    }
+    size_t doc_end = sc.at;
+    long last = bl_fj_src_line_at(src, doc_end);
+    if (once) {
+        ok = ops->last_ok(last, ctx) ? 1 : -1;
+    } else {
+        ops->begin(head, first, last, src, ctx);
+        begun = 1;
+        sc.at = arr_from;
+        ok = read_elements(&sc, ops, ctx) && sc.at == arr_to;
+        sc.at = doc_end;
+    }
+    if (ok == 1)
+        ops->end(head, ctx);
+out:
+    if (begun && ok != 1)
+        ops->abort(ctx);
+    free(sc.piece);
+    bl_jv_free(&sc.view);
+    json_decref(head);
+    *end = sc.at;
+    return ok;
 }
 
 int bl_fj_stream_doc(bl_fj_src *src, size_t off, const char *key, const bl_fj_stream *ops,
                      void *ctx, size_t *end)
 {
-    scan sc = {.src = src, .s = src->s, .n = src->n, .at = off};
-    json_t *head = json_object();
-    size_t arr_from = 0, arr_to = 0;
-    int ok = at_char(&sc, '{') && read_head(&sc, head, key, &arr_from, &arr_to);
-    size_t doc_end = sc.at;
-    if (ok) {
-        long first = bl_fj_src_line_at(src, off), last = bl_fj_src_line_at(src, doc_end);
-        ops->begin(head, first, last, src, ctx);
-        ok = read_elements(&sc, arr_from, arr_to, ops, ctx);
-        if (ok)
-            ops->end(head, ctx);
-        else
-            ops->abort(ctx);
-    }
-    free(sc.piece);
-    json_decref(head);
-    *end = doc_end;
-    return ok;
+    int ok = stream_doc(src, off, key, ops, ctx, end, 1);
+    if (ok < 0)
+        ok = stream_doc(src, off, key, ops, ctx, end, 0);
+    return ok == 1;
 }

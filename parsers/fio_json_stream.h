@@ -4,6 +4,7 @@
 #define BL_FIO_JSON_STREAM_H
 
 #include "../core/text.h"
+#include "fio_jsonview.h"
 #include <jansson.h>
 
 /* Where the document is: a loaded text (line ends are '\0', lines from t->line) or a file's
@@ -34,13 +35,19 @@ long bl_fj_src_line_at(bl_fj_src *src, size_t off);
 long bl_fj_src_find(bl_fj_src *src, long *at, long last, const char *needle);
 
 /* head: the document's other members, decoded (the array's key left out); first, last: the
- * document's lines. element gets each element of the array in order, then end; abort
- * (after begin) undoes what they made when the document turned out not to be plain JSON. */
+ * document's lines. element gets each element of the array in order (a view as jansson
+ * would read it, valid for the call), then end; abort (after begin) undoes what they made
+ * when the document turned out not to be plain JSON, or not as begin saw it: the document
+ * is read in one pass where it can be, begin then seeing the members before the array only
+ * (none of begin_keys may follow it) and LONG_MAX for last; last_ok(last) says at the end
+ * whether what the elements made holds with the real last line (0: it is read again). */
 typedef struct bl_fj_stream {
     void (*begin)(json_t *head, long first, long last, bl_fj_src *src, void *ctx);
-    void (*element)(json_t *el, size_t idx, void *ctx);
+    void (*element)(const bl_jv_node *el, size_t idx, void *ctx);
     void (*end)(json_t *head, void *ctx);
     void (*abort)(void *ctx);
+    int (*last_ok)(long last, void *ctx);
+    const char *const *begin_keys; /* NULL-ended */
 } bl_fj_stream;
 
 /* Reads the object starting at byte off of src when it is strict JSON whose member `key`

@@ -46,45 +46,61 @@ static int cmp_bin(const void *a, const void *b)
     return x->value < y->value ? -1 : x->value > y->value;
 }
 
-/* {"min":..,"max":..,"mean":..,"stddev":..,"N":..,"percentile":{"99.000000":..},"bins":{..}} */
-void bl_fj_read_lat(json_t *o, double unit, bl_lat *l)
+const char *bl_fj_option_v(const bl_jv_node *job, const bl_jv_node *global, const char *key,
+                           const char *alt)
 {
-    if (!json_is_object(o))
+    const bl_jv_node *jo = bl_jv_get(job, "job options");
+    const char *v = bl_jv_str(jo, key);
+    if (!v && alt)
+        v = bl_jv_str(jo, alt);
+    if (!v)
+        v = bl_jv_str(global, key);
+    if (!v && alt)
+        v = bl_jv_str(global, alt);
+    return v;
+}
+
+/* {"min":..,"max":..,"mean":..,"stddev":..,"N":..,"percentile":{"99.000000":..},"bins":{..}} */
+void bl_fj_read_lat_v(const bl_jv_node *o, double unit, bl_lat *l)
+{
+    if (!o || o->type != BL_JV_OBJ)
         return;
-    double n = bl_fj_num(o, "N");
+    double n = bl_jv_num(o, "N");
     if (bl_present(n) && n == 0)
         return; /* no I/O of this kind was timed (psync has no slat) */
     l->present = true;
-    l->min = bl_fio_scale(bl_fj_num(o, "min"), unit);
-    l->max = bl_fio_scale(bl_fj_num(o, "max"), unit);
-    l->mean = bl_fio_scale(bl_fj_num(o, "mean"), unit);
-    double sd = bl_fj_num(o, "stddev");
-    l->stdev = bl_fio_scale(bl_present(sd) ? sd : bl_fj_num(o, "stdev"), unit);
-    const char *k;
-    json_t *v;
-    json_object_foreach(json_object_get(o, "percentile"), k, v)
+    l->min = bl_fio_scale(bl_jv_num(o, "min"), unit);
+    l->max = bl_fio_scale(bl_jv_num(o, "max"), unit);
+    l->mean = bl_fio_scale(bl_jv_num(o, "mean"), unit);
+    double sd = bl_jv_num(o, "stddev");
+    l->stdev = bl_fio_scale(bl_present(sd) ? sd : bl_jv_num(o, "stdev"), unit);
+    size_t i;
+    const bl_jv_node *k;
+    const bl_jv_node *pct = bl_jv_get(o, "percentile");
+    bl_jv_foreach(pct, i, k)
     {
-        double p = strtod(k, NULL);
-        if (p > 0 && json_is_number(v))
-            bl_lat_add_pct(l, bl_fio_pct_round(p), bl_fio_scale(json_number_value(v), unit));
+        double p = strtod(k->str, NULL);
+        if (p > 0 && bl_jv_is_number(k + 1))
+            bl_lat_add_pct(l, bl_fio_pct_round(p), bl_fio_scale(k[1].d, unit));
     }
     /* fio >= 2.99 keys bins by latency; earlier json+ by bin index, beside the
      * FIO_IO_U_PLAT_BITS/VAL/NR keys that say how to turn an index into a latency. */
-    json_t *bins = json_object_get(o, "bins");
-    json_t *bits = json_object_get(bins, "FIO_IO_U_PLAT_BITS");
+    const bl_jv_node *bins = bl_jv_get(o, "bins");
+    const bl_jv_node *bits = bl_jv_get(bins, "FIO_IO_U_PLAT_BITS");
     int by_index = bits != NULL;
-    if (by_index && json_integer_value(bits) != 6)
+    if (by_index && bl_jv_int(bits) != 6)
         bins = NULL; /* a layout this parser does not know: keep no bins */
-    json_object_foreach(bins, k, v)
+    bl_jv_foreach(bins, i, k)
     {
         char *e;
-        double at = strtod(k, &e);
-        if (e == k || *e || !json_is_integer(v) || json_integer_value(v) <= 0)
+        const bl_jv_node *v = k + 1;
+        double at = strtod(k->str, &e);
+        if (e == k->str || *e || v->type != BL_JV_INT || v->i <= 0)
             continue;
         if (by_index)
             at = at < BL_PLAT_NR ? (double)bl_plat_idx_to_val((unsigned)at) : NAN;
         if (bl_present(at))
-            bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)json_integer_value(v));
+            bl_lat_add_bin(l, bl_fio_scale(at, unit), (uint64_t)v->i);
     }
     /* jansson keeps insertion order, but do not rely on fio's key order. */
     if (l->n_pct > 1)
@@ -93,13 +109,28 @@ void bl_fj_read_lat(json_t *o, double unit, bl_lat *l)
         qsort(l->bins, l->n_bins, sizeof *l->bins, cmp_bin);
 }
 
-/* Line (1-based) holding byte offset off of the joined text. */
-void bl_fj_read_sync(json_t *job, bl_lat *l)
+void bl_fj_read_sync_v(const bl_jv_node *job, bl_lat *l)
 {
     /* total_ios stays 0 in fio 3.33's JSON even when it timed syncs: N is the count. */
-    json_t *lat = json_object_get(json_object_get(job, "sync"), "lat_ns");
-    if (bl_fj_num(lat, "N") > 0)
-        bl_fj_read_lat(lat, 1, l);
+    const bl_jv_node *lat = bl_jv_get(bl_jv_get(job, "sync"), "lat_ns");
+    if (bl_jv_num(lat, "N") > 0)
+        bl_fj_read_lat_v(lat, 1, l);
+}
+
+void bl_fj_read_lat(json_t *o, double unit, bl_lat *l)
+{
+    bl_jv v = {0};
+    bl_jv_from_json(&v, o);
+    bl_fj_read_lat_v(v.n ? v.nodes : NULL, unit, l);
+    bl_jv_free(&v);
+}
+
+void bl_fj_read_sync(json_t *job, bl_lat *l)
+{
+    bl_jv v = {0};
+    bl_jv_from_json(&v, job);
+    bl_fj_read_sync_v(v.n ? v.nodes : NULL, l);
+    bl_jv_free(&v);
 }
 
 long bl_fj_line_at(const bl_text *t, size_t off)
@@ -213,10 +244,13 @@ static void doc_to_stream(const bl_text *t, json_t *doc, long first, long last, 
     ops->begin(doc, first, last, &src, ctx);
     size_t i;
     json_t *el;
+    bl_jv v = {0};
     json_array_foreach(json_object_get(doc, key), i, el)
     {
-        ops->element(el, i, ctx);
+        bl_jv_from_json(&v, el);
+        ops->element(v.nodes, i, ctx);
     }
+    bl_jv_free(&v);
     ops->end(doc, ctx);
 }
 

@@ -5,6 +5,7 @@
 #include "../core/record.h"
 #include "../core/text.h"
 #include "fio_json_stream.h"
+#include "fio_jsonview.h"
 #include "parser.h"
 #include <jansson.h>
 
@@ -20,6 +21,11 @@ void bl_fj_read_lat(json_t *o, double unit, bl_lat *l);
 /* A job's "sync" object (fio >= 3.x: fsync/fdatasync latency in "lat_ns") into l, when it
  * counted any call; left absent otherwise. */
 void bl_fj_read_sync(json_t *job, bl_lat *l);
+/* The same over views (fio_jsonview.h); those above read their value through these. */
+const char *bl_fj_option_v(const bl_jv_node *job, const bl_jv_node *global, const char *key,
+                           const char *alt);
+void bl_fj_read_lat_v(const bl_jv_node *o, double unit, bl_lat *l);
+void bl_fj_read_sync_v(const bl_jv_node *job, bl_lat *l);
 /* The 1-based line of byte offset off in t's text. */
 long bl_fj_line_at(const bl_text *t, size_t off);
 

@@ -190,6 +190,63 @@ static void test_not_plain_is_read_as_text(void **state)
     free(dir);
 }
 
+/* A document is read in one pass, its reader told the members before "jobs" only: one that
+ * it reads given after "jobs" again (jansson keeps the last), or a job without "jobname"
+ * last (its line is looked for up to the document's end), makes it read again in two. */
+static void test_head_after_the_jobs(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), path[512];
+    snprintf(path, sizeof path, "%s/jobs.json", dir);
+    write_jobs(path, 240);
+    char *doc = bl_test_slurp(path);
+    assert_non_null(doc);
+    char *close = strrchr(doc, '}');
+    assert_non_null(close);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_putn(&sb, doc, (size_t)(close - doc));
+    bl_strbuf_printf(&sb, ",\n  \"fio version\": \"fio-3.99\",\n  \"global options\": "
+                          "{\"ioengine\": \"libaio\"}\n}\n");
+    write_file(path, sb.s);
+    bl_parse_out file, text;
+    assert_int_equal(bl_test_parse(path, "fio-json", &file), 0);
+    assert_int_equal(bl_test_parse_text(path, sb.s, "fio-json", &text), 0);
+    assert_int_equal(file.recs.n, 240 + 120);
+    const bl_record *r = bl_test_nth(&file, "job", "job7", 1);
+    assert_string_equal(r->tool_version, "3.99");
+    assert_string_equal(r->ioengine, "libaio");
+    assert_int_equal(r->line, jobname_line(sb.s, 15));
+    char *a = records_json(&file), *b = records_json(&text);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    bl_out_free(&file);
+    bl_out_free(&text);
+    /* the last job without its "jobname", a second document after: its line is the first's */
+    char *last = strstr(doc, "\"jobname\": \"job119\"");
+    assert_non_null(last);
+    last = strstr(last + 1, "\"jobname\": \"job119\"");
+    assert_non_null(last);
+    bl_strbuf_reset(&sb);
+    bl_strbuf_putn(&sb, doc, (size_t)(last - doc));
+    bl_strbuf_printf(&sb, "\"jobnome\": \"job119\"%s%s", last + strlen("\"jobname\": \"job119\""),
+                     doc);
+    assert_int_equal(bl_test_parse_text(path, sb.s, "fio-json", &text), 0);
+    assert_int_equal(text.recs.n, 2 * (240 + 120) - 1);
+    size_t nameless = 0;
+    for (size_t i = 0; i < text.recs.n; i++)
+        if (!bl_record_label(text.recs.v[i], "job")) {
+            nameless++;
+            assert_int_equal(text.recs.v[i]->line, 1);
+        }
+    assert_int_equal(nameless, 1);
+    bl_out_free(&text);
+    bl_strbuf_free(&sb);
+    free(doc);
+    free(dir);
+}
+
 /* parse of 32 MB of it: every record printed, peak RSS (the program's libraries included)
  * under the issue's bound of 1.5x the file; main's reader took 8.8x. */
 static void test_big_document_under_1_5x_its_size(void **state)
@@ -226,6 +283,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_file_gives_the_texts_records),
         cmocka_unit_test(test_not_plain_is_read_as_text),
+        cmocka_unit_test(test_head_after_the_jobs),
         cmocka_unit_test(test_big_document_under_1_5x_its_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,73 @@
+/* A read-only view of one JSON value: its nodes in document order in one array, no
+ * allocation per value (issue 26: jansson's tree of every fio job was most of the time).
+ * Made from text by jsmn (the fast path, for plain JSON only) or from a jansson value (what
+ * is left: the view then answers exactly as that value would, the order of an object's
+ * members and the value a repeated key keeps included). */
+#ifndef BL_FIO_JSONVIEW_H
+#define BL_FIO_JSONVIEW_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    BL_JV_NULL,
+    BL_JV_TRUE,
+    BL_JV_FALSE,
+    BL_JV_INT,
+    BL_JV_REAL,
+    BL_JV_STR,
+    BL_JV_OBJ,
+    BL_JV_ARR
+};
+
+/* An object's members are a key (BL_JV_STR) and its value, in order; node + span is the
+ * node after the value and all it holds. */
+typedef struct bl_jv_node {
+    unsigned char type;
+    uint32_t size; /* members of an object, elements of an array */
+    uint32_t span; /* nodes in the value, itself included */
+    const char *str;
+    int64_t i;
+    double d; /* a number's value, (double)i for an integer as jansson gives it */
+} bl_jv_node;
+
+/* The nodes of one value (nodes[0]) and the scratch that making them needs; reused. */
+typedef struct bl_jv {
+    bl_jv_node *nodes;
+    size_t n, cap;
+    void *tok; /* jsmn's tokens */
+    size_t ntok;
+    uint32_t *seen; /* a hash table finding repeated keys */
+    size_t nseen;
+} bl_jv;
+
+void bl_jv_free(bl_jv *v);
+/* The value that is exactly the n bytes at s, s[n] being '\0' (written: each string ends with a
+ * '\0' where its closing quote was): 1 when it is plain JSON that jansson would read the same (no
+ * escape, no byte outside printable ASCII in a string, no repeated key, a number converted exactly,
+ * not deeper than 64). 0: s is to be given to jansson (a fresh copy) and the view made from it. */
+int bl_jv_parse(bl_jv *v, char *s, size_t n);
+/* The view of a jansson value (strings and keys point into it: keep it while the view is
+ * used). */
+void bl_jv_from_json(bl_jv *v, json_t *j);
+
+/* As jansson's json_object_get: NULL unless o is an object holding key. */
+const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key);
+/* A member as a number (BL_ABSENT when missing or not a number) or a string (NULL). */
+double bl_jv_num(const bl_jv_node *o, const char *key);
+const char *bl_jv_str(const bl_jv_node *o, const char *key);
+/* As json_integer_value: 0 unless an integer. */
+int64_t bl_jv_int(const bl_jv_node *v);
+int bl_jv_is_number(const bl_jv_node *v);
+/* Members of an object in order: k the key (k->str), k + 1 its value; nothing for NULL or
+ * anything but an object. */
+#define bl_jv_foreach(o, idx, k)                                                                   \
+    for ((idx) = 0, (k) = (o) && (o)->type == BL_JV_OBJ ? (o) + 1 : NULL;                          \
+         (k) && (idx) < (o)->size; (idx)++, (k) = (k) + 1 + (k)[1].span)
+/* Elements of an array in order. */
+#define bl_jv_each(a, idx, e)                                                                      \
+    for ((idx) = 0, (e) = (a) && (a)->type == BL_JV_ARR ? (a) + 1 : NULL;                          \
+         (e) && (idx) < (a)->size; (idx)++, (e) = (e) + (e)->span)
+
+#endif

@@ -1,0 +1,229 @@
+/* The view of a JSON value made by jsmn (parsers/fio_jsonview.h, the fast path of the fio
+ * JSON reader) says what jansson's reading of the same text says, node for node and bit for
+ * bit, or refuses the text (which is then given to jansson): over odd texts (escapes, repeated
+ * keys, numbers of every form, deep nesting, trailing commas), random numbers, and every job
+ * of the fio JSON fixtures and corpus, where the fast path must take them all. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../parsers/fio_jsonview.h"
+#include "support/support.h"
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void same_views(const bl_jv *a, const bl_jv *b, const char *text)
+{
+    if (a->n != b->n)
+        fail_msg("%zu nodes, jansson's %zu: %s", a->n, b->n, text);
+    for (size_t i = 0; i < a->n; i++) {
+        const bl_jv_node *x = &a->nodes[i], *y = &b->nodes[i];
+        if (x->type != y->type || x->size != y->size || x->span != y->span || x->i != y->i ||
+            memcmp(&x->d, &y->d, sizeof x->d) != 0 || (!x->str) != (!y->str) ||
+            (x->str && strcmp(x->str, y->str) != 0))
+            fail_msg("node %zu differs from jansson's (%.17g, %.17g): %s", i, x->d, y->d, text);
+    }
+}
+
+/* 1 when the fast path took the text (and agreed with jansson), 0 when it refused it. */
+static int check(const char *text, size_t n)
+{
+    char *mine = malloc(n + 1);
+    assert_non_null(mine);
+    memcpy(mine, text, n);
+    mine[n] = '\0';
+    bl_jv a = {0}, b = {0};
+    int took = bl_jv_parse(&a, mine, n);
+    if (took) {
+        json_error_t err;
+        json_t *j = json_loadb(text, n, JSON_DECODE_ANY, &err);
+        if (!j)
+            fail_msg("taken, but jansson refuses it (%s): %.*s", err.text, (int)n, text);
+        bl_jv_from_json(&b, j);
+        same_views(&a, &b, text);
+        json_decref(j);
+    }
+    bl_jv_free(&a);
+    bl_jv_free(&b);
+    free(mine);
+    return took;
+}
+
+static int check_s(const char *text)
+{
+    return check(text, strlen(text));
+}
+
+static void test_odd_texts(void **state)
+{
+    (void)state;
+    static const char *const taken[] = {
+        "{}",
+        "[]",
+        "{\"a\": [1, 2.5, \"x\", true, false, null, {}, []]}",
+        " {\"a\":1} \n",
+        "[0, -0, -0.0, 0.0, 1e5, 1E+5, 1.5e-7, 2e0, 123456789012345678, 1234567890123456789]",
+        "[-9223372036854775808, 9223372036854775807, 9007199254740993, 0.1, 100795.134766]",
+        "[1.7976931348623157e308, 4.9e-324, 1e-400, 123456789012345678901234567890.5]",
+        "[0.000000000000000000000000000001, 99.000000, 1e22, 1e23, 12345678901234567e-5]",
+        "{\"\": 1, \"b\": {\"b\": 2}}",
+        "{\"a\": \"\"}",
+        "\"s\""};
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++)
+        if (!check_s(taken[i]))
+            fail_msg("refused: %s", taken[i]);
+    static const char *const refused[] = {"{\"a\": 1, \"a\": 2}",
+                                          "{\"k\": {\"x\": 1, \"y\": 2, \"x\": 3}}",
+                                          "{\"a\": \"x\\ny\"}",
+                                          "{\"a\\u0041\": 1}",
+                                          "{\"a\": \"\xc3\xa9\"}",
+                                          "{\"a\": \"\t\"}",
+                                          "[1e999]",
+                                          "[-1e999]",
+                                          "[99999999999999999999]",
+                                          "[-99999999999999999999]",
+                                          "[1,]",
+                                          "{\"a\": 1,}",
+                                          "[1 2]",
+                                          "{\"a\" 1}",
+                                          "{\"a\": 1}}",
+                                          "{\"a\": 1} x",
+                                          "[01]",
+                                          "[1.]",
+                                          "[.5]",
+                                          "[-]",
+                                          "[tru]",
+                                          "[NaN]",
+                                          "[Infinity]",
+                                          "[+1]",
+                                          "[1e]",
+                                          "[0x10]",
+                                          "{1: 2}",
+                                          "{\"a\"}",
+                                          "[\"a\" : 1]",
+                                          "",
+                                          " ",
+                                          "1"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        if (check_s(refused[i]))
+            fail_msg("taken: %s", refused[i]);
+    assert_int_equal(check("[1]\0[2]", 7), 0);
+    /* deeper than 64: jansson's to read */
+    char deep[300];
+    size_t d = 0;
+    for (int k = 0; k < 100; k++)
+        deep[d++] = '[';
+    for (int k = 0; k < 100; k++)
+        deep[d++] = ']';
+    assert_int_equal(check(deep, d), 0);
+    assert_int_equal(check(deep + 40, 120), 1);
+}
+
+/* Numbers of random digits, points and exponents: the same double as jansson's strtod; only
+ * the integers that jansson refuses (past 64 bits) are refused. */
+static void test_random_numbers(void **state)
+{
+    (void)state;
+    srand(26);
+    char buf[80];
+    int taken = 0, jansson = 0;
+    for (int k = 0; k < 20000; k++) {
+        size_t n = 0;
+        buf[n++] = '[';
+        if (rand() % 2)
+            buf[n++] = '-';
+        int id = 1 + rand() % 20;
+        buf[n++] = (char)('1' + rand() % 9);
+        for (int i = 1; i < id; i++)
+            buf[n++] = (char)('0' + rand() % 10);
+        if (rand() % 3) {
+            buf[n++] = '.';
+            for (int i = 0, f = 1 + rand() % 20; i < f; i++)
+                buf[n++] = (char)('0' + rand() % 10);
+        }
+        if (rand() % 3 == 0)
+            n += (size_t)snprintf(buf + n, 12, "e%d", rand() % 80 - 40);
+        buf[n++] = ']';
+        taken += check(buf, n);
+        json_error_t err;
+        json_t *j = json_loadb(buf, n, 0, &err);
+        jansson += j != NULL;
+        json_decref(j);
+    }
+    assert_int_equal(taken, jansson);
+    assert_true(taken > 19000);
+}
+
+/* The elements of the first "jobs" array of text: [from, to) pairs into *at. */
+static size_t jobs_of(const char *text, size_t *at, size_t max)
+{
+    const char *p = strstr(text, "\"jobs\"");
+    if (!p || !(p = strchr(p, '[')))
+        return 0;
+    size_t n = 0;
+    int depth = 0;
+    for (const char *q = p + 1; *q && n < max; q++) {
+        if (*q == '"') {
+            for (q++; *q && *q != '"'; q++)
+                q += q[0] == '\\' && q[1];
+        } else if (*q == '{' || *q == '[') {
+            if (depth++ == 0)
+                at[2 * n] = (size_t)(q - text);
+        } else if (*q == '}' || *q == ']') {
+            if (depth == 0)
+                break;
+            if (--depth == 0)
+                at[2 * n + 1] = (size_t)(q + 1 - text), n++;
+        }
+    }
+    return n;
+}
+
+static void test_fixture_jobs(void **state)
+{
+    (void)state;
+    char cmd[1024], fx[512];
+    snprintf(cmd, sizeof cmd, "grep -lsr '\"jobname\"' '%s' '%s/fio-json' 2>/dev/null",
+             bl_test_fixture("fio", fx, sizeof fx),
+             getenv("BENCHLOG_CORPUS") ? getenv("BENCHLOG_CORPUS") : "../shared/corpus");
+    char *list = bl_test_sh(cmd, NULL);
+    assert_non_null(list);
+    size_t files = 0, jobs = 0, taken = 0, at[2 * 512];
+    for (char *path = strtok(list, "\n"); path; path = strtok(NULL, "\n")) {
+        char *text = bl_test_slurp(path);
+        assert_non_null(text);
+        size_t n = jobs_of(text, at, 512);
+        files += n > 0;
+        for (size_t i = 0; i < n; i++, jobs++) {
+            const char *job = text + at[2 * i];
+            size_t len = at[2 * i + 1] - at[2 * i];
+            int t = check(job, len);
+            taken += t;
+            /* fio writes plain JSON: a job is jansson's only for a repeated key (fio 2.x
+             * printed percentile "0.00" again and again) or what is not JSON */
+            json_error_t err;
+            json_t *j = json_loadb(job, len, JSON_REJECT_DUPLICATES, &err);
+            if (!t && j)
+                fail_msg("%s: job %zu refused", path, i);
+            json_decref(j);
+        }
+        free(text);
+    }
+    fprintf(stderr, "%zu files, %zu jobs, %zu read by the fast path\n", files, jobs, taken);
+    assert_true(files >= 10);
+    assert_true(taken >= jobs / 2);
+    free(list);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_odd_texts),
+        cmocka_unit_test(test_random_numbers),
+        cmocka_unit_test(test_fixture_jobs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
