@@ -1,7 +1,9 @@
 /* Reading and changing the PostgreSQL store. Rows stream one at a time (libpq's single-row
  * mode), so memory does not grow with the store. The terms SQL decides as C does go into
  * the WHERE (run=ID through the runs' IDs, tool= and test= through their index); every
- * record of a filtered walk is still checked in C, the one rule of FILTER. Records come in
+ * record of a filtered walk is still checked in C, the one rule of FILTER. The grouped query
+ * (bl_pg_fold_walk) also takes the terms on what a shape keeps, C deciding them on each
+ * shape: the same answer as on each of its records. Records come in
  * import order (import, then record id): concurrent imports interleave record ids, and an
  * import's records stay together. Relabel and delete are one transaction each, their
  * records read FOR UPDATE so that two editors of one run do not lose an edit. */
@@ -83,14 +85,65 @@ static int walk(bl_store *s, const char *sql, const pg_where *w, row_fn fn, void
     return stop ? stop : failed ? -1 : 0;
 }
 
+/* Whether C decides term t on a record's shape exactly: every record of a shape has the
+ * value t reads (fold.h), and run, tool= and test= are SQL's. */
+static int shape_term(const bl_filter_term *t)
+{
+    if (t->op != '=' && t->op != '!' && t->op != '~')
+        return 0;
+    if (strncmp(t->key, "label.", 6) == 0)
+        return 1;
+    if (t->op == '=' && (!strcmp(t->key, "tool") || !strcmp(t->key, "test")))
+        return 0;
+    return strcmp(t->key, "run") != 0 && bl_fold_keeps(t->key);
+}
+
+typedef struct shape_ids {
+    const bl_filter *f; /* the shape terms */
+    bl_strbuf ids;      /* the matching shapes' ids, an array literal being built */
+} shape_ids;
+
+static int shape_row(void *ctx, const PGresult *row)
+{
+    shape_ids *c = ctx;
+    bl_record *r =
+        bl_record_from_json(PQgetvalue(row, 0, 1), (size_t)PQgetlength(row, 0, 1), NULL, 0);
+    if (!r || bl_filter_match(c->f, r)) { /* unreadable: the grouped query says so */
+        bl_strbuf_putc(&c->ids, c->ids.len ? ',' : '{');
+        bl_strbuf_puts(&c->ids, PQgetvalue(row, 0, 0));
+    }
+    bl_record_free(r);
+    return 0;
+}
+
+/* The ids of the shapes f's shape terms match, as an array literal into c->ids: one read of
+ * the shapes table (thousands of rows for a store of many dd files), C's filter on each. */
+static int shapes_matching(bl_store *s, const bl_filter *f, shape_ids *c, char *err, size_t errlen)
+{
+    bl_filter sf = {.t = bl_xcalloc(f->n, sizeof *sf.t)}; /* borrows f's terms */
+    for (size_t i = 0; i < f->n; i++)
+        if (shape_term(&f->t[i]))
+            sf.t[sf.n++] = f->t[i];
+    c->f = &sf;
+    pg_where none = {.n = 0};
+    int rc = walk(s, "SELECT id, shape FROM shapes", &none, shape_row, c, err, errlen);
+    bl_strbuf_puts(&c->ids, c->ids.len ? "}" : "{}");
+    c->f = NULL;
+    free(sf.t);
+    return rc;
+}
+
 int bl_pg_fold_walk(bl_store *s, const bl_filter *f, const char *head, const char *tail,
                     bl_pg_row_fn fn, void *ctx, char *err, size_t errlen)
 {
+    int on_shapes = 0;
     for (size_t i = 0; f && i < f->n; i++) {
         const bl_filter_term *t = &f->t[i];
-        if (t->op != '=' ||
-            (strcmp(t->key, "run") && strcmp(t->key, "tool") && strcmp(t->key, "test")))
-            return 1; /* a term C must decide */
+        if (shape_term(t))
+            on_shapes = 1;
+        else if (t->op != '=' ||
+                 (strcmp(t->key, "run") && strcmp(t->key, "tool") && strcmp(t->key, "test")))
+            return 1; /* a term C must decide on each record */
     }
     if (f && f->n > 60)
         return 1;
@@ -98,8 +151,20 @@ int bl_pg_fold_walk(bl_store *s, const bl_filter *f, const char *head, const cha
     bl_strbuf_init(&w.sql);
     bl_strbuf_puts(&w.sql, head);
     where_of(&w, f, "r");
+    shape_ids c = {.f = NULL};
+    bl_strbuf_init(&c.ids);
+    int rc = on_shapes ? shapes_matching(s, f, &c, err, errlen) : 0;
+    if (on_shapes) {
+        /* records without a shape stay in: the grouped query tells the unfilled (walk) and
+         * leaves out the unreadable, as without the terms */
+        bl_strbuf_printf(&w.sql, " AND (r.shape_id = ANY($%d::bigint[]) OR r.shape_id IS NULL)",
+                         w.n + 1);
+        w.params[w.n++] = c.ids.s;
+    }
     bl_strbuf_puts(&w.sql, tail);
-    int rc = walk(s, w.sql.s, &w, fn, ctx, err, errlen);
+    if (rc == 0)
+        rc = walk(s, w.sql.s, &w, fn, ctx, err, errlen);
+    bl_strbuf_free(&c.ids);
     bl_strbuf_free(&w.sql);
     return rc;
 }

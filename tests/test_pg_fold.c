@@ -122,18 +122,16 @@ static void test_reports_same(void **state)
     BL_TEST_PG_NEED();
     world *w = *state;
     static const char *const cmds[] = {
-        "report",
-        "report --csv",
-        "report --md",
-        "report --by host",
-        "report --by fs,host --csv",
-        "report --by host --pool",
-        "report tool=fio",
-        "report tool=bonnie++ --csv",
+        "report", "report --csv", "report --md", "report --by host", "report --by fs,host --csv",
+        "report --by host --pool", "report tool=fio", "report tool=bonnie++ --csv",
         "report test=seq-rewrite --by source",
         "report --baseline 'bonnie-1.03_handtyped_x2_fast.txt · Gaia' tool=bonnie++",
         "report host=Gaia",
         "report RUN tool=bonnie++", /* RUN: the ID of a bonnie++ run (the same in both) */
+        /* terms C decides on each shape (the grouped query too, see test_fold_taken_and_exact) */
+        "report host~gaia --csv", "report host!=Gaia --by host", "report label.job=x rw~RAND",
+        "report source~bonnie-1 fs!=ext4 --md",
+        "report RUN size!=none", /* the run whole, host= or not */
     };
     int rl;
     char *ids = run(NULL, &rl, "list --db %s/s.db tool=bonnie++", w->dir);
@@ -276,8 +274,13 @@ static size_t fold_matches(const char *url, const char *filter, groups *want_gro
         print_error("%s\n", err);
     assert_non_null(s);
     bl_filter f = {0};
-    if (filter)
-        assert_int_equal(bl_filter_add(&f, filter, err, sizeof err), 0);
+    for (const char *p = filter; p && *p;) { /* terms split at spaces */
+        char term[256];
+        size_t len = strcspn(p, " ");
+        snprintf(term, sizeof term, "%.*s", (int)len, p);
+        assert_int_equal(bl_filter_add(&f, term, err, sizeof err), 0);
+        p += len + (p[len] == ' ');
+    }
     groups walked = {0};
     groups *want = want_groups ? want_groups : &walked;
     if (!want_groups)
@@ -305,18 +308,43 @@ static void test_fold_taken_and_exact(void **state)
     assert_true(all > 100);
     size_t fio = fold_matches(w->url, "tool=fio", NULL);
     assert_true(fio > 10 && fio < all);
-    /* a term C must decide: the walk (1) */
-    char err[512];
-    bl_store *s = bl_store_open_existing(w->url, err, sizeof err);
-    assert_non_null(s);
-    bl_filter f = {0};
-    assert_int_equal(bl_filter_add(&f, "host~gaia", err, sizeof err), 0);
-    groups none = {0};
-    check c = {.want = &none};
-    assert_int_equal(bl_store_fold(s, &f, check_one, &c, err, sizeof err), 1);
-    assert_int_equal(c.seen, 0);
-    bl_filter_free(&f);
-    bl_store_close(s);
+    /* terms on what a shape keeps (labels, source, bs...), decided by C on the shapes */
+    size_t gaia = fold_matches(w->url, "host=Gaia", NULL);
+    assert_true(gaia >= 20 && gaia < all); /* bonnie-1.03_handtyped_x2_fast.txt: 2 runs of 10 */
+    assert_int_equal(fold_matches(w->url, "label.host=Gaia", NULL), gaia);
+    size_t gaia_ci = fold_matches(w->url, "host~gAIa", NULL);
+    assert_true(gaia_ci >= gaia);
+    assert_int_equal(fold_matches(w->url, "host!=Gaia", NULL), all - gaia);
+    assert_int_equal(fold_matches(w->url, "fs!=ext4", NULL), all); /* no record has fs */
+    assert_int_equal(fold_matches(w->url, "fs=ext4", NULL), 0);    /* no shape matches */
+    size_t x = fold_matches(w->url, "job=x rw~RAND tool=fio", NULL);
+    assert_true(x >= 5 && x < fio);
+    size_t dd = fold_matches(w->url, "source~gnu-dd bs!=4096", NULL);
+    assert_true(dd > 5 && dd < all);
+    /* run= with a label: SQL takes the run, C the label */
+    char err[512], *ids = run(NULL, &(int){0}, "list --db '%s' host=Gaia", w->url), flt[64];
+    snprintf(flt, sizeof flt, "%.8s", ids);
+    size_t one = fold_matches(w->url, flt, NULL);
+    assert_true(one >= 1 && one < gaia);
+    snprintf(flt, sizeof flt, "%.8s host~gaia", ids);
+    assert_int_equal(fold_matches(w->url, flt, NULL), one);
+    snprintf(flt, sizeof flt, "%.8s host=csvhost", ids);
+    free(ids);
+    assert_int_equal(fold_matches(w->url, flt, NULL), 0);
+    /* a term C must decide on each record (a figure; run!=): the walk (1) */
+    static const char *const walked[] = {"iops~1", "run!=00000000"};
+    for (size_t i = 0; i < sizeof walked / sizeof *walked; i++) {
+        bl_store *s = bl_store_open_existing(w->url, err, sizeof err);
+        assert_non_null(s);
+        bl_filter f = {0};
+        assert_int_equal(bl_filter_add(&f, walked[i], err, sizeof err), 0);
+        groups none = {0};
+        check c = {.want = &none};
+        assert_int_equal(bl_store_fold(s, &f, check_one, &c, err, sizeof err), 1);
+        assert_int_equal(c.seen, 0);
+        bl_filter_free(&f);
+        bl_store_close(s);
+    }
 }
 
 /* A query on url's database as its owner; the rows (caller clears). */
