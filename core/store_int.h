@@ -142,6 +142,9 @@ void bl_import_info_set(bl_import_info *info, const char *hash, const char *form
  * read. */
 int bl_store_relabel_json(const char *json, size_t len, const bl_label *set, size_t n_set,
                           char *const *unset, size_t n_unset, bl_strbuf *out);
+/* Whether C's filter decides term t on a record's shape (fold.h) as on the record: what t
+ * reads a shape keeps, so every record of a shape answers alike (not run, nor hints). */
+int bl_store_shape_decides(const bl_filter_term *t);
 
 /* --- SQLite backend --- */
 

@@ -89,13 +89,9 @@ static int walk(bl_store *s, const char *sql, const pg_where *w, row_fn fn, void
  * value t reads (fold.h), and run, tool= and test= are SQL's. */
 static int shape_term(const bl_filter_term *t)
 {
-    if (t->op != '=' && t->op != '!' && t->op != '~')
-        return 0;
-    if (strncmp(t->key, "label.", 6) == 0)
-        return 1;
     if (t->op == '=' && (!strcmp(t->key, "tool") || !strcmp(t->key, "test")))
         return 0;
-    return strcmp(t->key, "run") != 0 && bl_fold_keeps(t->key);
+    return bl_store_shape_decides(t);
 }
 
 typedef struct shape_ids {
