@@ -53,6 +53,10 @@ static void where_of(pg_where *w, const bl_filter *f, const char *p)
     }
 }
 
+#define FROM_RECORDS(r)                                                                            \
+    " FROM records " r " JOIN runs " r "u ON " r "u.import_id = " r ".import_id AND " r            \
+    "u.run = " r ".run"
+
 typedef bl_pg_row_fn row_fn;
 
 /* Runs sql with w's parameters and calls fn on each row as it arrives; a nonzero return
@@ -113,16 +117,28 @@ static int shape_row(void *ctx, const PGresult *row)
 }
 
 /* The ids of the shapes f's shape terms match, as an array literal into c->ids: one read of
- * the shapes table (thousands of rows for a store of many dd files), C's filter on each. */
+ * the shapes table (thousands of rows for a store of many dd files), C's filter on each;
+ * with run= terms, only the shapes of those runs' records (a run's report reads no more). */
 static int shapes_matching(bl_store *s, const bl_filter *f, shape_ids *c, char *err, size_t errlen)
 {
     bl_filter sf = {.t = bl_xcalloc(f->n, sizeof *sf.t)}; /* borrows f's terms */
-    for (size_t i = 0; i < f->n; i++)
+    int runs = 0;
+    for (size_t i = 0; i < f->n; i++) {
         if (shape_term(&f->t[i]))
             sf.t[sf.n++] = f->t[i];
+        runs |= f->t[i].op == '=' && strcmp(f->t[i].key, "run") == 0;
+    }
     c->f = &sf;
-    pg_where none = {.n = 0};
-    int rc = walk(s, "SELECT id, shape FROM shapes", &none, shape_row, c, err, errlen);
+    pg_where w = {.n = 0};
+    bl_strbuf_init(&w.sql);
+    bl_strbuf_puts(&w.sql, "SELECT id, shape FROM shapes");
+    if (runs) {
+        bl_strbuf_puts(&w.sql, " WHERE id IN (SELECT r.shape_id" FROM_RECORDS("r") " WHERE true");
+        where_of(&w, f, "r");
+        bl_strbuf_putc(&w.sql, ')');
+    }
+    int rc = walk(s, w.sql.s, &w, shape_row, c, err, errlen);
+    bl_strbuf_free(&w.sql);
     bl_strbuf_puts(&c->ids, c->ids.len ? "}" : "{}");
     c->f = NULL;
     free(sf.t);
@@ -164,10 +180,6 @@ int bl_pg_fold_walk(bl_store *s, const bl_filter *f, const char *head, const cha
     bl_strbuf_free(&w.sql);
     return rc;
 }
-
-#define FROM_RECORDS(r)                                                                            \
-    " FROM records " r " JOIN runs " r "u ON " r "u.import_id = " r ".import_id AND " r            \
-    "u.run = " r ".run"
 
 typedef struct each_ctx {
     const bl_filter *f;
