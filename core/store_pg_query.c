@@ -165,7 +165,13 @@ int bl_pg_fold_walk(bl_store *s, const bl_filter *f, const char *head, const cha
     where_of(&w, f, "r");
     shape_ids c = {.f = NULL};
     bl_strbuf_init(&c.ids);
-    int rc = on_shapes ? shapes_matching(s, f, &c, err, errlen) : 0;
+    /* the shapes read and the grouped query see one snapshot: an import between them would
+     * bring records of shapes not read */
+    int tx = on_shapes && PQtransactionStatus(s->pg) == PQTRANS_IDLE;
+    int rc =
+        tx ? bl_pg_exec(s, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", err, errlen) : 0;
+    if (rc == 0 && on_shapes)
+        rc = shapes_matching(s, f, &c, err, errlen);
     if (on_shapes) {
         /* records without a shape stay in: the grouped query tells the unfilled (walk) and
          * leaves out the unreadable, as without the terms */
@@ -176,6 +182,10 @@ int bl_pg_fold_walk(bl_store *s, const bl_filter *f, const char *head, const cha
     bl_strbuf_puts(&w.sql, tail);
     if (rc == 0)
         rc = walk(s, w.sql.s, &w, fn, ctx, err, errlen);
+    if (tx && rc < 0)
+        bl_pg_rollback(s);
+    else if (tx && bl_pg_exec(s, "COMMIT", err, errlen) != 0)
+        rc = -1;
     bl_strbuf_free(&c.ids);
     bl_strbuf_free(&w.sql);
     return rc;

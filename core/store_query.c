@@ -277,85 +277,62 @@ int bl_store_shape_decides(const bl_filter_term *t)
     return strcmp(t->key, "run") != 0 && bl_fold_keeps(t->key);
 }
 
-/* The ids of the shapes C's filter sf matches, as a JSON array into ids; -1 with err. */
-static int shapes_matching(bl_store *s, const bl_filter *sf, bl_strbuf *ids, char *err,
-                           size_t errlen)
+/* SQL's bl_shape_match(shape): whether the stored shape matches every term of the filter
+ * (user data) a shape decides; an unreadable one is in, so that the fold says so. */
+static void shape_match(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    sqlite3_stmt *st = NULL;
-    int step = SQLITE_ERROR;
-    if (sqlite3_prepare_v2(s->db, "SELECT id, shape FROM shapes", -1, &st, NULL) == SQLITE_OK) {
-        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-            bl_record *r = bl_record_from_json((const char *)sqlite3_column_text(st, 1),
-                                               (size_t)sqlite3_column_bytes(st, 1), NULL, 0);
-            /* unreadable: in, so that the fold says so as without the terms */
-            if (!r || bl_filter_match(sf, r))
-                bl_strbuf_printf(ids, "%c%lld", ids->len ? ',' : '[',
-                                 (long long)sqlite3_column_int64(st, 0));
-            bl_record_free(r);
-        }
+    (void)argc;
+    const bl_filter *f = sqlite3_user_data(ctx);
+    bl_record *r = bl_record_from_json((const char *)sqlite3_value_text(argv[0]),
+                                       (size_t)sqlite3_value_bytes(argv[0]), NULL, 0);
+    int in = 1;
+    for (size_t i = 0; r && in && i < f->n; i++) {
+        bl_filter one = {1, &f->t[i]}; /* never run=, whose terms select any of their runs */
+        in = !bl_store_shape_decides(&f->t[i]) || bl_filter_match(&one, r);
     }
-    if (step != SQLITE_DONE)
-        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
-    sqlite3_finalize(st);
-    bl_strbuf_puts(ids, ids->len ? "]" : "[]");
-    return step == SQLITE_DONE ? 0 : -1;
+    bl_record_free(r);
+    sqlite3_result_int(ctx, in);
 }
 
-static sqlite3_stmt *select_fold(bl_store *s, const bl_filter *f, const bl_filter *on_shapes,
-                                 int *exact, char *err, size_t errlen)
+/* Terms on what a shape keeps: C decides them on each shape (bl_shape_match, in the same
+ * statement: one snapshot), and the records come from the fold index by shape_id, their JSON
+ * never read; the rest as in every walk. f must outlive the statement. */
+sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
+                                   size_t errlen)
 {
     sql_where w = {.n = 0, .exact = 1};
     bl_strbuf_init(&w.sql);
     /* every record has its run and import (foreign keys, a run added before its records):
      * the joins only serve run=ID terms */
-    int runs = 0;
-    for (size_t i = 0; f && i < f->n; i++)
+    int runs = 0, on_shapes = 0;
+    bl_filter rest = {0}; /* borrows f's terms */
+    if (f && f->n)
+        rest.t = bl_xcalloc(f->n, sizeof *rest.t);
+    for (size_t i = 0; f && i < f->n; i++) {
         runs |= strcmp(f->t[i].key, "run") == 0;
+        if (bl_store_shape_decides(&f->t[i]))
+            on_shapes = 1;
+        else
+            rest.t[rest.n++] = f->t[i];
+    }
+    if (on_shapes && sqlite3_create_function(s->db, "bl_shape_match", 1, SQLITE_UTF8, (void *)f,
+                                             shape_match, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        free(rest.t);
+        bl_strbuf_free(&w.sql);
+        return NULL;
+    }
     bl_strbuf_puts(&w.sql, "SELECT min(r.id), sh.shape, bl_fold(r.f_bw, r.f_iops, r.f_lat, "
                            "r.f_p50, r.f_p99, r.f_p999, r.f_value, r.f_cpu, r.f_flags)");
     bl_strbuf_puts(&w.sql, runs ? FROM_RECORDS("r") : " FROM records r");
     bl_strbuf_puts(&w.sql, " JOIN shapes sh ON sh.id = r.shape_id WHERE 1");
-    where_all(&w, f, "r");
-    if (on_shapes->n && w.exact && w.n < 64) { /* not exact: the caller walks, no shapes read */
-        bl_strbuf ids;
-        bl_strbuf_init(&ids);
-        if (shapes_matching(s, on_shapes, &ids, err, errlen) != 0) {
-            bl_strbuf_free(&ids);
-            for (int i = 0; i < w.n; i++)
-                free(w.owned[i]);
-            bl_strbuf_free(&w.sql);
-            return NULL;
-        }
-        bl_strbuf_puts(&w.sql, " AND r.shape_id IN (SELECT value FROM json_each(?))");
-        char *owned = bl_strbuf_take(&ids);
-        add_param(&w, owned, owned);
-    } else if (on_shapes->n) {
-        w.exact = 0;
-    }
+    if (on_shapes)
+        bl_strbuf_puts(&w.sql,
+                       " AND r.shape_id IN (SELECT id FROM shapes WHERE bl_shape_match(shape))");
+    where_all(&w, &rest, "r");
+    free(rest.t);
     bl_strbuf_puts(&w.sql, " GROUP BY r.shape_id ORDER BY 1");
     return prepare_where(s, &w, exact, err, errlen);
-}
-
-sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
-                                   size_t errlen)
-{
-    /* terms on what a shape keeps: C decides them on each shape, and SQL takes the shapes'
-     * ids from the index, never reading a record's JSON; the rest as in every walk */
-    bl_filter on_shapes = {0}, rest = {0}; /* borrow f's terms */
-    if (f && f->n) {
-        on_shapes.t = bl_xcalloc(f->n, sizeof *on_shapes.t);
-        rest.t = bl_xcalloc(f->n, sizeof *rest.t);
-    }
-    for (size_t i = 0; f && i < f->n; i++) {
-        if (bl_store_shape_decides(&f->t[i]))
-            on_shapes.t[on_shapes.n++] = f->t[i];
-        else
-            rest.t[rest.n++] = f->t[i];
-    }
-    sqlite3_stmt *st = select_fold(s, &rest, &on_shapes, exact, err, errlen);
-    free(on_shapes.t);
-    free(rest.t);
-    return st;
 }
 
 static void step_error(bl_store *s, char *err, size_t errlen)
