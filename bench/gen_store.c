@@ -2,7 +2,9 @@
  * (fio jobs with clat percentiles, bonnie++ block writes and seeks, CrystalDiskMark cells),
  * figures drawn from a fixed-seed generator so every run of the bench is the same.
  *
- *   gen_store DB RECORDS RUNS */
+ *   gen_store DB RECORDS RUNS [many]
+ * many: each run its own source file (as a store of many dd files): a shape per run and kind,
+ * thousands of shapes, where the default makes 20 hosts' 8 kinds. */
 #include "../core/store.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,11 +36,14 @@ static const struct {
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
-static bl_record *make(size_t k, long run, long line, const char *host)
+static bl_record *make(size_t k, long run, long line, const char *host, long file)
 {
     bl_record *r = bl_record_new();
     char src[64];
-    snprintf(src, sizeof src, "bench/%s.txt", host);
+    if (file >= 0)
+        snprintf(src, sizeof src, "bench/%s-%ld.txt", host, file);
+    else
+        snprintf(src, sizeof src, "bench/%s.txt", host);
     bl_record_set_str(&r->source, src);
     r->line = line;
     r->run = run;
@@ -74,8 +79,8 @@ static bl_record *make(size_t k, long run, long line, const char *host)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: gen_store DB RECORDS RUNS\n");
+    if (argc != 4 && !(argc == 5 && strcmp(argv[4], "many") == 0)) {
+        fprintf(stderr, "usage: gen_store DB RECORDS RUNS [many]\n");
         return 2;
     }
     long n = atol(argv[2]), runs = atol(argv[3]), per = (n + runs - 1) / runs, done = 0;
@@ -91,7 +96,8 @@ int main(int argc, char **argv)
         bl_records rs;
         bl_records_init(&rs);
         for (long i = 0; i < per && done < n; i++, done++)
-            bl_records_push(&rs, make((size_t)i % N_KINDS, run / 20 + 1, 10 + i, host));
+            bl_records_push(
+                &rs, make((size_t)i % N_KINDS, run / 20 + 1, 10 + i, host, argc == 5 ? run : -1));
         if (bl_store_import(s, rs.v[0]->source, NULL, "bench", &rs, NULL, err, sizeof err) < 0) {
             fprintf(stderr, "%s\n", err);
             return 1;

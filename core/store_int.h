@@ -142,6 +142,9 @@ void bl_import_info_set(bl_import_info *info, const char *hash, const char *form
  * read. */
 int bl_store_relabel_json(const char *json, size_t len, const bl_label *set, size_t n_set,
                           char *const *unset, size_t n_unset, bl_strbuf *out);
+/* Whether C's filter decides term t on a record's shape (fold.h) as on the record: what t
+ * reads a shape keeps, so every record of a shape answers alike (not run, nor hints). */
+int bl_store_shape_decides(const bl_filter_term *t);
 
 /* --- SQLite backend --- */
 
@@ -167,7 +170,8 @@ int bl_store_sqlite_fill_fold(sqlite3 *db, const char *path, char *err, size_t e
 /* The registered progress (store.h), or a no-op: called by long upgrades. */
 void bl_store_progress(const char *path, const char *what, int64_t done, int64_t total);
 /* bl_store_fold on SQLite; and its statement (store_query.c): rows of (first id, shape,
- * bl_fold(...)) in order of first id; *exact 0 when C must check a term. */
+ * bl_fold(...)) in order of first id; *exact 0 when C must check a term; f is read by the
+ * statement (C's filter on each shape): it must outlive it. */
 int bl_store_sqlite_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
                          size_t errlen);
 /* bl_store_each_lean's statement: rows of (shape id, run, line, when, fold figures) of the

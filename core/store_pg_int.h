@@ -94,8 +94,9 @@ int bl_pg_shape_ids(bl_store *s, bl_pg_shapes *sh, char *err, size_t errlen);
 /* The v3 migration's fill of every stored record's fold columns; -1 with err. */
 int bl_pg_fill_fold(bl_store *s, char *err, size_t errlen);
 /* bl_store_fold on PostgreSQL (store_pg_fold.c); and the query it runs (store_pg_query.c):
- * head (ending in a WHERE) + the filter's terms + tail, rows to fn; 1 when a term is one C
- * must decide (nothing run). */
+ * head (ending in a WHERE, records aliased r) + the filter's terms + tail, rows to fn; terms
+ * on what a shape keeps (fold.h) become the shapes C's filter matches; 1 when a term is one C
+ * must decide on each record (nothing run). */
 int bl_store_pg_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, char *err,
                      size_t errlen);
 typedef int (*bl_pg_row_fn)(void *ctx, const PGresult *row);

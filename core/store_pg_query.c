@@ -1,7 +1,9 @@
 /* Reading and changing the PostgreSQL store. Rows stream one at a time (libpq's single-row
  * mode), so memory does not grow with the store. The terms SQL decides as C does go into
  * the WHERE (run=ID through the runs' IDs, tool= and test= through their index); every
- * record of a filtered walk is still checked in C, the one rule of FILTER. Records come in
+ * record of a filtered walk is still checked in C, the one rule of FILTER. The grouped query
+ * (bl_pg_fold_walk) also takes the terms on what a shape keeps, C deciding them on each
+ * shape: the same answer as on each of its records. Records come in
  * import order (import, then record id): concurrent imports interleave record ids, and an
  * import's records stay together. Relabel and delete are one transaction each, their
  * records read FOR UPDATE so that two editors of one run do not lose an edit. */
@@ -51,6 +53,10 @@ static void where_of(pg_where *w, const bl_filter *f, const char *p)
     }
 }
 
+#define FROM_RECORDS(r)                                                                            \
+    " FROM records " r " JOIN runs " r "u ON " r "u.import_id = " r ".import_id AND " r            \
+    "u.run = " r ".run"
+
 typedef bl_pg_row_fn row_fn;
 
 /* Runs sql with w's parameters and calls fn on each row as it arrives; a nonzero return
@@ -83,14 +89,73 @@ static int walk(bl_store *s, const char *sql, const pg_where *w, row_fn fn, void
     return stop ? stop : failed ? -1 : 0;
 }
 
+/* Whether C decides term t on a record's shape exactly: every record of a shape has the
+ * value t reads (fold.h), and run, tool= and test= are SQL's. */
+static int shape_term(const bl_filter_term *t)
+{
+    if (t->op == '=' && (!strcmp(t->key, "tool") || !strcmp(t->key, "test")))
+        return 0;
+    return bl_store_shape_decides(t);
+}
+
+typedef struct shape_ids {
+    const bl_filter *f; /* the shape terms */
+    bl_strbuf ids;      /* the matching shapes' ids, an array literal being built */
+} shape_ids;
+
+static int shape_row(void *ctx, const PGresult *row)
+{
+    shape_ids *c = ctx;
+    bl_record *r =
+        bl_record_from_json(PQgetvalue(row, 0, 1), (size_t)PQgetlength(row, 0, 1), NULL, 0);
+    if (!r || bl_filter_match(c->f, r)) { /* unreadable: the grouped query says so */
+        bl_strbuf_putc(&c->ids, c->ids.len ? ',' : '{');
+        bl_strbuf_puts(&c->ids, PQgetvalue(row, 0, 0));
+    }
+    bl_record_free(r);
+    return 0;
+}
+
+/* The ids of the shapes f's shape terms match, as an array literal into c->ids: one read of
+ * the shapes table (thousands of rows for a store of many dd files), C's filter on each;
+ * with run= terms, only the shapes of those runs' records (a run's report reads no more). */
+static int shapes_matching(bl_store *s, const bl_filter *f, shape_ids *c, char *err, size_t errlen)
+{
+    bl_filter sf = {.t = bl_xcalloc(f->n, sizeof *sf.t)}; /* borrows f's terms */
+    int runs = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        if (shape_term(&f->t[i]))
+            sf.t[sf.n++] = f->t[i];
+        runs |= f->t[i].op == '=' && strcmp(f->t[i].key, "run") == 0;
+    }
+    c->f = &sf;
+    pg_where w = {.n = 0};
+    bl_strbuf_init(&w.sql);
+    bl_strbuf_puts(&w.sql, "SELECT id, shape FROM shapes");
+    if (runs) {
+        bl_strbuf_puts(&w.sql, " WHERE id IN (SELECT r.shape_id" FROM_RECORDS("r") " WHERE true");
+        where_of(&w, f, "r");
+        bl_strbuf_putc(&w.sql, ')');
+    }
+    int rc = walk(s, w.sql.s, &w, shape_row, c, err, errlen);
+    bl_strbuf_free(&w.sql);
+    bl_strbuf_puts(&c->ids, c->ids.len ? "}" : "{}");
+    c->f = NULL;
+    free(sf.t);
+    return rc;
+}
+
 int bl_pg_fold_walk(bl_store *s, const bl_filter *f, const char *head, const char *tail,
                     bl_pg_row_fn fn, void *ctx, char *err, size_t errlen)
 {
+    int on_shapes = 0;
     for (size_t i = 0; f && i < f->n; i++) {
         const bl_filter_term *t = &f->t[i];
-        if (t->op != '=' ||
-            (strcmp(t->key, "run") && strcmp(t->key, "tool") && strcmp(t->key, "test")))
-            return 1; /* a term C must decide */
+        if (shape_term(t))
+            on_shapes = 1;
+        else if (t->op != '=' ||
+                 (strcmp(t->key, "run") && strcmp(t->key, "tool") && strcmp(t->key, "test")))
+            return 1; /* a term C must decide on each record */
     }
     if (f && f->n > 60)
         return 1;
@@ -98,15 +163,33 @@ int bl_pg_fold_walk(bl_store *s, const bl_filter *f, const char *head, const cha
     bl_strbuf_init(&w.sql);
     bl_strbuf_puts(&w.sql, head);
     where_of(&w, f, "r");
+    shape_ids c = {.f = NULL};
+    bl_strbuf_init(&c.ids);
+    /* the shapes read and the grouped query see one snapshot: an import between them would
+     * bring records of shapes not read */
+    int tx = on_shapes && PQtransactionStatus(s->pg) == PQTRANS_IDLE;
+    int rc =
+        tx ? bl_pg_exec(s, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", err, errlen) : 0;
+    if (rc == 0 && on_shapes)
+        rc = shapes_matching(s, f, &c, err, errlen);
+    if (on_shapes) {
+        /* records without a shape stay in: the grouped query tells the unfilled (walk) and
+         * leaves out the unreadable, as without the terms */
+        bl_strbuf_printf(&w.sql, " AND (r.shape_id = ANY($%d::bigint[]) OR r.shape_id IS NULL)",
+                         w.n + 1);
+        w.params[w.n++] = c.ids.s;
+    }
     bl_strbuf_puts(&w.sql, tail);
-    int rc = walk(s, w.sql.s, &w, fn, ctx, err, errlen);
+    if (rc == 0)
+        rc = walk(s, w.sql.s, &w, fn, ctx, err, errlen);
+    if (tx && rc < 0)
+        bl_pg_rollback(s);
+    else if (tx && bl_pg_exec(s, "COMMIT", err, errlen) != 0)
+        rc = -1;
+    bl_strbuf_free(&c.ids);
     bl_strbuf_free(&w.sql);
     return rc;
 }
-
-#define FROM_RECORDS(r)                                                                            \
-    " FROM records " r " JOIN runs " r "u ON " r "u.import_id = " r ".import_id AND " r            \
-    "u.run = " r ".run"
 
 typedef struct each_ctx {
     const bl_filter *f;

@@ -5,6 +5,7 @@
  * every record is decoded and checked in C too. A walk that needs
  * no decoded record (export as JSON Lines) reads the stored text as it is. */
 #include "fields.h"
+#include "fold.h"
 #include "jsonl.h"
 #include "record_decode.h"
 #include "store_int.h"
@@ -267,6 +268,35 @@ sqlite3_stmt *bl_store_select_lean(bl_store *s, const bl_filter *f, int *exact, 
     return prepare_where(s, &w, exact, err, errlen);
 }
 
+int bl_store_shape_decides(const bl_filter_term *t)
+{
+    if (t->op != '=' && t->op != '!' && t->op != '~')
+        return 0;
+    if (strncmp(t->key, "label.", 6) == 0)
+        return 1;
+    return strcmp(t->key, "run") != 0 && bl_fold_keeps(t->key);
+}
+
+/* SQL's bl_shape_match(shape): whether the stored shape matches every term of the filter
+ * (user data) a shape decides; an unreadable one is in, so that the fold says so. */
+static void shape_match(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const bl_filter *f = sqlite3_user_data(ctx);
+    bl_record *r = bl_record_from_json((const char *)sqlite3_value_text(argv[0]),
+                                       (size_t)sqlite3_value_bytes(argv[0]), NULL, 0);
+    int in = 1;
+    for (size_t i = 0; r && in && i < f->n; i++) {
+        bl_filter one = {1, &f->t[i]}; /* never run=, whose terms select any of their runs */
+        in = !bl_store_shape_decides(&f->t[i]) || bl_filter_match(&one, r);
+    }
+    bl_record_free(r);
+    sqlite3_result_int(ctx, in);
+}
+
+/* Terms on what a shape keeps: C decides them on each shape (bl_shape_match, in the same
+ * statement: one snapshot), and the records come from the fold index by shape_id, their JSON
+ * never read; the rest as in every walk. f must outlive the statement. */
 sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
                                    size_t errlen)
 {
@@ -274,14 +304,33 @@ sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, 
     bl_strbuf_init(&w.sql);
     /* every record has its run and import (foreign keys, a run added before its records):
      * the joins only serve run=ID terms */
-    int runs = 0;
-    for (size_t i = 0; f && i < f->n; i++)
+    int runs = 0, on_shapes = 0;
+    bl_filter rest = {0}; /* borrows f's terms */
+    if (f && f->n)
+        rest.t = bl_xcalloc(f->n, sizeof *rest.t);
+    for (size_t i = 0; f && i < f->n; i++) {
         runs |= strcmp(f->t[i].key, "run") == 0;
+        if (bl_store_shape_decides(&f->t[i]))
+            on_shapes = 1;
+        else
+            rest.t[rest.n++] = f->t[i];
+    }
+    if (on_shapes && sqlite3_create_function(s->db, "bl_shape_match", 1, SQLITE_UTF8, (void *)f,
+                                             shape_match, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        free(rest.t);
+        bl_strbuf_free(&w.sql);
+        return NULL;
+    }
     bl_strbuf_puts(&w.sql, "SELECT min(r.id), sh.shape, bl_fold(r.f_bw, r.f_iops, r.f_lat, "
                            "r.f_p50, r.f_p99, r.f_p999, r.f_value, r.f_cpu, r.f_flags)");
     bl_strbuf_puts(&w.sql, runs ? FROM_RECORDS("r") : " FROM records r");
     bl_strbuf_puts(&w.sql, " JOIN shapes sh ON sh.id = r.shape_id WHERE 1");
-    where_all(&w, f, "r");
+    if (on_shapes)
+        bl_strbuf_puts(&w.sql,
+                       " AND r.shape_id IN (SELECT id FROM shapes WHERE bl_shape_match(shape))");
+    where_all(&w, &rest, "r");
+    free(rest.t);
     bl_strbuf_puts(&w.sql, " GROUP BY r.shape_id ORDER BY 1");
     return prepare_where(s, &w, exact, err, errlen);
 }

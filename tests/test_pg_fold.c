@@ -122,18 +122,16 @@ static void test_reports_same(void **state)
     BL_TEST_PG_NEED();
     world *w = *state;
     static const char *const cmds[] = {
-        "report",
-        "report --csv",
-        "report --md",
-        "report --by host",
-        "report --by fs,host --csv",
-        "report --by host --pool",
-        "report tool=fio",
-        "report tool=bonnie++ --csv",
+        "report", "report --csv", "report --md", "report --by host", "report --by fs,host --csv",
+        "report --by host --pool", "report tool=fio", "report tool=bonnie++ --csv",
         "report test=seq-rewrite --by source",
         "report --baseline 'bonnie-1.03_handtyped_x2_fast.txt · Gaia' tool=bonnie++",
         "report host=Gaia",
         "report RUN tool=bonnie++", /* RUN: the ID of a bonnie++ run (the same in both) */
+        /* terms C decides on each shape (the grouped query too, see test_fold_taken_and_exact) */
+        "report host~gaia --csv", "report host!=Gaia --by host", "report label.job=x rw~RAND",
+        "report source~bonnie-1 fs!=ext4 --md",
+        "report RUN size!=none", /* the run whole, host= or not */
     };
     int rl;
     char *ids = run(NULL, &rl, "list --db %s/s.db tool=bonnie++", w->dir);
@@ -276,8 +274,13 @@ static size_t fold_matches(const char *url, const char *filter, groups *want_gro
         print_error("%s\n", err);
     assert_non_null(s);
     bl_filter f = {0};
-    if (filter)
-        assert_int_equal(bl_filter_add(&f, filter, err, sizeof err), 0);
+    for (const char *p = filter; p && *p;) { /* terms split at spaces */
+        char term[256];
+        size_t len = strcspn(p, " ");
+        snprintf(term, sizeof term, "%.*s", (int)len, p);
+        assert_int_equal(bl_filter_add(&f, term, err, sizeof err), 0);
+        p += len + (p[len] == ' ');
+    }
     groups walked = {0};
     groups *want = want_groups ? want_groups : &walked;
     if (!want_groups)
@@ -297,26 +300,67 @@ static size_t fold_matches(const char *url, const char *filter, groups *want_gro
     return n;
 }
 
+/* bl_store_fold's answer on db under one term when it does not fold (1: the walk). */
+static int fold_declines(const char *db, const char *term)
+{
+    char err[512];
+    bl_store *s = bl_store_open_existing(db, err, sizeof err);
+    assert_non_null(s);
+    bl_filter f = {0};
+    assert_int_equal(bl_filter_add(&f, term, err, sizeof err), 0);
+    groups none = {0};
+    check c = {.want = &none};
+    int rc = bl_store_fold(s, &f, check_one, &c, err, sizeof err);
+    assert_int_equal(c.seen, 0);
+    bl_filter_free(&f);
+    bl_store_close(s);
+    return rc;
+}
+
+/* The fold of db (PostgreSQL or SQLite) taken and exact under terms of every kind. */
+static void fold_filters(const char *db, int pg)
+{
+    size_t all = fold_matches(db, NULL, NULL);
+    assert_true(all > 100);
+    size_t fio = fold_matches(db, "tool=fio", NULL);
+    assert_true(fio > 10 && fio < all);
+    /* terms on what a shape keeps (labels, source, bs...), decided by C on the shapes */
+    size_t gaia = fold_matches(db, "host=Gaia", NULL);
+    assert_true(gaia >= 20 && gaia < all); /* bonnie-1.03_handtyped_x2_fast.txt: 2 runs of 10 */
+    assert_int_equal(fold_matches(db, "label.host=Gaia", NULL), gaia);
+    size_t gaia_ci = fold_matches(db, "host~gAIa", NULL);
+    assert_true(gaia_ci >= gaia);
+    assert_int_equal(fold_matches(db, "host!=Gaia", NULL), all - gaia);
+    assert_int_equal(fold_matches(db, "fs!=ext4", NULL), all); /* no record has fs */
+    assert_int_equal(fold_matches(db, "fs=ext4", NULL), 0);    /* no shape matches */
+    size_t x = fold_matches(db, "job=x rw~RAND tool=fio", NULL);
+    assert_true(x >= 5 && x < fio);
+    size_t dd = fold_matches(db, "source~gnu-dd bs!=4096", NULL);
+    assert_true(dd > 5 && dd < all);
+    /* run= with a label: SQL takes the run, C the label */
+    char *ids = run(NULL, &(int){0}, "list --db '%s' host=Gaia", db), flt[64];
+    snprintf(flt, sizeof flt, "%.8s", ids);
+    size_t one = fold_matches(db, flt, NULL);
+    assert_true(one >= 1 && one < gaia);
+    snprintf(flt, sizeof flt, "%.8s host~gaia", ids);
+    assert_int_equal(fold_matches(db, flt, NULL), one);
+    snprintf(flt, sizeof flt, "%.8s host=csvhost", ids);
+    free(ids);
+    assert_int_equal(fold_matches(db, flt, NULL), 0);
+    /* a term C must decide on each record (a figure; on PostgreSQL run!=): the walk (1) */
+    assert_int_equal(fold_declines(db, "iops~1"), 1);
+    if (pg)
+        assert_int_equal(fold_declines(db, "run!=00000000"), 1);
+}
+
 static void test_fold_taken_and_exact(void **state)
 {
     BL_TEST_PG_NEED();
     world *w = *state;
-    size_t all = fold_matches(w->url, NULL, NULL);
-    assert_true(all > 100);
-    size_t fio = fold_matches(w->url, "tool=fio", NULL);
-    assert_true(fio > 10 && fio < all);
-    /* a term C must decide: the walk (1) */
-    char err[512];
-    bl_store *s = bl_store_open_existing(w->url, err, sizeof err);
-    assert_non_null(s);
-    bl_filter f = {0};
-    assert_int_equal(bl_filter_add(&f, "host~gaia", err, sizeof err), 0);
-    groups none = {0};
-    check c = {.want = &none};
-    assert_int_equal(bl_store_fold(s, &f, check_one, &c, err, sizeof err), 1);
-    assert_int_equal(c.seen, 0);
-    bl_filter_free(&f);
-    bl_store_close(s);
+    char db[600];
+    snprintf(db, sizeof db, "%s/s.db", w->dir);
+    fold_filters(w->url, 1);
+    fold_filters(db, 0);
 }
 
 /* A query on url's database as its owner; the rows (caller clears). */
@@ -393,6 +437,11 @@ static void test_special_figures(void **state)
     assert_true(n_inf > 2);
     assert_true(fold_matches(url, NULL, &want) > 50);
     groups_free(&want);
+    /* a record without its fold columns (stored by no benchlog of schema 3): the walk, also
+     * when the terms go to the shapes */
+    PQclear(sql(url, "UPDATE records SET shape_id = NULL, f_flags = 0 WHERE id = (SELECT "
+                     "max(id) FROM records)"));
+    assert_int_equal(fold_declines(url, "host!=nowhere"), 1);
     free(url);
 }
 
