@@ -252,6 +252,9 @@ sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *ex
     return prepare_where(s, &w, exact, err, errlen);
 }
 
+static int where_shapes(bl_store *s, const bl_filter *f, sql_where *w, bl_filter *rest, char *err,
+                        size_t errlen);
+
 sqlite3_stmt *bl_store_select_lean(bl_store *s, const bl_filter *f, int *exact, char *err,
                                    size_t errlen)
 {
@@ -263,7 +266,14 @@ sqlite3_stmt *bl_store_select_lean(bl_store *s, const bl_filter *f, int *exact, 
                            "json_extract(r.json, '$.line'), json_extract(r.json, '$.when'), "
                            "r.f_bw, r.f_iops, r.f_lat, r.f_p50, r.f_p99, r.f_p999, r.f_value, "
                            "r.f_cpu" FROM_RECORDS("r") " WHERE r.shape_id IS NOT NULL");
-    where_all(&w, f, "r");
+    bl_filter rest;
+    if (where_shapes(s, f, &w, &rest, err, errlen) != 0) {
+        free(rest.t);
+        bl_strbuf_free(&w.sql);
+        return NULL;
+    }
+    where_all(&w, &rest, "r");
+    free(rest.t);
     bl_strbuf_puts(&w.sql, " ORDER BY r.id");
     return prepare_where(s, &w, exact, err, errlen);
 }
@@ -294,9 +304,35 @@ static void shape_match(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_int(ctx, in);
 }
 
-/* Terms on what a shape keeps: C decides them on each shape (bl_shape_match, in the same
- * statement: one snapshot), and the records come from the fold index by shape_id, their JSON
- * never read; the rest as in every walk. f must outlive the statement. */
+/* Splits f: its terms on what a shape keeps become one condition on the record's shape_id,
+ * C deciding them on each shape (bl_shape_match, in the same statement: one snapshot), so
+ * that no record's JSON is read for them; the others go to rest (borrowed, caller frees
+ * rest->t) for where_all. f must outlive the statement. 0, or -1 with err. */
+static int where_shapes(bl_store *s, const bl_filter *f, sql_where *w, bl_filter *rest, char *err,
+                        size_t errlen)
+{
+    int on_shapes = 0;
+    *rest = (bl_filter){0};
+    if (f && f->n)
+        rest->t = bl_xcalloc(f->n, sizeof *rest->t);
+    for (size_t i = 0; f && i < f->n; i++) {
+        if (bl_store_shape_decides(&f->t[i]))
+            on_shapes = 1;
+        else
+            rest->t[rest->n++] = f->t[i];
+    }
+    if (!on_shapes)
+        return 0;
+    if (sqlite3_create_function(s->db, "bl_shape_match", 1, SQLITE_UTF8, (void *)f, shape_match,
+                                NULL, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
+        return -1;
+    }
+    bl_strbuf_puts(&w->sql,
+                   " AND r.shape_id IN (SELECT id FROM shapes WHERE bl_shape_match(shape))");
+    return 0;
+}
+
 sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
                                    size_t errlen)
 {
@@ -304,31 +340,19 @@ sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, 
     bl_strbuf_init(&w.sql);
     /* every record has its run and import (foreign keys, a run added before its records):
      * the joins only serve run=ID terms */
-    int runs = 0, on_shapes = 0;
-    bl_filter rest = {0}; /* borrows f's terms */
-    if (f && f->n)
-        rest.t = bl_xcalloc(f->n, sizeof *rest.t);
-    for (size_t i = 0; f && i < f->n; i++) {
+    int runs = 0;
+    for (size_t i = 0; f && i < f->n; i++)
         runs |= strcmp(f->t[i].key, "run") == 0;
-        if (bl_store_shape_decides(&f->t[i]))
-            on_shapes = 1;
-        else
-            rest.t[rest.n++] = f->t[i];
-    }
-    if (on_shapes && sqlite3_create_function(s->db, "bl_shape_match", 1, SQLITE_UTF8, (void *)f,
-                                             shape_match, NULL, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", s->path, sqlite3_errmsg(s->db));
-        free(rest.t);
-        bl_strbuf_free(&w.sql);
-        return NULL;
-    }
     bl_strbuf_puts(&w.sql, "SELECT min(r.id), sh.shape, bl_fold(r.f_bw, r.f_iops, r.f_lat, "
                            "r.f_p50, r.f_p99, r.f_p999, r.f_value, r.f_cpu, r.f_flags)");
     bl_strbuf_puts(&w.sql, runs ? FROM_RECORDS("r") : " FROM records r");
     bl_strbuf_puts(&w.sql, " JOIN shapes sh ON sh.id = r.shape_id WHERE 1");
-    if (on_shapes)
-        bl_strbuf_puts(&w.sql,
-                       " AND r.shape_id IN (SELECT id FROM shapes WHERE bl_shape_match(shape))");
+    bl_filter rest;
+    if (where_shapes(s, f, &w, &rest, err, errlen) != 0) {
+        free(rest.t);
+        bl_strbuf_free(&w.sql);
+        return NULL;
+    }
     where_all(&w, &rest, "r");
     free(rest.t);
     bl_strbuf_puts(&w.sql, " GROUP BY r.shape_id ORDER BY 1");
