@@ -252,8 +252,8 @@ sqlite3_stmt *bl_store_select(bl_store *s, const bl_filter *f, int runs, int *ex
     return prepare_where(s, &w, exact, err, errlen);
 }
 
-static int where_shapes(bl_store *s, const bl_filter *f, sql_where *w, bl_filter *rest, char *err,
-                        size_t errlen);
+static sqlite3_stmt *prepare_shaped(bl_store *s, const bl_filter *f, sql_where *w, const char *tail,
+                                    int *exact, char *err, size_t errlen);
 
 sqlite3_stmt *bl_store_select_lean(bl_store *s, const bl_filter *f, int *exact, char *err,
                                    size_t errlen)
@@ -266,16 +266,7 @@ sqlite3_stmt *bl_store_select_lean(bl_store *s, const bl_filter *f, int *exact, 
                            "json_extract(r.json, '$.line'), json_extract(r.json, '$.when'), "
                            "r.f_bw, r.f_iops, r.f_lat, r.f_p50, r.f_p99, r.f_p999, r.f_value, "
                            "r.f_cpu" FROM_RECORDS("r") " WHERE r.shape_id IS NOT NULL");
-    bl_filter rest;
-    if (where_shapes(s, f, &w, &rest, err, errlen) != 0) {
-        free(rest.t);
-        bl_strbuf_free(&w.sql);
-        return NULL;
-    }
-    where_all(&w, &rest, "r");
-    free(rest.t);
-    bl_strbuf_puts(&w.sql, " ORDER BY r.id");
-    return prepare_where(s, &w, exact, err, errlen);
+    return prepare_shaped(s, f, &w, " ORDER BY r.id", exact, err, errlen);
 }
 
 int bl_store_shape_decides(const bl_filter_term *t)
@@ -333,6 +324,25 @@ static int where_shapes(bl_store *s, const bl_filter *f, sql_where *w, bl_filter
     return 0;
 }
 
+/* w's statement with f's terms (where_shapes, then where_all) and tail, prepared as
+ * prepare_where does. */
+static sqlite3_stmt *prepare_shaped(bl_store *s, const bl_filter *f, sql_where *w, const char *tail,
+                                    int *exact, char *err, size_t errlen)
+{
+    bl_filter rest;
+    if (where_shapes(s, f, w, &rest, err, errlen) != 0) {
+        free(rest.t);
+        for (int i = 0; i < w->n; i++)
+            free(w->owned[i]);
+        bl_strbuf_free(&w->sql);
+        return NULL;
+    }
+    where_all(w, &rest, "r");
+    free(rest.t);
+    bl_strbuf_puts(&w->sql, tail);
+    return prepare_where(s, w, exact, err, errlen);
+}
+
 sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, char *err,
                                    size_t errlen)
 {
@@ -347,16 +357,7 @@ sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, 
                            "r.f_p50, r.f_p99, r.f_p999, r.f_value, r.f_cpu, r.f_flags)");
     bl_strbuf_puts(&w.sql, runs ? FROM_RECORDS("r") : " FROM records r");
     bl_strbuf_puts(&w.sql, " JOIN shapes sh ON sh.id = r.shape_id WHERE 1");
-    bl_filter rest;
-    if (where_shapes(s, f, &w, &rest, err, errlen) != 0) {
-        free(rest.t);
-        bl_strbuf_free(&w.sql);
-        return NULL;
-    }
-    where_all(&w, &rest, "r");
-    free(rest.t);
-    bl_strbuf_puts(&w.sql, " GROUP BY r.shape_id ORDER BY 1");
-    return prepare_where(s, &w, exact, err, errlen);
+    return prepare_shaped(s, f, &w, " GROUP BY r.shape_id ORDER BY 1", exact, err, errlen);
 }
 
 static void step_error(bl_store *s, char *err, size_t errlen)
