@@ -255,6 +255,15 @@ static int shows_latency(const bl_report_opts *o)
     return lat;
 }
 
+void bl_report_pooled_note(const bl_table *t, bl_strbuf *out)
+{
+    bl_strbuf_printf(out,
+                     "Pooled (--pool): %zu cell%s average the records of several set-ups on "
+                     "purpose: the mean ± sample stdev and the range over them; not repeats, "
+                     "no confidence interval.",
+                     t->n_pooled, t->n_pooled == 1 ? "" : "s");
+}
+
 void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *out,
                         const char *prefix)
 {
@@ -286,12 +295,10 @@ void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *o
                          "higher is better; latency: lower), ~ within noise (inside the 95%% "
                          "confidence intervals of the repeats), = the same.\n",
                          t->cols[t->baseline].title);
-    if (t->n_pooled)
-        bl_strbuf_printf(out,
-                         "Pooled (--pool): %zu cell%s average the records of several set-ups on "
-                         "purpose: the mean ± sample stdev and the range over them; not repeats, "
-                         "no confidence interval.\n",
-                         t->n_pooled, t->n_pooled == 1 ? "" : "s");
+    if (t->n_pooled) {
+        bl_report_pooled_note(t, out);
+        bl_strbuf_putc(out, '\n');
+    }
     if (shows_latency(o) && (t->lat_from[0] || t->lat_from[1] || t->pct_from[0] || t->pct_from[1]))
         bl_strbuf_printf(out,
                          "Latency: mean of total latency (lat) for %zu record%s, of completion "

@@ -42,6 +42,8 @@ void bl_cell_text(const bl_table *t, size_t row, size_t col, bl_strbuf *sb);
 void bl_metric_text(const bl_table *t, size_t row, size_t col, bl_metric m, bl_strbuf *sb);
 /* The footnote: units, counts, how repeats combine, where latency came from (when o shows
  * latency), flags. */
+/* The sentence saying that t's pooled cells (t->n_pooled, --pool) are not repeats. */
+void bl_report_pooled_note(const bl_table *t, bl_strbuf *out);
 void bl_report_footnote(const bl_table *t, const bl_report_opts *o, bl_strbuf *out,
                         const char *prefix);
 

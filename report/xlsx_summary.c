@@ -4,6 +4,7 @@
 #include "../core/strbuf.h"
 #include "../compare/table.h"
 #include "xlsx_int.h"
+#include "render.h"
 #include "../compare/fmt.h"
 #include "../compare/group.h"
 #include <stdio.h>
@@ -82,7 +83,7 @@ static void mark_used(unsigned char *used, const bl_table *t, size_t i, size_t j
     used[C_P999] |= bl_present(c->m[BL_M_P999].fig);
     used[C_SD] |= bl_present(bl_cell_main(row, c)->sd);
     used[C_CI] |= bl_present(bl_cell_main(row, c)->ci);
-    used[C_FLAG] |= bl_present(c->flag);
+    used[C_FLAG] |= bl_present(c->flag) || c->n_setups > 1;
     used[C_RATIO] |= t->baseline >= 0;
 }
 
@@ -115,11 +116,15 @@ static void summary_line(lxw_worksheet *ws, bl_xfmt *x, const bl_table *t, size_
     worksheet_write_number(ws, r, C_N, (double)(m->n ? m->n : c->n_recs), NULL);
     num(ws, r, C_SD, m->sd, f3);
     num(ws, r, C_CI, m->ci, f3);
-    if (bl_present(c->flag)) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "implausible: %.0f× the test's median elsewhere", c->flag);
+    /* a pooled cell's n, stdev and range are over set-ups, not repeats: said in its row */
+    char buf[160] = "";
+    if (c->n_setups > 1)
+        snprintf(buf, sizeof buf, "pooled over %zu set-ups", c->n_setups);
+    if (bl_present(c->flag))
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+                 "%simplausible: %.0f× the test's median elsewhere", *buf ? "; " : "", c->flag);
+    if (*buf)
         worksheet_write_string(ws, r, C_FLAG, buf, x->warn);
-    }
     if (t->baseline >= 0) {
         double q = bl_table_ratio(t, i, j);
         num(ws, r, C_RATIO, q, bl_xfmt_num(x, "\"×\"0.00"));
@@ -182,6 +187,10 @@ void bl_xlsx_summary(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const char
                      "completion (clat).",
                      bl_count(t->n_records, "record").s, bl_count(t->nrows, "test").s,
                      bl_count(t->ncols, "set-up").s, bl_repeats_name(t->repeats));
+    if (t->n_pooled) {
+        bl_strbuf_putc(&sb, ' ');
+        bl_report_pooled_note(t, &sb);
+    }
     if (t->n_unlabelled)
         bl_strbuf_printf(&sb, " %s lack%s the label '%s': each stands alone.",
                          bl_count(t->n_unlabelled, "set-up").s, t->n_unlabelled == 1 ? "s" : "",

@@ -260,6 +260,14 @@ static void test_compare_sendable(void **state)
     assert_non_null(f);
     assert_memory_equal(f, "PK", 2);
     free(f);
+    /* ... and says so: each pooled row, and the note under the table (not repeats) */
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "unzip -p '%s' xl/worksheets/sheet1.xml xl/sharedStrings.xml", path);
+    char *xml = bl_test_sh(cmd, NULL);
+    assert_non_null(strstr(xml, "pooled over 4 set-ups"));
+    assert_non_null(strstr(xml, "Pooled (--pool): 16 cells average the records of several "
+                                "set-ups on purpose"));
+    free(xml);
     free(dir);
 }
 
