@@ -9,6 +9,7 @@
 #include "../runner/target.h"
 #include "args.h"
 #include "commands.h"
+#include "global.h"
 #include "options.h"
 #include "say.h"
 #include <signal.h>
@@ -287,6 +288,7 @@ static int run(run_args *a)
     a->o.suite = a->suite;
     a->o.progress = true;
     a->o.msg = a->json ? stderr : stdout; /* under --json, stdout holds JSON Lines only */
+    a->o.quiet = bl_quiet();
     a->o.interrupt = &interrupted;
     a->o.n_labels = a->labels.n;
     a->o.labels = a->labels.v;

@@ -16,6 +16,7 @@ void bl_exec_init(bl_exec *ex, const bl_run_opts *o)
     ex->o = o;
     ex->targets.allow_overwrite = o->allow_overwrite;
     ex->targets.no_direct = o->no_direct;
+    ex->targets.msg = o->quiet ? NULL : stderr;
     atomic_init(&ex->stop, 0);
     ex->next_worker_id = 1;
     ex->sample_ms = 500;
@@ -68,10 +69,11 @@ void bl_exec_apply_overrides(const bl_exec *ex, const bl_job *j, bl_job *out)
         out->engine = o->engine;
     /* fio's behaviour: a synchronous engine runs at depth 1, says so, and reports depth 1. */
     if (bl_engine_has(out->engine, BL_ENGINE_NO_QUEUE) && out->iodepth > 1) {
-        fprintf(stderr,
-                "benchlog run: job '%s': the %s engine runs one I/O at a time: iodepth=%d "
-                "is run and recorded as iodepth=1\n",
-                out->name, out->engine->name, out->iodepth);
+        if (!o->quiet)
+            fprintf(stderr,
+                    "benchlog run: job '%s': the %s engine runs one I/O at a time: iodepth=%d "
+                    "is run and recorded as iodepth=1\n",
+                    out->name, out->engine->name, out->iodepth);
         out->iodepth_asked = out->iodepth;
         out->iodepth = 1;
     }
@@ -442,11 +444,12 @@ static int prepare_targets(bl_exec *ex, bl_job_result *res, size_t n, char *err,
         if (check_target(ex, j, res[k].target, err, errlen) != 0)
             return -1;
         bool layout = needs_layout(j);
-        if (layout)
-            say_layout(stderr, res[k].files, nf); /* progress, not a result: never stdout */
+        if (layout && ex->targets.msg)
+            say_layout(ex->targets.msg, res[k].files,
+                       nf); /* progress, not a result: never stdout */
         for (int f = 0; f < nf; f++) {
             bl_target *t = res[k].files[f];
-            if (bl_target_prepare(t, j->fallocate, layout, ex->o->interrupt, ex->o->msg, err,
+            if (bl_target_prepare(t, j->fallocate, layout, ex->o->interrupt, ex->targets.msg, err,
                                   errlen) != 0)
                 return -1;
         }

@@ -25,6 +25,9 @@ typedef struct bl_run_opts {
     bool progress;               /* progress line on stdout (only when it is a terminal) */
     bool no_direct;              /* behave as on a filesystem without O_DIRECT (tests) */
     FILE *msg;                   /* one summary line per test; NULL = stderr. Errors: stderr */
+    /* Notices (a job run otherwise than asked, a test file being written, the buffered
+     * fallback): stderr unless quiet (-q). What changes a figure is in its record as well. */
+    bool quiet;
     const volatile sig_atomic_t *interrupt;
     const char *source; /* record source ("benchlog run --suite quick") */
     const char *suite;  /* label suite= */

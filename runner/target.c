@@ -345,9 +345,8 @@ static int reserve(bl_target *t, int fd, bl_falloc_mode m, FILE *msg, char *err,
         break;
     case BL_FALLOC_POSIX:
         rc = posix_fallocate(fd, from, len);
-        if (rc != 0)
-            fprintf(msg ? msg : stderr, "benchlog run: %s: posix_fallocate fails: %s\n", t->path,
-                    strerror(rc));
+        if (rc != 0 && msg)
+            fprintf(msg, "benchlog run: %s: posix_fallocate fails: %s\n", t->path, strerror(rc));
         rc = 0;
         break;
     case BL_FALLOC_KEEP:
@@ -442,8 +441,8 @@ int bl_target_open(bl_targets *ts, bl_target *t, bool want_direct, bool writes, 
             snprintf(err, errlen, "%s: %s", t->path, strerror(errno));
             return -1;
         }
-        if (t->direct_ok == -1)
-            fprintf(ts->msg ? ts->msg : stderr,
+        if (t->direct_ok == -1 && ts->msg)
+            fprintf(ts->msg,
                     "benchlog: %s: the filesystem (%s) does not support O_DIRECT; running with "
                     "buffered I/O instead (direct=0): figures include the page cache\n",
                     t->path, t->fstype ? t->fstype : "unknown");

@@ -49,7 +49,7 @@ typedef struct bl_targets {
     bl_target **v;
     bool allow_overwrite;
     bool no_direct; /* act as if O_DIRECT were refused (tests of the fallback) */
-    FILE *msg;      /* notices (O_DIRECT fallback); NULL = stderr */
+    FILE *msg;      /* notices (O_DIRECT fallback); NULL: none */
 } bl_targets;
 
 /* Resolves `where` (folder, new file path, or existing file/device) for a job needing `size`
@@ -63,7 +63,7 @@ bl_target *bl_target_get(bl_targets *ts, const char *where, const char *key, uin
  * written over [0, size) once so reads read real blocks. A write job on a new file writes
  * into it directly, with no layout pass. *stop (may be NULL) set by a signal handler
  * interrupts the layout. 0 or -1 with err; a warning (posix_fallocate failing, as fio only
- * logs it) goes to msg. */
+ * logs it) goes to msg (NULL: none). */
 int bl_target_prepare(bl_target *t, bl_falloc_mode falloc, bool layout,
                       const volatile sig_atomic_t *stop, FILE *msg, char *err, size_t errlen);
 /* A target without a file, for the null engine. */

@@ -228,6 +228,39 @@ static void test_fsync_every_n_writes(void **state)
     cleanup(dir);
 }
 
+/* -q silences the notices (the depth run otherwise than asked, the test file being written)
+ * and nothing else: the record still says what it ran. */
+static void test_quiet_drops_notices_not_the_note(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), *db = cat(dir, "/q.db"), *job = cat(dir, "/qd.fio"), *err;
+    FILE *f = fopen(job, "w");
+    assert_non_null(f);
+    fputs("[qd]\nrw=read\nbs=4k\nsize=256k\nioengine=psync\niodepth=4\n", f);
+    fclose(f);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "run --db %s --target %s %s", db, dir, job), 0);
+    assert_non_null(strstr(err, "the sync engine runs one I/O at a time: iodepth=4"));
+    assert_non_null(strstr(err, "benchlog run: writing the 0.2 MiB test file"));
+    free(err);
+    assert_int_equal(bl_test_benchlogf(NULL, &err, "run -q --db %s --target %s %s", db, dir, job),
+                     0);
+    assert_string_equal(err, "");
+    free(err);
+    bl_records recs;
+    query(db, &recs);
+    assert_int_equal(recs.n, 2);
+    for (size_t i = 0; i < recs.n; i++) {
+        assert_int_equal(recs.v[i]->iodepth, 1);
+        assert_string_equal(recs.v[i]->note,
+                            "iodepth=4 asked; the sync engine ran one I/O at a time");
+        assert_int_equal(recs.v[i]->io_bytes, 256 * 1024);
+    }
+    bl_records_free(&recs);
+    free(job);
+    free(db);
+    cleanup(dir);
+}
+
 static void test_errors_and_refusals(void **state)
 {
     (void)state;
@@ -374,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_jobfile_round_trip),
         cmocka_unit_test(test_fsync_every_n_writes),
         cmocka_unit_test(test_errors_and_refusals),
+        cmocka_unit_test(test_quiet_drops_notices_not_the_note),
         cmocka_unit_test(test_ctrl_c_keeps_finished_tests),
         cmocka_unit_test(test_clean_after_sigkill),
     };
