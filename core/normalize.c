@@ -446,19 +446,27 @@ static size_t join_wrapped(nlines *l)
     size_t joins = 0, out = 0;
     for (size_t i = 0; i < l->n; i++) {
         nline cur = l->v[i];
+        /* a run of joins grows one buffer: a text of many full-width lines is one long
+         * line in linear time, not copied again at every join */
+        bl_strbuf sb;
+        bl_strbuf_init(&sb);
         while (i + 1 < l->n && !l->v[i + 1].piece && l->v[i + 1].orig == l->v[i].orig + 1 &&
                !blank(cur.s) && !blank(l->v[i + 1].s) && !indented(l->v[i + 1].s) &&
                l->v[i].width <= width && first_word_cols(l->v[i + 1].s) < width &&
                !labelled(l->v[i + 1].s) &&
                l->v[i].width + 1 + first_word_cols(l->v[i + 1].s) > width) {
-            bl_strbuf sb;
-            bl_strbuf_init(&sb);
-            bl_strbuf_printf(&sb, "%s %s", cur.s, l->v[i + 1].s);
-            free(cur.owned);
+            if (!sb.s)
+                bl_strbuf_puts(&sb, cur.s);
+            bl_strbuf_putc(&sb, ' ');
+            bl_strbuf_puts(&sb, l->v[i + 1].s);
             free(l->v[i + 1].owned);
+            cur.s = sb.s;
+            i++, joins++;
+        }
+        if (sb.s) {
+            free(cur.owned);
             cur.owned = bl_strbuf_take(&sb);
             cur.s = cur.owned;
-            i++, joins++;
         }
         l->v[out++] = cur;
     }
