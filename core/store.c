@@ -62,6 +62,15 @@ static const char *const schema_v5 = "ALTER TABLE records ADD COLUMN shape_id IN
                                      "ALTER TABLE records ADD COLUMN f_cpu REAL;"
                                      "ALTER TABLE records ADD COLUMN f_flags INTEGER;";
 
+/* v6: the record's time as a column (when_at: its JSON's `when`, ISO 8601) and an index in
+ * id order holding what the lean walk reads (store.h bl_store_each_lean: report --html,
+ * history, check), so that it reads the index, not a million records' JSON and pages. run
+ * and line are the columns stored since v1, bound from the record the JSON was written
+ * from. Filled from the JSON of older records by migrate_v6. */
+static const char *const schema_v6_index = "CREATE INDEX IF NOT EXISTS records_lean ON records(id, "
+                                           "import_id, run, line, when_at, " BL_FOLD_COLS ");"
+                                           "PRAGMA user_version = 6;";
+
 int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
     char *msg = NULL;
@@ -193,6 +202,57 @@ static int migrate_v5(sqlite3 *db, const char *path, char *err, size_t errlen)
                          err, errlen);
 }
 
+/* How many records migrate_v6 fills a statement, between two progress lines' chances. */
+#define WHEN_STEP 50000
+
+/* The column added unless there, filled a range of ids at a time (the progress line's
+ * steps), then the index. */
+static int migrate_v6(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+    static const char what[] = "upgrading the store to schema 6 (the time column history reads)";
+    int has = 0, total = 0;
+    if (query_int(db, "SELECT count(*) FROM pragma_table_info('records') WHERE name = 'when_at'",
+                  &has, NULL, 0) != 0 ||
+        (!has && bl_store_exec(db, "ALTER TABLE records ADD COLUMN when_at TEXT", err, errlen)) ||
+        query_int(db, "SELECT count(*) FROM records", &total, NULL, 0) != 0)
+        return -1;
+    sqlite3_stmt *fill;
+    if (sqlite3_prepare_v2(db,
+                           "UPDATE records SET when_at = json_extract(json, '$.when') WHERE id IN "
+                           "(SELECT id FROM records WHERE id > ? ORDER BY id LIMIT ?) RETURNING id",
+                           -1, &fill, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+        return -1;
+    }
+    bl_store_progress(path, what, 0, total);
+    sqlite3_int64 after = -1, done = 0;
+    int rc;
+    for (;;) {
+        sqlite3_int64 last = after, n = 0;
+        sqlite3_reset(fill);
+        sqlite3_bind_int64(fill, 1, after);
+        sqlite3_bind_int(fill, 2, WHEN_STEP);
+        while ((rc = sqlite3_step(fill)) == SQLITE_ROW) {
+            sqlite3_int64 id = sqlite3_column_int64(fill, 0);
+            last = id > last ? id : last;
+            n++;
+        }
+        if (rc != SQLITE_DONE || n == 0)
+            break;
+        after = last;
+        done += n;
+        if (done < total)
+            bl_store_progress(path, what, done, total);
+    }
+    if (rc != SQLITE_DONE)
+        snprintf(err, errlen, "filling the time column: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(fill);
+    if (rc != SQLITE_DONE || bl_store_exec(db, schema_v6_index, err, errlen) != 0)
+        return -1;
+    bl_store_progress(path, what, total, total);
+    return 0;
+}
+
 /* Brings the schema to BL_STORE_SCHEMA inside one transaction; refuses newer stores. */
 static int migrate(sqlite3 *db, const char *path, int v, char *err, size_t errlen)
 {
@@ -221,6 +281,8 @@ static int migrate(sqlite3 *db, const char *path, int v, char *err, size_t errle
     if (v < 4 && bl_store_exec(db, schema_v4, err, errlen) != 0)
         goto fail;
     if (v < 5 && migrate_v5(db, path, err, errlen) != 0)
+        goto fail;
+    if (v < 6 && migrate_v6(db, path, err, errlen) != 0)
         goto fail;
     return bl_store_exec(db, "COMMIT", err, errlen);
 fail:
@@ -324,10 +386,13 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     /* A write, including an upgrade, happens only to a sound file of ours. */
     if (check_ours(db, path, v, err, errlen) != 0)
         goto fail;
-    /* Schema 5 only adds what report's grouped query reads: a reader who may not write the
-     * file reads a schema 4 store as it is, record by record. */
-    int no_fold = v == 4 && !(mode & BL_OPEN_WRITE) && sqlite3_db_readonly(db, "main") == 1;
-    if (!empty && ((mode & BL_OPEN_WRITE) || (v < BL_STORE_SCHEMA && !no_fold)) &&
+    /* Schemas 5 and 6 only add what report's grouped query and the lean walk read: a reader
+     * who may not write the file reads a schema 4 store as it is, record by record, and one of
+     * schema 5 with its lean walk parsing the JSON. */
+    int as_is =
+        (v == 4 || v == 5) && !(mode & BL_OPEN_WRITE) && sqlite3_db_readonly(db, "main") == 1;
+    int no_fold = as_is && v == 4;
+    if (!empty && ((mode & BL_OPEN_WRITE) || (v < BL_STORE_SCHEMA && !as_is)) &&
         check_sound(db, path, err, errlen) != 0)
         goto fail;
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
@@ -337,7 +402,7 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     int wal = (mode & BL_OPEN_WRITE) &&
               sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK;
     if (bl_store_exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
-        (!no_fold && migrate(db, path, v, inner, sizeof inner) != 0)) {
+        (!as_is && migrate(db, path, v, inner, sizeof inner) != 0)) {
         if (strncmp(inner, path, strlen(path)) == 0)
             snprintf(err, errlen, "%s", inner);
         else
@@ -350,6 +415,7 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     s->path = bl_xstrdup(path);
     s->wal = wal;
     s->no_fold = no_fold;
+    s->lean_json = as_is && v == 5;
     return s;
 fail:
     sqlite3_close(db);
@@ -472,8 +538,8 @@ static int insert_records(bl_import *im, const bl_records *recs)
     sqlite3_stmt *st =
         prepared(s, &s->st_record,
                  "INSERT INTO records(import_id, run, line, tool, test, json, " BL_FOLD_COLS
-                 ") VALUES (?, ?, ?, ?, ?, ?, "
-                 "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                 ", when_at) VALUES (?, ?, ?, ?, ?, ?, "
+                 "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     sqlite3_stmt *run = prepared(s, &s->st_run, bl_store_run_sql);
     if (!st || !run)
         return -1;
@@ -505,6 +571,8 @@ static int insert_records(bl_import *im, const bl_records *recs)
             rc = SQLITE_ERROR;
             break;
         }
+        /* the `when` bl_store_record_json wrote */
+        sqlite3_bind_text(st, 17, r->when ? r->when : im->when, -1, SQLITE_STATIC);
         rc = sqlite3_step(st);
     }
     sqlite3_reset(st);

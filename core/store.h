@@ -20,7 +20,7 @@
 #include "strbuf.h"
 #include <stdint.h>
 
-#define BL_STORE_SCHEMA 5
+#define BL_STORE_SCHEMA 6
 
 typedef struct bl_store bl_store;
 

@@ -101,7 +101,8 @@ struct bl_store {
     sqlite3_stmt *st_find, *st_import, *st_run, *st_record, *st_ids;
     int wal; /* SQLite: put in WAL mode by this writer, back to a rollback journal at close */
     struct bl_fold_stmts *fold; /* SQLite: the fold columns' statements (store_fold.c) */
-    int no_fold; /* a store of the schema before fold columns, read without write rights */
+    int no_fold;   /* a store of the schema before fold columns, read without write rights */
+    int lean_json; /* one of schema 5 (no when_at column), read without write rights */
 };
 
 enum { BL_OPEN_CREATE = 1, BL_OPEN_WRITE = 2 };

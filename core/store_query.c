@@ -260,11 +260,13 @@ sqlite3_stmt *bl_store_select_lean(bl_store *s, const bl_filter *f, int *exact, 
 {
     sql_where w = {.n = 0, .exact = 1};
     bl_strbuf_init(&w.sql);
-    /* run, line and when as the record's JSON has them (what the walk's decoder reads);
-     * SQLite parses each record's JSON once for the three */
-    bl_strbuf_puts(&w.sql, "SELECT r.shape_id, json_extract(r.json, '$.run'), "
-                           "json_extract(r.json, '$.line'), json_extract(r.json, '$.when'), "
-                           "r.f_bw, r.f_iops, r.f_lat, r.f_p50, r.f_p99, r.f_p999, r.f_value, "
+    /* run, line and when as the walk's decoder reads them: from schema 6 the columns, all in
+     * the index records_lean; a schema 5 store read as it is parses each record's JSON */
+    bl_strbuf_puts(&w.sql, s->lean_json ? "SELECT r.shape_id, json_extract(r.json, '$.run'), "
+                                          "json_extract(r.json, '$.line'), "
+                                          "json_extract(r.json, '$.when'), "
+                                        : "SELECT r.shape_id, r.run, r.line, r.when_at, ");
+    bl_strbuf_puts(&w.sql, "r.f_bw, r.f_iops, r.f_lat, r.f_p50, r.f_p99, r.f_p999, r.f_value, "
                            "r.f_cpu" FROM_RECORDS("r") " WHERE r.shape_id IS NOT NULL");
     return prepare_shaped(s, f, &w, " ORDER BY r.id", exact, err, errlen);
 }

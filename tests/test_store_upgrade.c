@@ -1,7 +1,8 @@
-/* A store made before schema 5 is upgraded by the first command that opens it for writing:
- * every record's fold columns are filled, about a minute at a million records. The upgrade
- * tells its progress (core/store.h's registered bl_store_progress_fn) and the program shows
- * it for a store of 20,000 records or more, never under -q nor for a small store. */
+/* A store made before schema 5 or 6 is upgraded by the first command that opens it for
+ * writing: every record's fold columns (5) and time column (6) are filled, about a minute at a
+ * million records. Each step tells its progress (core/store.h's registered
+ * bl_store_progress_fn) and the program shows it for a store of 20,000 records or more, never
+ * under -q nor for a small store. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +19,7 @@ enum { N_DD = 20000 }; /* the least store the program tells about */
 
 typedef struct fixture {
     char *dir;
-    char big[600], big4[600], small[600], small4[600];
+    char big[600], big4[600], big5[600], small[600], small4[600];
 } fixture;
 
 /* n dd summaries (bytes copied, seconds, rate) in path, one record each. */
@@ -49,6 +50,7 @@ static int setup(void **state)
     snprintf(f->small, sizeof f->small, "%s/small.db", f->dir);
     assert_int_equal(bl_test_benchlogf(NULL, NULL, "--db %s import --as dd %s", f->small, txt), 0);
     snprintf(f->big4, sizeof f->big4, "%s/big4.db", f->dir);
+    snprintf(f->big5, sizeof f->big5, "%s/big5.db", f->dir);
     snprintf(f->small4, sizeof f->small4, "%s/small4.db", f->dir);
     *state = f;
     return 0;
@@ -66,28 +68,43 @@ static int teardown(void **state)
     return 0;
 }
 
-/* What core told the registered function (a test may keep it in a static: it is the one
- * registration, as the program's). */
-static struct {
+/* What core told the registered function, step by step (told[5], told[6]: a test may keep
+ * it in a static: it is the one registration, as the program's). */
+typedef struct told_step {
     int calls;
     int64_t first_done, first_total, last_done, last_total;
     int monotone;
-} told;
+} told_step;
+static told_step told[7];
 
 static void record_progress(const char *path, const char *what, int64_t done, int64_t total)
 {
     assert_non_null(path);
-    assert_non_null(strstr(what, "schema 5"));
-    if (told.calls == 0) {
-        told.first_done = done;
-        told.first_total = total;
-        told.monotone = 1;
-    } else if (done < told.last_done) {
-        told.monotone = 0;
+    int v = strstr(what, "schema 5") ? 5 : strstr(what, "schema 6") ? 6 : 0;
+    assert_true(v != 0);
+    /* the steps in order: nothing of schema 5 is told after schema 6 began */
+    assert_true(v == 6 || told[6].calls == 0);
+    told_step *t = &told[v];
+    if (t->calls == 0) {
+        t->first_done = done;
+        t->first_total = total;
+        t->monotone = 1;
+    } else if (done < t->last_done) {
+        t->monotone = 0;
     }
-    told.calls++;
-    told.last_done = done;
-    told.last_total = total;
+    t->calls++;
+    t->last_done = done;
+    t->last_total = total;
+}
+
+static void assert_told_whole(const told_step *t, int64_t n)
+{
+    assert_true(t->calls >= 2);
+    assert_int_equal(t->first_done, 0);
+    assert_int_equal(t->first_total, n);
+    assert_int_equal(t->last_done, n);
+    assert_int_equal(t->last_total, n);
+    assert_true(t->monotone);
 }
 
 static int64_t count_of(const char *db)
@@ -114,18 +131,22 @@ static void test_core_tells_progress(void **state)
     int64_t n = count_of(f->big4); /* opening it migrates it */
     bl_store_register_progress(NULL);
     assert_int_equal(n, N_DD);
-    assert_true(told.calls >= 2);
-    assert_int_equal(told.first_done, 0);
-    assert_int_equal(told.first_total, N_DD);
-    assert_int_equal(told.last_done, N_DD);
-    assert_int_equal(told.last_total, N_DD);
-    assert_true(told.monotone);
+    assert_told_whole(&told[5], N_DD);
+    assert_told_whole(&told[6], N_DD);
     /* upgraded once: opening it again tells nothing */
     memset(&told, 0, sizeof told);
     bl_store_register_progress(record_progress);
     assert_int_equal(count_of(f->big4), N_DD);
     bl_store_register_progress(NULL);
-    assert_int_equal(told.calls, 0);
+    assert_int_equal(told[5].calls + told[6].calls, 0);
+    /* a store of schema 5 takes the one step; 20,000 records fill in steps of 50,000: one */
+    assert_int_equal(bl_test_store_v5(f->big, f->big5), 0);
+    memset(&told, 0, sizeof told);
+    bl_store_register_progress(record_progress);
+    assert_int_equal(count_of(f->big5), N_DD);
+    bl_store_register_progress(NULL);
+    assert_int_equal(told[5].calls, 0);
+    assert_told_whole(&told[6], N_DD);
 }
 
 /* The program: a line when it starts and one when done (stderr is no terminal here), the
@@ -140,6 +161,8 @@ static void test_program_says_it(void **state)
                                 "report's columns): 20000 records, once...\n"));
     assert_non_null(strstr(err, "big4.db: upgrading the store to schema 5 (the grouped "
                                 "report's columns): done\n"));
+    assert_non_null(strstr(err, "big4.db: upgrading the store to schema 6 (the time column "
+                                "history reads): done\n"));
     assert_int_equal(bl_test_benchlogf(&out_new, NULL, "--db %s report", f->big), 0);
     assert_string_equal(out, out_new);
     free(out);

@@ -384,28 +384,30 @@ static void test_migrated_store(void **state)
     folded_tables(&old);
 }
 
-/* A reader who may not write a schema 4 store reads it as it is (report walks its records):
- * the same report as the migrated store's, and the file left at schema 4. As root, the
- * reader is nobody (runuser) on a 0644 file in a 0755 folder. */
-static void test_read_only_v4(void **state)
+/* A reader who may not write a store of schema 4 or 5 reads it as it is (4: report walks its
+ * records; 5: history's lean walk reads each record's JSON for its time): the same outputs
+ * as the migrated store's, and the file left at its schema. As root, the reader is nobody
+ * (runuser) on a 0644 file in a 0755 folder. */
+static void read_only_as_is(const fixture *f, int version, const char *const *args, size_t n)
 {
-    fixture *f = *state;
     const char *bin = getenv("BENCHLOG_BIN") ? getenv("BENCHLOG_BIN") : "build/benchlog";
     if (geteuid() != 0)
         bl_skip_because("needs root, to read as nobody");
-    char cmd[4096], v4[600];
+    char cmd[4096], old[600];
     snprintf(cmd, sizeof cmd, "runuser -u nobody -- test -x %s 2>/dev/null", bin);
     if (system(cmd) != 0)
         bl_skip_because("runuser cannot run the binary as nobody (no runuser, or the build "
                         "folder is not reachable by nobody)");
-    snprintf(v4, sizeof v4, "%s/ro4.db", f->dir);
-    make_v4(f->db, v4);
+    snprintf(old, sizeof old, "%s/ro%d.db", f->dir, version);
+    if (version == 4)
+        make_v4(f->db, old);
+    else
+        assert_int_equal(bl_test_store_v5(f->db, old), 0);
     assert_int_equal(chmod(f->dir, 0755), 0);
-    assert_int_equal(chmod(v4, 0644), 0);
-    const char *args[] = {"report", "report --by fs,host --csv", "list"};
-    for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+    assert_int_equal(chmod(old, 0644), 0);
+    for (size_t i = 0; i < n; i++) {
         int st = -1;
-        snprintf(cmd, sizeof cmd, "runuser -u nobody -- %s %s --db %s 2>&1", bin, args[i], v4);
+        snprintf(cmd, sizeof cmd, "runuser -u nobody -- %s %s --db %s 2>&1", bin, args[i], old);
         char *theirs = bl_test_sh(cmd, &st);
         assert_int_equal(st, 0);
         snprintf(cmd, sizeof cmd, "%s %s --db %s 2>&1", bin, args[i], f->db);
@@ -415,8 +417,20 @@ static void test_read_only_v4(void **state)
         free(theirs);
         free(ours);
     }
-    assert_int_equal(user_version(v4), 4);
+    assert_int_equal(user_version(old), version);
     assert_int_equal(chmod(f->dir, 0700), 0);
+}
+
+static void test_read_only_v4(void **state)
+{
+    const char *args[] = {"report", "report --by fs,host --csv", "list"};
+    read_only_as_is(*state, 4, args, sizeof args / sizeof *args);
+}
+
+static void test_read_only_v5(void **state)
+{
+    const char *args[] = {"history", "history --json tool=fio", "history --csv --by host"};
+    read_only_as_is(*state, 5, args, sizeof args / sizeof *args);
 }
 
 int main(void)
@@ -425,7 +439,7 @@ int main(void)
         cmocka_unit_test(test_default_grouping),       cmocka_unit_test(test_by_and_pool),
         cmocka_unit_test(test_filtered_with_baseline), cmocka_unit_test(test_info_first_seen),
         cmocka_unit_test(test_folded_in_sql),          cmocka_unit_test(test_migrated_store),
-        cmocka_unit_test(test_read_only_v4),
+        cmocka_unit_test(test_read_only_v4),           cmocka_unit_test(test_read_only_v5),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -317,14 +317,23 @@ int bl_test_sqlite_exec(const char *db, const char *sql)
     return rc == SQLITE_OK ? 0 : -1;
 }
 
-int bl_test_store_v4(const char *db, const char *db4)
+int bl_test_store_v5(const char *db, const char *db5)
 {
     bl_strbuf cmd;
     bl_strbuf_init(&cmd);
-    bl_strbuf_printf(&cmd, "cp '%s' '%s'", db, db4);
+    bl_strbuf_printf(&cmd, "cp '%s' '%s'", db, db5);
     int rc = system(cmd.s) == 0 ? 0 : -1;
     bl_strbuf_free(&cmd);
     if (rc != 0)
+        return -1;
+    return bl_test_sqlite_exec(db5, "DROP INDEX records_lean; "
+                                    "ALTER TABLE records DROP COLUMN when_at; "
+                                    "PRAGMA user_version = 5;");
+}
+
+int bl_test_store_v4(const char *db, const char *db4)
+{
+    if (bl_test_store_v5(db, db4) != 0)
         return -1;
     return bl_test_sqlite_exec(db4, "DROP INDEX records_fold; DROP TABLE shapes; "
                                     "ALTER TABLE records DROP COLUMN shape_id; "

@@ -51,8 +51,10 @@ int bl_test_benchlogf(char **out, char **err, const char *fmt, ...)
 /* Runs sql on the SQLite file db through libsqlite3 (a fresh root has no sqlite3 shell);
  * 0, else -1 with SQLite's message on stderr. */
 int bl_test_sqlite_exec(const char *db, const char *sql);
-/* Copies the store db (schema 5) to db4 and takes the copy back to schema 4, a store made
- * before the fold columns (core/fold.h); 0 or -1. */
+/* Copies the store db (of this schema) to db5 and takes the copy back to schema 5, a store
+ * made before the time column (when_at, records_lean); 0 or -1. */
+int bl_test_store_v5(const char *db, const char *db5);
+/* The same back to schema 4, a store made before the fold columns (core/fold.h). */
 int bl_test_store_v4(const char *db, const char *db4);
 /* Imports every file of fixtures/ and of the corpus (when BENCHLOG_CORPUS names one that is
  * there), in name order, into the store db with the benchlog at bin; files refused in part
