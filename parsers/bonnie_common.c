@@ -370,6 +370,12 @@ int bl_bonnie_csv_line(const char *s, long line, bl_bonnie_run *r, char *err, si
     for (int k = 0; k < 5; k++, comma++) /* under 6 fields is no bonnie++ line (below) */
         if (!(comma = strchr(comma, ',')))
             return 0;
+    /* Not "1.9..." or "2.0..." first: only a line of 20 fields or more can be one (below),
+     * and most lines with commas have fewer; counting them costs less than splitting. */
+    if (strncmp(s, "1.9", 3) != 0 && strncmp(s, "2.0", 3) != 0)
+        for (int k = 5; k < 19; k++, comma++)
+            if (!(comma = strchr(comma, ',')))
+                return 0;
     size_t n = split_csv(s, f, len, 64);
     /* "1.97,1.97,host,..." is bonnie++'s however short; a host-first line needs its 27 fields */
     double h;

@@ -15,15 +15,15 @@ static int has_table(const bl_text *t)
     return 0;
 }
 
+/* A text with a human table is the bonnie format's; the table is looked for only once a
+ * CSV line is found, as most texts have none. */
 static int probe(const bl_text *t)
 {
-    if (has_table(t))
-        return 0;
     for (size_t i = 0; i < t->nlines; i++) {
         bl_bonnie_run r;
         char err[160];
         if (bl_bonnie_csv_line(t->line[i], (long)i + 1, &r, err, sizeof err) != 0)
-            return 80;
+            return has_table(t) ? 0 : 80;
     }
     return 0;
 }

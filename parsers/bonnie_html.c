@@ -244,6 +244,9 @@ static void parse(const bl_text *t, bl_parse_out *o)
     bl_strbuf_free(&pg.s);
 }
 
+/* is_page needs it in the title line. */
+static const char *const bonnie_html_needles[] = {"Bonnie++ Benchmark results", NULL};
+
 const bl_format bl_format_bonnie_html = {
     .name = "bonnie-html",
     .summary = "bon_csv2html pages (bonnie++ results as an HTML table)",
@@ -251,4 +254,5 @@ const bl_format bl_format_bonnie_html = {
     .rank = 0,
     .probe = probe,
     .parse = parse,
+    .needles = bonnie_html_needles,
 };

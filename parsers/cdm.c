@@ -298,6 +298,12 @@ static void parse(const bl_text *t, bl_parse_out *o)
     bl_cdm_parse_runon(t, o, &run);
 }
 
+/* The probe's claims: is_header ("CrystalDiskMark ", "KDiskMark"), a table's "Read(MB/s)", a
+ * result line's " MB/s", and a run-on header, which starts with a test name (cdm_runon.c's
+ * `starts`). */
+static const char *const cdm_needles[] = {"DiskMark", "Read(MB/s)", " MB/s",  "シーケンシャル",
+                                          "ランダム", "Sequential", "Random", NULL};
+
 const bl_format bl_format_cdm = {
     .name = "cdm",
     .summary = "CrystalDiskMark 3.x-8.x / KDiskMark text exports, fio-cdm and pasted CDM tables",
@@ -305,4 +311,5 @@ const bl_format bl_format_cdm = {
     .rank = 1,
     .probe = probe,
     .parse = parse,
+    .needles = cdm_needles,
 };

@@ -445,6 +445,9 @@ static void diskspd_parse(const bl_text *t, bl_parse_out *out)
     }
 }
 
+/* The probe claims on a line that is "Total IO", blanks aside. */
+static const char *const diskspd_needles[] = {"Total IO", NULL};
+
 const bl_format bl_format_diskspd = {
     .name = "diskspd",
     .summary = "DiskSpd text reports: Read/Write IO totals, latency percentiles, command line",
@@ -452,4 +455,5 @@ const bl_format bl_format_diskspd = {
     .rank = 1,
     .probe = diskspd_probe,
     .parse = diskspd_parse,
+    .needles = diskspd_needles,
 };

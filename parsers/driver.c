@@ -283,18 +283,6 @@ void bl_drv_parse_text(const bl_text *t, const bl_format **fmts, size_t nf, cons
     free(outs);
 }
 
-size_t bl_drv_probe_formats(const bl_text *t, const bl_format **fmts, const bl_patterns *pats)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < bl_format_count(); i++)
-        if (bl_format_at(i)->probe(t) > 0)
-            fmts[n++] = bl_format_at(i);
-    for (size_t i = 0; i < bl_patterns_count(pats) && n < 64; i++)
-        if (bl_patterns_probe(pats, i, t) > 0)
-            fmts[n++] = bl_patterns_format(pats, i);
-    return n;
-}
-
 /* --as NAME among our formats, then among the pattern files. */
 static const bl_format *find_format(const char *name, const bl_patterns *pats)
 {

@@ -1,5 +1,6 @@
-/* The driver's inside, shared by driver.c (probe, parse, merge, finish) and driver_pieces.c
- * (big files read in pieces). Not for use outside parsers/driver*.c. */
+/* The driver's inside, shared by driver.c (parse, merge, finish), driver_probe.c (which
+ * formats claim a text) and driver_pieces.c (big files read in pieces). Not for use outside
+ * parsers/driver*.c and their tests. */
 #ifndef BL_DRIVER_INT_H
 #define BL_DRIVER_INT_H
 
@@ -8,6 +9,8 @@
 void bl_drv_move_diags(bl_parse_out *dst, bl_parse_out *src);
 /* The formats whose probe claims t (at most 64), in registry order, pattern files last. */
 size_t bl_drv_probe_formats(const bl_text *t, const bl_format **fmts, const bl_patterns *pats);
+/* 0 when t holds none of fmt's needles, so that its probe cannot claim t; else 1. */
+int bl_drv_may_claim(const bl_text *t, const bl_format *fmt);
 int bl_drv_text_is_empty(const bl_text *t);
 /* t parsed by each of fmts, their runs merged into out. */
 void bl_drv_parse_text(const bl_text *t, const bl_format **fmts, size_t nf, const bl_patterns *pats,

@@ -422,6 +422,9 @@ static int fio_client_probe(const bl_text *t)
     return 0;
 }
 
+/* The only line the probe claims on. */
+static const char *const fio_client_needles[] = {"\"client_stats\"", NULL};
+
 const bl_format bl_format_fio_client = {
     .name = "fio-client",
     .summary = "fio client/server JSON and JSON+ (fio --client): per host and all clients",
@@ -430,4 +433,5 @@ const bl_format bl_format_fio_client = {
     .probe = fio_client_probe,
     .parse = fio_client_parse,
     .parse_stream = NULL,
+    .needles = fio_client_needles,
 };

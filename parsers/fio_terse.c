@@ -293,6 +293,9 @@ static int fio_terse_probe(const bl_text *t)
     return 0;
 }
 
+/* terse_version needs the version (2 to 5) and a ';' at the start of the line. */
+static const char *const fio_terse_needles[] = {"2;", "3;", "4;", "5;", NULL};
+
 const bl_format bl_format_fio_terse = {
     .name = "fio-terse",
     .summary = "fio terse/minimal lines, versions 2 to 5",
@@ -301,4 +304,5 @@ const bl_format bl_format_fio_terse = {
     .probe = fio_terse_probe,
     .parse = fio_terse_parse,
     .parse_stream = NULL,
+    .needles = fio_terse_needles,
 };

@@ -211,6 +211,9 @@ static void hdparm_parse(const bl_text *t, bl_parse_out *out)
     }
 }
 
+/* timing_kind needs "Timing " at the start of the line. */
+static const char *const hdparm_needles[] = {"Timing ", NULL};
+
 const bl_format bl_format_hdparm = {
     .name = "hdparm",
     .summary = "hdparm -t/-T/--direct read timings under their device line",
@@ -218,4 +221,5 @@ const bl_format bl_format_hdparm = {
     .rank = 1,
     .probe = hdparm_probe,
     .parse = hdparm_parse,
+    .needles = hdparm_needles,
 };

@@ -348,6 +348,11 @@ static void iozone_parse(const bl_text *t, bl_parse_out *out)
     bl_iozone_tput_parse(t, out, &run);
 }
 
+/* The probe's three lines: header_line's "reclen" token, the throughput line's lead
+ * (see_line) and report_title's "<name> report" in quotes. */
+static const char *const iozone_needles[] = {"reclen", "Children see throughput for ", " report\"",
+                                             NULL};
+
 const bl_format bl_format_iozone = {
     .name = "iozone",
     .summary = "iozone -a tables, -R report blocks and -t throughput mode (kB/s or -O ops/s)",
@@ -355,4 +360,5 @@ const bl_format bl_format_iozone = {
     .rank = 1,
     .probe = iozone_probe,
     .parse = iozone_parse,
+    .needles = iozone_needles,
 };

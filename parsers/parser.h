@@ -67,6 +67,13 @@ typedef struct bl_format {
      * in order, blank ones too, and says where each side of a cut parses apart with the
      * same result. */
     bl_cut (*cut_line)(bl_cut_state *st, const char *line);
+    /* Optional: literals (a NULL-terminated list) of which one must stand in some line of a
+     * text for probe to claim it; the driver probes no text that holds none of them, which
+     * spares the probe's walk over every line (a big file's pieces). Each claim of the probe
+     * must need one of them: name only what the probe cannot succeed without (a weaker
+     * literal, a part of it, is safe; one the probe can do without is a wrong result).
+     * tests/test_probe_needles.c holds every probe to it over the fixtures and the corpus. */
+    const char *const *needles;
 } bl_format;
 
 void bl_out_init(bl_parse_out *o, const char *source);

@@ -118,7 +118,12 @@ static size_t unit_columns(const bl_text *t, size_t h, size_t *first_row)
 static int is_header_at(const bl_text *t, size_t h)
 {
     size_t first;
-    const char *rest = after_word(t->line[h], "Type");
+    const char *s = t->line[h];
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s != 'T' && *s != 't') /* after_word's test, first letter: most lines stop here */
+        return 0;
+    const char *rest = after_word(s, "Type");
     return rest && *rest && unit_columns(t, h, &first) > 0;
 }
 

@@ -332,6 +332,9 @@ static void sysbench_parse(const bl_text *t, bl_parse_out *out)
     }
 }
 
+/* block_start's two kinds of block: old_ops' lead and the newer one's. */
+static const char *const sysbench_needles[] = {"Operations performed:", "File operations:", NULL};
+
 const bl_format bl_format_sysbench = {
     .name = "sysbench",
     .summary = "sysbench fileio results: 1.0 and 0.4/0.5 layouts, one record per direction",
@@ -339,4 +342,5 @@ const bl_format bl_format_sysbench = {
     .rank = 1,
     .probe = sysbench_probe,
     .parse = sysbench_parse,
+    .needles = sysbench_needles,
 };

@@ -1,0 +1,173 @@
+/* A format's needles (bl_format.needles) must be needed by its probe: the driver skips the
+ * probe of a text holding none of them, so a needle the probe can do without would lose a
+ * format. Every file of fixtures/ and the corpus (blog posts and fuzzing inputs too), as
+ * pasted and in both normalised readings the driver probes, goes to every probe: each claim
+ * must come with one of the format's needles, and the driver must find the same formats with
+ * the needles and without them (BENCHLOG_PROBE_ALL=1). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "../core/normalize.h"
+#include "../core/strbuf.h"
+#include "../parsers/driver_int.h"
+#include "support/support.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct tally {
+    bl_strbuf bad;
+    size_t files, claims, spared; /* spared: probes the needles skipped */
+} tally;
+
+static size_t found(const bl_text *t, const bl_format **fmts)
+{
+    return bl_drv_probe_formats(t, fmts, NULL);
+}
+
+static void check_reading(const bl_text *t, const char *path, const char *reading, tally *ty)
+{
+    for (size_t f = 0; f < bl_format_count(); f++) {
+        const bl_format *fmt = bl_format_at(f);
+        int may = bl_drv_may_claim(t, fmt), claims = fmt->probe(t) > 0;
+        ty->claims += claims;
+        ty->spared += !may;
+        if (claims && !may)
+            bl_strbuf_printf(&ty->bad, "%s (%s): %s claims it without a needle\n", path, reading,
+                             fmt->name);
+    }
+    const bl_format *with[64], *without[64];
+    size_t a = found(t, with);
+    setenv("BENCHLOG_PROBE_ALL", "1", 1);
+    size_t b = found(t, without);
+    unsetenv("BENCHLOG_PROBE_ALL");
+    if (a != b || memcmp(with, without, a * sizeof *with) != 0)
+        bl_strbuf_printf(&ty->bad, "%s (%s): %zu formats found, %zu without needles\n", path,
+                         reading, a, b);
+}
+
+static void check_file(const char *path, tally *ty)
+{
+    char err[256];
+    bl_text t;
+    if (bl_text_load(&t, path, err, sizeof err) != 0) {
+        bl_strbuf_printf(&ty->bad, "%s: %s\n", path, err);
+        return;
+    }
+    check_reading(&t, path, "as pasted", ty);
+    static const struct {
+        int flags;
+        const char *name;
+    } readings[] = {{0, "normalised"}, {BL_NORM_JOIN, "joined"}};
+    for (size_t r = 0; r < sizeof readings / sizeof readings[0]; r++) {
+        bl_text norm;
+        long *map = NULL;
+        if (bl_text_normalize(&t, readings[r].flags, &norm, &map, NULL)) {
+            check_reading(&norm, path, readings[r].name, ty);
+            bl_text_free(&norm);
+            free(map);
+        }
+    }
+    bl_text_free(&t);
+    ty->files++;
+}
+
+static void check_tree(const char *dir, tally *ty)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[2048];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode))
+            check_tree(path, ty);
+        else if (S_ISREG(st.st_mode))
+            check_file(path, ty);
+    }
+    closedir(d);
+}
+
+static void check_root(const char *root, size_t min_files)
+{
+    tally ty = {0};
+    bl_strbuf_init(&ty.bad);
+    check_tree(root, &ty);
+    if (ty.bad.len)
+        fail_msg("%s", ty.bad.s);
+    assert_true(ty.files >= min_files);
+    assert_true(ty.claims >= min_files); /* the probes ran: most files are claimed */
+    assert_true(ty.spared > ty.files);   /* and the needles spared probes */
+    bl_strbuf_free(&ty.bad);
+}
+
+static void test_fixtures(void **state)
+{
+    (void)state;
+    check_root("fixtures", 150);
+}
+
+static void test_corpus(void **state)
+{
+    (void)state;
+    char *root = bl_test_corpus(".");
+    if (!root)
+        skip(); /* no corpus here: the needles are checked on it where it exists */
+    check_root(root, 40);
+    free(root);
+}
+
+static int claims_all(const bl_text *t)
+{
+    (void)t;
+    return 1;
+}
+
+/* The check above can fail: a format whose probe needs no needle but names one is caught,
+ * and a needle is found at either end of the text, never across two lines. */
+static void test_needles_are_checked(void **state)
+{
+    (void)state;
+    static const char *const wrong[] = {"never in this text", NULL};
+    static const char *const ends[] = {"head", "tail", NULL};
+    static const char *const across[] = {"line one\nline", NULL};
+    bl_format f = {.name = "any", .probe = claims_all, .needles = wrong};
+    const char *s = "head\nline one\nline two\ntail";
+    char err[128];
+    bl_text t;
+    assert_int_equal(bl_text_from_bytes(&t, "x", s, strlen(s), err, sizeof err), 0);
+    assert_int_equal(bl_drv_may_claim(&t, &f), 0);
+    f.needles = ends;
+    assert_int_equal(bl_drv_may_claim(&t, &f), 1);
+    f.needles = across;
+    assert_int_equal(bl_drv_may_claim(&t, &f), 0);
+    f.needles = NULL;
+    assert_int_equal(bl_drv_may_claim(&t, &f), 1);
+    /* lines not in the text's buffer are searched one by one */
+    char *lines[] = {"head", "line two"};
+    bl_text loose = {.nlines = 2, .line = lines};
+    f.needles = ends;
+    assert_int_equal(bl_drv_may_claim(&loose, &f), 1);
+    lines[0] = "no";
+    assert_int_equal(bl_drv_may_claim(&loose, &f), 0);
+    bl_text_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixtures),
+        cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_needles_are_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
