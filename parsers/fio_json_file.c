@@ -53,7 +53,7 @@ static int plain_bytes(bl_fj_src *src)
     for (const char *m = "&<`'*~\"["; *m; m++)
         look[(unsigned char)*m] = 2;
     while (i < n) {
-        size_t k = i;
+        size_t k = i + bl_jv_spaces(s + i, n - i);
         while (k < n && (s[k] == ' ' || s[k] == '\t'))
             k++;
         if (k < n && s[k] != '\n') {
@@ -63,10 +63,17 @@ static int plain_bytes(bl_fj_src *src)
             blank = 1;
         }
         for (;;) {
+            while (k + 4 <= n && !(look[(unsigned char)s[k]] | look[(unsigned char)s[k + 1]] |
+                                   look[(unsigned char)s[k + 2]] | look[(unsigned char)s[k + 3]]))
+                k += 4;
             while (k < n && !look[(unsigned char)s[k]])
                 k++;
             if (k >= n || s[k] == '\n')
                 break;
+            if (s[k] == '"' && k + 1 < n && s[k + 1] != '"') { /* a JSON string's quote */
+                k++;
+                continue;
+            }
             if (look[(unsigned char)s[k]] == 1 || markup_at(s, k, n))
                 return 0;
             k++;
