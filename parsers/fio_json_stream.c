@@ -27,6 +27,15 @@ void bl_fj_src_give_back(bl_fj_src *src, size_t upto)
 {
     if (src->t)
         return;
+    if (src->check && !src->refused && !src->check(src->check_ctx, upto))
+        src->refused = 1;
+    bl_fj_src_drop(src, upto);
+}
+
+void bl_fj_src_drop(bl_fj_src *src, size_t upto)
+{
+    if (src->t)
+        return;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     upto -= upto % page;
     if (upto < src->dropped)
@@ -306,6 +315,8 @@ static int read_elements(scan *sc, const bl_fj_stream *ops, void *ctx)
             ops->element(sc->view.nodes, idx, ctx);
             if ((sc->at >> 20) != (ef >> 20))
                 bl_fj_src_give_back(sc->src, sc->at & ~DROP_MASK);
+            if (sc->src->refused)
+                return 0;
         } else if (!skip_value(sc, MAX_DEPTH - 1) || !element(sc, ef, sc->at, idx, ops, ctx)) {
             return 0;
         }
