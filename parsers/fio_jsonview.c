@@ -158,7 +158,8 @@ static int keys_repeat(bl_jv *v, size_t o)
     return 0;
 }
 
-/* The reading of one value: p the next byte, e the end; ws the bytes taken as whitespace. */
+/* The reading of one value: p the next byte, e the end; ws the bytes taken as whitespace.
+ * The text is only read: a string's node points into it (its length in i) until place(). */
 typedef struct rd {
     bl_jv *v;
     const char *p, *e;
@@ -304,7 +305,6 @@ static void place(bl_jv *v, const char *s, char *buf)
             size_t off = (size_t)(nd->str - s);
             buf[off + (size_t)nd->i] = '\0';
             nd->str = buf + off;
-            nd->i = 0;
         }
     }
 }
@@ -367,7 +367,8 @@ static void from_json(bl_jv *v, json_t *j)
         json_object_foreach(j, k, m)
         {
             grow(v, v->n + 1);
-            v->nodes[v->n++] = (bl_jv_node){.type = BL_JV_STR, .span = 1, .str = k};
+            v->nodes[v->n++] =
+                (bl_jv_node){.type = BL_JV_STR, .span = 1, .str = k, .i = (int64_t)strlen(k)};
             from_json(v, m);
         }
         break;
@@ -386,6 +387,7 @@ static void from_json(bl_jv *v, json_t *j)
     case JSON_STRING:
         nd.type = BL_JV_STR;
         nd.str = json_string_value(j);
+        nd.i = (int64_t)strlen(nd.str); /* (to a '\0' in it, as a C string goes) */
         break;
     case JSON_INTEGER:
         nd.type = BL_JV_INT;
@@ -418,11 +420,11 @@ void bl_jv_from_json(bl_jv *v, json_t *j)
 
 const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key)
 {
-    size_t idx;
+    size_t idx, len = strlen(key);
     const bl_jv_node *k;
     bl_jv_foreach(o, idx, k)
     {
-        if (k->str[0] == key[0] && strcmp(k->str, key) == 0)
+        if ((size_t)k->i == len && k->str[0] == key[0] && memcmp(k->str, key, len) == 0)
             return k + 1;
     }
     return NULL;

@@ -29,8 +29,8 @@ typedef struct bl_jv_node {
     uint32_t size; /* members of an object, elements of an array */
     uint32_t span; /* nodes in the value, itself included */
     const char *str;
-    int64_t i;
-    double d; /* a number's value, (double)i for an integer as jansson gives it */
+    int64_t i; /* an integer's value, a string's length */
+    double d;  /* a number's value, (double)i for an integer as jansson gives it */
 } bl_jv_node;
 
 /* The nodes of one value (nodes[0]) and the scratch that making them needs; reused. */
@@ -46,11 +46,14 @@ typedef struct bl_jv {
 static inline size_t bl_jv_spaces(const char *p, size_t n)
 {
     size_t k = 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     for (uint64_t w; k + 8 <= n; k += 8) {
         memcpy(&w, p + k, 8);
-        if (w != 0x2020202020202020ull)
-            break;
+        w ^= 0x2020202020202020ull; /* the first byte not a space is the lowest set */
+        if (w)
+            return k + ((size_t)__builtin_ctzll(w) >> 3);
     }
+#endif
     while (k < n && p[k] == ' ')
         k++;
     return k;
