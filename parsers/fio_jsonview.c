@@ -163,15 +163,17 @@ static int keys_repeat(bl_jv *v, size_t o)
 typedef struct rd {
     bl_jv *v;
     const char *p, *e;
-    const unsigned char *ws;
+    const unsigned char *ws, *delim;
 } rd;
 
 /* JSON's whitespace; and with '\0', a loaded text's line end. */
 static const unsigned char ws_json[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 static const unsigned char ws_nul[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
-/* What ends a scalar, as in jsmn's strict mode (the reader before this one). */
-static const unsigned char delim[256] = {
+/* What ends a scalar, as in jsmn's strict mode (the reader before this one); and '\0'. */
+static const unsigned char delim_json[256] = {
     [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [','] = 1, [']'] = 1, ['}'] = 1};
+static const unsigned char delim_nul[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [','] = 1, [']'] = 1, ['}'] = 1, [0] = 1};
 
 /* Whitespace, a run of spaces (a line's indentation) eight bytes at a time. */
 static void skip_ws(rd *r)
@@ -224,7 +226,7 @@ static int string(rd *r, size_t at)
 static int scalar(rd *r, size_t at)
 {
     const char *a = r->p, *q = a;
-    for (; q < r->e && !delim[(unsigned char)*q]; q++)
+    for (; q < r->e && !r->delim[(unsigned char)*q]; q++)
         if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
             return 0;
     if (q >= r->e)
@@ -309,12 +311,16 @@ static void place(bl_jv *v, const char *s, char *buf)
     }
 }
 
-/* The value at s (n bytes, ws the whitespace): 1 and the bytes it takes in *len. */
-static int read_value(bl_jv *v, const char *s, size_t n, const unsigned char *ws, size_t *len)
+/* The value at s (n bytes; nul: '\0' is whitespace too): 1 and the bytes it takes in *len. */
+static int read_value(bl_jv *v, const char *s, size_t n, int nul, size_t *len)
 {
     if (n == 0 || n >= INT32_MAX)
         return 0;
-    rd r = {.v = v, .p = s, .e = s + n, .ws = ws};
+    rd r = {.v = v,
+            .p = s,
+            .e = s + n,
+            .ws = nul ? ws_nul : ws_json,
+            .delim = nul ? delim_nul : delim_json};
     v->n = 0;
     if (!value(&r, 0))
         return 0;
@@ -328,7 +334,7 @@ int bl_jv_parse(bl_jv *v, char *s, size_t n)
     rd r = {.p = s, .e = s + n, .ws = ws_json};
     skip_ws(&r);
     size_t lead = (size_t)(r.p - s);
-    if (!read_value(v, r.p, n - lead, ws_json, &len))
+    if (!read_value(v, r.p, n - lead, 0, &len))
         return 0;
     r.p += len;
     skip_ws(&r);
@@ -340,7 +346,7 @@ int bl_jv_parse(bl_jv *v, char *s, size_t n)
 
 int bl_jv_read(bl_jv *v, const char *s, size_t n, size_t *len, char **buf, size_t *cap)
 {
-    if (!read_value(v, s, n, ws_nul, len))
+    if (!read_value(v, s, n, 1, len))
         return 0;
     if (*len + 1 > *cap) {
         *cap = *len + 1 > 2 * *cap ? *len + 1 : 2 * *cap;

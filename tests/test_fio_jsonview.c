@@ -173,7 +173,8 @@ static void test_read_finds_the_end(void **state)
     (void)state;
 #define READ_AT(lit, want, len) read_at(lit, sizeof lit - 1, want, len)
     READ_AT("{\"a\": [1, {\"b\": \"}\"}]},\n  {\"c\": 2}]", 1, 22);
-    READ_AT("[1,\0 2.5]\0,", 1, 9); /* a loaded text's line ends are whitespace */
+    READ_AT("[1,\0 2.5]\0,", 1, 9);   /* a loaded text's line ends are whitespace */
+    READ_AT("{\"a\": 1\0}\0]", 1, 9); /* and end a number */
     READ_AT("\"s\"]", 1, 3);
     READ_AT("12]", 1, 2);
     READ_AT("12", 0, 0); /* a number must end before the text does */
