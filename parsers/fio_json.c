@@ -14,6 +14,7 @@
 #include "fio_clones.h"
 #include "fio_json_file.h"
 #include "fio_jsonutil.h"
+#include "fio_units.h"
 #include "parser.h"
 #include <jansson.h>
 #include <math.h>
@@ -121,9 +122,13 @@ static void read_dist(const bl_jv_node *o, double unit, bl_dist *d)
     const bl_jv_node *k;
     bl_jv_foreach(o, i, k)
     {
-        double at;
-        bool ge;
-        if (bl_jv_is_number(k + 1) && k[1].d > 0 && bl_dist_key(k->str, &at, &ge))
+        if (!bl_jv_is_number(k + 1) || !(k[1].d > 0))
+            continue;
+        bool ge = strncmp(k->str, ">=", 2) == 0; /* bl_dist_key, with the fast strtod */
+        const char *p = k->str + (ge ? 2 : 0);
+        char *end;
+        double at = bl_fio_strtod(p, &end);
+        if (end != p && isfinite(at))
             bl_dist_add(d, at * unit, ge, k[1].d);
     }
 }

@@ -37,45 +37,65 @@ static int markup_at(const char *s, size_t i, size_t n)
 /* The bytes a text would hold unchanged and with no heading: printable ASCII, tabs and
  * '\n' only, no line longer than a text takes, the first byte the document's '{', no blank
  * line before the last one with text, no line opening with '>', '|' or '#'. A line's bytes
- * are run over by a table (1: refused, 2: markup maybe, 3: the line's end), that being a pass over
- * the file. */
-static int plain_bytes(bl_fj_src *src)
-{
-    const char *s = src->s;
-    size_t n = src->n, i = 0;
-    int blank = 0;
-    if (n == 0 || s[0] != '{')
-        return 0;
+ * are run over by a table (1: refused, 2: markup maybe, 3: the line's end). Checked a line
+ * at a time from `at` as the document is read (the file's one pass), then to its end. */
+typedef struct plain {
+    bl_fj_src *src;
+    size_t at;
+    int blank;
     unsigned char look[256];
+} plain;
+
+static void plain_init(plain *pl, bl_fj_src *src)
+{
+    *pl = (plain){.src = src};
     for (int c = 0; c < 256; c++)
-        look[c] = (c < 0x20 && c != '\t') || c >= 0x7f;
-    look['\n'] = 3;
+        pl->look[c] = (c < 0x20 && c != '\t') || c >= 0x7f;
+    pl->look['\n'] = 3;
     for (const char *m = "&<`'*~\"["; *m; m++)
-        look[(unsigned char)*m] = 2;
-    while (i < n) {
-        size_t k = i;
+        pl->look[(unsigned char)*m] = 2;
+}
+
+/* The lines that start before upto; 0: refused. */
+static int plain_upto(void *ctx, size_t upto)
+{
+    plain *pl = ctx;
+    const char *s = pl->src->s;
+    const unsigned char *look = pl->look;
+    size_t n = pl->src->n, i = pl->at;
+    if (upto > n)
+        upto = n;
+    while (i < upto) {
+        size_t k = i + bl_jv_spaces(s + i, n - i);
         while (k < n && (s[k] == ' ' || s[k] == '\t'))
             k++;
         if (k < n && s[k] != '\n') {
-            if (blank || s[k] == '>' || s[k] == '|' || s[k] == '#')
+            if (pl->blank || s[k] == '>' || s[k] == '|' || s[k] == '#')
                 return 0;
         } else if (k < n) {
-            blank = 1;
+            pl->blank = 1;
         }
         for (;;) {
+            while (k + 4 <= n && !(look[(unsigned char)s[k]] | look[(unsigned char)s[k + 1]] |
+                                   look[(unsigned char)s[k + 2]] | look[(unsigned char)s[k + 3]]))
+                k += 4;
             while (k < n && !look[(unsigned char)s[k]])
                 k++;
             if (k >= n || s[k] == '\n')
                 break;
+            if (s[k] == '"' && k + 1 < n && s[k + 1] != '"') { /* a JSON string's quote */
+                k++;
+                continue;
+            }
             if (look[(unsigned char)s[k]] == 1 || markup_at(s, k, n))
                 return 0;
             k++;
         }
         if (k - i > BL_TEXT_LINE_MAX)
             return 0;
-        if ((k >> 20) != (i >> 20))
-            bl_fj_src_give_back(src, k & ~BL_FJ_DROP_MASK);
-        i = k + 1;
+        if ((k >> 20) != (i >> 20)) /* (what the document's read did not give back) */
+            bl_fj_src_drop(pl->src, k & ~BL_FJ_DROP_MASK);
+        i = pl->at = k + 1;
     }
     return 1;
 }
@@ -105,8 +125,16 @@ int bl_fj_file_read(const char *path, const char *key, const bl_fj_stream *ops, 
     madvise(map, n, MADV_SEQUENTIAL);
     bl_fj_src src;
     bl_fj_src_bytes(&src, map, n);
-    int ok = plain_bytes(&src) && bl_fj_stream_doc(&src, 0, key, ops, ctx, &end);
-    if (ok && !rest_is_blank(map, end, n))
+    plain pl;
+    plain_init(&pl, &src);
+    src.check = plain_upto;
+    src.check_ctx = &pl;
+    /* the document read while its bytes are checked; what it made is the caller's to drop
+     * when they are refused after all */
+    int ok = map[0] == '{' && bl_fj_stream_doc(&src, 0, key, ops, ctx, &end);
+    if (map[0] != '{' || src.refused || !plain_upto(&pl, n))
+        ok = 0;
+    else if (ok && !rest_is_blank(map, end, n))
         ok = -1; /* read, but more follows: the caller drops it and reads the text */
     munmap(map, n);
     return ok;

@@ -1,8 +1,8 @@
 /* A fio JSON document read one element of its array at a time: the text is scanned for the
- * document's members and the array's elements (strings skipped, brackets counted) and each
- * is read alone from a small copy, into a view (fio_jsonview.h: by jsmn where it is plain
- * JSON, else by jansson), so memory holds one job, not the tree of the whole document (8x
- * the file) nor a copy of the text. Anything but strict JSON of the
+ * document's members and the array's elements, each read into a view (fio_jsonview.h) that
+ * finds its end where it is plain JSON, else cut out (strings skipped, brackets counted) and
+ * read by jansson from a small copy, so memory holds one job, not the tree of the whole
+ * document (8x the file) nor a copy of the text. Anything but strict JSON of the
  * expected shape is left to the caller, who reads it whole as before: same records, same
  * messages. */
 #include "fio_json_stream.h"
@@ -24,6 +24,15 @@ enum { MAX_DEPTH = 1000 };
 /* Gives back the pages of a file's bytes before upto that this pass read: they are read
  * from the page cache again if a later pass needs them (the mapping is never written). */
 void bl_fj_src_give_back(bl_fj_src *src, size_t upto)
+{
+    if (src->t)
+        return;
+    if (src->check && !src->refused && !src->check(src->check_ctx, upto))
+        src->refused = 1;
+    bl_fj_src_drop(src, upto);
+}
+
+void bl_fj_src_drop(bl_fj_src *src, size_t upto)
 {
     if (src->t)
         return;
@@ -300,9 +309,17 @@ static int read_elements(scan *sc, const bl_fj_stream *ops, void *ctx)
     }
     for (size_t idx = 0;; idx++) {
         skip_ws(sc);
-        size_t ef = sc->at;
-        if (!skip_value(sc, MAX_DEPTH - 1) || !element(sc, ef, sc->at, idx, ops, ctx))
+        size_t ef = sc->at, len;
+        if (bl_jv_read(&sc->view, sc->s + ef, sc->n - ef, &len, &sc->piece, &sc->cap)) {
+            sc->at = ef + len; /* plain JSON: read, its end found, in one pass */
+            ops->element(sc->view.nodes, idx, ctx);
+            if ((sc->at >> 20) != (ef >> 20))
+                bl_fj_src_give_back(sc->src, sc->at & ~DROP_MASK);
+            if (sc->src->refused)
+                return 0;
+        } else if (!skip_value(sc, MAX_DEPTH - 1) || !element(sc, ef, sc->at, idx, ops, ctx)) {
             return 0;
+        }
         skip_ws(sc);
         if (at_char(sc, ',')) {
             sc->at++;

@@ -18,6 +18,11 @@ typedef struct bl_fj_src {
      * bl_fj_src_find (find_pos starts find_no), and how far the pages were given back */
     size_t line_pos, find_pos, dropped;
     long line_no, find_no;
+    /* given the bytes up to a place before a pass gives their pages back (a file's check
+     * made while its pages are still in memory); its 0 makes the document refused */
+    int (*check)(void *ctx, size_t upto);
+    void *check_ctx;
+    int refused;
 } bl_fj_src;
 
 /* A pass over a file's bytes gives pages back where (offset & BL_FJ_DROP_MASK) == 0. */
@@ -26,8 +31,10 @@ typedef struct bl_fj_src {
 void bl_fj_src_text(bl_fj_src *src, const bl_text *t);
 void bl_fj_src_bytes(bl_fj_src *src, const char *s, size_t n);
 /* A file's mapped pages before upto are given back (read again from the page cache when a
- * later pass needs them). Nothing for a text. */
+ * later pass needs them), src->check having seen them first. Nothing for a text. */
 void bl_fj_src_give_back(bl_fj_src *src, size_t upto);
+/* The same without src->check. */
+void bl_fj_src_drop(bl_fj_src *src, size_t upto);
 /* The 1-based line holding byte off. */
 long bl_fj_src_line_at(bl_fj_src *src, size_t off);
 /* The first line from *at to last (1-based) holding needle: its number, *at moved past it;

@@ -1,15 +1,12 @@
-/* A read-only view of one JSON value (fio_jsonview.h). jsmn cuts the text into tokens
- * without a check of what lies between them nor of what a number or a string holds; the walk
- * below checks all of it against strict JSON and takes only what jansson would read the
- * same, so that the view never says what jansson would not. */
-#define JSMN_STATIC
-#define JSMN_STRICT
-#define JSMN_PARENT_LINKS
+/* A read-only view of one JSON value (fio_jsonview.h). The text is read in one pass that
+ * checks it against strict JSON as it goes and takes only what jansson would read the same,
+ * so that the view never says what jansson would not; the same pass finds where the value
+ * ends (issue 26: jsmn's tokens, a walk checking them and a scan for a job's end were three
+ * passes, a third of the time). */
 #include "fio_jsonview.h"
 #include "../core/record.h"
 #include "../core/strbuf.h"
 #include <errno.h>
-#include <jsmn.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +16,6 @@ enum { MAX_DEPTH = 64 };
 void bl_jv_free(bl_jv *v)
 {
     free(v->nodes);
-    free(v->tok);
     free(v->seen);
     *v = (bl_jv){0};
 }
@@ -31,52 +27,6 @@ static bl_jv_node *grow(bl_jv *v, size_t n)
         v->nodes = bl_xrealloc(v->nodes, v->cap * sizeof *v->nodes);
     }
     return v->nodes;
-}
-
-typedef struct walk {
-    bl_jv *v;
-    char *s;
-    const jsmntok_t *tok;
-    size_t ntok, c; /* c: the first byte not yet checked */
-} walk;
-
-static int is_ws(char c)
-{
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r';
-}
-
-static void skip_ws(walk *w)
-{
-    while (is_ws(w->s[w->c]))
-        w->c++;
-}
-
-/* Whitespace only up to byte to. */
-static int ws_to(walk *w, size_t to)
-{
-    skip_ws(w);
-    return w->c == to;
-}
-
-static int punct(walk *w, char want)
-{
-    skip_ws(w);
-    if (w->s[w->c] != want)
-        return 0;
-    w->c++;
-    return 1;
-}
-
-/* A string's bytes [a, b): printable ASCII without escapes, made a C string in place. */
-static const char *plain_string(char *s, size_t a, size_t b)
-{
-    for (size_t k = a; k < b; k++) {
-        unsigned char c = (unsigned char)s[k];
-        if (c < 0x20 || c >= 0x7f || c == '\\')
-            return NULL;
-    }
-    s[b] = '\0';
-    return s + a;
 }
 
 static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -160,8 +110,23 @@ static int number(const char *s, size_t a, size_t b, bl_jv_node *nd)
     return !((nd->d == HUGE_VAL || nd->d == -HUGE_VAL) && errno == ERANGE);
 }
 
-/* Whether an object's keys (nodes of o) hold one twice: jansson keeps the first's place and
- * the last's value, which the view does not copy. */
+/* A key's hash from its length and its first and last eight bytes (a shorter key's all). */
+static uint32_t key_hash(const char *k, size_t len)
+{
+    uint64_t a = 0, b = 0;
+    if (len >= 8) {
+        memcpy(&a, k, 8);
+        memcpy(&b, k + len - 8, 8);
+    } else {
+        for (size_t i = 0; i < len; i++)
+            a = a << 8 | (unsigned char)k[i];
+    }
+    uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ull) ^ len) * 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(h >> 32);
+}
+
+/* Whether an object's keys (nodes of o, each a text and its length in i) hold one twice:
+ * jansson keeps the first's place and the last's value, which the view does not copy. */
 static int keys_repeat(bl_jv *v, size_t o)
 {
     bl_jv_node *nd = v->nodes;
@@ -179,119 +144,218 @@ static int keys_repeat(bl_jv *v, size_t o)
     memset(v->seen, 0, want * sizeof *v->seen);
     size_t k = o + 1;
     for (uint32_t m = 0; m < n; m++, k += 1 + nd[k + 1].span) {
-        uint32_t h = 2166136261u;
-        for (const char *p = nd[k].str; *p; p++)
-            h = (h ^ (unsigned char)*p) * 16777619u;
+        uint32_t h = key_hash(nd[k].str, (size_t)nd[k].i);
         for (size_t at = h & (want - 1);; at = (at + 1) & (want - 1)) {
+            bl_jv_node *seen = &nd[v->seen[at]];
             if (!v->seen[at]) {
                 v->seen[at] = (uint32_t)k; /* k > 0: a key is never the first node */
                 break;
             }
-            if (strcmp(nd[v->seen[at]].str, nd[k].str) == 0)
+            if (seen->i == nd[k].i && memcmp(seen->str, nd[k].str, (size_t)nd[k].i) == 0)
                 return 1;
         }
     }
     return 0;
 }
 
-/* The key at token i, made a C string: a string whose value follows it. */
-static int key(walk *w, size_t i)
+/* The reading of one value: p the next byte, e the end; ws the bytes taken as whitespace.
+ * The text is only read: a string's node points into it (its length in i) until place(). */
+typedef struct rd {
+    bl_jv *v;
+    const char *p, *e;
+    const unsigned char *ws, *delim;
+} rd;
+
+/* JSON's whitespace; and with '\0', a loaded text's line end. */
+static const unsigned char ws_json[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
+static const unsigned char ws_nul[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
+/* What ends a scalar, as in jsmn's strict mode (the reader before this one); and '\0'. */
+static const unsigned char delim_json[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [','] = 1, [']'] = 1, ['}'] = 1};
+static const unsigned char delim_nul[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [','] = 1, [']'] = 1, ['}'] = 1, [0] = 1};
+
+/* Whitespace, a run of spaces (a line's indentation) eight bytes at a time. */
+static void skip_ws(rd *r)
 {
-    const jsmntok_t *t = i < w->ntok ? &w->tok[i] : NULL;
-    if (!t || t->type != JSMN_STRING || t->size != 1 || !ws_to(w, (size_t)t->start - 1))
-        return 0;
-    const char *str = plain_string(w->s, (size_t)t->start, (size_t)t->end);
-    w->v->nodes[i] = (bl_jv_node){.type = BL_JV_STR, .span = 1, .str = str};
-    w->c = (size_t)t->end + 1;
-    return str != NULL;
+    while (r->p < r->e && r->ws[(unsigned char)*r->p]) {
+        r->p++;
+        r->p += bl_jv_spaces(r->p, (size_t)(r->e - r->p));
+    }
 }
 
-/* The value of token i (and all it holds) into the nodes from i on; the token after it, or
- * 0 when the text is not what the view takes. */
-static size_t value(walk *w, size_t i, int depth)
+static size_t push(bl_jv *v)
 {
-    if (i >= w->ntok || depth > MAX_DEPTH)
+    if (v->n == v->cap)
+        grow(v, v->n + 1);
+    return v->n++;
+}
+
+/* What ends a string's plain bytes: the quote, the backslash, any byte but printable ASCII. */
+#define X16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+/* clang-format off */
+static const unsigned char stop[256] = {
+    X16(1), X16(1),
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20: '"' */
+    X16(0), X16(0),
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50: '\\' */
+    X16(0),
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, /* 0x7f */
+    X16(1), X16(1), X16(1), X16(1), X16(1), X16(1), X16(1), X16(1)};
+/* clang-format on */
+#undef X16
+
+/* The string at r->p (its quote) into node at: printable ASCII without escapes only. */
+static int string(rd *r, size_t at)
+{
+    const char *q = r->p + 1;
+    while (q + 4 <= r->e && !(stop[(unsigned char)q[0]] | stop[(unsigned char)q[1]] |
+                              stop[(unsigned char)q[2]] | stop[(unsigned char)q[3]]))
+        q += 4;
+    while (q < r->e && !stop[(unsigned char)*q])
+        q++;
+    if (q >= r->e || *q != '"')
         return 0;
-    const jsmntok_t *t = &w->tok[i];
-    bl_jv_node *nd = &w->v->nodes[i];
+    r->v->nodes[at] =
+        (bl_jv_node){.type = BL_JV_STR, .span = 1, .str = r->p + 1, .i = (int64_t)(q - r->p - 1)};
+    r->p = q + 1;
+    return 1;
+}
+
+/* A scalar: true, false, null or a number, up to a delimiter (there must be one). */
+static int scalar(rd *r, size_t at)
+{
+    const char *a = r->p, *q = a;
+    for (; q < r->e && !r->delim[(unsigned char)*q]; q++)
+        if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
+            return 0;
+    if (q >= r->e)
+        return 0;
+    bl_jv_node *nd = &r->v->nodes[at];
     *nd = (bl_jv_node){.span = 1};
-    size_t from = (size_t)t->start - (t->type == JSMN_STRING);
-    if (!ws_to(w, from))
+    size_t len = (size_t)(q - a);
+    if (len == 4 && memcmp(a, "true", 4) == 0)
+        nd->type = BL_JV_TRUE;
+    else if (len == 5 && memcmp(a, "false", 5) == 0)
+        nd->type = BL_JV_FALSE;
+    else if (len == 4 && memcmp(a, "null", 4) == 0)
+        nd->type = BL_JV_NULL;
+    else if (!number(a, 0, len, nd)) /* (strtod stops at the delimiter) */
         return 0;
-    size_t next = i + 1;
-    switch (t->type) {
-    case JSMN_STRING:
-        nd->type = BL_JV_STR;
-        if (t->size != 0 || !(nd->str = plain_string(w->s, (size_t)t->start, (size_t)t->end)))
-            return 0;
-        w->c = (size_t)t->end + 1;
-        return next;
-    case JSMN_PRIMITIVE: {
-        const char *p = w->s + t->start;
-        size_t len = (size_t)(t->end - t->start);
-        if (len == 4 && memcmp(p, "true", 4) == 0)
-            nd->type = BL_JV_TRUE;
-        else if (len == 5 && memcmp(p, "false", 5) == 0)
-            nd->type = BL_JV_FALSE;
-        else if (len == 4 && memcmp(p, "null", 4) == 0)
-            nd->type = BL_JV_NULL;
-        else if (!number(w->s, (size_t)t->start, (size_t)t->end, nd))
-            return 0;
-        w->c = (size_t)t->end;
-        return next;
-    }
-    case JSMN_OBJECT:
-    case JSMN_ARRAY: {
-        int obj = t->type == JSMN_OBJECT;
-        uint32_t size = (uint32_t)t->size;
-        w->c = (size_t)t->start + 1;
-        for (uint32_t m = 0; m < size; m++) {
-            if (m && !punct(w, ','))
-                return 0;
+    r->p = q;
+    return 1;
+}
+
+/* The value at r->p (not whitespace) and all it holds, r->p moved past it. */
+static int value(rd *r, int depth)
+{
+    if (r->p >= r->e || depth > MAX_DEPTH)
+        return 0;
+    size_t at = push(r->v);
+    char open = *r->p;
+    if (open == '"')
+        return string(r, at);
+    if (open != '{' && open != '[')
+        return scalar(r, at);
+    int obj = open == '{';
+    char close = obj ? '}' : ']';
+    uint32_t size = 0;
+    r->p++;
+    skip_ws(r);
+    if (r->p < r->e && *r->p == close) {
+        r->p++;
+    } else {
+        for (;;) {
             if (obj) {
-                if (!key(w, next) || !punct(w, ':'))
+                if (r->p >= r->e || *r->p != '"' || !string(r, push(r->v)))
                     return 0;
-                next++;
+                skip_ws(r);
+                if (r->p >= r->e || *r->p != ':')
+                    return 0;
+                r->p++;
+                skip_ws(r);
             }
-            next = value(w, next, depth + 1);
-            if (!next)
+            if (!value(r, depth + 1))
                 return 0;
+            size++;
+            skip_ws(r);
+            if (r->p >= r->e)
+                return 0;
+            if (*r->p == ',') {
+                r->p++;
+                skip_ws(r);
+                continue;
+            }
+            if (*r->p != close)
+                return 0;
+            r->p++;
+            break;
         }
-        if (!punct(w, obj ? '}' : ']') || w->c != (size_t)t->end)
-            return 0;
-        nd = &w->v->nodes[i];
-        nd->type = obj ? BL_JV_OBJ : BL_JV_ARR;
-        nd->size = size;
-        nd->span = (uint32_t)(next - i);
-        if (obj && keys_repeat(w->v, i))
-            return 0;
-        return next;
     }
-    default:
+    r->v->nodes[at] = (bl_jv_node){
+        .type = obj ? BL_JV_OBJ : BL_JV_ARR, .size = size, .span = (uint32_t)(r->v->n - at)};
+    return !(obj && keys_repeat(r->v, at));
+}
+
+/* The strings of nodes read from text s made C strings in buf, a copy of s (or s itself):
+ * each ends where its closing quote was. */
+static void place(bl_jv *v, const char *s, char *buf)
+{
+    for (size_t k = 0; k < v->n; k++) {
+        bl_jv_node *nd = &v->nodes[k];
+        if (nd->type == BL_JV_STR) {
+            size_t off = (size_t)(nd->str - s);
+            buf[off + (size_t)nd->i] = '\0';
+            nd->str = buf + off;
+        }
+    }
+}
+
+/* The value at s (n bytes; nul: '\0' is whitespace too): 1 and the bytes it takes in *len. */
+static int read_value(bl_jv *v, const char *s, size_t n, int nul, size_t *len)
+{
+    if (n == 0 || n >= INT32_MAX)
         return 0;
-    }
+    rd r = {.v = v,
+            .p = s,
+            .e = s + n,
+            .ws = nul ? ws_nul : ws_json,
+            .delim = nul ? delim_nul : delim_json};
+    v->n = 0;
+    if (!value(&r, 0))
+        return 0;
+    *len = (size_t)(r.p - s);
+    return 1;
 }
 
 int bl_jv_parse(bl_jv *v, char *s, size_t n)
 {
-    if (n == 0 || n >= INT32_MAX)
+    size_t len;
+    rd r = {.p = s, .e = s + n, .ws = ws_json};
+    skip_ws(&r);
+    size_t lead = (size_t)(r.p - s);
+    if (!read_value(v, r.p, n - lead, 0, &len))
         return 0;
-    jsmn_parser p;
-    jsmn_init(&p);
-    int r;
-    if (!v->tok)
-        v->tok = bl_xmalloc((v->ntok = 1024) * sizeof(jsmntok_t));
-    /* jsmn takes more tokens and goes on where it stopped */
-    while ((r = jsmn_parse(&p, s, n, v->tok, (unsigned)v->ntok)) == JSMN_ERROR_NOMEM)
-        v->tok = bl_xrealloc(v->tok, (v->ntok *= 2) * sizeof(jsmntok_t));
-    if (r <= 0)
+    r.p += len;
+    skip_ws(&r);
+    if (r.p != r.e)
         return 0;
-    grow(v, (size_t)r);
-    walk w = {.v = v, .s = s, .tok = v->tok, .ntok = (size_t)r};
-    size_t end = value(&w, 0, 0);
-    if (end != (size_t)r || !ws_to(&w, n))
+    place(v, s, s);
+    return 1;
+}
+
+int bl_jv_read(bl_jv *v, const char *s, size_t n, size_t *len, char **buf, size_t *cap)
+{
+    if (!read_value(v, s, n, 1, len))
         return 0;
-    v->n = end;
+    if (*len + 1 > *cap) {
+        *cap = *len + 1 > 2 * *cap ? *len + 1 : 2 * *cap;
+        free(*buf);
+        *buf = bl_xmalloc(*cap);
+    }
+    memcpy(*buf, s, *len);
+    (*buf)[*len] = '\0';
+    place(v, s, *buf);
     return 1;
 }
 
@@ -309,7 +373,8 @@ static void from_json(bl_jv *v, json_t *j)
         json_object_foreach(j, k, m)
         {
             grow(v, v->n + 1);
-            v->nodes[v->n++] = (bl_jv_node){.type = BL_JV_STR, .span = 1, .str = k};
+            v->nodes[v->n++] =
+                (bl_jv_node){.type = BL_JV_STR, .span = 1, .str = k, .i = (int64_t)strlen(k)};
             from_json(v, m);
         }
         break;
@@ -328,6 +393,7 @@ static void from_json(bl_jv *v, json_t *j)
     case JSON_STRING:
         nd.type = BL_JV_STR;
         nd.str = json_string_value(j);
+        nd.i = (int64_t)strlen(nd.str); /* (to a '\0' in it, as a C string goes) */
         break;
     case JSON_INTEGER:
         nd.type = BL_JV_INT;
@@ -360,11 +426,11 @@ void bl_jv_from_json(bl_jv *v, json_t *j)
 
 const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key)
 {
-    size_t idx;
+    size_t idx, len = strlen(key);
     const bl_jv_node *k;
     bl_jv_foreach(o, idx, k)
     {
-        if (k->str[0] == key[0] && strcmp(k->str, key) == 0)
+        if ((size_t)k->i == len && k->str[0] == key[0] && memcmp(k->str, key, len) == 0)
             return k + 1;
     }
     return NULL;

@@ -1,6 +1,6 @@
 /* A read-only view of one JSON value: its nodes in document order in one array, no
  * allocation per value (issue 26: jansson's tree of every fio job was most of the time).
- * Made from text by jsmn (the fast path, for plain JSON only) or from a jansson value (what
+ * Made from text (the fast path, for plain JSON only) or from a jansson value (what
  * is left: the view then answers exactly as that value would, the order of an object's
  * members and the value a repeated key keeps included). */
 #ifndef BL_FIO_JSONVIEW_H
@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum {
     BL_JV_NULL,
@@ -28,19 +29,35 @@ typedef struct bl_jv_node {
     uint32_t size; /* members of an object, elements of an array */
     uint32_t span; /* nodes in the value, itself included */
     const char *str;
-    int64_t i;
-    double d; /* a number's value, (double)i for an integer as jansson gives it */
+    int64_t i; /* an integer's value, a string's length */
+    double d;  /* a number's value, (double)i for an integer as jansson gives it */
 } bl_jv_node;
 
 /* The nodes of one value (nodes[0]) and the scratch that making them needs; reused. */
 typedef struct bl_jv {
     bl_jv_node *nodes;
     size_t n, cap;
-    void *tok; /* jsmn's tokens */
-    size_t ntok;
     uint32_t *seen; /* a hash table finding repeated keys */
     size_t nseen;
 } bl_jv;
+
+/* How many of the n bytes at p are ' ' before any other, eight at a time: a pretty-printed
+ * JSON is a fifth indentation. */
+static inline size_t bl_jv_spaces(const char *p, size_t n)
+{
+    size_t k = 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (uint64_t w; k + 8 <= n; k += 8) {
+        memcpy(&w, p + k, 8);
+        w ^= 0x2020202020202020ull; /* the first byte not a space is the lowest set */
+        if (w)
+            return k + ((size_t)__builtin_ctzll(w) >> 3);
+    }
+#endif
+    while (k < n && p[k] == ' ')
+        k++;
+    return k;
+}
 
 void bl_jv_free(bl_jv *v);
 /* The value that is exactly the n bytes at s, s[n] being '\0' (written: each string ends with a
@@ -48,6 +65,11 @@ void bl_jv_free(bl_jv *v);
  * escape, no byte outside printable ASCII in a string, no repeated key, a number converted exactly,
  * not deeper than 64). 0: s is to be given to jansson (a fresh copy) and the view made from it. */
 int bl_jv_parse(bl_jv *v, char *s, size_t n);
+/* The value at the start of the n bytes at s, only read ('\0' there is whitespace, as a loaded
+ * text's line end), taken as bl_jv_parse takes it: 1, the bytes it spans in *len and its
+ * strings in *buf, a copy of them (grown to *cap, kept by the caller for the next). 0: s is
+ * jansson's to read, nothing is told of its end. */
+int bl_jv_read(bl_jv *v, const char *s, size_t n, size_t *len, char **buf, size_t *cap);
 /* The view of a jansson value (strings and keys point into it: keep it while the view is
  * used). */
 void bl_jv_from_json(bl_jv *v, json_t *j);

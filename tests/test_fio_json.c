@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "../core/strbuf.h"
+#include "../parsers/fio_jsonutil.h"
 #include "support/support.h"
 #include <jansson.h>
 #include <math.h>
@@ -270,6 +271,48 @@ static void test_jsonplus_fio2_bin_indexes(void **state)
     free(dir);
 }
 
+/* A latency's percentiles read in one allocation land as bl_lat_add_pct puts them one at a
+ * time: ascending, a key that rounds to one already read replacing its value, the empty and
+ * odd keys left out; and so do more than the one allocation holds. */
+static void test_percentiles_as_added(void **state)
+{
+    (void)state;
+    static const char *const docs[] = {
+        "{\"percentile\": {\"99.000000\": 9, \"1.000000\": 1, \"50.00001\": 5, "
+        "\"50.00002\": 6, \"0.00\": 3, \"x\": 4, \"5e1\": 7, \"90\": \"8\", \"99.5\": 2}}",
+        NULL};
+    for (int big = 0; big < 2; big++) {
+        json_t *o = json_loads(docs[0], 0, NULL);
+        assert_non_null(o);
+        json_t *p = json_object_get(o, "percentile");
+        for (int k = 0; big && k < 80; k++) { /* past the 64 read in one go */
+            char key[32];
+            snprintf(key, sizeof key, "%d.%06d", 1 + k % 40, k);
+            json_object_set_new(p, key, json_integer(100 + k));
+        }
+        bl_lat got = {0}, want = {0};
+        bl_fj_read_lat(o, 1000, &got);
+        const char *key;
+        json_t *v;
+        json_object_foreach(p, key, v)
+        {
+            double at = strtod(key, NULL);
+            if (at > 0 && json_is_number(v))
+                bl_lat_add_pct(&want, round(at * 10000.0) / 10000.0, json_number_value(v) * 1000);
+        }
+        assert_int_equal(got.n_pct, want.n_pct);
+        assert_true(big ? got.n_pct > 40 : got.n_pct == 4); /* 1, 50 (thrice), 99, 99.5 */
+        for (size_t i = 0; i < got.n_pct; i++) {
+            assert_true(got.pct[i].pct == want.pct[i].pct);
+            assert_true(got.pct[i].value == want.pct[i].value);
+        }
+        assert_true(pct(&got, 50) == 7000);
+        free(got.pct);
+        free(want.pct);
+        json_decref(o);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_jsonplus_bins),
         cmocka_unit_test(test_pasted_and_truncated),
         cmocka_unit_test(test_jsonplus_fio2_bin_indexes),
+        cmocka_unit_test(test_percentiles_as_added),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -174,17 +174,22 @@ static void test_not_plain_is_read_as_text(void **state)
     assert_int_equal(o.recs.n, n + n / 2);
     assert_double_equal(bl_test_nth(&o, "job", "job3", 0)->bw_bytes_s, CALM_BW_BYTES, 0);
     bl_out_free(&o);
-    /* "&amp;" in a job name: the text's clean-up makes it "&", and so must this file */
-    char *amp = strstr(doc, "\"job5\"");
-    assert_non_null(amp);
-    bl_strbuf_reset(&sb);
-    bl_strbuf_putn(&sb, doc, (size_t)(amp - doc));
-    bl_strbuf_printf(&sb, "\"a&amp;b\"%s", amp + strlen("\"job5\""));
-    write_file(path, sb.s);
-    assert_int_equal(bl_test_parse(path, "fio-json", &o), 0);
-    assert_int_equal(bl_test_count(&o, "job", "a&b"), 1);
-    assert_int_equal(bl_test_count(&o, "job", "a&amp;b"), 0);
-    bl_out_free(&o);
+    /* "&amp;" in a job name: the text's clean-up makes it "&", and so must this file; seen
+     * in the first MiB (the read stops there) or in the last job (after the read) */
+    static const char *const names[] = {"\"job5\"", "\"job119\""};
+    for (size_t i = 0; i < 2; i++) {
+        char *amp = strstr(doc, names[i]);
+        assert_non_null(amp);
+        bl_strbuf_reset(&sb);
+        bl_strbuf_putn(&sb, doc, (size_t)(amp - doc));
+        bl_strbuf_printf(&sb, "\"a&amp;b\"%s", amp + strlen(names[i]));
+        write_file(path, sb.s);
+        assert_int_equal(bl_test_parse(path, "fio-json", &o), 0);
+        assert_int_equal(o.recs.n, n + n / 2 - 1); /* its namesake alone: no total */
+        assert_int_equal(bl_test_count(&o, "job", "a&b"), 1);
+        assert_int_equal(bl_test_count(&o, "job", "a&amp;b"), 0);
+        bl_out_free(&o);
+    }
     bl_strbuf_free(&sb);
     free(doc);
     free(dir);

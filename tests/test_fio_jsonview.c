@@ -1,4 +1,4 @@
-/* The view of a JSON value made by jsmn (parsers/fio_jsonview.h, the fast path of the fio
+/* The view of a JSON value read from text (parsers/fio_jsonview.h, the fast path of the fio
  * JSON reader) says what jansson's reading of the same text says, node for node and bit for
  * bit, or refuses the text (which is then given to jansson): over odd texts (escapes, repeated
  * keys, numbers of every form, deep nesting, trailing commas), random numbers, and every job
@@ -122,6 +122,69 @@ static void test_odd_texts(void **state)
     assert_int_equal(check(deep + 40, 120), 1);
 }
 
+/* Every byte inside a string: taken for printable ASCII but the quote and the backslash. */
+static void test_string_bytes(void **state)
+{
+    (void)state;
+    for (int c = 1; c < 256; c++) {
+        char text[] = "{\"k?y\": \"a?b\"}";
+        text[3] = text[10] = (char)c;
+        int plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+        if (check_s(text) != plain)
+            fail_msg("byte 0x%02x in a string: %s", c, plain ? "refused" : "taken");
+    }
+}
+
+/* bl_jv_read: the value at a text's start, where it ends, the text only read. */
+static void read_at(const char *text, size_t n, int want, size_t want_len)
+{
+    bl_jv v = {0};
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    char *mine = malloc(n);
+    assert_non_null(mine);
+    memcpy(mine, text, n);
+    int took = bl_jv_read(&v, mine, n, &len, &buf, &cap);
+    if (took != want || (took && len != want_len))
+        fail_msg("read %d, %zu bytes; want %d, %zu: %s", took, len, want, want_len, text);
+    assert_memory_equal(mine, text, n);
+    if (took) { /* the view of the bytes it took, each line end made '\n' */
+        char *j = malloc(len);
+        assert_non_null(j);
+        for (size_t k = 0; k < len; k++)
+            j[k] = text[k] ? text[k] : '\n';
+        bl_jv w = {0};
+        json_error_t err;
+        json_t *jv = json_loadb(j, len, JSON_DECODE_ANY, &err);
+        assert_non_null(jv);
+        bl_jv_from_json(&w, jv);
+        same_views(&v, &w, text);
+        json_decref(jv);
+        bl_jv_free(&w);
+        free(j);
+    }
+    bl_jv_free(&v);
+    free(buf);
+    free(mine);
+}
+
+static void test_read_finds_the_end(void **state)
+{
+    (void)state;
+#define READ_AT(lit, want, len) read_at(lit, sizeof lit - 1, want, len)
+    READ_AT("{\"a\": [1, {\"b\": \"}\"}]},\n  {\"c\": 2}]", 1, 22);
+    READ_AT("[1,\0 2.5]\0,", 1, 9);   /* a loaded text's line ends are whitespace */
+    READ_AT("{\"a\": 1\0}\0]", 1, 9); /* and end a number */
+    READ_AT("\"s\"]", 1, 3);
+    READ_AT("12]", 1, 2);
+    READ_AT("12", 0, 0); /* a number must end before the text does */
+    READ_AT("{\"a\": 1", 0, 0);
+    READ_AT("{\"a\": 1, \"a\": 2},", 0, 0);
+    READ_AT("{\"a\": \"x\\\"}\"},", 0, 0);
+    READ_AT(" {}", 0, 0); /* the caller skips whitespace */
+#undef READ_AT
+}
+
 /* Numbers of random digits, points and exponents: the same double as jansson's strtod; only
  * the integers that jansson refuses (past 64 bits) are refused. */
 static void test_random_numbers(void **state)
@@ -202,6 +265,8 @@ static void test_fixture_jobs(void **state)
             size_t len = at[2 * i + 1] - at[2 * i];
             int t = check(job, len);
             taken += t;
+            if (t) /* read where it stands, the document after it: the same view, its end */
+                read_at(job, strlen(job), 1, len);
             /* fio writes plain JSON: a job is jansson's only for a repeated key (fio 2.x
              * printed percentile "0.00" again and again) or what is not JSON */
             json_error_t err;
@@ -221,8 +286,8 @@ static void test_fixture_jobs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_odd_texts),
-        cmocka_unit_test(test_random_numbers),
+        cmocka_unit_test(test_odd_texts),          cmocka_unit_test(test_string_bytes),
+        cmocka_unit_test(test_read_finds_the_end), cmocka_unit_test(test_random_numbers),
         cmocka_unit_test(test_fixture_jobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
