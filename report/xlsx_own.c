@@ -12,13 +12,30 @@
 #define ZOUT_SIZE (64 * 1024)
 #define STR_MAX 32767 /* libxlsxwriter's LXW_STR_MAX: a longer string is not written */
 
-/* 10^k for k <= 20, beyond 64 bits */
+/* 10^k for k <= 20, beyond 64 bits from 10^20 */
 static unsigned __int128 pow10_128(int k)
 {
-    unsigned __int128 p = 1;
-    while (k-- > 0)
-        p *= 10;
-    return p;
+    static const uint64_t p[20] = {1,
+                                   10,
+                                   100,
+                                   1000,
+                                   10000,
+                                   100000,
+                                   1000000,
+                                   10000000,
+                                   100000000,
+                                   1000000000,
+                                   10000000000,
+                                   100000000000,
+                                   1000000000000,
+                                   10000000000000,
+                                   100000000000000,
+                                   1000000000000000,
+                                   10000000000000000,
+                                   100000000000000000,
+                                   1000000000000000000,
+                                   10000000000000000000u};
+    return k < 20 ? p[k] : (unsigned __int128)p[19] * 10;
 }
 
 /* mant * 10^k / 2^shift, rounded to nearest, ties to even, as glibc's printf rounds. */
@@ -69,7 +86,9 @@ size_t bl_xlsx_num_text(double v, char out[32])
     int e2 = (int)((bits >> 52) & 0x7ff) - 1075; /* normal here: a >= 1e-4 */
     uint64_t mant = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
     /* a < 2^53 and not an integer: e2 < 0; a >= 1e-4: e2 >= -66 */
-    int x = (int)floor(log10(a));
+    /* floor(log10(a)) or one less: from the binary exponent, floor(e × log10 2) */
+    int e = (int)((bits >> 52) & 0x7ff) - 1023;
+    int x = (e * 78913) >> 18;
     uint64_t n = 0;
     for (int tries = 0; tries < 3; tries++) {
         n = scaled(mant, 15 - x, -e2);
@@ -79,6 +98,14 @@ size_t bl_xlsx_num_text(double v, char out[32])
             x--;
         else
             break;
+    }
+    /* 10^15 may be a value of one digit less rounded up (999999999999999.5 is x 14, not 15) */
+    if (n == UINT64_C(1000000000000000) && x > -4) {
+        uint64_t below = scaled(mant, 16 - x, -e2);
+        if (below < UINT64_C(10000000000000000)) {
+            n = below;
+            x--;
+        }
     }
     char d[16];
     put_u64(d, n);
@@ -184,12 +211,14 @@ static void put_cell(bl_xown *s, lxw_row_t row, lxw_col_t col, const bl_xcell *c
     char ref[32];
     size_t rl = cell_ref(ref, row, col);
     int32_t style = c->f ? lxw_format_get_xf_index(c->f) : 0;
-    char st[24] = "\"";
-    if (style)
-        snprintf(st, sizeof st, "\" s=\"%d\"", (int)style);
     PUT_LIT(s, "<c r=\"");
     put(s, ref, rl);
-    put(s, st, strlen(st));
+    if (style > 0) {
+        char st[16];
+        PUT_LIT(s, "\" s=\"");
+        put(s, st, put_u64(st, (uint64_t)style));
+    }
+    PUT_LIT(s, "\"");
     if (c->type == BL_XCELL_NUM) {
         char num[32];
         size_t nl = bl_xlsx_num_text(c->v, num);
