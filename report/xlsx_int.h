@@ -96,6 +96,8 @@ typedef struct bl_xdetail {
     int own_rows;  /* the record rows written by benchlog (xlsx_own.h), not libxlsxwriter */
     bl_xown **own; /* every such sheet, in the order made */
     size_t n_own, own_cap;
+    lxw_format *fmt[5]; /* the rows' number formats, once looked up (fmt_set) */
+    unsigned fmt_set;
 } bl_xdetail;
 
 /* "k=v; k=v": a record's labels in one cell. */

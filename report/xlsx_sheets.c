@@ -92,15 +92,30 @@ void bl_xlsx_labels_text(const bl_record *r, bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
     bl_strbuf_puts(sb, "");
-    for (size_t i = 0; i < r->n_labels; i++)
-        bl_strbuf_printf(sb, "%s%s=%s", i ? "; " : "", r->labels[i].key, r->labels[i].value);
+    for (size_t i = 0; i < r->n_labels; i++) { /* a row each: no printf */
+        if (i)
+            bl_strbuf_puts(sb, "; ");
+        bl_strbuf_puts(sb, r->labels[i].key);
+        bl_strbuf_putc(sb, '=');
+        bl_strbuf_puts(sb, r->labels[i].value);
+    }
 }
 
-static void record_row(dsheet ws, bl_xfmt *x, lxw_row_t row, lxw_col_t c, const bl_record *r,
+/* A format of the detail rows: made (or found) by the first row as before, then kept. */
+static lxw_format *row_fmt(bl_xdetail *d, size_t i, const char *code)
+{
+    if (!(d->fmt_set & 1u << i)) {
+        d->fmt[i] = bl_xfmt_num(d->x, code);
+        d->fmt_set |= 1u << i;
+    }
+    return d->fmt[i];
+}
+
+static void record_row(dsheet ws, bl_xdetail *d, lxw_row_t row, lxw_col_t c, const bl_record *r,
                        bl_strbuf *sb)
 {
-    lxw_format *b = bl_xfmt_num(x, "#,##0"), *s3 = bl_xfmt_num(x, "0.000###");
-    lxw_format *f1 = bl_xfmt_num(x, "#,##0.0"), *us = bl_xfmt_num(x, "#,##0.0");
+    lxw_format *b = row_fmt(d, 0, "#,##0"), *s3 = row_fmt(d, 1, "0.000###");
+    lxw_format *f1 = row_fmt(d, 2, "#,##0.0"), *us = row_fmt(d, 3, "#,##0.0");
     inum(ws, row, c++, r->line, NULL);
     str(ws, row, c++, r->test, NULL);
     str(ws, row, c++, r->op, NULL);
@@ -288,7 +303,7 @@ static void latency_begin(bl_xdetail *d, lxw_workbook *wb)
 static void latency_rows(bl_xdetail *d, size_t k, const bl_record *r)
 {
     const bl_xruns *runs = d->runs;
-    lxw_format *us = bl_xfmt_num(d->x, "#,##0.0");
+    lxw_format *us = row_fmt(d, 4, "#,##0.0");
     const bl_lat *ls[] = {&r->clat_ns, &r->lat_ns, &r->slat_ns, &r->sync_ns};
     static const char *const name[] = {"clat", "lat", "slat", "sync"};
     for (size_t w = 0; w < 4; w++) {
@@ -415,10 +430,10 @@ void bl_xlsx_details_row(bl_xdetail *d, const bl_record *r)
             put_num(ws, row, 0, (double)(k + 1), NULL);
             str(ws, row, 1, r->source, NULL);
             inum(ws, row, 2, r->run, NULL);
-            record_row(ws, d->x, row, 3, r, &d->sb);
+            record_row(ws, d, row, 3, r, &d->sb);
         }
     } else if (parts_next(d, &d->runs->v[k].sheets, &row, &ws) == 0) {
-        record_row(ws, d->x, row, 0, r, &d->sb);
+        record_row(ws, d, row, 0, r, &d->sb);
     }
     if (d->latency.n)
         latency_rows(d, (size_t)k, r);
