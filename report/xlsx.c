@@ -114,7 +114,6 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
      * size the cache costs nothing and makes the file complete. */
     size_t cm = o->constant_memory_from ? o->constant_memory_from : BL_XLSX_CONSTANT_MEMORY_FROM;
     lxw_workbook_options wo = {.constant_memory = runs.n_records >= cm, .tmpdir = NULL};
-    /* libxlsxwriter writes by name: it writes the temporary file, renamed when complete. */
     int own = wo.constant_memory && !o->lxw_rows;
     /* libxlsxwriter writes by name: it writes the temporary file, renamed when complete; with
      * the rows benchlog writes, a second one beside it that the first is packed from. */
@@ -171,6 +170,8 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
         bl_atomic_abort(&out);
         rc = 1;
     } else if (own && bl_xown_pack(lxw_path, out.tmp, d.own, d.n_own, err, errlen) != 0) {
+        size_t len = strlen(err);
+        snprintf(err + len, errlen - len, " (the old file, if any, is unchanged)");
         bl_atomic_abort(&out);
         rc = 1;
     } else if (bl_atomic_commit(&out, err, errlen) != 0) {
