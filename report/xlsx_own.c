@@ -276,7 +276,8 @@ static void compress(bl_xown *s, int flush)
         s->z->level_buf_size = ISAL_DEF_LVL1_DEFAULT;
         s->z->level_buf = bl_xmalloc(ISAL_DEF_LVL1_DEFAULT);
         s->zout = bl_xmalloc(ZOUT_SIZE);
-        s->body = tmpfile();
+        if (!s->body) /* after a seal, more rows (the store grew) go on in the same file */
+            s->body = tmpfile();
         if (!s->body)
             fail(s);
     }
