@@ -5,7 +5,9 @@
 # give a migrated copy, or count the first round out.
 #
 #   sh bench/xlsx.sh STORE.db NEW_BINARY [OLD_BINARY]
-# Knobs: ROUNDS (2), BENCH_DIR (/tmp/benchlog-xlsx), ZLEVEL=1 also times NEW with zlib level 1
+# Knobs: ROUNDS (2), BENCH_DIR (/tmp/benchlog-xlsx), OLD_DB (the store OLD reads, a copy of
+# STORE.db for an OLD whose schema is another: an OLD of a newer schema upgrades STORE.db for
+# good, which NEW then refuses), ZLEVEL=1 also times NEW with zlib level 1
 # through an LD_PRELOAD shim of minizip's zipOpenNewFileInZip4_64 (what libxlsxwriter 1.1 has
 # no option for; a measurement, not a setting of benchlog).
 # Needs /usr/bin/time and unzip.
@@ -18,10 +20,10 @@ DIR=${BENCH_DIR:-/tmp/benchlog-xlsx}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$DIR"
 
-one() { # LABEL BINARY OUT [ENV...]
-    label=$1 bin=$2 out=$3
-    shift 3
-    env "$@" /usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$bin" xlsx --db "$DB" -o "$out" \
+one() { # LABEL BINARY STORE OUT [ENV...]
+    label=$1 bin=$2 db=$3 out=$4
+    shift 4
+    env "$@" /usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$bin" xlsx --db "$db" -o "$out" \
         >/dev/null 2>"$DIR/err" || { cat "$DIR/err"; exit 1; }
     read -r wall usr sys kib <"$DIR/time"
     printf '%-10s %7.2f s wall %7.2f s CPU %8d KiB peak RSS %6.1f MB file\n' "$label" "$wall" \
@@ -52,10 +54,10 @@ C
 fi
 
 for r in $(seq "$ROUNDS"); do
-    [ -z "$OLD" ] || one "old #$r" "$OLD" "$DIR/old.xlsx"
-    one "new #$r" "$NEW" "$DIR/new.xlsx"
+    [ -z "$OLD" ] || one "old #$r" "$OLD" "${OLD_DB:-$DB}" "$DIR/old.xlsx"
+    one "new #$r" "$NEW" "$DB" "$DIR/new.xlsx"
     [ -z "${ZLEVEL:-}" ] ||
-        one "new z$ZLEVEL #$r" "$NEW" "$DIR/z.xlsx" LD_PRELOAD="$DIR/shim.so" ZLEVEL="$ZLEVEL"
+        one "new z$ZLEVEL #$r" "$NEW" "$DB" "$DIR/z.xlsx" LD_PRELOAD="$DIR/shim.so" ZLEVEL="$ZLEVEL"
 done
 [ -z "$OLD" ] || sh "$HERE/xlsx-same.sh" "$DIR/old.xlsx" "$DIR/new.xlsx"
 [ -z "${ZLEVEL:-}" ] || sh "$HERE/xlsx-same.sh" "$DIR/new.xlsx" "$DIR/z.xlsx"

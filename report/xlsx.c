@@ -114,18 +114,26 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
      * size the cache costs nothing and makes the file complete. */
     size_t cm = o->constant_memory_from ? o->constant_memory_from : BL_XLSX_CONSTANT_MEMORY_FROM;
     lxw_workbook_options wo = {.constant_memory = runs.n_records >= cm, .tmpdir = NULL};
-    /* libxlsxwriter writes by name: it writes the temporary file, renamed when complete. */
+    int own = wo.constant_memory && !o->lxw_rows;
+    /* libxlsxwriter writes by name: it writes the temporary file, renamed when complete; with
+     * the rows benchlog writes, a second one beside it that the first is packed from. */
     bl_atomic out;
     if (bl_atomic_open(&out, path, err, errlen) != 0) {
         bl_xruns_free(&runs);
         return 1;
     }
     bl_atomic_close_stream(&out);
-    lxw_workbook *wb = workbook_new_opt(out.tmp, &wo);
+    char *lxw_path = NULL;
+    if (own) {
+        lxw_path = bl_xmalloc(strlen(out.tmp) + 8);
+        sprintf(lxw_path, "%s.lxw", out.tmp);
+    }
+    lxw_workbook *wb = workbook_new_opt(own ? lxw_path : out.tmp, &wo);
     if (!wb) {
         snprintf(err, errlen, "cannot create %s", path);
         bl_atomic_abort(&out);
         bl_xruns_free(&runs);
+        free(lxw_path);
         return 1;
     }
     const char *title = o->title ? o->title : "Storage benchmark comparison";
@@ -148,9 +156,11 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
     bl_xlsx_pivots(wb, &x, t, o->metrics, o->n_metrics, title, o->notes);
     bl_xdetail d;
     bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200,
-                          o->max_rows);
+                          o->max_rows, own);
     int rc = bl_xlsx_walk_ahead(walk, src, detail_row, &d, err, errlen) != 0;
     bl_xlsx_details_end(&d);
+    if (own)
+        bl_xown_close_rows(wb, d.own, d.n_own);
     lxw_error e = workbook_close(wb);
     if (rc) {
         bl_atomic_abort(&out);
@@ -159,9 +169,18 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
                  lxw_strerror(e));
         bl_atomic_abort(&out);
         rc = 1;
+    } else if (own && bl_xown_pack(lxw_path, out.tmp, d.own, d.n_own, err, errlen) != 0) {
+        size_t len = strlen(err);
+        snprintf(err + len, errlen - len, " (the old file, if any, is unchanged)");
+        bl_atomic_abort(&out);
+        rc = 1;
     } else if (bl_atomic_commit(&out, err, errlen) != 0) {
         rc = 1;
     }
+    if (lxw_path)
+        remove(lxw_path);
+    free(lxw_path);
+    bl_xlsx_details_free(&d);
     bl_xruns_free(&runs);
     xfmt_free(&x);
     return rc;

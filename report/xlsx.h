@@ -7,7 +7,8 @@
  * metric (past max_run_sheets runs, one "Records" sheet instead, since a workbook of thousands of
  * sheets helps nobody), Latency (mean and percentiles in µs) when any record has latency, and
  * Sources (file, line, tool, version, labels of each run). Past 20,000 records it is written in
- * libxlsxwriter's constant-memory mode; walked from the store, no record is held whole. Every sheet
+ * libxlsxwriter's constant-memory mode, the detail sheets' rows by benchlog itself (xlsx_own.h:
+ * the same XML, deflated faster); walked from the store, no record is held whole. Every sheet
  * prints on A4 landscape, fit to the page width, with its header row repeated and a header and
  * footer. */
 #ifndef BL_REPORT_XLSX_H
@@ -31,6 +32,9 @@ typedef struct bl_xlsx_opts {
     size_t max_rows; /* rows a sheet holds, header included, the rest going on in "NAME (2)",
                         ...; 0 (or more): Excel's 1,048,576 */
     bl_diags *notes; /* notes for the person (set-ups too many to chart) added here; NULL: none */
+    int lxw_rows;    /* constant memory: the detail rows through libxlsxwriter, as before benchlog
+                        wrote them itself (the same XML, several times slower): what the tests
+                        compare with */
 } bl_xlsx_opts;
 
 /* Returns 0, 2 when the baseline names no column, 1 when the file cannot be written. */

@@ -8,6 +8,7 @@
 #include "../compare/smap.h"
 #include "../compare/table.h"
 #include "xlsx.h"
+#include "xlsx_own.h"
 #include <xlsxwriter.h>
 
 /* Formats are made once per number format text: a workbook holds a few dozen at most. */
@@ -39,6 +40,7 @@ void bl_xlsx_pivots(lxw_workbook *wb, bl_xfmt *x, const bl_table *t, const bl_me
 #define BL_XLSX_EXCEL_ROWS 1048576
 typedef struct bl_xparts {
     lxw_worksheet **ws;
+    bl_xown **own; /* their rows where benchlog writes them, else NULL */
     size_t n;
     size_t rows; /* data rows written */
 } bl_xparts;
@@ -91,16 +93,25 @@ typedef struct bl_xdetail {
     size_t per_sheet;           /* data rows a sheet holds */
     bl_xparts records, latency; /* none (n 0) where the runs have their own sheets / no latency */
     bl_strbuf sb;
+    int own_rows;  /* the record rows written by benchlog (xlsx_own.h), not libxlsxwriter */
+    bl_xown **own; /* every such sheet, in the order made */
+    size_t n_own, own_cap;
+    lxw_format *fmt[5]; /* the rows' number formats, once looked up (fmt_set) */
+    unsigned fmt_set;
 } bl_xdetail;
 
 /* "k=v; k=v": a record's labels in one cell. */
 void bl_xlsx_labels_text(const bl_record *r, bl_strbuf *sb);
 
-/* max_rows: rows a sheet holds, header included (0: Excel's). */
+/* max_rows: rows a sheet holds, header included (0: Excel's); own_rows: the per-run, Records
+ * and Latency rows written by benchlog (constant-memory workbooks only: d->own then lists those
+ * sheets for bl_xown_close_rows and bl_xown_pack), else by libxlsxwriter. free frees d->own
+ * once the workbook is written. */
 void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns *runs,
-                           size_t max_sheets, size_t max_rows);
+                           size_t max_sheets, size_t max_rows, int own_rows);
 void bl_xlsx_details_row(bl_xdetail *d, const bl_record *r);
 void bl_xlsx_details_end(bl_xdetail *d);
+void bl_xlsx_details_free(bl_xdetail *d);
 
 /* walk(src, fn, ctx) with the records read and decoded in a second thread (xlsx_ahead.c),
  * handed over a few hundred at a time: fn sees them in the walk's order. Returns as walk. */

@@ -5,22 +5,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void str(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *s, lxw_format *f)
+/* A sheet the cells go to: through libxlsxwriter, or its rows written by benchlog
+ * (xlsx_own.h) where own is set. */
+typedef struct {
+    lxw_worksheet *ws;
+    bl_xown *own;
+} dsheet;
+
+static dsheet lxw(lxw_worksheet *ws)
 {
-    if (s && *s)
-        worksheet_write_string(ws, row, col, s, f);
+    return (dsheet){ws, NULL};
 }
 
-static void num(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, double v, lxw_format *f)
+static void put_num(dsheet ws, lxw_row_t row, lxw_col_t col, double v, lxw_format *f)
+{
+    if (ws.own)
+        bl_xown_number(ws.own, row, col, v, f);
+    else
+        worksheet_write_number(ws.ws, row, col, v, f);
+}
+
+static void str(dsheet ws, lxw_row_t row, lxw_col_t col, const char *s, lxw_format *f)
+{
+    if (!s || !*s)
+        return;
+    if (ws.own)
+        bl_xown_string(ws.own, row, col, s, f);
+    else
+        worksheet_write_string(ws.ws, row, col, s, f);
+}
+
+static void num(dsheet ws, lxw_row_t row, lxw_col_t col, double v, lxw_format *f)
 {
     if (bl_present(v))
-        worksheet_write_number(ws, row, col, v, f);
+        put_num(ws, row, col, v, f);
 }
 
-static void inum(lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, int64_t v, lxw_format *f)
+static void inum(dsheet ws, lxw_row_t row, lxw_col_t col, int64_t v, lxw_format *f)
 {
     if (v >= 0)
-        worksheet_write_number(ws, row, col, (double)v, f);
+        put_num(ws, row, col, (double)v, f);
 }
 
 static double p99(const bl_lat *l)
@@ -68,15 +92,30 @@ void bl_xlsx_labels_text(const bl_record *r, bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
     bl_strbuf_puts(sb, "");
-    for (size_t i = 0; i < r->n_labels; i++)
-        bl_strbuf_printf(sb, "%s%s=%s", i ? "; " : "", r->labels[i].key, r->labels[i].value);
+    for (size_t i = 0; i < r->n_labels; i++) { /* a row each: no printf */
+        if (i)
+            bl_strbuf_puts(sb, "; ");
+        bl_strbuf_puts(sb, r->labels[i].key);
+        bl_strbuf_putc(sb, '=');
+        bl_strbuf_puts(sb, r->labels[i].value);
+    }
 }
 
-static void record_row(lxw_worksheet *ws, bl_xfmt *x, lxw_row_t row, lxw_col_t c,
-                       const bl_record *r, bl_strbuf *sb)
+/* A format of the detail rows: made (or found) by the first row as before, then kept. */
+static lxw_format *row_fmt(bl_xdetail *d, size_t i, const char *code)
 {
-    lxw_format *b = bl_xfmt_num(x, "#,##0"), *s3 = bl_xfmt_num(x, "0.000###");
-    lxw_format *f1 = bl_xfmt_num(x, "#,##0.0"), *us = bl_xfmt_num(x, "#,##0.0");
+    if (!(d->fmt_set & 1u << i)) {
+        d->fmt[i] = bl_xfmt_num(d->x, code);
+        d->fmt_set |= 1u << i;
+    }
+    return d->fmt[i];
+}
+
+static void record_row(dsheet ws, bl_xdetail *d, lxw_row_t row, lxw_col_t c, const bl_record *r,
+                       bl_strbuf *sb)
+{
+    lxw_format *b = row_fmt(d, 0, "#,##0"), *s3 = row_fmt(d, 1, "0.000###");
+    lxw_format *f1 = row_fmt(d, 2, "#,##0.0"), *us = row_fmt(d, 3, "#,##0.0");
     inum(ws, row, c++, r->line, NULL);
     str(ws, row, c++, r->test, NULL);
     str(ws, row, c++, r->op, NULL);
@@ -150,22 +189,30 @@ static void parts_add(bl_xdetail *d, lxw_workbook *wb, bl_xparts *p, const char 
 {
     p->n = rows > d->per_sheet ? (rows + d->per_sheet - 1) / d->per_sheet : 1;
     p->ws = bl_xcalloc(p->n, sizeof *p->ws);
+    p->own = d->own_rows ? bl_xcalloc(p->n, sizeof *p->own) : NULL;
     char part[32 * 4 + 16];
     for (size_t i = 0; i < p->n; i++) {
         part_name(part, sizeof part, name, i);
         p->ws[i] = make(d, wb, part, arg);
+        if (!p->own)
+            continue;
+        size_t before = i * d->per_sheet, left = rows > before ? rows - before : 0;
+        p->own[i] = bl_xown_new(p->ws[i], left < d->per_sheet ? left : d->per_sheet);
+        bl_grow((void **)&d->own, &d->own_cap, d->n_own + 1, sizeof *d->own);
+        d->own[d->n_own++] = p->own[i];
     }
 }
 
 /* The sheet and row of the table's next data row; NULL past the rows it was made for (the
  * store changed between the walks). */
-static lxw_worksheet *parts_next(const bl_xdetail *d, bl_xparts *p, lxw_row_t *row)
+static int parts_next(const bl_xdetail *d, bl_xparts *p, lxw_row_t *row, dsheet *ws)
 {
     size_t i = p->rows++, part = i / d->per_sheet;
     if (part >= p->n)
-        return NULL;
+        return -1;
     *row = (lxw_row_t)(i % d->per_sheet + 1);
-    return p->ws[part];
+    *ws = (dsheet){p->ws[part], p->own ? p->own[part] : NULL};
+    return 0;
 }
 
 static void parts_filter(const bl_xdetail *d, const bl_xparts *p, lxw_col_t last)
@@ -218,13 +265,12 @@ static void run_sheets_begin(bl_xdetail *d, lxw_workbook *wb)
 
 /* Column A of the detail sheets: the run's sheet name, or its number when the runs share
  * one Records sheet. */
-static void run_cell(lxw_worksheet *ws, lxw_row_t row, const bl_xruns *runs, size_t k,
-                     size_t max_sheets)
+static void run_cell(dsheet ws, lxw_row_t row, const bl_xruns *runs, size_t k, size_t max_sheets)
 {
     if (runs->n <= max_sheets)
-        worksheet_write_string(ws, row, 0, runs->v[k].sheet, NULL);
+        str(ws, row, 0, runs->v[k].sheet, NULL);
     else
-        worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+        put_num(ws, row, 0, (double)(k + 1), NULL);
 }
 
 static int has_lat(const bl_lat *l)
@@ -257,7 +303,7 @@ static void latency_begin(bl_xdetail *d, lxw_workbook *wb)
 static void latency_rows(bl_xdetail *d, size_t k, const bl_record *r)
 {
     const bl_xruns *runs = d->runs;
-    lxw_format *us = bl_xfmt_num(d->x, "#,##0.0");
+    lxw_format *us = row_fmt(d, 4, "#,##0.0");
     const bl_lat *ls[] = {&r->clat_ns, &r->lat_ns, &r->slat_ns, &r->sync_ns};
     static const char *const name[] = {"clat", "lat", "slat", "sync"};
     for (size_t w = 0; w < 4; w++) {
@@ -265,13 +311,13 @@ static void latency_rows(bl_xdetail *d, size_t k, const bl_record *r)
         if (!has_lat(l))
             continue;
         lxw_row_t row;
-        lxw_worksheet *ws = parts_next(d, &d->latency, &row);
-        if (!ws)
+        dsheet ws;
+        if (parts_next(d, &d->latency, &row, &ws) != 0)
             return;
         run_cell(ws, row, runs, k, d->max_sheets);
         inum(ws, row, 1, r->line, NULL);
         str(ws, row, 2, r->test, NULL);
-        worksheet_write_string(ws, row, 3, name[w], NULL);
+        str(ws, row, 3, name[w], NULL);
         num(ws, row, 4, l->min / 1e3, us);
         num(ws, row, 5, l->mean / 1e3, us);
         num(ws, row, 6, l->max / 1e3, us);
@@ -294,8 +340,9 @@ static void disks_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_xruns *runs, size
     static const char *const head[] = {
         "Sheet",        "Device",         "Read IOs",        "Write IOs",    "Read merges",
         "Write merges", "Read ticks (s)", "Write ticks (s)", "In queue (s)", "Util (%)"};
-    lxw_worksheet *ws = table_sheet(wb, x, "Disks", head, 10, 0);
-    worksheet_set_column(ws, 0, 0, 22, NULL);
+    lxw_worksheet *sheet = table_sheet(wb, x, "Disks", head, 10, 0);
+    dsheet ws = lxw(sheet);
+    worksheet_set_column(sheet, 0, 0, 22, NULL);
     lxw_format *count = bl_xfmt_num(x, "#,##0"), *secs = bl_xfmt_num(x, "#,##0.000");
     lxw_format *pct = bl_xfmt_num(x, "0.00");
     lxw_row_t row = 1;
@@ -315,17 +362,18 @@ static void disks_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_xruns *runs, size
             num(ws, row, 9, dk->util_pct, pct);
         }
     }
-    worksheet_autofilter(ws, 0, 0, row - 1, 9);
+    worksheet_autofilter(sheet, 0, 0, row - 1, 9);
 }
 
 static void sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_xruns *runs, size_t max_sheets)
 {
     static const char *const head[] = {"Sheet",   "Source",  "First line", "Tool",
                                        "Version", "Records", "Labels"};
-    lxw_worksheet *ws = table_sheet(wb, x, "Sources", head, 7, 0);
-    worksheet_set_column(ws, 0, 0, 22, NULL);
-    worksheet_set_column(ws, 1, 1, 40, NULL);
-    worksheet_set_column(ws, 6, 6, 80, NULL);
+    lxw_worksheet *sheet = table_sheet(wb, x, "Sources", head, 7, 0);
+    dsheet ws = lxw(sheet);
+    worksheet_set_column(sheet, 0, 0, 22, NULL);
+    worksheet_set_column(sheet, 1, 1, 40, NULL);
+    worksheet_set_column(sheet, 6, 6, 80, NULL);
     for (size_t k = 0; k < runs->n; k++) {
         const bl_xrun *run = &runs->v[k];
         lxw_row_t row = (lxw_row_t)(k + 1);
@@ -334,16 +382,17 @@ static void sources_sheet(lxw_workbook *wb, bl_xfmt *x, const bl_xruns *runs, si
         inum(ws, row, 2, run->line, NULL);
         str(ws, row, 3, run->tool, NULL);
         str(ws, row, 4, run->version, NULL);
-        worksheet_write_number(ws, row, 5, (double)run->n, NULL);
+        put_num(ws, row, 5, (double)run->n, NULL);
         str(ws, row, 6, run->labels, NULL);
     }
-    worksheet_autofilter(ws, 0, 0, (lxw_row_t)runs->n, 6);
+    worksheet_autofilter(sheet, 0, 0, (lxw_row_t)runs->n, 6);
 }
 
 void bl_xlsx_details_begin(bl_xdetail *d, lxw_workbook *wb, bl_xfmt *x, bl_xruns *runs,
-                           size_t max_sheets, size_t max_rows)
+                           size_t max_sheets, size_t max_rows, int own_rows)
 {
     memset(d, 0, sizeof *d);
+    d->own_rows = own_rows;
     d->x = x;
     d->runs = runs;
     d->max_sheets = max_sheets;
@@ -375,18 +424,16 @@ void bl_xlsx_details_row(bl_xdetail *d, const bl_record *r)
     if (k < 0)
         return; /* not seen by the first walk: the store changed in between */
     lxw_row_t row;
+    dsheet ws;
     if (d->records.n) {
-        lxw_worksheet *ws = parts_next(d, &d->records, &row);
-        if (ws) {
-            worksheet_write_number(ws, row, 0, (double)(k + 1), NULL);
+        if (parts_next(d, &d->records, &row, &ws) == 0) {
+            put_num(ws, row, 0, (double)(k + 1), NULL);
             str(ws, row, 1, r->source, NULL);
             inum(ws, row, 2, r->run, NULL);
-            record_row(ws, d->x, row, 3, r, &d->sb);
+            record_row(ws, d, row, 3, r, &d->sb);
         }
-    } else {
-        lxw_worksheet *ws = parts_next(d, &d->runs->v[k].sheets, &row);
-        if (ws)
-            record_row(ws, d->x, row, 0, r, &d->sb);
+    } else if (parts_next(d, &d->runs->v[k].sheets, &row, &ws) == 0) {
+        record_row(ws, d, row, 0, r, &d->sb);
     }
     if (d->latency.n)
         latency_rows(d, (size_t)k, r);
@@ -399,6 +446,21 @@ void bl_xlsx_details_end(bl_xdetail *d)
         parts_filter(d, &d->runs->v[k].sheets, N_REC_HEAD - 1);
     parts_filter(d, &d->latency, (lxw_col_t)(7 + d->runs->np));
     free(d->records.ws);
+    free(d->records.own);
     free(d->latency.ws);
+    free(d->latency.own);
+    for (size_t k = 0; k < d->runs->n; k++) {
+        free(d->runs->v[k].sheets.own);
+        d->runs->v[k].sheets.own = NULL;
+    }
     bl_strbuf_free(&d->sb);
+}
+
+void bl_xlsx_details_free(bl_xdetail *d)
+{
+    for (size_t i = 0; i < d->n_own; i++)
+        bl_xown_free(d->own[i]);
+    free(d->own);
+    d->own = NULL;
+    d->n_own = 0;
 }

@@ -11,7 +11,8 @@
 set -u
 BUILD_PKGS="gcc make pkg-config libc6-dev libpcre2-dev libcairo2-dev libpango1.0-dev
  libxlsxwriter-dev libaio-dev liburing-dev libxxhash-dev libisal-dev libsqlite3-dev
- libjansson-dev libpq-dev nettle-dev fonts-noto-cjk fonts-dejavu-core"
+ libjansson-dev libpq-dev nettle-dev libminizip-dev zlib1g-dev fonts-noto-cjk
+ fonts-dejavu-core"
 # The demo runs the built program only: its set is the build set, kept apart so that it can
 # grow without touching the others.
 DEMO_PKGS=""
