@@ -8,8 +8,8 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 CORPUS  ?= $(abspath ../shared/corpus)
 
-PKGS     := pangocairo cairo xlsxwriter sqlite3 libpq jansson libpcre2-8 nettle liburing libxxhash libisal \
-            minizip zlib
+# One line: scripts/fuzz.sh reads this line as its list of libraries.
+PKGS     := pangocairo cairo xlsxwriter sqlite3 libpq jansson libpcre2-8 nettle liburing libxxhash libisal minizip zlib
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WFLAGS   := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
