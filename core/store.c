@@ -1,75 +1,11 @@
 #include "jsonl.h"
 #include "store_int.h"
-#include "version.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static const char *const schema_v1 = "CREATE TABLE imports("
-                                     "  id INTEGER PRIMARY KEY,"
-                                     "  source TEXT NOT NULL,"
-                                     "  hash TEXT UNIQUE,"
-                                     "  format TEXT,"
-                                     "  imported_at TEXT NOT NULL);"
-                                     "CREATE TABLE records("
-                                     "  id INTEGER PRIMARY KEY,"
-                                     "  import_id INTEGER NOT NULL REFERENCES imports(id),"
-                                     "  run INTEGER, line INTEGER, tool TEXT, test TEXT,"
-                                     "  json TEXT NOT NULL);"
-                                     "CREATE INDEX records_import ON records(import_id, run);"
-                                     "PRAGMA user_version = 1;";
-
-/* v2: which benchlog wrote the store, and an index for the usual tool/test filters. */
-static const char *const schema_v2 =
-    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
-    "INSERT INTO meta VALUES('created_by', 'benchlog " BENCHLOG_VERSION "');"
-    "CREATE INDEX records_tool_test ON records(tool, test);"
-    "PRAGMA user_version = 2;";
-
-/* v3: a stable short ID for every run (filled for older stores by add_run_ids). imports.hash
- * holds SHA-256 keys from now on, beside the FNV keys of older imports. */
-static const char *const schema_v3 = "CREATE TABLE runs("
-                                     "  id INTEGER PRIMARY KEY,"
-                                     "  uid TEXT NOT NULL UNIQUE,"
-                                     "  import_id INTEGER NOT NULL REFERENCES imports(id),"
-                                     "  run INTEGER NOT NULL,"
-                                     "  UNIQUE(import_id, run));"
-                                     "PRAGMA user_version = 3;";
-
-/* v4: every record has a time (`when`, core/when.h) in its JSON; records stored before have
- * the time of their import, which is all an old store knows of them. */
-static const char *const schema_v4 =
-    "UPDATE records SET json = json_set(json, '$.when',"
-    "  (SELECT imported_at FROM imports WHERE imports.id = records.import_id),"
-    "  '$.when_from', 'import') WHERE json_extract(json, '$.when') IS NULL;"
-    "PRAGMA user_version = 4;";
-
-/* v5: what a comparison groups and sums, as columns (fold.h): records.shape_id (the record
- * less its figures, in shapes) and f_* (its fold figures), so that report's GROUP BY reads no
- * JSON, and an index of them. Filled from the JSON of older records by
- * bl_store_sqlite_fill_fold (migrate_v5). */
-static const char *const schema_v5 = "ALTER TABLE records ADD COLUMN shape_id INTEGER;"
-                                     "ALTER TABLE records ADD COLUMN f_bw REAL;"
-                                     "ALTER TABLE records ADD COLUMN f_iops REAL;"
-                                     "ALTER TABLE records ADD COLUMN f_lat REAL;"
-                                     "ALTER TABLE records ADD COLUMN f_p50 REAL;"
-                                     "ALTER TABLE records ADD COLUMN f_p99 REAL;"
-                                     "ALTER TABLE records ADD COLUMN f_p999 REAL;"
-                                     "ALTER TABLE records ADD COLUMN f_value REAL;"
-                                     "ALTER TABLE records ADD COLUMN f_cpu REAL;"
-                                     "ALTER TABLE records ADD COLUMN f_flags INTEGER;";
-
-/* v6: the record's time as a column (when_at: its JSON's `when`, ISO 8601) and an index in
- * id order holding what the lean walk reads (store.h bl_store_each_lean: report --html,
- * history, check), so that it reads the index, not a million records' JSON and pages. run
- * and line are the columns stored since v1, bound from the record the JSON was written
- * from. Filled from the JSON of older records by migrate_v6. */
-static const char *const schema_v6_index = "CREATE INDEX IF NOT EXISTS records_lean ON records(id, "
-                                           "import_id, run, line, when_at, " BL_FOLD_COLS ");"
-                                           "PRAGMA user_version = 6;";
 
 int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
@@ -81,8 +17,7 @@ int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
     return -1;
 }
 
-/* The first column of the first row of sql, as an int (or text into buf); -1 on error. */
-static int query_int(sqlite3 *db, const char *sql, int *out, char *text, size_t textlen)
+int bl_store_query_first(sqlite3 *db, const char *sql, int *out, char *text, size_t textlen)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -136,160 +71,6 @@ void bl_store_run_uid(const char *seed, int64_t run, int round, char uid[BL_RUN_
     bl_strbuf_free(&sb);
 }
 
-/* Runs of a store made before v3 get their IDs from their import's key. */
-static int add_run_ids(sqlite3 *db, char *err, size_t errlen)
-{
-    sqlite3_stmt *st, *ins;
-    if (sqlite3_prepare_v2(db, bl_store_run_sql, -1, &ins, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-        return -1;
-    }
-    if (sqlite3_prepare_v2(db,
-                           "SELECT DISTINCT r.import_id, r.run, "
-                           "  coalesce(i.hash, 'import:' || i.id || ':' || i.imported_at) "
-                           "FROM records r JOIN imports i ON i.id = r.import_id "
-                           "ORDER BY r.import_id, r.run",
-                           -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-        sqlite3_finalize(ins);
-        return -1;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        if (bl_store_add_run(ins, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-                             (const char *)sqlite3_column_text(st, 2)) != 0)
-            break;
-    if (rc != SQLITE_DONE)
-        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-    sqlite3_finalize(st);
-    sqlite3_finalize(ins);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* The one registration (store.h): set at the program's start, read by upgrades. */
-static bl_store_progress_fn progress_fn;
-
-void bl_store_register_progress(bl_store_progress_fn fn)
-{
-    progress_fn = fn;
-}
-
-void bl_store_progress(const char *path, const char *what, int64_t done, int64_t total)
-{
-    if (progress_fn)
-        progress_fn(path, what, done, total);
-}
-
-/* The columns are added unless there (a store whose user_version was set back by hand), the
- * shapes made again, every record's fold columns filled. */
-static int migrate_v5(sqlite3 *db, const char *path, char *err, size_t errlen)
-{
-    int has = 0;
-    if (query_int(db, "SELECT count(*) FROM pragma_table_info('records') WHERE name = 'shape_id'",
-                  &has, NULL, 0) != 0 ||
-        (!has && bl_store_exec(db, schema_v5, err, errlen) != 0) ||
-        bl_store_exec(db,
-                      "DROP TABLE IF EXISTS shapes;"
-                      "CREATE TABLE shapes(id INTEGER PRIMARY KEY, shape TEXT NOT NULL UNIQUE);",
-                      err, errlen) != 0 ||
-        bl_store_sqlite_fill_fold(db, path, err, errlen) != 0)
-        return -1;
-    /* covering report's GROUP BY: it reads the index in shape order, never the JSON's pages
-     * nor a sorter (1M records: 0.5 s of CPU, against 3 s through the table) */
-    return bl_store_exec(db,
-                         "CREATE INDEX IF NOT EXISTS records_fold ON records(" BL_FOLD_COLS ");"
-                         "PRAGMA user_version = 5;",
-                         err, errlen);
-}
-
-/* How many records migrate_v6 fills a statement, between two progress lines' chances. */
-#define WHEN_STEP 50000
-
-/* The column added unless there, filled a range of ids at a time (the progress line's
- * steps), then the index. */
-static int migrate_v6(sqlite3 *db, const char *path, char *err, size_t errlen)
-{
-    static const char what[] = "upgrading the store to schema 6 (the time column history reads)";
-    int has = 0, total = 0;
-    if (query_int(db, "SELECT count(*) FROM pragma_table_info('records') WHERE name = 'when_at'",
-                  &has, NULL, 0) != 0 ||
-        (!has && bl_store_exec(db, "ALTER TABLE records ADD COLUMN when_at TEXT", err, errlen)) ||
-        query_int(db, "SELECT count(*) FROM records", &total, NULL, 0) != 0)
-        return -1;
-    sqlite3_stmt *fill;
-    if (sqlite3_prepare_v2(db,
-                           "UPDATE records SET when_at = json_extract(json, '$.when') WHERE id IN "
-                           "(SELECT id FROM records WHERE id > ? ORDER BY id LIMIT ?) RETURNING id",
-                           -1, &fill, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-        return -1;
-    }
-    bl_store_progress(path, what, 0, total);
-    sqlite3_int64 after = -1, done = 0;
-    int rc;
-    for (;;) {
-        sqlite3_int64 last = after, n = 0;
-        sqlite3_reset(fill);
-        sqlite3_bind_int64(fill, 1, after);
-        sqlite3_bind_int(fill, 2, WHEN_STEP);
-        while ((rc = sqlite3_step(fill)) == SQLITE_ROW) {
-            sqlite3_int64 id = sqlite3_column_int64(fill, 0);
-            last = id > last ? id : last;
-            n++;
-        }
-        if (rc != SQLITE_DONE || n == 0)
-            break;
-        after = last;
-        done += n;
-        if (done < total)
-            bl_store_progress(path, what, done, total);
-    }
-    if (rc != SQLITE_DONE)
-        snprintf(err, errlen, "filling the time column: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(fill);
-    if (rc != SQLITE_DONE || bl_store_exec(db, schema_v6_index, err, errlen) != 0)
-        return -1;
-    bl_store_progress(path, what, total, total);
-    return 0;
-}
-
-/* Brings the schema to BL_STORE_SCHEMA inside one transaction; refuses newer stores. */
-static int migrate(sqlite3 *db, const char *path, int v, char *err, size_t errlen)
-{
-    if (v == BL_STORE_SCHEMA)
-        return 0;
-    if (v > BL_STORE_SCHEMA) {
-        snprintf(err, errlen,
-                 "%s: store schema version %d is newer than this benchlog's (%d); "
-                 "use a newer benchlog",
-                 path, v, BL_STORE_SCHEMA);
-        return -1;
-    }
-    if (bl_store_exec(db, "BEGIN IMMEDIATE", err, errlen) != 0)
-        return -1;
-    /* Another process may have upgraded it while we waited for the lock. */
-    if (query_int(db, "PRAGMA user_version", &v, NULL, 0) != 0)
-        goto fail;
-    /* Each step upgrades one version, so a store of any older version is brought up in
-     * place, in the same transaction. */
-    if (v < 1 && bl_store_exec(db, schema_v1, err, errlen) != 0)
-        goto fail;
-    if (v < 2 && bl_store_exec(db, schema_v2, err, errlen) != 0)
-        goto fail;
-    if (v < 3 && (bl_store_exec(db, schema_v3, err, errlen) != 0 || add_run_ids(db, err, errlen)))
-        goto fail;
-    if (v < 4 && bl_store_exec(db, schema_v4, err, errlen) != 0)
-        goto fail;
-    if (v < 5 && migrate_v5(db, path, err, errlen) != 0)
-        goto fail;
-    if (v < 6 && migrate_v6(db, path, err, errlen) != 0)
-        goto fail;
-    return bl_store_exec(db, "COMMIT", err, errlen);
-fail:
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    return -1;
-}
-
 /* Whether the file is an SQLite database: its first 16 bytes. An empty file is a new store. */
 static int looks_like_sqlite(const char *path, int *empty)
 {
@@ -310,15 +91,15 @@ static int check_ours(sqlite3 *db, const char *path, int v, char *err, size_t er
 {
     char names[256];
     int n_tables = 0, ours = 0;
-    if (query_int(db, "SELECT count(*) FROM sqlite_master", &n_tables, NULL, 0) != 0 ||
-        query_int(db,
-                  "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-                  "name IN ('imports', 'records')",
-                  &ours, NULL, 0) != 0 ||
-        query_int(db,
-                  "SELECT group_concat(name, ', ') FROM (SELECT name FROM sqlite_master "
-                  "WHERE type = 'table' ORDER BY name LIMIT 6)",
-                  NULL, names, sizeof names) != 0) {
+    if (bl_store_query_first(db, "SELECT count(*) FROM sqlite_master", &n_tables, NULL, 0) != 0 ||
+        bl_store_query_first(db,
+                             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                             "name IN ('imports', 'records')",
+                             &ours, NULL, 0) != 0 ||
+        bl_store_query_first(db,
+                             "SELECT group_concat(name, ', ') FROM (SELECT name FROM sqlite_master "
+                             "WHERE type = 'table' ORDER BY name LIMIT 6)",
+                             NULL, names, sizeof names) != 0) {
         snprintf(err, errlen, "%s: cannot read the store: %s", path, sqlite3_errmsg(db));
         return -1;
     }
@@ -326,8 +107,8 @@ static int check_ours(sqlite3 *db, const char *path, int v, char *err, size_t er
         return 0; /* a new, empty database: ours to set up */
     char made_by[128] = "";
     if (v >= 2)
-        query_int(db, "SELECT value FROM meta WHERE key = 'created_by'", NULL, made_by,
-                  sizeof made_by);
+        bl_store_query_first(db, "SELECT value FROM meta WHERE key = 'created_by'", NULL, made_by,
+                             sizeof made_by);
     if ((v == 0 || ours < 2 || (v >= 2 && strncmp(made_by, "benchlog", 8) != 0)) &&
         v <= BL_STORE_SCHEMA) {
         snprintf(err, errlen,
@@ -343,7 +124,7 @@ static int check_ours(sqlite3 *db, const char *path, int v, char *err, size_t er
 static int check_sound(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
     char verdict[384];
-    if (query_int(db, "PRAGMA quick_check(1)", NULL, verdict, sizeof verdict) != 0)
+    if (bl_store_query_first(db, "PRAGMA quick_check(1)", NULL, verdict, sizeof verdict) != 0)
         snprintf(verdict, sizeof verdict, "%s", sqlite3_errmsg(db));
     if (strcmp(verdict, "ok") == 0)
         return 0;
@@ -379,7 +160,7 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     int v = 0;
     /* One snapshot for the checks: another process may be creating the store right now. */
     if (bl_store_exec(db, "BEGIN", inner, sizeof inner) != 0 ||
-        query_int(db, "PRAGMA user_version", &v, NULL, 0) != 0) {
+        bl_store_query_first(db, "PRAGMA user_version", &v, NULL, 0) != 0) {
         snprintf(err, errlen, "%s: cannot read the store: %s", path, sqlite3_errmsg(db));
         goto fail;
     }
@@ -402,7 +183,7 @@ bl_store *bl_store_sqlite_open(const char *path, int mode, char *err, size_t err
     int wal = (mode & BL_OPEN_WRITE) &&
               sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) == SQLITE_OK;
     if (bl_store_exec(db, "PRAGMA foreign_keys = ON", inner, sizeof inner) != 0 ||
-        (!as_is && migrate(db, path, v, inner, sizeof inner) != 0)) {
+        (!as_is && bl_store_migrate(db, path, v, inner, sizeof inner) != 0)) {
         if (strncmp(inner, path, strlen(path)) == 0)
             snprintf(err, errlen, "%s", inner);
         else
@@ -453,8 +234,9 @@ static void sqlite_close(bl_store *s)
 static int sqlite_has_legacy_keys(bl_store *s)
 {
     int n = 0;
-    query_int(s->db, "SELECT count(*) FROM (SELECT 1 FROM imports WHERE length(hash) = 32 LIMIT 1)",
-              &n, NULL, 0);
+    bl_store_query_first(
+        s->db, "SELECT count(*) FROM (SELECT 1 FROM imports WHERE length(hash) = 32 LIMIT 1)", &n,
+        NULL, 0);
     return n > 0;
 }
 

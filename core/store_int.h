@@ -185,6 +185,13 @@ sqlite3_stmt *bl_store_select_fold(bl_store *s, const bl_filter *f, int *exact, 
 /* sqlite3_exec; on failure err holds SQLite's message and -1 is returned. */
 int bl_store_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 
+/* The first column of the first row of sql, as an int (or text into text); -1 on error. */
+int bl_store_query_first(sqlite3 *db, const char *sql, int *out, char *text, size_t textlen);
+
+/* Brings a store at user_version v to BL_STORE_SCHEMA (core/store_migrate.c), inside the
+ * caller's transaction, telling bl_store_progress of long steps; refuses newer stores. */
+int bl_store_migrate(sqlite3 *db, const char *path, int v, char *err, size_t errlen);
+
 /* Gives a run of an import its stable ID (runs table), made from seed ("content key:run"),
  * unless it has one; st is "INSERT INTO runs ... ON CONFLICT(import_id, run) DO NOTHING"
  * (bl_store_run_sql), prepared. */
