@@ -170,8 +170,9 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
         bl_atomic_abort(&out);
         rc = 1;
     } else if (own && bl_xown_pack(lxw_path, out.tmp, d.own, d.n_own, err, errlen) != 0) {
-        size_t len = strlen(err);
-        snprintf(err + len, errlen - len, " (the old file, if any, is unchanged)");
+        char why[512];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "%s: %s (the old file, if any, is unchanged)", path, why);
         bl_atomic_abort(&out);
         rc = 1;
     } else if (bl_atomic_commit(&out, err, errlen) != 0) {

@@ -3,6 +3,7 @@
  * rows and the placeholder's end. */
 #include "xlsx_own_int.h"
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unzip.h>
 #include <zip.h>
@@ -113,6 +114,15 @@ static int piece(piece_z *pz, const void *p, size_t n, int last, zsink *zs)
                            to_zip, zs);
 }
 
+/* "WHAT NAME", and the system's reason when a write failed with one (a full disk). */
+static void said(char *err, size_t errlen, const char *what, const char *name)
+{
+    if (errno)
+        snprintf(err, errlen, "%s %s: %s", what, name, strerror(errno));
+    else
+        snprintf(err, errlen, "%s %s", what, name);
+}
+
 static int own_entry(unzFile uz, zipFile zf, const char *name, const zip_fileinfo *zi,
                      const unz_file_info64 *fi, bl_xown *s, piece_z *pz, char *err, size_t errlen)
 {
@@ -178,7 +188,7 @@ static int own_entry(unzFile uz, zipFile zf, const char *name, const zip_fileinf
     rc = 0;
 out:
     if (rc)
-        snprintf(err, errlen, "cannot write %s", name);
+        said(err, errlen, "cannot write", name);
     bl_strbuf_free(&head);
     bl_strbuf_free(&rest);
     free(xml);
@@ -206,7 +216,7 @@ static int raw_entry(unzFile uz, zipFile zf, const char *name, const zip_fileinf
     if (unzCloseCurrentFile(uz) != UNZ_OK)
         rc = -1;
     if (rc)
-        snprintf(err, errlen, "cannot copy %s", name);
+        said(err, errlen, "cannot copy", name);
     return rc;
 }
 
@@ -240,6 +250,7 @@ int bl_xown_pack(const char *from, const char *to, bl_xown *const *own, size_t n
         for (size_t i = 0; i < n && !mine; i++)
             if (strcmp(own[i]->entry, name) == 0)
                 mine = own[i];
+        errno = 0; /* the reason a write below fails, if the system gives one */
         rc = mine ? own_entry(uz, zf, name, &zi, &fi, mine, &pz, err, errlen)
                   : raw_entry(uz, zf, name, &zi, &fi, pz.out, err, errlen);
     }
@@ -247,8 +258,10 @@ int bl_xown_pack(const char *from, const char *to, bl_xown *const *own, size_t n
         snprintf(err, errlen, "cannot read %s back", from);
         rc = -1;
     }
+    if (rc == 0)
+        errno = 0;
     if (zipClose(zf, NULL) != ZIP_OK && rc == 0) {
-        snprintf(err, errlen, "cannot write %s", to);
+        said(err, errlen, "cannot write", to);
         rc = -1;
     }
     unzClose(uz);

@@ -20,6 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <unzip.h>
 
 #include "test_report_records.h"
@@ -251,12 +257,110 @@ static void test_store_grew(void **state)
     free(dir);
 }
 
+/* Writes rs to path in a child whose files may not pass limit bytes (RLIMIT_FSIZE, SIGXFSZ
+ * ignored: a write fails with EFBIG, as on a full disk); the child's message into said.
+ * Returns 0 when benchlog refused, 1 when it wrote. */
+static int write_limited(const char *path, bl_records *rs, off_t limit, char *said, size_t n)
+{
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            _exit(3);
+        char err[512] = "";
+        bl_xlsx_opts o = {.constant_memory_from = 1};
+        int rc = bl_xlsx_write(path, rs, &o, err, sizeof err);
+        if (write(fd[1], err, strlen(err)) < 0)
+            _exit(4);
+        _exit(rc == 0);
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], said, n - 1);
+    said[got > 0 ? got : 0] = 0;
+    close(fd[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_true(WEXITSTATUS(status) <= 1);
+    return WEXITSTATUS(status);
+}
+
+static size_t count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* A write that fails while the rows are packed (the disk full: here the file size limit)
+ * leaves the old workbook as it was and no temporary file of either writer behind. */
+static void test_failed_pack_keeps_old(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), path[600], err[256] = "";
+    snprintf(path, sizeof path, "%s/out.xlsx", dir);
+    bl_records rs;
+    bl_records_init(&rs);
+    add_every_tool(&rs);
+    add_awkward(&rs);
+    for (long i = 0; i < 4000; i++) /* the rows half the workbook and more */
+        rec(&rs, "bulk.txt", 1 + i % 4, "fio", "fio-3.33", "randread", 4096, 1 + i % 32, 1)->iops =
+            1000.0 + (double)i / 7;
+    bl_xlsx_opts o = {.constant_memory_from = 1};
+    assert_int_equal(bl_xlsx_write(path, &rs, &o, err, sizeof err), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    off_t full = st.st_size;
+    assert_true(full > 20000);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("the old workbook\n", f);
+    fclose(f);
+    /* Just short of the workbook, the packing fails at its end; at half, in a sheet's rows
+     * (libxlsxwriter's file, without the detail rows, fits); far below, libxlsxwriter fails. */
+    const off_t limits[] = {full - 1, full / 2, 4096};
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+        char said[600];
+        if (write_limited(path, &rs, limits[i], said, sizeof said) != 0)
+            fail_msg("limit %lld of %lld bytes: written", (long long)limits[i], (long long)full);
+        if (!strstr(said, " (the old file, if any, is unchanged)") || !strstr(said, path))
+            fail_msg("limit %lld: %s", (long long)limits[i], said);
+        if (i < 2 && !strstr(said, "File too large (the old"))
+            fail_msg("not the packing that failed: %s", said);
+        if (i == 1 && !strstr(said, ": cannot write xl/worksheets/"))
+            fail_msg("not a sheet's rows that failed: %s", said);
+        char *old = bl_test_slurp(path);
+        assert_string_equal(old, "the old workbook\n");
+        free(old);
+        assert_int_equal(count_entries(dir), 1);
+    }
+    /* The limit itself is no obstacle to a workbook that fits. */
+    char said[600];
+    assert_int_equal(write_limited(path, &rs, full + 4096, said, sizeof said), 1);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, full);
+    assert_int_equal(count_entries(dir), 1);
+    bl_records_free(&rs);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_number_text),
         cmocka_unit_test(test_same_workbook),
         cmocka_unit_test(test_store_grew),
+        cmocka_unit_test(test_failed_pack_keeps_old),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
