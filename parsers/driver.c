@@ -29,13 +29,30 @@ typedef struct slot {
     bl_record *rec;
 } slot;
 
+/* src's messages (sv[0..*sn)) moved, not printed again, to the end of dst's list; they take
+ * dst's source name, as bl_out_error on dst would give them. */
+static void move_list(const bl_parse_out *dst, bl_diag **dv, size_t *dn, size_t *dcap, bl_diag *sv,
+                      size_t *sn)
+{
+    void *p = *dv;
+    bl_grow(&p, dcap, *dn + *sn, sizeof **dv);
+    *dv = p;
+    const char *source = dst->source ? dst->source : "";
+    for (size_t i = 0; i < *sn; i++) {
+        bl_diag d = sv[i];
+        if (strcmp(d.source, source) != 0) {
+            free(d.source);
+            d.source = bl_xstrdup(source);
+        }
+        (*dv)[(*dn)++] = d;
+    }
+    *sn = 0;
+}
+
 void bl_drv_move_diags(bl_parse_out *dst, bl_parse_out *src)
 {
-    for (size_t i = 0; i < src->n_diags; i++) {
-        bl_out_error(dst, src->diags[i].line, "%s", src->diags[i].msg);
-    }
-    for (size_t i = 0; i < src->n_warns; i++)
-        bl_out_warn(dst, src->warns[i].line, "%s", src->warns[i].msg);
+    move_list(dst, &dst->diags, &dst->n_diags, &dst->cap_diags, src->diags, &src->n_diags);
+    move_list(dst, &dst->warns, &dst->n_warns, &dst->cap_warns, src->warns, &src->n_warns);
 }
 
 /* "job\x1fop" of a record, the identity of a run's direction across fio's output forms. */
