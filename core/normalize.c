@@ -533,6 +533,9 @@ static size_t normalise_lines(const bl_text *in, int flags, nlines *l)
 {
     bl_strbuf sb;
     bl_strbuf_init(&sb);
+    void *v = l->v; /* an input line gives one output line but where <br> splits it */
+    bl_grow(&v, &l->cap, in->nlines, sizeof *l->v);
+    l->v = v;
     for (size_t i = 0; i < in->nlines; i++) {
         const char *s = in->line[i];
         int plain = strpbrk(s, "&<[*'\"") == NULL;

@@ -52,6 +52,9 @@ static void split_lines(bl_text *t)
     char *p = t->buf, *end = t->buf + t->len;
     /* one pass over the whole text finds that no line holds a NUL: most texts */
     int nuls = strlen(t->buf) < t->len;
+    void *room = NULL; /* for lines of 64 bytes, grown when they are shorter */
+    bl_grow(&room, &cap, t->len / 64 + 1, sizeof *t->line);
+    t->line = room;
     while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
         char *e = nl ? nl : end, *le = e > p && e[-1] == '\r' ? e - 1 : e;
