@@ -129,13 +129,15 @@ static void last_piece(pieces *ps, const char *bytes, size_t len, int cutting)
     bl_text_free(&t);
 }
 
-/* s without its line end ("\n" or "\r\n", as bl_text splits lines); returns its length. */
-static size_t chop_eol(char *s, size_t n)
+/* s without its line end ("\n" or "\r\n", as bl_text splits lines); returns its length, *end
+ * the byte the NUL replaced. */
+static size_t chop_eol(char *s, size_t n, char *end)
 {
     if (n && s[n - 1] == '\n')
         n--;
     if (n && s[n - 1] == '\r')
         n--;
+    *end = s[n];
     s[n] = 0;
     return n;
 }
@@ -253,16 +255,21 @@ int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_o
     char *line;
     size_t n;
     while ((got = read_line(rd, &line, &n)) > 0) {
-        size_t len = chop_eol(line, n);
-        const char *eol = n - len == 2 ? "\r\n" : "\n"; /* a lone CR at the end becomes \n */
+        char end;
+        size_t len = chop_eol(line, n, &end);
         int blank = line[strspn(line, " \t\f")] == '\0';
         if (b.cutting && ps->fmt->cut_line)
             cutter(ps, &b, line);
         else if (!blank && b.cutting && b.lines >= PIECE_LINES && prev.len && ps->fmt->cut_after &&
                  ps->fmt->cut_after(prev.s, line))
             cut_at(ps, &b, b.cut, b.cut_lines);
-        bl_strbuf_putn(&b.buf, line, len);
-        bl_strbuf_putn(&b.buf, eol, n - len);
+        if (len < n && !(len == n - 1 && end == '\r')) { /* the line with its own end */
+            line[len] = end;
+            bl_strbuf_putn(&b.buf, line, n);
+        } else { /* the last line: none, or a lone CR that becomes \n */
+            bl_strbuf_putn(&b.buf, line, len);
+            bl_strbuf_putn(&b.buf, "\n", n - len);
+        }
         b.lines++;
         if (!blank) {
             if (ps->fmt->cut_after) { /* only cut_after reads the line before */
