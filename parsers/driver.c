@@ -29,30 +29,24 @@ typedef struct slot {
     bl_record *rec;
 } slot;
 
-/* src's messages (sv[0..*sn)) moved, not printed again, to the end of dst's list; they take
- * dst's source name, as bl_out_error on dst would give them. */
-static void move_list(const bl_parse_out *dst, bl_diag **dv, size_t *dn, size_t *dcap, bl_diag *sv,
-                      size_t *sn)
+/* src's messages (sv[0..n)) copied to the end of dst's list with dst's source name, as
+ * bl_out_error on dst with "%s" would give them, without printing each again. */
+static void copy_list(const bl_parse_out *dst, bl_diag **dv, size_t *dn, size_t *dcap,
+                      const bl_diag *sv, size_t n)
 {
     void *p = *dv;
-    bl_grow(&p, dcap, *dn + *sn, sizeof **dv);
+    bl_grow(&p, dcap, *dn + n, sizeof **dv);
     *dv = p;
-    const char *source = dst->source ? dst->source : "";
-    for (size_t i = 0; i < *sn; i++) {
-        bl_diag d = sv[i];
-        if (strcmp(d.source, source) != 0) {
-            free(d.source);
-            d.source = bl_xstrdup(source);
-        }
-        (*dv)[(*dn)++] = d;
-    }
-    *sn = 0;
+    for (size_t i = 0; i < n; i++)
+        (*dv)[(*dn)++] = (bl_diag){.source = bl_xstrdup(dst->source ? dst->source : ""),
+                                   .line = sv[i].line,
+                                   .msg = bl_xstrdup(sv[i].msg)};
 }
 
 void bl_drv_move_diags(bl_parse_out *dst, bl_parse_out *src)
 {
-    move_list(dst, &dst->diags, &dst->n_diags, &dst->cap_diags, src->diags, &src->n_diags);
-    move_list(dst, &dst->warns, &dst->n_warns, &dst->cap_warns, src->warns, &src->n_warns);
+    copy_list(dst, &dst->diags, &dst->n_diags, &dst->cap_diags, src->diags, src->n_diags);
+    copy_list(dst, &dst->warns, &dst->n_warns, &dst->cap_warns, src->warns, src->n_warns);
 }
 
 /* "job\x1fop" of a record, the identity of a run's direction across fio's output forms. */
