@@ -304,7 +304,8 @@ char *bl_fio_strip_version(const char *v)
 char *bl_fio_version_line(const char *line)
 {
     const char *p = bl_fio_skip(line);
-    if (strncmp(p, "fio", 3) != 0 || (p[3] != '-' && p[3] != ' ') || !isdigit((unsigned char)p[4]))
+    if (*p != 'f' || strncmp(p, "fio", 3) != 0 || (p[3] != '-' && p[3] != ' ') ||
+        !isdigit((unsigned char)p[4]))
         return NULL;
     const char *e = p + 4 + strcspn(p + 4, " \t");
     if (*bl_fio_skip(e) != '\0')
