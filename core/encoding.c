@@ -61,9 +61,13 @@ static size_t ascii_run(const unsigned char *s, size_t len)
     return i;
 }
 
+/* 1 when s is valid UTF-8, 2 when it is ASCII too (nothing for normalise to do). */
 static int valid_utf8(const unsigned char *s, size_t len)
 {
-    for (size_t i = 0; i < len;) {
+    size_t first = ascii_run(s, len);
+    if (first == len)
+        return 2;
+    for (size_t i = first; i < len;) {
         i += ascii_run(s + i, len - i);
         if (i == len)
             break;
@@ -151,10 +155,16 @@ const char *bl_utf16_without_bom(const char *bytes, size_t len)
 {
     const unsigned char *s = (const unsigned char *)bytes;
     size_t n = len < 65536 ? len : 65536, pairs = n / 2, nul[2] = {0, 0}, both = 0;
+    /* Either order needs 9 pairs in 10 shaped: past `most` pairs not so, neither can be (the
+     * answer is NULL), and a text with few NULs is left after a tenth of the bytes. */
+    size_t most = pairs - (pairs * 9 + 9) / 10;
     for (size_t i = 0; i + 1 < n; i += 2) {
         nul[0] += s[i] == 0;
         nul[1] += s[i + 1] == 0;
         both += s[i] == 0 && s[i + 1] == 0;
+        size_t seen = i / 2 + 1;
+        if ((i & 254) == 0 && seen - nul[0] > most && seen - nul[1] > most)
+            return NULL;
     }
     if (pairs < 8 || both * 100 > pairs)
         return NULL;
@@ -165,8 +175,10 @@ const char *bl_utf16_without_bom(const char *bytes, size_t len)
     return NULL;
 }
 
-static const char *decode(const unsigned char *s, size_t len, bl_strbuf *sb)
+/* *ascii: set when the bytes were ASCII, which no step after this changes. */
+static const char *decode(const unsigned char *s, size_t len, bl_strbuf *sb, int *ascii)
 {
+    *ascii = 0;
     if (len >= 2 && s[0] == 0xff && s[1] == 0xfe &&
         convert("UTF-16LE", (const char *)s + 2, len - 2, sb))
         return "UTF-16LE";
@@ -181,8 +193,10 @@ static const char *decode(const unsigned char *s, size_t len, bl_strbuf *sb)
     bl_strbuf_reset(sb);
     if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
         s += 3, len -= 3;
-    if (valid_utf8(s, len)) {
+    int valid = valid_utf8(s, len);
+    if (valid) {
         bl_strbuf_putn(sb, (const char *)s, len);
+        *ascii = valid == 2;
         return "UTF-8";
     }
     bl_strbuf sj, euc;
@@ -246,8 +260,10 @@ const char *bl_to_utf8(const char *bytes, size_t len, char **out, size_t *outlen
     bl_strbuf sb;
     bl_strbuf_init(&sb);
     bl_strbuf_putn(&sb, "", 0);
-    const char *enc = decode((const unsigned char *)bytes, len, &sb);
-    sb.len = normalise(sb.s, sb.len);
+    int ascii;
+    const char *enc = decode((const unsigned char *)bytes, len, &sb, &ascii);
+    if (!ascii)
+        sb.len = normalise(sb.s, sb.len);
     *outlen = sb.len;
     *out = bl_strbuf_take(&sb);
     return enc;

@@ -12,8 +12,9 @@ typedef struct nline {
     const char *s;
     char *owned;
     long orig;
-    unsigned width; /* 32 bits: this struct is kept for every line of a text */
-    int piece;      /* a later piece of an input line that <br> split */
+    unsigned width;        /* 32 bits: this struct is kept for every line of a text */
+    unsigned char piece;   /* a later piece of an input line that <br> split */
+    unsigned char noquote; /* s lies within an input line without ' or " (no triple quote) */
 } nline;
 
 typedef struct nlines {
@@ -26,7 +27,7 @@ static nline *push(nlines *l, const char *s, long orig, unsigned width)
     void *p = l->v;
     bl_grow(&p, &l->cap, l->n + 1, sizeof *l->v);
     l->v = p;
-    l->v[l->n] = (nline){s, NULL, orig, width, 0};
+    l->v[l->n] = (nline){s, NULL, orig, width, 0, 0};
     return &l->v[l->n++];
 }
 
@@ -217,14 +218,15 @@ static int has_markup(const char *s)
     return 0;
 }
 
-/* The line without markup into sb, '\n' where a <br> ended a line; 0 when s has none. */
-static int strip_markup(const char *s, bl_strbuf *sb)
+/* The line without markup into sb, '\n' where a <br> ended a line; 0 when s has none.
+ * plain: s holds none of the bytes markup starts with. */
+static int strip_markup(const char *s, bl_strbuf *sb, int plain)
 {
     if (is_fence(s)) {
         bl_strbuf_putn(sb, "", 0);
         return 1;
     }
-    if (!has_markup(s))
+    if (plain || !has_markup(s))
         return 0;
     int changed = 0;
     for (const char *p = s; *p;) {
@@ -262,23 +264,26 @@ static int strip_markup(const char *s, bl_strbuf *sb)
     return changed;
 }
 
-/* Adds the line (after its quote prefix) to l, cleaned of markup, split at <br>s. */
-static void add_line(nlines *l, const char *content, long orig, unsigned width, bl_strbuf *sb)
+/* Adds the line (after its quote prefix) to l, cleaned of markup, split at <br>s. plain: the
+ * whole input line holds none of "&<[*'\"" (most lines of a tool's output), so that neither
+ * markup nor a triple quote is looked for in it again. */
+static void add_line(nlines *l, const char *content, long orig, unsigned width, int plain,
+                     bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
-    if (!strip_markup(content, sb)) {
-        push(l, content, orig, width);
+    if (!strip_markup(content, sb, plain)) {
+        push(l, content, orig, width)->noquote = (unsigned char)plain;
         return;
     }
     char *all = bl_strbuf_take(sb);
-    int piece = 0;
+    size_t piece = 0;
     for (char *p = all;;) {
         char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         nline *x = push(l, NULL, orig, width);
         x->owned = bl_xstrndup(p, n);
         x->s = x->owned;
-        x->piece = piece++;
+        x->piece = piece++ > 0;
         if (!nl)
             break;
         p = nl + 1;
@@ -381,6 +386,8 @@ static void strip_python_quotes(nlines *l)
     int open = 0;
     for (size_t i = 0; i < l->n; i++) {
         nline *x = &l->v[i];
+        if (x->noquote) /* bars, marks and indentation only move its start within the line */
+            continue;
         const char *second, *q = triple_quote(x->s, &second);
         if (!q)
             continue;
@@ -526,9 +533,13 @@ static size_t normalise_lines(const bl_text *in, int flags, nlines *l)
 {
     bl_strbuf sb;
     bl_strbuf_init(&sb);
+    void *v = l->v; /* an input line gives one output line but where <br> splits it */
+    bl_grow(&v, &l->cap, in->nlines, sizeof *l->v);
+    l->v = v;
     for (size_t i = 0; i < in->nlines; i++) {
         const char *s = in->line[i];
-        add_line(l, s + quote_prefix(s), (long)i + 1, columns(s), &sb);
+        int plain = strpbrk(s, "&<[*'\"") == NULL;
+        add_line(l, s + quote_prefix(s), (long)i + 1, columns(s), plain, &sb);
     }
     bl_strbuf_free(&sb);
     strip_bars(l);

@@ -50,6 +50,11 @@ static void split_lines(bl_text *t)
     t->nlines = 0;
     t->line = NULL;
     char *p = t->buf, *end = t->buf + t->len;
+    /* one pass over the whole text finds that no line holds a NUL: most texts */
+    int nuls = strlen(t->buf) < t->len;
+    void *room = NULL; /* for lines of 64 bytes, grown when they are shorter */
+    bl_grow(&room, &cap, t->len / 64 + 1, sizeof *t->line);
+    t->line = room;
     while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
         char *e = nl ? nl : end, *le = e > p && e[-1] == '\r' ? e - 1 : e;
@@ -58,7 +63,7 @@ static void split_lines(bl_text *t)
         bl_grow(&v, &cap, t->nlines + 1, sizeof *t->line);
         t->line = v;
         t->line[t->nlines++] = p;
-        if (memchr(p, '\0', (size_t)(le - p))) {
+        if (nuls && memchr(p, '\0', (size_t)(le - p))) {
             memset(p, ' ', (size_t)(le - p)); /* blank, so no reader sees half of it */
             add_note(&t->notes, &t->n_notes, (long)t->nlines,
                      "NUL byte in the line: the line is ignored");

@@ -29,13 +29,24 @@ typedef struct slot {
     bl_record *rec;
 } slot;
 
+/* src's messages (sv[0..n)) copied to the end of dst's list with dst's source name, as
+ * bl_out_error on dst with "%s" would give them, without printing each again. */
+static void copy_list(const bl_parse_out *dst, bl_diag **dv, size_t *dn, size_t *dcap,
+                      const bl_diag *sv, size_t n)
+{
+    void *p = *dv;
+    bl_grow(&p, dcap, *dn + n, sizeof **dv);
+    *dv = p;
+    for (size_t i = 0; i < n; i++)
+        (*dv)[(*dn)++] = (bl_diag){.source = bl_xstrdup(dst->source ? dst->source : ""),
+                                   .line = sv[i].line,
+                                   .msg = bl_xstrdup(sv[i].msg)};
+}
+
 void bl_drv_move_diags(bl_parse_out *dst, bl_parse_out *src)
 {
-    for (size_t i = 0; i < src->n_diags; i++) {
-        bl_out_error(dst, src->diags[i].line, "%s", src->diags[i].msg);
-    }
-    for (size_t i = 0; i < src->n_warns; i++)
-        bl_out_warn(dst, src->warns[i].line, "%s", src->warns[i].msg);
+    copy_list(dst, &dst->diags, &dst->n_diags, &dst->cap_diags, src->diags, src->n_diags);
+    copy_list(dst, &dst->warns, &dst->n_warns, &dst->cap_warns, src->warns, src->n_warns);
 }
 
 /* "job\x1fop" of a record, the identity of a run's direction across fio's output forms. */

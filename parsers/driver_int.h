@@ -6,6 +6,7 @@
 
 #include "driver.h"
 
+/* src's errors and warnings copied to the end of dst's. */
 void bl_drv_move_diags(bl_parse_out *dst, bl_parse_out *src);
 /* The formats whose probe claims t (at most 64), in registry order, pattern files last. */
 size_t bl_drv_probe_formats(const bl_text *t, const bl_format **fmts, const bl_patterns *pats);

@@ -129,13 +129,15 @@ static void last_piece(pieces *ps, const char *bytes, size_t len, int cutting)
     bl_text_free(&t);
 }
 
-/* s without its line end ("\n" or "\r\n", as bl_text splits lines); returns its length. */
-static size_t chop_eol(char *s, size_t n)
+/* s without its line end ("\n" or "\r\n", as bl_text splits lines); returns its length, *end
+ * the byte the NUL replaced. */
+static size_t chop_eol(char *s, size_t n, char *end)
 {
     if (n && s[n - 1] == '\n')
         n--;
     if (n && s[n - 1] == '\r')
         n--;
+    *end = s[n];
     s[n] = 0;
     return n;
 }
@@ -144,29 +146,42 @@ static size_t chop_eol(char *s, size_t n)
 typedef struct line_reader {
     FILE *f;
     size_t pos, len;
+    bl_strbuf spill; /* a line that two blocks hold, put together */
     char blk[1 << 16];
 } line_reader;
 
-/* The next line into line, its end included: 1, or 0 at the end, or -1 past
- * BL_TEXT_LINE_MAX (where bl_text_load stops reading too). */
-static int read_line(line_reader *r, bl_strbuf *line)
+/* The next line, its end included, in *s and *n: in the block where one holds it whole (most
+ * lines: not copied), else in r->spill. 1, or 0 at the end, or -1 past BL_TEXT_LINE_MAX (where
+ * bl_text_load stops reading too). The caller may write into the line. */
+static int read_line(line_reader *r, char **s, size_t *n)
 {
-    bl_strbuf_reset(line);
+    bl_strbuf_reset(&r->spill);
     for (;;) {
         if (r->pos == r->len) {
             r->len = fread(r->blk, 1, sizeof r->blk, r->f);
             r->pos = 0;
-            if (r->len == 0)
-                return line->len > 0;
+            if (r->len == 0) {
+                *s = r->spill.s;
+                *n = r->spill.len;
+                return r->spill.len > 0;
+            }
         }
-        const char *s = r->blk + r->pos, *nl = memchr(s, '\n', r->len - r->pos);
-        size_t take = nl ? (size_t)(nl - s) + 1 : r->len - r->pos;
-        bl_strbuf_putn(line, s, take);
+        char *b = r->blk + r->pos, *nl = memchr(b, '\n', r->len - r->pos);
+        size_t take = nl ? (size_t)(nl - b) + 1 : r->len - r->pos;
         r->pos += take;
-        if (line->len > BL_TEXT_LINE_MAX)
-            return -1;
-        if (nl)
+        if (nl && r->spill.len == 0) {
+            *s = b;
+            *n = take;
             return 1;
+        }
+        bl_strbuf_putn(&r->spill, b, take);
+        if (r->spill.len > BL_TEXT_LINE_MAX)
+            return -1;
+        if (nl) {
+            *s = r->spill.s;
+            *n = r->spill.len;
+            return 1;
+        }
     }
 }
 
@@ -228,27 +243,33 @@ int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_o
         return 1;
     }
     pbuf b = {.cutting = 1};
-    bl_strbuf prev, raw;
+    bl_strbuf prev;
     bl_strbuf_init(&b.buf);
     bl_strbuf_init(&prev);
-    bl_strbuf_init(&raw);
     bl_strbuf_putn(&b.buf, "", 0);
     int got;
     line_reader *rd = bl_xmalloc(sizeof *rd);
     rd->f = f;
     rd->pos = rd->len = 0;
-    while ((got = read_line(rd, &raw)) > 0) {
-        char *line = raw.s;
-        size_t n = raw.len, len = chop_eol(line, n);
-        const char *eol = n - len == 2 ? "\r\n" : n > len ? "\n" : "";
+    bl_strbuf_init(&rd->spill);
+    char *line;
+    size_t n;
+    while ((got = read_line(rd, &line, &n)) > 0) {
+        char end;
+        size_t len = chop_eol(line, n, &end);
         int blank = line[strspn(line, " \t\f")] == '\0';
         if (b.cutting && ps->fmt->cut_line)
             cutter(ps, &b, line);
         else if (!blank && b.cutting && b.lines >= PIECE_LINES && prev.len && ps->fmt->cut_after &&
                  ps->fmt->cut_after(prev.s, line))
             cut_at(ps, &b, b.cut, b.cut_lines);
-        bl_strbuf_putn(&b.buf, line, len);
-        bl_strbuf_puts(&b.buf, eol);
+        if (len < n && !(len == n - 1 && end == '\r')) { /* the line with its own end */
+            line[len] = end;
+            bl_strbuf_putn(&b.buf, line, n);
+        } else { /* the last line: none, or a lone CR that becomes \n */
+            bl_strbuf_putn(&b.buf, line, len);
+            bl_strbuf_putn(&b.buf, "\n", n - len);
+        }
         b.lines++;
         if (!blank) {
             if (ps->fmt->cut_after) { /* only cut_after reads the line before */
@@ -259,7 +280,7 @@ int bl_drv_pieces_parse(const char *path, const bl_format *fmt, const bl_parse_o
             b.cut_lines = b.lines;
         }
     }
-    bl_strbuf_free(&raw);
+    bl_strbuf_free(&rd->spill);
     free(rd);
     int bad = ferror(f);
     fclose(f);

@@ -226,6 +226,8 @@ const char *bl_fio_ddir_name(int ddir)
 
 int bl_fio_ddir_from(const char *s, size_t len)
 {
+    if (len != 4 && len != 5) /* "read", "trim", "write": asked of every line's first word */
+        return -1;
     for (int d = 0; d < BL_FIO_NDIR; d++)
         if (strlen(bl_fio_ddir_name(d)) == len && strncasecmp(s, bl_fio_ddir_name(d), len) == 0)
             return d;
@@ -254,16 +256,23 @@ void bl_fio_fill(bl_record *r, int ddir, const char *job, const bl_fio_jobdef *d
     if (!def)
         return;
     if (def->group >= 0 && !bl_record_label(r, "group")) {
-        char g[32];
-        snprintf(g, sizeof g, "%ld", def->group);
-        bl_record_set_label(r, "group", g);
+        char g[32], *e = g + sizeof g - 1; /* "%ld" of a group >= 0, without printf per record */
+        *e = '\0';
+        long v = def->group;
+        do
+            *--e = (char)('0' + v % 10);
+        while ((v /= 10) > 0);
+        bl_record_set_label(r, "group", e);
     }
     if (def->rw)
         bl_record_set_label(r, "rw", def->rw);
     const char *pat = pattern_of(def->rw);
     if (pat && op) {
-        char test[32];
-        snprintf(test, sizeof test, "%s-%s", pat, op);
+        char test[32]; /* "rand-write": pat and op are short words of ours */
+        size_t pn = strlen(pat), on = strlen(op);
+        memcpy(test, pat, pn);
+        test[pn] = '-';
+        memcpy(test + pn + 1, op, on + 1);
         bl_record_set_str(&r->pattern, pat);
         bl_record_set_str(&r->test, test);
     }
@@ -295,7 +304,8 @@ char *bl_fio_strip_version(const char *v)
 char *bl_fio_version_line(const char *line)
 {
     const char *p = bl_fio_skip(line);
-    if (strncmp(p, "fio", 3) != 0 || (p[3] != '-' && p[3] != ' ') || !isdigit((unsigned char)p[4]))
+    if (*p != 'f' || strncmp(p, "fio", 3) != 0 || (p[3] != '-' && p[3] != ' ') ||
+        !isdigit((unsigned char)p[4]))
         return NULL;
     const char *e = p + 4 + strcspn(p + 4, " \t");
     if (*bl_fio_skip(e) != '\0')

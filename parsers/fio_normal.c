@@ -314,7 +314,7 @@ static int job_line(nstate *s, const char *p, long lineno)
         parse_cpu(s, p);
         return 1;
     }
-    if (strncmp(p, "IO depths", 9) == 0 && colon) {
+    if (*p == 'I' && strncmp(p, "IO depths", 9) == 0 && colon) {
         job_dist(s, colon + 1, 1, 0, lineno);
         return 1;
     }
@@ -455,7 +455,7 @@ static void parse_line(nstate *s, const char *line, long lineno)
         bl_fio_parse_jobdef_line(p, &s->defs);
         return;
     }
-    if (strncmp(p, "Run status group", 16) == 0) {
+    if (*p == 'R' && strncmp(p, "Run status group", 16) == 0) {
         /* fio prints each group's status once, in order: a group number again is another
          * run's (separate pastes); fio --client prints one per server, which is one run */
         long g = strtol(p + 16, NULL, 10);
@@ -465,7 +465,7 @@ static void parse_line(nstate *s, const char *line, long lineno)
         s->status_group = s->last_status = g;
         return;
     }
-    if (strncmp(p, "Disk stats", 10) == 0) {
+    if (*p == 'D' && strncmp(p, "Disk stats", 10) == 0) {
         close_job(s);
         s->status_group = -1;
         s->in_disks = 1;
@@ -539,7 +539,7 @@ static int fio_probe(const bl_text *t)
             (strstr(p, ": io=") || strstr(p, ": IOPS=")))
             dirs++;
         if (headless_block(t, i) ||
-            (strncmp(p, "Run status group", 16) == 0 && i + 1 < t->nlines &&
+            (*p == 'R' && strncmp(p, "Run status group", 16) == 0 && i + 1 < t->nlines &&
              bl_fio_ddir_from(bl_fio_skip(t->line[i + 1]),
                               strcspn(bl_fio_skip(t->line[i + 1]), ":")) >= 0))
             fragments++;
@@ -595,7 +595,7 @@ static bl_cut fio_cut_line(bl_cut_state *st, const char *line)
         return pending ? BL_CUT_CONFIRM : BL_CUT_NO;
     }
     colon_marks m = colon_marks_of(p);
-    if (m.groupid || strncmp(p, "Run status group", 16) == 0) {
+    if (m.groupid || (*p == 'R' && strncmp(p, "Run status group", 16) == 0)) {
         int pending = st->flags & CUT_PENDING;
         st->flags = CUT_RESULTS;
         return pending ? BL_CUT_DROP : BL_CUT_NO;

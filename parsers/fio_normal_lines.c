@@ -10,6 +10,8 @@
 /* Word before ":" at the start of the trimmed line, e.g. "read" of "read : io=". */
 int bl_fio_line_key(const char *p, const char *key)
 {
+    if (*p != *key) /* most lines of a block: one byte tells, no strlen nor strncmp */
+        return 0;
     size_t n = strlen(key);
     return strncmp(p, key, n) == 0 && !isalnum((unsigned char)p[n]);
 }

@@ -6,7 +6,8 @@
 #include "../core/record.h"
 #include <stddef.h>
 
-/* Whether the trimmed line p starts with the word key (then no letter or digit). */
+/* Whether the trimmed line p starts with the word key (then no letter or digit); key is not
+ * empty. */
 int bl_fio_line_key(const char *p, const char *key);
 /* `read : io=..., bw=..., iops=..., runt=...` (fio 2.x) into r. */
 void bl_fio_old_summary(const char *p, bl_record *r);

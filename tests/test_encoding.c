@@ -118,6 +118,45 @@ static void test_normalise(void **state)
     free(out);
 }
 
+/* UTF-16 without BOM needs 9 pairs in 10 NUL on one side: the guess may stop early only
+ * once neither side can reach that, so with the other pairs first, 10% of them is still
+ * UTF-16 and one more is not, in 1000 pairs and in the 32,768 pairs of 64 KiB. */
+static void test_utf16_shape_boundary(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1000, 32768};
+    char *b = malloc(2 * 32768);
+    assert_non_null(b);
+    for (int be = 0; be < 2; be++)
+        for (size_t z = 0; z < 2; z++) {
+            size_t pairs = sizes[z], most = pairs - (pairs * 9 + 9) / 10;
+            for (int extra = 0; extra < 2; extra++) {
+                size_t other = most + (size_t)extra;
+                for (size_t i = 0; i < pairs; i++) { /* "ab" pairs, then "a\0" or "\0b" */
+                    int shaped = i >= other;
+                    b[2 * i] = shaped && be ? 0 : 'a';
+                    b[2 * i + 1] = shaped && !be ? 0 : 'b';
+                }
+                const char *got = bl_utf16_without_bom(b, 2 * pairs);
+                if (extra)
+                    assert_null(got);
+                else
+                    assert_string_equal(got, be ? "UTF-16BE" : "UTF-16LE");
+            }
+        }
+    free(b);
+    /* ASCII up to a no-break space in the last two bytes: still normalised */
+    char *out;
+    size_t n;
+    assert_string_equal(bl_to_utf8("abc\xc2\xa0", 5, &out, &n), "UTF-8");
+    assert_string_equal(out, "abc ");
+    assert_int_equal(n, 4);
+    free(out);
+    assert_string_equal(bl_to_utf8("abc", 3, &out, &n), "UTF-8");
+    assert_string_equal(out, "abc");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -125,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_utf16_bom),
         cmocka_unit_test(test_utf16_without_bom),
         cmocka_unit_test(test_normalise),
+        cmocka_unit_test(test_utf16_shape_boundary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

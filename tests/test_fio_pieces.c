@@ -290,12 +290,80 @@ static void test_big_text_in_flat_memory(void **state)
     free(dir);
 }
 
+/* Records, errors and warnings of path read in pieces are those of its text read whole;
+ * returns how many pieces were handed out. */
+static int pieces_match_whole(const char *path)
+{
+    bl_parse_opts opts = {0};
+    bl_parse_out pieces, whole;
+    collected a = {.batches = 0}, b = {.batches = 0};
+    bl_strbuf_init(&a.json);
+    bl_strbuf_init(&b.json);
+    bl_strbuf_puts(&a.json, "");
+    bl_strbuf_puts(&b.json, "");
+    bl_out_init(&pieces, path);
+    int rc = bl_parse_source_each(path, &opts, &pieces, NULL, collect, &a);
+    bl_text t;
+    char err[256];
+    assert_int_equal(bl_text_load(&t, path, err, sizeof err), 0);
+    bl_out_init(&whole, path);
+    assert_int_equal(bl_parse_text(&t, &opts, &whole), rc);
+    collect(&b, &whole);
+    assert_true(whole.recs.n > 1000);
+    assert_string_equal(a.json.s, b.json.s);
+    put_diags(&a.json, pieces.diags, pieces.n_diags);
+    put_diags(&b.json, whole.diags, whole.n_diags);
+    put_diags(&a.json, pieces.warns, pieces.n_warns);
+    put_diags(&b.json, whole.warns, whole.n_warns);
+    assert_string_equal(a.json.s, b.json.s);
+    bl_out_free(&pieces);
+    bl_out_free(&whole);
+    bl_text_free(&t);
+    bl_strbuf_free(&a.json);
+    bl_strbuf_free(&b.json);
+    return a.batches;
+}
+
+/* The reader of pieces reads a line where its block of 64 KiB holds it and puts together one
+ * that blocks split: CRLF line ends, a 100 KB line that spans two blocks and a last line
+ * ended by a lone CR read as the whole text does (bl_text drops the CR). */
+static void test_pieces_crlf_long_line_and_last_cr(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), path[512], crlf[512];
+    snprintf(path, sizeof path, "%s/fio.txt", dir);
+    snprintf(crlf, sizeof crlf, "%s/fio-crlf.txt", dir);
+    write_big(path, 3u << 19);
+    char *text = bl_test_slurp(path);
+    assert_non_null(text);
+    FILE *f = fopen(crlf, "wb");
+    assert_non_null(f);
+    size_t line = 0;
+    for (const char *p = text; *p; line++) {
+        size_t n = strcspn(p, "\n");
+        fwrite(p, 1, n, f);
+        fputs("\r\n", f);
+        if (line == 9000) { /* past the first piece, not at a block's start */
+            for (int k = 0; k < 100000; k++)
+                fputc('x', f);
+            fputs("\r\n", f);
+        }
+        p += n + (p[n] == '\n');
+    }
+    fputs("last line\r", f);
+    assert_int_equal(fclose(f), 0);
+    assert_true(pieces_match_whole(crlf) >= 3);
+    free(text);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pieces_give_the_whole_texts_records),
         cmocka_unit_test(test_client_text_ends_the_cutting),
         cmocka_unit_test(test_big_text_in_flat_memory),
+        cmocka_unit_test(test_pieces_crlf_long_line_and_last_cr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -453,6 +453,30 @@ static void test_tool_text_kept(void **state)
     bl_text_free(&t);
 }
 
+/* A Python string quoted in a mail: the lines with a quote byte are the ones read for triple
+ * quotes (lines without are skipped), after the "> " goes. */
+static void test_quoted_python_string(void **state)
+{
+    (void)state;
+    static const char text[] = "> out = \"\"\"first line\n"
+                               "> middle 'single' \"x\"\n"
+                               "> plain\n"
+                               "> last line\"\"\"\n";
+    bl_text t, n;
+    char err[64];
+    long *orig;
+    assert_int_equal(bl_text_from_bytes(&t, "t", text, sizeof text - 1, err, sizeof err), 0);
+    assert_int_equal(bl_text_normalize(&t, 0, &n, &orig, NULL), 1);
+    assert_int_equal(n.nlines, 4);
+    assert_string_equal(n.line[0], "first line");
+    assert_string_equal(n.line[1], "middle 'single' \"x\"");
+    assert_string_equal(n.line[2], "plain");
+    assert_string_equal(n.line[3], "last line");
+    free(orig);
+    bl_text_free(&n);
+    bl_text_free(&t);
+}
+
 /* A run of wrapped lines is joined into one line, in order, one space at each break, the
  * second text's lines standing apart: also 20,000 lines of nearly full width (each next
  * line's first word too long for the line before), which are one joined line of 1.4 MB (quadratic
@@ -494,9 +518,8 @@ static void test_long_wrapped_run(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_pasted_forms),
-        cmocka_unit_test(test_quoted_markup_lines),
-        cmocka_unit_test(test_tool_text_kept),
+        cmocka_unit_test(test_corpus_pasted_forms), cmocka_unit_test(test_quoted_markup_lines),
+        cmocka_unit_test(test_tool_text_kept),      cmocka_unit_test(test_quoted_python_string),
         cmocka_unit_test(test_long_wrapped_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
