@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum {
     BL_JV_NULL,
@@ -41,11 +44,21 @@ typedef struct bl_jv {
     size_t nseen;
 } bl_jv;
 
-/* How many of the n bytes at p are ' ' before any other, eight at a time: a pretty-printed
- * JSON is a fifth indentation. */
+/* How many of the n bytes at p are ' ' before any other, sixteen (or eight) at a time: a
+ * pretty-printed JSON is a fifth indentation. */
 static inline size_t bl_jv_spaces(const char *p, size_t n)
 {
     size_t k = 0;
+#ifdef __SSE2__
+    const __m128i sp = _mm_set1_epi8(' ');
+    for (; k + 16 <= n; k += 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                         _mm_loadu_si128((const __m128i *)(const void *)(p + k)), sp)) ^
+                     0xffffu;
+        if (m)
+            return k + (size_t)__builtin_ctz(m);
+    }
+#endif
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     for (uint64_t w; k + 8 <= n; k += 8) {
         memcpy(&w, p + k, 8);
