@@ -111,13 +111,17 @@ static const char *number(const char *s, const char *e, bl_jv_node *nd)
     return (nd->d == HUGE_VAL || nd->d == -HUGE_VAL) && errno == ERANGE ? NULL : k;
 }
 
-/* A key's hash from its length and its first and last eight bytes (a shorter key's all). */
-static uint32_t key_hash(const char *k, size_t len)
+/* A key's hash from its length and its first and last eight bytes (a shorter key's all:
+ * eight read at once where the text (to e) holds them, its own kept). */
+static uint32_t key_hash(const char *k, size_t len, const char *e)
 {
     uint64_t a = 0, b = 0;
     if (len >= 8) {
         memcpy(&a, k, 8);
         memcpy(&b, k + len - 8, 8);
+    } else if ((size_t)(e - k) >= 8) {
+        memcpy(&a, k, 8);
+        a &= ~(~0ull << (8 * len)); /* (len < 8) */
     } else {
         for (size_t i = 0; i < len; i++)
             a = a << 8 | (unsigned char)k[i];
@@ -128,7 +132,7 @@ static uint32_t key_hash(const char *k, size_t len)
 
 /* Whether an object's keys (nodes of o, each a text and its length in i) hold one twice:
  * jansson keeps the first's place and the last's value, which the view does not copy. */
-static int keys_repeat(bl_jv *v, size_t o)
+static int keys_repeat(bl_jv *v, size_t o, const char *e)
 {
     bl_jv_node *nd = v->nodes;
     uint32_t n = nd[o].size;
@@ -145,7 +149,7 @@ static int keys_repeat(bl_jv *v, size_t o)
     memset(v->seen, 0, want * sizeof *v->seen);
     size_t k = o + 1;
     for (uint32_t m = 0; m < n; m++, k += 1 + nd[k + 1].span) {
-        uint32_t h = key_hash(nd[k].str, (size_t)nd[k].i);
+        uint32_t h = key_hash(nd[k].str, (size_t)nd[k].i, e);
         for (size_t at = h & (want - 1);; at = (at + 1) & (want - 1)) {
             bl_jv_node *seen = &nd[v->seen[at]];
             if (!v->seen[at]) {
@@ -225,7 +229,7 @@ static int string(rd *r, size_t at)
         unsigned bits = (unsigned)_mm_movemask_epi8(m);
         if (bits) {
             q += __builtin_ctz(bits);
-            break;
+            goto end;
         }
     }
 #endif
@@ -234,6 +238,9 @@ static int string(rd *r, size_t at)
         q += 4;
     while (q < r->e && !stop[(unsigned char)*q])
         q++;
+#ifdef __SSE2__
+end:
+#endif
     if (q >= r->e || *q != '"')
         return 0;
     r->v->nodes[at] =
@@ -323,7 +330,7 @@ static int value(rd *r, int depth)
     }
     r->v->nodes[at] = (bl_jv_node){
         .type = obj ? BL_JV_OBJ : BL_JV_ARR, .size = size, .span = (uint32_t)(r->v->n - at)};
-    return !(obj && keys_repeat(r->v, at));
+    return !(obj && keys_repeat(r->v, at, r->e));
 }
 
 /* The strings of nodes read from text s made C strings in buf, a copy of s (or s itself):
