@@ -82,29 +82,47 @@ static size_t count_nl(const char *p, size_t len)
  * (a job's "jobname" line is found so, for every job). NULL when it is not there. */
 static const char *find_nl(const char *p, const char *e, const char *needle, size_t nlen, long *nl)
 {
+    const char *hit = NULL;
     *nl = 0;
 #ifdef __SSE2__
     if (nlen >= 2) {
         const __m128i c0 = _mm_set1_epi8(needle[0]), c1 = _mm_set1_epi8(needle[1]);
-        const __m128i lf = _mm_set1_epi8('\n');
+        const __m128i lf = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+        __m128i acc = zero; /* line ends counted a byte lane each, summed before one can pass 255 */
+        int lanes = 0;
         for (; e - p >= 17; p += 16) {
             __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
             __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+            __m128i eq = _mm_cmpeq_epi8(v, lf);
             unsigned cand = (unsigned)_mm_movemask_epi8(
                 _mm_and_si128(_mm_cmpeq_epi8(v, c0), _mm_cmpeq_epi8(w, c1)));
-            unsigned lines = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
             for (; cand; cand &= cand - 1) {
                 unsigned at = (unsigned)__builtin_ctz(cand);
                 if ((size_t)(e - p - at) >= nlen && memcmp(p + at, needle, nlen) == 0) {
-                    *nl += __builtin_popcount(lines & ((1u << at) - 1));
-                    return p + at;
+                    for (unsigned b = (unsigned)_mm_movemask_epi8(eq) & ((1u << at) - 1); b;
+                         b &= b - 1)
+                        ++*nl;
+                    hit = p + at;
+                    break;
                 }
             }
-            *nl += __builtin_popcount(lines);
+            if (hit)
+                break;
+            acc = _mm_sub_epi8(acc, eq);
+            if (++lanes == 255) {
+                __m128i sum = _mm_sad_epu8(acc, zero);
+                *nl += _mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_srli_si128(sum, 8));
+                acc = zero;
+                lanes = 0;
+            }
         }
+        __m128i sum = _mm_sad_epu8(acc, zero);
+        *nl += _mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_srli_si128(sum, 8));
+        if (hit)
+            return hit;
     }
 #endif
-    const char *hit = memmem(p, (size_t)(e - p), needle, nlen);
+    hit = memmem(p, (size_t)(e - p), needle, nlen);
     if (hit)
         *nl += (long)count_nl(p, (size_t)(hit - p));
     return hit;
