@@ -460,33 +460,16 @@ void bl_jv_from_json(bl_jv *v, json_t *j)
         from_json(v, j);
 }
 
-const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key)
+const bl_jv_node *bl_jv_getn(const bl_jv_node *o, const char *key, size_t len)
 {
-    size_t idx, len = strlen(key);
+    size_t idx;
     const bl_jv_node *k;
     bl_jv_foreach(o, idx, k)
     {
-        if ((size_t)k->i == len && k->str[0] == key[0] && memcmp(k->str, key, len) == 0)
+        if ((size_t)k->i == len && memcmp(k->str, key, len) == 0)
             return k + 1;
     }
     return NULL;
-}
-
-int bl_jv_is_number(const bl_jv_node *v)
-{
-    return v && (v->type == BL_JV_INT || v->type == BL_JV_REAL);
-}
-
-double bl_jv_num(const bl_jv_node *o, const char *key)
-{
-    const bl_jv_node *v = bl_jv_get(o, key);
-    return bl_jv_is_number(v) ? v->d : BL_ABSENT;
-}
-
-const char *bl_jv_str(const bl_jv_node *o, const char *key)
-{
-    const bl_jv_node *v = bl_jv_get(o, key);
-    return v && v->type == BL_JV_STR ? v->str : NULL;
 }
 
 int64_t bl_jv_int(const bl_jv_node *v)

@@ -6,6 +6,7 @@
 #ifndef BL_FIO_JSONVIEW_H
 #define BL_FIO_JSONVIEW_H
 
+#include "../core/record.h"
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,14 +88,30 @@ int bl_jv_read(bl_jv *v, const char *s, size_t n, size_t *len, char **buf, size_
  * used). */
 void bl_jv_from_json(bl_jv *v, json_t *j);
 
-/* As jansson's json_object_get: NULL unless o is an object holding key. */
-const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key);
-/* A member as a number (BL_ABSENT when missing or not a number) or a string (NULL). */
-double bl_jv_num(const bl_jv_node *o, const char *key);
-const char *bl_jv_str(const bl_jv_node *o, const char *key);
+/* As jansson's json_object_get: NULL unless o is an object holding key (of len bytes). */
+const bl_jv_node *bl_jv_getn(const bl_jv_node *o, const char *key, size_t len);
+/* (inline: a literal key's length is the compiler's, not a strlen a lookup) */
+static inline const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key)
+{
+    return bl_jv_getn(o, key, strlen(key));
+}
 /* As json_integer_value: 0 unless an integer. */
 int64_t bl_jv_int(const bl_jv_node *v);
-int bl_jv_is_number(const bl_jv_node *v);
+static inline int bl_jv_is_number(const bl_jv_node *v)
+{
+    return v && (v->type == BL_JV_INT || v->type == BL_JV_REAL);
+}
+/* A member as a number (BL_ABSENT when missing or not a number) or a string (NULL). */
+static inline double bl_jv_num(const bl_jv_node *o, const char *key)
+{
+    const bl_jv_node *v = bl_jv_get(o, key);
+    return bl_jv_is_number(v) ? v->d : BL_ABSENT;
+}
+static inline const char *bl_jv_str(const bl_jv_node *o, const char *key)
+{
+    const bl_jv_node *v = bl_jv_get(o, key);
+    return v && v->type == BL_JV_STR ? v->str : NULL;
+}
 /* Members of an object in order: k the key (k->str), k + 1 its value; nothing for NULL or
  * anything but an object. */
 #define bl_jv_foreach(o, idx, k)                                                                   \
