@@ -13,13 +13,6 @@ static int same(const char *a, const char *b)
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-/* A job block's record that may have clones: named, grouped, one job, not yet scoped. */
-static int is_job(const bl_record *r)
-{
-    return bl_record_label(r, "job") && bl_record_label(r, "group") &&
-           !bl_record_label(r, "host") && !bl_record_label(r, "scope") && r->numjobs <= 1 && r->op;
-}
-
 /* I/Os of a job as fio counts them (its group_reporting divides them by the run time):
  * iops x run time, or io / bs where that agrees within print (more digits: "1476.0KB" vs
  * "iops=72"); -1 when neither is known. fio 2.0.15's io= can hold more than the I/Os it
@@ -145,6 +138,13 @@ static clone_key key_of(const bl_record *r, size_t idx)
                        bl_record_label(r, "ddir"), idx};
 }
 
+/* A job block's record that may have clones: named, grouped, one job, not yet scoped (k its
+ * labels, scope its "scope": looked up once, a record's labels being a list). */
+static int is_job(const bl_record *r, const clone_key *k, const char *scope)
+{
+    return k->job && k->group && !k->host && !scope && r->numjobs <= 1 && r->op;
+}
+
 static int cmp_clone_identity(const clone_key *a, const clone_key *b)
 {
     int c = cmp_label(a->job, b->job);
@@ -255,10 +255,12 @@ void bl_fio_clone_totals(bl_parse_out *out, size_t run_first, const bl_records *
     clone_key *by_group = bl_xcalloc(end - run_first + 1, sizeof *by_group);
     for (size_t i = run_first; i < end; i++) {
         const bl_record *r = out->recs.v[i];
-        if (is_job(r))
-            keys[nk++] = key_of(r, i);
-        if (!bl_record_label(r, "scope"))
-            by_group[ng++] = key_of(r, i);
+        clone_key k = key_of(r, i);
+        const char *scope = bl_record_label(r, "scope");
+        if (is_job(r, &k, scope))
+            keys[nk++] = k;
+        if (!scope)
+            by_group[ng++] = k;
     }
     qsort(keys, nk, sizeof *keys, cmp_clone_key);
     qsort(by_group, ng, sizeof *by_group, cmp_group_op);

@@ -95,24 +95,25 @@ static void free_ids(jdoc *jd)
     jd->n_ids = jd->cap_ids = 0;
 }
 
-static void read_samples(const bl_jv_node *d, const char *pre, const char *sdkey, double mult,
-                         bl_samples *s)
+/* A direction's bandwidth or IOPS samples: keys[] are its min, max, mean, deviation and
+ * count (spelled out: making them with snprintf was 3% of a parse). */
+static void read_samples(const bl_jv_node *d, const char *const keys[5], double mult, bl_samples *s)
 {
-    char k[32];
     double *dst[] = {&s->min, &s->max, &s->mean, &s->stdev};
-    const char *suf[] = {"min", "max", "mean", sdkey};
     int any = 0;
     for (int i = 0; i < 4; i++) {
-        snprintf(k, sizeof k, "%s_%s", pre, suf[i]);
-        double v = bl_jv_num(d, k);
+        double v = bl_jv_num(d, keys[i]);
         *dst[i] = bl_fio_scale(v, mult);
         any |= bl_present(v) && v != 0;
     }
-    snprintf(k, sizeof k, "%s_samples", pre);
-    double n = bl_jv_num(d, k);
+    double n = bl_jv_num(d, keys[4]);
     s->count = bl_count_or(n, -1);
     s->present = any;
 }
+
+static const char *const bw_keys[] = {"bw_min", "bw_max", "bw_mean", "bw_dev", "bw_samples"};
+static const char *const iops_keys[] = {"iops_min", "iops_max", "iops_mean", "iops_stddev",
+                                        "iops_samples"};
 
 /* One bucket object of a job ({"250":61.91, ">=2000":0.01}), keys times unit, without the
  * empty buckets, which the normal output leaves out too. */
@@ -178,8 +179,8 @@ static void job_record(jdoc *jd, const bl_jv_node *job, const bl_jv_node *dir, i
         bl_fj_read_lat_v(bl_jv_get(dir, "clat"), 1000, &r->clat_ns);
         bl_fj_read_lat_v(bl_jv_get(dir, "lat"), 1000, &r->lat_ns);
     }
-    read_samples(dir, "bw", "dev", 1024, &r->bw_samples);
-    read_samples(dir, "iops", "stddev", 1, &r->iops_samples);
+    read_samples(dir, bw_keys, 1024, &r->bw_samples);
+    read_samples(dir, iops_keys, 1, &r->iops_samples);
     if (ddir == BL_FIO_WRITE || ddir < 0)
         bl_fj_read_sync_v(job, &r->sync_ns);
     double err = bl_jv_num(job, "error");

@@ -10,6 +10,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* What the clean-up rewrites: quote marks, bars, comment marks at a line's start; HTML,
  * entities, BBCode, Markdown bold and fences, Python's triple quotes anywhere. */
@@ -56,6 +59,71 @@ static void plain_init(plain *pl, bl_fj_src *src)
         pl->look[(unsigned char)*m] = 2;
 }
 
+#ifdef __SSE2__
+/* The first byte from k on that the table of plain_upto stops at (a quote only when another
+ * follows it: a JSON string's quote is no markup), sixteen at a time while 17 are left; the
+ * caller's bytewise loop takes over from there, as from any byte it would stop at. */
+static size_t plain_skip(const char *s, size_t k, size_t n)
+{
+#define EQ(c) _mm_cmpeq_epi8(v, _mm_set1_epi8(c))
+    for (; k + 17 <= n; k += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
+        __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(s + k + 1));
+        /* signed: below 0x20 is a control byte or one of 0x80 and up */
+        __m128i m = _mm_andnot_si128(EQ('\t'), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        m = _mm_or_si128(m, _mm_or_si128(EQ(0x7f), EQ('&')));
+        m = _mm_or_si128(m, _mm_or_si128(EQ('<'), EQ('`')));
+        m = _mm_or_si128(m, _mm_or_si128(EQ('\''), EQ('*')));
+        m = _mm_or_si128(m, _mm_or_si128(EQ('~'), EQ('[')));
+        m = _mm_or_si128(m, _mm_and_si128(EQ('"'), _mm_cmpeq_epi8(next, _mm_set1_epi8('"'))));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits)
+            return k + (size_t)__builtin_ctz(bits);
+    }
+    return k;
+}
+
+/* Lines from i (a line's start, i > 0) checked sixteen bytes at a time while nothing in them
+ * needs a closer look: what plain_skip stops at but a line end, the '>', '|' and '#' a
+ * line may not open with, a line end after a blank or at a line's start (a blank line
+ * maybe), a line near the length limit. Returns the start of the first line not checked
+ * so (the one such a byte is on, or the one the scan stopped in: before upto or at it). */
+static size_t plain_lines(const char *s, size_t i, size_t upto, size_t n)
+{
+    size_t line = i, k = i;
+    for (; k < upto && k + 17 <= n; k += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
+        __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(s + k + 1));
+        __m128i prev = _mm_loadu_si128((const __m128i *)(const void *)(s + k - 1));
+        __m128i nl = EQ('\n');
+        __m128i m =
+            _mm_andnot_si128(_mm_or_si128(EQ('\t'), nl), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+        m = _mm_or_si128(m, _mm_or_si128(EQ(0x7f), EQ('&')));
+        m = _mm_or_si128(m, _mm_or_si128(EQ('<'), EQ('`')));
+        m = _mm_or_si128(m, _mm_or_si128(EQ('\''), EQ('*')));
+        m = _mm_or_si128(m, _mm_or_si128(EQ('~'), EQ('[')));
+        m = _mm_or_si128(m, _mm_or_si128(EQ('>'), EQ('|')));
+        m = _mm_or_si128(m, EQ('#'));
+        m = _mm_or_si128(m, _mm_and_si128(EQ('"'), _mm_cmpeq_epi8(next, _mm_set1_epi8('"'))));
+        __m128i after = _mm_or_si128(_mm_cmpeq_epi8(prev, _mm_set1_epi8(' ')),
+                                     _mm_or_si128(_mm_cmpeq_epi8(prev, _mm_set1_epi8('\t')),
+                                                  _mm_cmpeq_epi8(prev, _mm_set1_epi8('\n'))));
+        m = _mm_or_si128(m, _mm_and_si128(nl, after));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m), nls = (unsigned)_mm_movemask_epi8(nl);
+        if (bits) {
+            nls &= (1u << __builtin_ctz(bits)) - 1; /* the line ends before the byte */
+            return nls ? k + 32 - (size_t)__builtin_clz(nls) : line;
+        }
+        if (nls)
+            line = k + 32 - (size_t)__builtin_clz(nls);
+        else if (k + 16 - line > BL_TEXT_LINE_MAX / 2)
+            return line;
+    }
+    return line;
+}
+#undef EQ
+#endif
+
 /* The lines that start before upto; 0: refused. */
 static int plain_upto(void *ctx, size_t upto)
 {
@@ -66,6 +134,16 @@ static int plain_upto(void *ctx, size_t upto)
     if (upto > n)
         upto = n;
     while (i < upto) {
+#ifdef __SSE2__
+        if (i > 0 && !pl->blank) {
+            size_t from = i;
+            i = pl->at = plain_lines(s, i, upto, n);
+            if (i > from && ((i - 1) >> 20) != (from >> 20))
+                bl_fj_src_drop(pl->src, (i - 1) & ~BL_FJ_DROP_MASK);
+            if (i >= upto)
+                break;
+        }
+#endif
         size_t k = i + bl_jv_spaces(s + i, n - i);
         while (k < n && (s[k] == ' ' || s[k] == '\t'))
             k++;
@@ -76,6 +154,9 @@ static int plain_upto(void *ctx, size_t upto)
             pl->blank = 1;
         }
         for (;;) {
+#ifdef __SSE2__
+            k = plain_skip(s, k, n);
+#endif
             while (k + 4 <= n && !(look[(unsigned char)s[k]] | look[(unsigned char)s[k + 1]] |
                                    look[(unsigned char)s[k + 2]] | look[(unsigned char)s[k + 3]]))
                 k += 4;

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Deeper than this the whole document might pass jansson's nesting limit (2048) where its
  * pieces do not: read whole. */
@@ -74,6 +77,57 @@ static size_t count_nl(const char *p, size_t len)
     return c;
 }
 
+/* The first place of the needle (nlen >= 1 bytes) among the bytes [p, e), the '\n' before
+ * it counted in *nl: one pass where memmem and then count_nl over the same bytes were two
+ * (a job's "jobname" line is found so, for every job). NULL when it is not there. */
+static const char *find_nl(const char *p, const char *e, const char *needle, size_t nlen, long *nl)
+{
+    const char *hit = NULL;
+    *nl = 0;
+#ifdef __SSE2__
+    if (nlen >= 2) {
+        const __m128i c0 = _mm_set1_epi8(needle[0]), c1 = _mm_set1_epi8(needle[1]);
+        const __m128i lf = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+        __m128i acc = zero; /* line ends counted a byte lane each, summed before one can pass 255 */
+        int lanes = 0;
+        for (; e - p >= 17; p += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+            __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+            __m128i eq = _mm_cmpeq_epi8(v, lf);
+            unsigned cand = (unsigned)_mm_movemask_epi8(
+                _mm_and_si128(_mm_cmpeq_epi8(v, c0), _mm_cmpeq_epi8(w, c1)));
+            for (; cand; cand &= cand - 1) {
+                unsigned at = (unsigned)__builtin_ctz(cand);
+                if ((size_t)(e - p - at) >= nlen && memcmp(p + at, needle, nlen) == 0) {
+                    for (unsigned b = (unsigned)_mm_movemask_epi8(eq) & ((1u << at) - 1); b;
+                         b &= b - 1)
+                        ++*nl;
+                    hit = p + at;
+                    break;
+                }
+            }
+            if (hit)
+                break;
+            acc = _mm_sub_epi8(acc, eq);
+            if (++lanes == 255) {
+                __m128i sum = _mm_sad_epu8(acc, zero);
+                *nl += _mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_srli_si128(sum, 8));
+                acc = zero;
+                lanes = 0;
+            }
+        }
+        __m128i sum = _mm_sad_epu8(acc, zero);
+        *nl += _mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_srli_si128(sum, 8));
+        if (hit)
+            return hit;
+    }
+#endif
+    hit = memmem(p, (size_t)(e - p), needle, nlen);
+    if (hit)
+        *nl += (long)count_nl(p, (size_t)(hit - p));
+    return hit;
+}
+
 /* Moves a line cursor (pos starting line no) to the line holding off. */
 static void count_lines(const bl_fj_src *src, size_t *pos, long *no, size_t off)
 {
@@ -126,11 +180,10 @@ long bl_fj_src_find(bl_fj_src *src, long *at, long last, const char *needle)
         }
     }
     /* the first line holding needle is the line of its first place from here on */
-    size_t nlen = strlen(needle);
-    const char *hit = memmem(src->s + src->find_pos, src->n - src->find_pos, needle, nlen);
+    long nl;
+    const char *hit = find_nl(src->s + src->find_pos, src->s + src->n, needle, strlen(needle), &nl);
     if (hit) {
-        const char *from = src->s + src->find_pos;
-        long no = src->find_no + (long)count_nl(from, (size_t)(hit - from));
+        long no = src->find_no + nl;
         if (no <= last) {
             const char *nl = memchr(hit, '\n', src->n - (size_t)(hit - src->s));
             src->find_pos = nl ? (size_t)(nl - src->s) + 1 : src->n;

@@ -38,64 +38,65 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* A JSON number at [a, b), with the value jansson gives it: an integer by strtoll (refused
- * when out of range, as jansson refuses it), a real by strtod, which is what one division
- * or product of exact doubles gives too when the digits and the power of ten are small. */
-static int number(const char *s, size_t a, size_t b, bl_jv_node *nd)
+/* The JSON number at s (bytes up to e), with the value jansson gives it: an integer by
+ * strtoll (refused when out of range, as jansson refuses it), a real by strtod, which is what
+ * one division or product of exact doubles gives too when the digits and the power of ten
+ * are small. Returns where it ends (the caller checks a delimiter follows), NULL for no
+ * number. */
+static const char *number(const char *s, const char *e, bl_jv_node *nd)
 {
-    size_t k = a;
-    int neg = s[k] == '-';
-    k += (size_t)neg;
-    if (k >= b || !is_digit(s[k]))
-        return 0;
+    const char *k = s;
+    int neg = *k == '-';
+    k += neg;
+    if (k >= e || !is_digit(*k))
+        return NULL;
     uint64_t m = 0; /* the first 19 significant digits */
     int sig = 0, frac = 0, real = 0;
-    if (s[k] == '0')
+    if (*k == '0')
         k++;
     else
-        for (; k < b && is_digit(s[k]); k++)
+        for (; k < e && is_digit(*k); k++)
             if (sig++ < 19)
-                m = m * 10 + (uint64_t)(s[k] - '0');
-    if (k < b && s[k] == '.') {
+                m = m * 10 + (uint64_t)(*k - '0');
+    if (k < e && *k == '.') {
         real = 1;
         k++;
-        if (k >= b || !is_digit(s[k]))
-            return 0;
-        for (; k < b && is_digit(s[k]); k++, frac++) {
-            if (m == 0 && s[k] == '0')
+        if (k >= e || !is_digit(*k))
+            return NULL;
+        for (; k < e && is_digit(*k); k++, frac++) {
+            if (m == 0 && *k == '0')
                 continue; /* a leading zero */
             if (sig++ < 19)
-                m = m * 10 + (uint64_t)(s[k] - '0');
+                m = m * 10 + (uint64_t)(*k - '0');
         }
     }
     long exp = 0;
-    if (k < b && (s[k] == 'e' || s[k] == 'E')) {
+    if (k < e && (*k == 'e' || *k == 'E')) {
         real = 1;
         k++;
-        int eneg = k < b && s[k] == '-';
-        if (k < b && (s[k] == '-' || s[k] == '+'))
+        int eneg = k < e && *k == '-';
+        if (k < e && (*k == '-' || *k == '+'))
             k++;
-        if (k >= b || !is_digit(s[k]))
-            return 0;
-        for (; k < b && is_digit(s[k]); k++)
+        if (k >= e || !is_digit(*k))
+            return NULL;
+        for (; k < e && is_digit(*k); k++)
             if (exp < 100000)
-                exp = exp * 10 + (s[k] - '0');
+                exp = exp * 10 + (*k - '0');
         exp = eneg ? -exp : exp;
     }
-    if (k != b)
-        return 0;
+    /* (strtoll and strtod stop where this did: a delimiter follows) */
     if (!real) {
         if (sig <= 18) {
             nd->i = neg ? -(int64_t)m : (int64_t)m;
         } else {
             errno = 0;
-            nd->i = strtoll(s + a, NULL, 10);
+            nd->i = strtoll(s, NULL, 10);
             if (errno == ERANGE)
-                return 0;
+                return NULL;
         }
         nd->type = BL_JV_INT;
         nd->d = (double)nd->i;
-        return 1;
+        return k;
     }
     nd->type = BL_JV_REAL;
     long p10 = exp - frac;
@@ -103,20 +104,24 @@ static int number(const char *s, size_t a, size_t b, bl_jv_node *nd)
         double d = (double)m;
         d = p10 < 0 ? d / pow10_exact[-p10] : d * pow10_exact[p10];
         nd->d = neg ? -d : d;
-        return 1;
+        return k;
     }
     errno = 0;
-    nd->d = strtod(s + a, NULL);
-    return !((nd->d == HUGE_VAL || nd->d == -HUGE_VAL) && errno == ERANGE);
+    nd->d = strtod(s, NULL);
+    return (nd->d == HUGE_VAL || nd->d == -HUGE_VAL) && errno == ERANGE ? NULL : k;
 }
 
-/* A key's hash from its length and its first and last eight bytes (a shorter key's all). */
-static uint32_t key_hash(const char *k, size_t len)
+/* A key's hash from its length and its first and last eight bytes (a shorter key's all:
+ * eight read at once where the text (to e) holds them, its own kept). */
+static uint32_t key_hash(const char *k, size_t len, const char *e)
 {
     uint64_t a = 0, b = 0;
     if (len >= 8) {
         memcpy(&a, k, 8);
         memcpy(&b, k + len - 8, 8);
+    } else if ((size_t)(e - k) >= 8) {
+        memcpy(&a, k, 8);
+        a &= ~(~0ull << (8 * len)); /* (len < 8) */
     } else {
         for (size_t i = 0; i < len; i++)
             a = a << 8 | (unsigned char)k[i];
@@ -127,7 +132,7 @@ static uint32_t key_hash(const char *k, size_t len)
 
 /* Whether an object's keys (nodes of o, each a text and its length in i) hold one twice:
  * jansson keeps the first's place and the last's value, which the view does not copy. */
-static int keys_repeat(bl_jv *v, size_t o)
+static int keys_repeat(bl_jv *v, size_t o, const char *e)
 {
     bl_jv_node *nd = v->nodes;
     uint32_t n = nd[o].size;
@@ -144,7 +149,7 @@ static int keys_repeat(bl_jv *v, size_t o)
     memset(v->seen, 0, want * sizeof *v->seen);
     size_t k = o + 1;
     for (uint32_t m = 0; m < n; m++, k += 1 + nd[k + 1].span) {
-        uint32_t h = key_hash(nd[k].str, (size_t)nd[k].i);
+        uint32_t h = key_hash(nd[k].str, (size_t)nd[k].i, e);
         for (size_t at = h & (want - 1);; at = (at + 1) & (want - 1)) {
             bl_jv_node *seen = &nd[v->seen[at]];
             if (!v->seen[at]) {
@@ -175,13 +180,17 @@ static const unsigned char delim_json[256] = {
 static const unsigned char delim_nul[256] = {
     [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [','] = 1, [']'] = 1, ['}'] = 1, [0] = 1};
 
-/* Whitespace, a run of spaces (a line's indentation) eight bytes at a time. */
-static void skip_ws(rd *r)
+/* Whitespace: in a pretty-printed JSON one space after a ':', or a line end and the next
+ * line's indentation, taken sixteen bytes at a time. */
+static inline void skip_ws(rd *r)
 {
-    while (r->p < r->e && r->ws[(unsigned char)*r->p]) {
-        r->p++;
-        r->p += bl_jv_spaces(r->p, (size_t)(r->e - r->p));
+    const char *p = r->p, *e = r->e;
+    while (p < e && r->ws[(unsigned char)*p]) {
+        p++;
+        if (p < e && *p == ' ')
+            p += bl_jv_spaces(p, (size_t)(e - p));
     }
+    r->p = p;
 }
 
 static size_t push(bl_jv *v)
@@ -209,11 +218,29 @@ static const unsigned char stop[256] = {
 static int string(rd *r, size_t at)
 {
     const char *q = r->p + 1;
+#ifdef __SSE2__
+    for (; q + 16 <= r->e; q += 16) {
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)q);
+        /* signed: below 0x20 is a control byte or one of 0x80 and up */
+        __m128i m = _mm_or_si128(_mm_cmplt_epi8(c, _mm_set1_epi8(0x20)),
+                                 _mm_cmpeq_epi8(c, _mm_set1_epi8(0x7f)));
+        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('"')),
+                                         _mm_cmpeq_epi8(c, _mm_set1_epi8('\\'))));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits) {
+            q += __builtin_ctz(bits);
+            goto end;
+        }
+    }
+#endif
     while (q + 4 <= r->e && !(stop[(unsigned char)q[0]] | stop[(unsigned char)q[1]] |
                               stop[(unsigned char)q[2]] | stop[(unsigned char)q[3]]))
         q += 4;
     while (q < r->e && !stop[(unsigned char)*q])
         q++;
+#ifdef __SSE2__
+end:
+#endif
     if (q >= r->e || *q != '"')
         return 0;
     r->v->nodes[at] =
@@ -222,17 +249,26 @@ static int string(rd *r, size_t at)
     return 1;
 }
 
-/* A scalar: true, false, null or a number, up to a delimiter (there must be one). */
+/* A scalar: true, false, null or a number, up to a delimiter (there must be one). A number
+ * is read as it is scanned: what it stops at must be the delimiter, as any other byte (all
+ * but a number's are) would have been refused after a scan to the delimiter too. */
 static int scalar(rd *r, size_t at)
 {
     const char *a = r->p, *q = a;
+    bl_jv_node *nd = &r->v->nodes[at];
+    *nd = (bl_jv_node){.span = 1};
+    if (*a == '-' || is_digit(*a)) {
+        q = number(a, r->e, nd);
+        if (!q || q >= r->e || !r->delim[(unsigned char)*q])
+            return 0;
+        r->p = q;
+        return 1;
+    }
     for (; q < r->e && !r->delim[(unsigned char)*q]; q++)
         if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
             return 0;
     if (q >= r->e)
         return 0;
-    bl_jv_node *nd = &r->v->nodes[at];
-    *nd = (bl_jv_node){.span = 1};
     size_t len = (size_t)(q - a);
     if (len == 4 && memcmp(a, "true", 4) == 0)
         nd->type = BL_JV_TRUE;
@@ -240,7 +276,7 @@ static int scalar(rd *r, size_t at)
         nd->type = BL_JV_FALSE;
     else if (len == 4 && memcmp(a, "null", 4) == 0)
         nd->type = BL_JV_NULL;
-    else if (!number(a, 0, len, nd)) /* (strtod stops at the delimiter) */
+    else
         return 0;
     r->p = q;
     return 1;
@@ -294,7 +330,7 @@ static int value(rd *r, int depth)
     }
     r->v->nodes[at] = (bl_jv_node){
         .type = obj ? BL_JV_OBJ : BL_JV_ARR, .size = size, .span = (uint32_t)(r->v->n - at)};
-    return !(obj && keys_repeat(r->v, at));
+    return !(obj && keys_repeat(r->v, at, r->e));
 }
 
 /* The strings of nodes read from text s made C strings in buf, a copy of s (or s itself):
@@ -424,33 +460,16 @@ void bl_jv_from_json(bl_jv *v, json_t *j)
         from_json(v, j);
 }
 
-const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key)
+const bl_jv_node *bl_jv_getn(const bl_jv_node *o, const char *key, size_t len)
 {
-    size_t idx, len = strlen(key);
+    size_t idx;
     const bl_jv_node *k;
     bl_jv_foreach(o, idx, k)
     {
-        if ((size_t)k->i == len && k->str[0] == key[0] && memcmp(k->str, key, len) == 0)
+        if ((size_t)k->i == len && memcmp(k->str, key, len) == 0)
             return k + 1;
     }
     return NULL;
-}
-
-int bl_jv_is_number(const bl_jv_node *v)
-{
-    return v && (v->type == BL_JV_INT || v->type == BL_JV_REAL);
-}
-
-double bl_jv_num(const bl_jv_node *o, const char *key)
-{
-    const bl_jv_node *v = bl_jv_get(o, key);
-    return bl_jv_is_number(v) ? v->d : BL_ABSENT;
-}
-
-const char *bl_jv_str(const bl_jv_node *o, const char *key)
-{
-    const bl_jv_node *v = bl_jv_get(o, key);
-    return v && v->type == BL_JV_STR ? v->str : NULL;
 }
 
 int64_t bl_jv_int(const bl_jv_node *v)

@@ -6,10 +6,14 @@
 #ifndef BL_FIO_JSONVIEW_H
 #define BL_FIO_JSONVIEW_H
 
+#include "../core/record.h"
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum {
     BL_JV_NULL,
@@ -41,11 +45,21 @@ typedef struct bl_jv {
     size_t nseen;
 } bl_jv;
 
-/* How many of the n bytes at p are ' ' before any other, eight at a time: a pretty-printed
- * JSON is a fifth indentation. */
+/* How many of the n bytes at p are ' ' before any other, sixteen (or eight) at a time: a
+ * pretty-printed JSON is a fifth indentation. */
 static inline size_t bl_jv_spaces(const char *p, size_t n)
 {
     size_t k = 0;
+#ifdef __SSE2__
+    const __m128i sp = _mm_set1_epi8(' ');
+    for (; k + 16 <= n; k += 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                         _mm_loadu_si128((const __m128i *)(const void *)(p + k)), sp)) ^
+                     0xffffu;
+        if (m)
+            return k + (size_t)__builtin_ctz(m);
+    }
+#endif
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     for (uint64_t w; k + 8 <= n; k += 8) {
         memcpy(&w, p + k, 8);
@@ -74,14 +88,30 @@ int bl_jv_read(bl_jv *v, const char *s, size_t n, size_t *len, char **buf, size_
  * used). */
 void bl_jv_from_json(bl_jv *v, json_t *j);
 
-/* As jansson's json_object_get: NULL unless o is an object holding key. */
-const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key);
-/* A member as a number (BL_ABSENT when missing or not a number) or a string (NULL). */
-double bl_jv_num(const bl_jv_node *o, const char *key);
-const char *bl_jv_str(const bl_jv_node *o, const char *key);
+/* As jansson's json_object_get: NULL unless o is an object holding key (of len bytes). */
+const bl_jv_node *bl_jv_getn(const bl_jv_node *o, const char *key, size_t len);
+/* (inline: a literal key's length is the compiler's, not a strlen a lookup) */
+static inline const bl_jv_node *bl_jv_get(const bl_jv_node *o, const char *key)
+{
+    return bl_jv_getn(o, key, strlen(key));
+}
 /* As json_integer_value: 0 unless an integer. */
 int64_t bl_jv_int(const bl_jv_node *v);
-int bl_jv_is_number(const bl_jv_node *v);
+static inline int bl_jv_is_number(const bl_jv_node *v)
+{
+    return v && (v->type == BL_JV_INT || v->type == BL_JV_REAL);
+}
+/* A member as a number (BL_ABSENT when missing or not a number) or a string (NULL). */
+static inline double bl_jv_num(const bl_jv_node *o, const char *key)
+{
+    const bl_jv_node *v = bl_jv_get(o, key);
+    return bl_jv_is_number(v) ? v->d : BL_ABSENT;
+}
+static inline const char *bl_jv_str(const bl_jv_node *o, const char *key)
+{
+    const bl_jv_node *v = bl_jv_get(o, key);
+    return v && v->type == BL_JV_STR ? v->str : NULL;
+}
 /* Members of an object in order: k the key (k->str), k + 1 its value; nothing for NULL or
  * anything but an object. */
 #define bl_jv_foreach(o, idx, k)                                                                   \

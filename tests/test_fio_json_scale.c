@@ -195,6 +195,57 @@ static void test_not_plain_is_read_as_text(void **state)
     free(dir);
 }
 
+/* What the text's clean-up rewrites, at each of the 16 places in the 16 bytes the file's
+ * check takes at once and past the first MiB: the file refused, its records the text's
+ * ("&amp;" made "&", "&lt;" "<", a control byte refused as the text refuses it). */
+static void test_markup_at_every_column(void **state)
+{
+    (void)state;
+    const size_t n = 240;
+    char *dir = bl_test_tmpdir(), path[512];
+    snprintf(path, sizeof path, "%s/jobs.json", dir);
+    write_jobs(path, n);
+    char *doc = bl_test_slurp(path);
+    assert_non_null(doc);
+    char *at = strstr(doc, "\"job118\"");
+    assert_non_null(at);
+    assert_true(at - doc > (1 << 20));
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    /* the entities as the clean-up makes them; a control byte as the text path has it */
+    static const char *const marks[] = {"&amp;", "&lt;", "\x01"}, *const made[] = {"&", "<"};
+    for (size_t m = 0; m < 3; m++)
+        for (int col = 0; col < (m ? 2 : 16); col++) {
+            bl_strbuf_reset(&sb);
+            bl_strbuf_putn(&sb, doc, (size_t)(at - doc));
+            bl_strbuf_printf(&sb, "\"%.*sa%sb\"%s", col, "xxxxxxxxxxxxxxxx", marks[m],
+                             at + strlen("\"job118\""));
+            write_file(path, sb.s);
+            bl_parse_out file, text;
+            int rc = bl_test_parse(path, "fio-json", &file);
+            if (m < 2) {
+                char name[64];
+                snprintf(name, sizeof name, "%.*sa%sb", col, "xxxxxxxxxxxxxxxx", made[m]);
+                assert_int_equal(rc, 0);
+                assert_int_equal(file.recs.n, n + n / 2 - 1); /* its namesake alone */
+                if (bl_test_count(&file, "job", name) != 1)
+                    fail_msg("no job %s", name);
+            } else {
+                assert_int_equal(rc, bl_test_parse_text(path, sb.s, "fio-json", &text));
+                assert_int_equal(file.n_diags, text.n_diags);
+                char *a = records_json(&file), *b = records_json(&text);
+                assert_string_equal(a, b);
+                free(a);
+                free(b);
+                bl_out_free(&text);
+            }
+            bl_out_free(&file);
+        }
+    bl_strbuf_free(&sb);
+    free(doc);
+    free(dir);
+}
+
 /* A document is read in one pass, its reader told the members before "jobs" only: one that
  * it reads given after "jobs" again (jansson keeps the last), or a job without "jobname"
  * last (its line is looked for up to the document's end), makes it read again in two. */
@@ -288,6 +339,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_file_gives_the_texts_records),
         cmocka_unit_test(test_not_plain_is_read_as_text),
+        cmocka_unit_test(test_markup_at_every_column),
         cmocka_unit_test(test_head_after_the_jobs),
         cmocka_unit_test(test_big_document_under_1_5x_its_size),
     };

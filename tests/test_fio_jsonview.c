@@ -185,6 +185,59 @@ static void test_read_finds_the_end(void **state)
 #undef READ_AT
 }
 
+/* Runs of whitespace of every length from 0 to 40 around every token, and strings of every
+ * length with a byte that ends or refuses them at every place: the reader takes whitespace
+ * and strings 16 bytes at a time, and must neither skip a byte nor read past the text (each
+ * text is its own allocation of its exact size, for ASan and valgrind to see). */
+static void test_runs_at_every_length(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {" ", "\t", "\n", "\r\n"};
+    char text[2048], ws[200];
+    for (size_t r = 0; r < 4; r++)
+        for (size_t len = 0; len <= 40; len++) {
+            size_t w = 0;
+            if (r >= 2) /* a line end and the next line's indentation */
+                for (const char *c = runs[r]; *c; c++)
+                    ws[w++] = *c;
+            for (size_t k = 0; k < len; k++)
+                ws[w++] = r == 1 ? '\t' : ' ';
+            ws[w] = '\0';
+            int n = snprintf(
+                text, sizeof text,
+                "{%s\"k%.*s\"%s:%s[%s1%s,%s-2.5e3%s,%s\"%.*s\"%s,%strue%s]%s,%s\"n\":%snull%s}", ws,
+                (int)len, "0123456789012345678901234567890123456789", ws, ws, ws, ws, ws, ws, ws,
+                (int)len, "abcdefghijklmnopqrstuvwxyzabcdefghijklmn", ws, ws, ws, ws, ws, ws, ws);
+            if (!check(text, (size_t)n))
+                fail_msg("refused: %s", text);
+            /* the value cut before its end; then its end the text's */
+            for (size_t cut = 0; cut < (size_t)n; cut++)
+                read_at(text, cut, 0, 0);
+            read_at(text, (size_t)n, 1, (size_t)n);
+            text[n - 1] = '\0'; /* a '\0' (a loaded text's line end) before the brace */
+            text[n] = '}';
+            read_at(text, (size_t)n + 1, 1, (size_t)n + 1);
+        }
+    static const unsigned char ends[] = {'"', '\\', 0x01, 0x1f, 0x7f, 0x80, 0xff};
+    for (size_t e = 0; e < sizeof ends; e++)
+        for (size_t len = 0; len <= 40; len++)
+            for (size_t tail = 0; tail <= 18; tail++) {
+                /* "aaa<end>bbb" then the rest of the text: tail bytes after the byte */
+                size_t n = 0;
+                text[n++] = '"';
+                for (size_t k = 0; k < len; k++)
+                    text[n++] = (char)('a' + k % 26);
+                text[n++] = (char)ends[e];
+                for (size_t k = 0; k < tail; k++)
+                    text[n++] = k + 1 == tail ? '"' : 'b';
+                int want = ends[e] == '"' ? 1 : 0;
+                read_at(text, n, want, len + 2);
+                if (check(text, want ? len + 2 : n) != want)
+                    fail_msg("byte 0x%02x after %zu bytes of a string: %s", ends[e], len,
+                             want ? "refused" : "taken");
+            }
+}
+
 /* Numbers of random digits, points and exponents: the same double as jansson's strtod; only
  * the integers that jansson refuses (past 64 bits) are refused. */
 static void test_random_numbers(void **state)
@@ -288,7 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_odd_texts),          cmocka_unit_test(test_string_bytes),
         cmocka_unit_test(test_read_finds_the_end), cmocka_unit_test(test_random_numbers),
-        cmocka_unit_test(test_fixture_jobs),
+        cmocka_unit_test(test_fixture_jobs),       cmocka_unit_test(test_runs_at_every_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
