@@ -78,7 +78,7 @@ void bl_strbuf_reset(bl_strbuf *sb)
         sb->s[0] = '\0';
 }
 
-static void reserve(bl_strbuf *sb, size_t extra)
+void bl_strbuf_reserve(bl_strbuf *sb, size_t extra)
 {
     void *p = sb->s;
     bl_grow(&p, &sb->cap, sb->len + extra + 1, 1);
@@ -87,7 +87,7 @@ static void reserve(bl_strbuf *sb, size_t extra)
 
 void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n)
 {
-    reserve(sb, n);
+    bl_strbuf_reserve(sb, n);
     memcpy(sb->s + sb->len, s, n);
     sb->len += n;
     sb->s[sb->len] = '\0';
@@ -101,7 +101,7 @@ void bl_strbuf_puts(bl_strbuf *sb, const char *s)
 void bl_strbuf_putc(bl_strbuf *sb, char c)
 {
     if (sb->len + 2 > sb->cap)
-        reserve(sb, 1);
+        bl_strbuf_reserve(sb, 1);
     sb->s[sb->len++] = c;
     sb->s[sb->len] = '\0';
 }
@@ -114,7 +114,7 @@ void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap)
     va_end(ap2);
     if (n < 0)
         return;
-    reserve(sb, (size_t)n);
+    bl_strbuf_reserve(sb, (size_t)n);
     vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
     sb->len += (size_t)n;
 }
@@ -127,13 +127,33 @@ void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The digits of n (n < 2^63) into the end of buf; returns where they start. */
+/* The digits of n into the end of buf; returns where they start. Two at a time: a record's
+ * numbers are most of its text. */
 static char *digits_of(unsigned long long n, char *end)
 {
-    do
-        *--end = (char)('0' + n % 10);
-    while (n /= 10);
+    static const char pairs[201] = "000102030405060708091011121314151617181920212223242526272829303"
+                                   "1323334353637383940414243444546474849"
+                                   "505152535455565758596061626364656667686970717273747576777879808"
+                                   "1828384858687888990919293949596979899";
+    while (n >= 100) {
+        unsigned r = (unsigned)(n % 100);
+        n /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    if (n >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * n, 2);
+    } else
+        *--end = (char)('0' + n);
     return end;
+}
+
+void bl_strbuf_put_uint(bl_strbuf *sb, unsigned long long v)
+{
+    char buf[24], *end = buf + sizeof buf;
+    char *q = digits_of(v, end);
+    bl_strbuf_putn(sb, q, (size_t)(end - q));
 }
 
 typedef unsigned __int128 u128;
@@ -228,11 +248,17 @@ static int put_shortest_fixed(bl_strbuf *sb, double d)
         if (p == 17 || reads_back(n, p - 1 - ex, mant, shift))
             break;
     }
+    int last = p - 1; /* the last digit kept: %g drops trailing zeros */
+    while (n % 100 == 0) {
+        n /= 100;
+        last -= 2;
+    }
+    if (n % 10 == 0) {
+        n /= 10;
+        last--;
+    }
     char dig[24];
     char *q = digits_of(n, dig + sizeof dig);
-    int last = p - 1; /* the last digit kept: %g drops trailing zeros */
-    while (last > 0 && q[last] == '0')
-        last--;
     char out[48], *o = out;
     if (d < 0)
         *o++ = '-';
@@ -262,7 +288,7 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
         bl_strbuf_puts(sb, "null");
         return;
     }
-    if (d == floor(d) && fabs(d) < 9007199254740992.0) {
+    if (fabs(d) < 9007199254740992.0 && d == (double)(long long)d) {
         /* "%.0f" by hand: it is most of what a record prints */
         char buf[24], *end = buf + sizeof buf;
         char *q = digits_of((unsigned long long)fabs(d), end);
@@ -291,7 +317,7 @@ void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s)
         p++;
     if (!*p) { /* nothing to escape, as in most keys and values: one copy, quotes around */
         size_t n = (size_t)(p - (const unsigned char *)s);
-        reserve(sb, n + 2);
+        bl_strbuf_reserve(sb, n + 2);
         sb->s[sb->len] = '"';
         memcpy(sb->s + sb->len + 1, s, n);
         sb->len += n + 2;

@@ -16,8 +16,13 @@ void bl_strbuf_reset(bl_strbuf *sb);
 void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n);
 void bl_strbuf_puts(bl_strbuf *sb, const char *s);
 void bl_strbuf_putc(bl_strbuf *sb, char c);
+/* Room for extra more bytes and the NUL: a writer may then fill sb->s + sb->len itself,
+ * advance len and end it with a NUL. */
+void bl_strbuf_reserve(bl_strbuf *sb, size_t extra);
 void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap);
+/* v in decimal, as "%llu" prints it. */
+void bl_strbuf_put_uint(bl_strbuf *sb, unsigned long long v);
 /* Shortest decimal that reads back as d; integers without ".0". */
 void bl_strbuf_put_double(bl_strbuf *sb, double d);
 /* JSON string literal with quotes and escapes. */
