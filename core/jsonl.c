@@ -145,20 +145,15 @@ static void put_dist(writer *w, const char *k, const bl_dist *d)
         return;
     key(w, k);
     bl_strbuf_putc(w->sb, '{');
-    bl_strbuf tmp;
-    bl_strbuf_init(&tmp);
     for (size_t i = 0; i < d->n; i++) {
-        bl_strbuf_reset(&tmp);
+        /* quoted as put_pct_key quotes: neither ">=" nor a number holds anything to escape */
+        bl_strbuf_puts(w->sb, i ? ",\"" : "\"");
         if (d->v[i].ge)
-            bl_strbuf_puts(&tmp, ">=");
-        bl_strbuf_put_double(&tmp, d->v[i].at);
-        if (i)
-            bl_strbuf_putc(w->sb, ',');
-        bl_strbuf_put_json_string(w->sb, tmp.s);
-        bl_strbuf_putc(w->sb, ':');
+            bl_strbuf_puts(w->sb, ">=");
+        bl_strbuf_put_double(w->sb, d->v[i].at);
+        bl_strbuf_puts(w->sb, "\":");
         bl_strbuf_put_double(w->sb, d->v[i].pct);
     }
-    bl_strbuf_free(&tmp);
     bl_strbuf_putc(w->sb, '}');
 }
 
