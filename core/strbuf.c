@@ -98,14 +98,6 @@ void bl_strbuf_puts(bl_strbuf *sb, const char *s)
     bl_strbuf_putn(sb, s, strlen(s));
 }
 
-void bl_strbuf_putc(bl_strbuf *sb, char c)
-{
-    if (sb->len + 2 > sb->cap)
-        bl_strbuf_reserve(sb, 1);
-    sb->s[sb->len++] = c;
-    sb->s[sb->len] = '\0';
-}
-
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap)
 {
     va_list ap2;

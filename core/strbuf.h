@@ -15,10 +15,17 @@ void bl_strbuf_free(bl_strbuf *sb);
 void bl_strbuf_reset(bl_strbuf *sb);
 void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n);
 void bl_strbuf_puts(bl_strbuf *sb, const char *s);
-void bl_strbuf_putc(bl_strbuf *sb, char c);
 /* Room for extra more bytes and the NUL: a writer may then fill sb->s + sb->len itself,
  * advance len and end it with a NUL. */
 void bl_strbuf_reserve(bl_strbuf *sb, size_t extra);
+/* Inline: the JSON writer puts a brace or comma between every two values. */
+static inline void bl_strbuf_putc(bl_strbuf *sb, char c)
+{
+    if (sb->len + 2 > sb->cap)
+        bl_strbuf_reserve(sb, 1);
+    sb->s[sb->len++] = c;
+    sb->s[sb->len] = '\0';
+}
 void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap);
 /* v in decimal, as "%llu" prints it. */
