@@ -177,7 +177,7 @@ void bl_record_set_str(char **field, const char *value)
 void bl_record_set_label(bl_record *r, const char *key, const char *value)
 {
     for (size_t i = 0; i < r->n_labels; i++) {
-        if (strcmp(r->labels[i].key, key) == 0) {
+        if (r->labels[i].key[0] == key[0] && strcmp(r->labels[i].key, key) == 0) {
             bl_record_set_str(&r->labels[i].value, value ? value : "");
             return;
         }
@@ -202,8 +202,9 @@ void bl_record_del_label(bl_record *r, const char *key)
 
 const char *bl_record_label(const bl_record *r, const char *key)
 {
+    /* asked for several labels of every record: the first letter spares most strcmp calls */
     for (size_t i = 0; i < r->n_labels; i++)
-        if (strcmp(r->labels[i].key, key) == 0)
+        if (r->labels[i].key[0] == key[0] && strcmp(r->labels[i].key, key) == 0)
             return r->labels[i].value;
     return NULL;
 }
