@@ -100,12 +100,19 @@ void bl_strbuf_puts(bl_strbuf *sb, const char *s)
 
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap)
 {
+    /* printed once on the stack (a diagnostic's line mostly fits), a second time only when it
+     * did not fit: vsnprintf is most of what a message costs */
+    char buf[256];
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap2);
     va_end(ap2);
     if (n < 0)
         return;
+    if ((size_t)n < sizeof buf) {
+        bl_strbuf_putn(sb, buf, (size_t)n);
+        return;
+    }
     bl_strbuf_reserve(sb, (size_t)n);
     vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
     sb->len += (size_t)n;
