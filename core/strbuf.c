@@ -93,11 +93,6 @@ void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n)
     sb->s[sb->len] = '\0';
 }
 
-void bl_strbuf_puts(bl_strbuf *sb, const char *s)
-{
-    bl_strbuf_putn(sb, s, strlen(s));
-}
-
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap)
 {
     /* printed once on the stack (a diagnostic's line mostly fits), a second time only when it

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct bl_strbuf {
     char *s;
@@ -14,10 +15,14 @@ void bl_strbuf_init(bl_strbuf *sb);
 void bl_strbuf_free(bl_strbuf *sb);
 void bl_strbuf_reset(bl_strbuf *sb);
 void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n);
-void bl_strbuf_puts(bl_strbuf *sb, const char *s);
 /* Room for extra more bytes and the NUL: a writer may then fill sb->s + sb->len itself,
  * advance len and end it with a NUL. */
 void bl_strbuf_reserve(bl_strbuf *sb, size_t extra);
+/* Inline: a literal's length is then known where it is written. */
+static inline void bl_strbuf_puts(bl_strbuf *sb, const char *s)
+{
+    bl_strbuf_putn(sb, s, strlen(s));
+}
 /* Inline: the JSON writer puts a brace or comma between every two values. */
 static inline void bl_strbuf_putc(bl_strbuf *sb, char c)
 {
