@@ -78,19 +78,11 @@ void bl_strbuf_reset(bl_strbuf *sb)
         sb->s[0] = '\0';
 }
 
-void bl_strbuf_reserve(bl_strbuf *sb, size_t extra)
+void bl_strbuf_grow(bl_strbuf *sb, size_t extra)
 {
     void *p = sb->s;
     bl_grow(&p, &sb->cap, sb->len + extra + 1, 1);
     sb->s = p;
-}
-
-void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n)
-{
-    bl_strbuf_reserve(sb, n);
-    memcpy(sb->s + sb->len, s, n);
-    sb->len += n;
-    sb->s[sb->len] = '\0';
 }
 
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap)
