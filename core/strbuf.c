@@ -243,6 +243,8 @@ static int put_shortest_fixed(bl_strbuf *sb, double d)
         n /= 10;
         last--;
     }
+    if (last < ex) /* digits up to the point only: no text of a non-integer; printf's then */
+        return 0;
     char dig[24];
     char *q = digits_of(n, dig + sizeof dig);
     char out[48], *o = out;
