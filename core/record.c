@@ -1,5 +1,6 @@
 #include "record.h"
 #include "strbuf.h"
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,17 @@ static void samples_init(bl_samples *s)
     s->present = false;
     s->min = s->max = s->mean = s->stdev = BL_ABSENT;
     s->count = -1;
+}
+
+/* Room for n elements in p, an array any code may have allocated at any length (parsers
+ * hand records arrays of their own): what malloc gave is asked, not assumed. It grows by
+ * half, so that adding 17 percentiles one at a time is 6 reallocs, not 17, while the one
+ * device or bucket most records have costs no more than it did. */
+static void *room_for(void *p, size_t n, size_t size)
+{
+    if (p && malloc_usable_size(p) >= n * size)
+        return p;
+    return bl_xrealloc(p, (n + n / 2) * size);
 }
 
 bl_record *bl_record_new(void)
@@ -177,12 +189,12 @@ void bl_record_set_str(char **field, const char *value)
 void bl_record_set_label(bl_record *r, const char *key, const char *value)
 {
     for (size_t i = 0; i < r->n_labels; i++) {
-        if (strcmp(r->labels[i].key, key) == 0) {
+        if (r->labels[i].key[0] == key[0] && strcmp(r->labels[i].key, key) == 0) {
             bl_record_set_str(&r->labels[i].value, value ? value : "");
             return;
         }
     }
-    r->labels = bl_xrealloc(r->labels, (r->n_labels + 1) * sizeof *r->labels);
+    r->labels = room_for(r->labels, r->n_labels + 1, sizeof *r->labels);
     r->labels[r->n_labels].key = bl_xstrdup(key);
     r->labels[r->n_labels].value = bl_xstrdup(value ? value : "");
     r->n_labels++;
@@ -202,8 +214,9 @@ void bl_record_del_label(bl_record *r, const char *key)
 
 const char *bl_record_label(const bl_record *r, const char *key)
 {
+    /* asked for several labels of every record: the first letter spares most strcmp calls */
     for (size_t i = 0; i < r->n_labels; i++)
-        if (strcmp(r->labels[i].key, key) == 0)
+        if (r->labels[i].key[0] == key[0] && strcmp(r->labels[i].key, key) == 0)
             return r->labels[i].value;
     return NULL;
 }
@@ -212,7 +225,7 @@ void bl_lat_add_pct(bl_lat *l, double pct, double value_ns)
 {
     l->present = true;
     size_t i = l->n_pct;
-    l->pct = bl_xrealloc(l->pct, (l->n_pct + 1) * sizeof *l->pct);
+    l->pct = room_for(l->pct, l->n_pct + 1, sizeof *l->pct);
     /* Keep ascending order; a repeated percentile replaces the earlier value. */
     for (size_t k = 0; k < l->n_pct; k++) {
         if (l->pct[k].pct == pct) {
@@ -232,7 +245,7 @@ void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count)
 {
     l->present = true;
     size_t i = l->n_bins;
-    l->bins = bl_xrealloc(l->bins, (l->n_bins + 1) * sizeof *l->bins);
+    l->bins = room_for(l->bins, l->n_bins + 1, sizeof *l->bins);
     while (i > 0 && l->bins[i - 1].value > value_ns) {
         l->bins[i] = l->bins[i - 1];
         i--;
@@ -298,7 +311,7 @@ bl_disk bl_disk_absent(char *name)
 
 bl_disk *bl_record_add_disk(bl_record *r, const char *name)
 {
-    r->disks = bl_xrealloc(r->disks, (r->n_disks + 1) * sizeof *r->disks);
+    r->disks = room_for(r->disks, r->n_disks + 1, sizeof *r->disks);
     bl_disk *d = &r->disks[r->n_disks++];
     *d = bl_disk_absent(bl_xstrdup(name));
     return d;
@@ -316,7 +329,7 @@ void bl_dist_add(bl_dist *d, double at, bool ge, double pct)
             d->v[k].pct = pct;
             return;
         }
-    d->v = bl_xrealloc(d->v, (d->n + 1) * sizeof *d->v);
+    d->v = room_for(d->v, d->n + 1, sizeof *d->v);
     size_t i = d->n++;
     while (i > 0 && !dist_before(&d->v[i - 1], at, ge)) {
         d->v[i] = d->v[i - 1];

@@ -1,5 +1,6 @@
 #include "strbuf.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,43 +78,29 @@ void bl_strbuf_reset(bl_strbuf *sb)
         sb->s[0] = '\0';
 }
 
-static void reserve(bl_strbuf *sb, size_t extra)
+void bl_strbuf_grow(bl_strbuf *sb, size_t extra)
 {
     void *p = sb->s;
     bl_grow(&p, &sb->cap, sb->len + extra + 1, 1);
     sb->s = p;
 }
 
-void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n)
-{
-    reserve(sb, n);
-    memcpy(sb->s + sb->len, s, n);
-    sb->len += n;
-    sb->s[sb->len] = '\0';
-}
-
-void bl_strbuf_puts(bl_strbuf *sb, const char *s)
-{
-    bl_strbuf_putn(sb, s, strlen(s));
-}
-
-void bl_strbuf_putc(bl_strbuf *sb, char c)
-{
-    if (sb->len + 2 > sb->cap)
-        reserve(sb, 1);
-    sb->s[sb->len++] = c;
-    sb->s[sb->len] = '\0';
-}
-
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap)
 {
+    /* printed once on the stack (a diagnostic's line mostly fits), a second time only when it
+     * did not fit: vsnprintf is most of what a message costs */
+    char buf[256];
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap2);
     va_end(ap2);
     if (n < 0)
         return;
-    reserve(sb, (size_t)n);
+    if ((size_t)n < sizeof buf) {
+        bl_strbuf_putn(sb, buf, (size_t)n);
+        return;
+    }
+    bl_strbuf_reserve(sb, (size_t)n);
     vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
     sb->len += (size_t)n;
 }
@@ -126,52 +113,161 @@ void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The digits of n (n < 2^63) into the end of buf; returns where they start. */
+/* The digits of n into the end of buf; returns where they start. Two at a time: a record's
+ * numbers are most of its text. */
 static char *digits_of(unsigned long long n, char *end)
 {
-    do
-        *--end = (char)('0' + n % 10);
-    while (n /= 10);
+    static const char pairs[201] = "000102030405060708091011121314151617181920212223242526272829303"
+                                   "1323334353637383940414243444546474849"
+                                   "505152535455565758596061626364656667686970717273747576777879808"
+                                   "1828384858687888990919293949596979899";
+    while (n >= 100) {
+        unsigned r = (unsigned)(n % 100);
+        n /= 100;
+        end -= 2;
+        memcpy(end, pairs + 2 * r, 2);
+    }
+    if (n >= 10) {
+        end -= 2;
+        memcpy(end, pairs + 2 * n, 2);
+    } else
+        *--end = (char)('0' + n);
     return end;
 }
 
-/* d as "%.15g" prints it when d is m / 10^k for an integer m < 10^15 and 0 < k <= 9, and
- * 1e-4 <= |d| < 1e15 (fixed notation): m / 10^k, one correctly rounded division, equal to d
- * means the decimal m·10^-k reads back as d, and a decimal of 15 digits or fewer is what
- * %.15g gives back (DBL_DIG); the first such k has no trailing zero, as %g drops them.
- * Returns 0 when d is not such a number (the caller prints it the slow way). */
-static int put_short_decimal(bl_strbuf *sb, double d)
+void bl_strbuf_put_uint(bl_strbuf *sb, unsigned long long v)
 {
-    static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    char buf[24], *end = buf + sizeof buf;
+    char *q = digits_of(v, end);
+    bl_strbuf_putn(sb, q, (size_t)(end - q));
+}
+
+typedef unsigned __int128 u128;
+
+/* 10^k exactly, k <= 22 (beyond 64 bits from 10^20). */
+static u128 pow10_u128(int k)
+{
+    static const uint64_t p[20] = {1u,
+                                   10u,
+                                   100u,
+                                   1000u,
+                                   10000u,
+                                   100000u,
+                                   1000000u,
+                                   10000000u,
+                                   100000000u,
+                                   1000000000u,
+                                   10000000000u,
+                                   100000000000u,
+                                   1000000000000u,
+                                   10000000000000u,
+                                   100000000000000u,
+                                   1000000000000000u,
+                                   10000000000000000u,
+                                   100000000000000000u,
+                                   1000000000000000000u,
+                                   10000000000000000000u};
+    u128 r = p[k < 19 ? k : 19];
+    for (int i = 19; i < k; i++)
+        r *= 10;
+    return r;
+}
+
+/* mant·10^k / 2^shift rounded to the nearest integer, ties to even, as glibc's printf rounds
+ * the exact binary value (shift >= 1). */
+static uint64_t scaled_round(uint64_t mant, u128 p10k, int shift)
+{
+    u128 p = (u128)mant * p10k;
+    u128 q = p >> shift, rem = p - (q << shift), half = (u128)1 << (shift - 1);
+    if (rem > half || (rem == half && (q & 1)))
+        q++;
+    return (uint64_t)q;
+}
+
+/* Whether strtod reads the decimal n·10^-k back as mant·2^-shift: n lies within half a gap
+ * of the double on either side (the gap below is half as wide at a power of two), a tie
+ * going to the even mantissa. Everything is scaled by 4·10^k·2^shift to stay in integers. */
+static int reads_back(uint64_t n, int k, uint64_t mant, int shift)
+{
+    u128 p10k = pow10_u128(k);
+    u128 v = (u128)n << shift, a = (u128)mant * p10k;
+    u128 diff = v >= a ? v - a : a - v;
+    u128 lim = v < a && mant == UINT64_C(1) << 52 ? p10k : 2 * p10k;
+    return 4 * diff < lim || (4 * diff == lim && !(mant & 1));
+}
+
+/* d as the printf loop of bl_strbuf_put_double prints it ("%.15g", else "%.16g" if that
+ * reads back, else "%.17g") for 1e-4 <= |d| < 1e15 and d not an integer, by exact integer
+ * arithmetic on its binary value: |d| = mant·2^-shift; the P significant digits of %g are
+ * mant·10^k·2^-shift rounded (k = P-1-x, x the decimal exponent), and whether they read back
+ * is decided exactly too (reads_back), so the text is the loop's without printf or strtod.
+ * Returns 0 where %g would print an exponent (the caller takes the loop then). */
+static int put_shortest_fixed(bl_strbuf *sb, double d)
+{
     double a = fabs(d);
     if (!(a >= 1e-4 && a < 1e15))
         return 0;
-    for (int k = 1; k <= 9; k++) {
-        double x = a * p10[k];
-        if (x >= 1e15)
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int be = (int)(bits >> 52); /* a >= 1e-4: normal, and a positive */
+    int shift = 1075 - be;      /* a < 1e15 < 2^53: shift >= 1 unless a is an integer */
+    uint64_t mant = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    if (shift < 1 || shift > 70)
+        return 0;
+    /* floor(log10 a), from floor(e·log10 2) which is it or one less: a·10^(14-x) has 15
+     * digits before the point when x is right, 16 when x is one short */
+    int x = ((be - 1023) * 78913) >> 18;
+    u128 t = ((u128)mant * pow10_u128(14 - x)) >> shift;
+    if (t >= (u128)pow10_u128(15))
+        x++;
+    uint64_t n = 0;
+    int ex = x, p;
+    for (p = 15; p <= 17; p++) {
+        n = scaled_round(mant, pow10_u128(p - 1 - x), shift);
+        ex = x;
+        if (n == (uint64_t)pow10_u128(p)) { /* 9.99..95 rounded up to 10.0..0: one more digit */
+            n /= 10;
+            ex = x + 1;
+        }
+        if (ex >= p || ex < -4) /* %g's exponent form */
             return 0;
-        double m = floor(x + 0.5);
-        if (m / p10[k] != a)
-            continue;
-        unsigned long long n = (unsigned long long)m;
-        char buf[48], *end = buf + sizeof buf;
-        char *q = digits_of(n, end);
-        /* at least k + 1 digits: the fraction's leading zeros and a 0 before the point */
-        while (end - q < k + 1)
-            *--q = '0';
-        char out[56], *o = out;
-        if (d < 0)
-            *o++ = '-';
-        size_t ip = (size_t)(end - q) - (size_t)k;
-        memcpy(o, q, ip);
-        o += ip;
-        *o++ = '.';
-        memcpy(o, q + ip, (size_t)k);
-        o += k;
-        bl_strbuf_putn(sb, out, (size_t)(o - out));
-        return 1;
+        if (p == 17 || reads_back(n, p - 1 - ex, mant, shift))
+            break;
     }
-    return 0;
+    int last = p - 1; /* the last digit kept: %g drops trailing zeros */
+    while (n % 100 == 0) {
+        n /= 100;
+        last -= 2;
+    }
+    if (n % 10 == 0) {
+        n /= 10;
+        last--;
+    }
+    if (last < ex) /* digits up to the point only: no text of a non-integer; printf's then */
+        return 0;
+    char dig[24];
+    char *q = digits_of(n, dig + sizeof dig);
+    char out[48], *o = out;
+    if (d < 0)
+        *o++ = '-';
+    if (ex >= 0) {
+        memcpy(o, q, (size_t)ex + 1);
+        o += ex + 1;
+        if (last > ex) {
+            *o++ = '.';
+            memcpy(o, q + ex + 1, (size_t)(last - ex));
+            o += last - ex;
+        }
+    } else {
+        *o++ = '0';
+        *o++ = '.';
+        for (int i = -1; i > ex; i--)
+            *o++ = '0';
+        memcpy(o, q, (size_t)last + 1);
+        o += last + 1;
+    }
+    bl_strbuf_putn(sb, out, (size_t)(o - out));
+    return 1;
 }
 
 void bl_strbuf_put_double(bl_strbuf *sb, double d)
@@ -180,7 +276,7 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
         bl_strbuf_puts(sb, "null");
         return;
     }
-    if (d == floor(d) && fabs(d) < 9007199254740992.0) {
+    if (fabs(d) < 9007199254740992.0 && d == (double)(long long)d) {
         /* "%.0f" by hand: it is most of what a record prints */
         char buf[24], *end = buf + sizeof buf;
         char *q = digits_of((unsigned long long)fabs(d), end);
@@ -189,7 +285,7 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
         bl_strbuf_putn(sb, q, (size_t)(end - q));
         return;
     }
-    if (put_short_decimal(sb, d))
+    if (put_shortest_fixed(sb, d))
         return;
     /* %g drops trailing zeros, so 15 digits already give the shortest text of any value a
      * tool printed with 15 or fewer; only computed values need 16 or 17. */
@@ -202,14 +298,20 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
     bl_strbuf_puts(sb, buf);
 }
 
+/* 1 for the bytes a JSON string escapes (control characters, '"', '\\') and the NUL that
+ * ends it: one load a byte where three comparisons were. */
+static const unsigned char json_stop[256] = {1, 1, 1, 1, 1, 1, 1, 1, 1,         1,         1, 1,
+                                             1, 1, 1, 1, 1, 1, 1, 1, 1,         1,         1, 1,
+                                             1, 1, 1, 1, 1, 1, 1, 1, ['"'] = 1, ['\\'] = 1};
+
 void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
-    while (*p >= 0x20 && *p != '"' && *p != '\\')
+    while (!json_stop[*p])
         p++;
     if (!*p) { /* nothing to escape, as in most keys and values: one copy, quotes around */
         size_t n = (size_t)(p - (const unsigned char *)s);
-        reserve(sb, n + 2);
+        bl_strbuf_reserve(sb, n + 2);
         sb->s[sb->len] = '"';
         memcpy(sb->s + sb->len + 1, s, n);
         sb->len += n + 2;
@@ -221,7 +323,7 @@ void bl_strbuf_put_json_string(bl_strbuf *sb, const char *s)
     p = (const unsigned char *)s;
     while (*p) {
         const unsigned char *run = p;
-        while (*p >= 0x20 && *p != '"' && *p != '\\')
+        while (!json_stop[*p])
             p++;
         bl_strbuf_putn(sb, (const char *)run, (size_t)(p - run));
         if (!*p)

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct bl_strbuf {
     char *s;
@@ -13,11 +14,37 @@ typedef struct bl_strbuf {
 void bl_strbuf_init(bl_strbuf *sb);
 void bl_strbuf_free(bl_strbuf *sb);
 void bl_strbuf_reset(bl_strbuf *sb);
-void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n);
-void bl_strbuf_puts(bl_strbuf *sb, const char *s);
-void bl_strbuf_putc(bl_strbuf *sb, char c);
+/* The growing half of bl_strbuf_reserve. */
+void bl_strbuf_grow(bl_strbuf *sb, size_t extra);
+/* Room for extra more bytes and the NUL: a writer may then fill sb->s + sb->len itself,
+ * advance len and end it with a NUL. Inline, as the putters below: a record's line is
+ * written in a few hundred small pieces, and a call for each was a tenth of writing it. */
+static inline void bl_strbuf_reserve(bl_strbuf *sb, size_t extra)
+{
+    if (sb->cap - sb->len <= extra)
+        bl_strbuf_grow(sb, extra);
+}
+static inline void bl_strbuf_putn(bl_strbuf *sb, const char *s, size_t n)
+{
+    bl_strbuf_reserve(sb, n);
+    memcpy(sb->s + sb->len, s, n);
+    sb->len += n;
+    sb->s[sb->len] = '\0';
+}
+static inline void bl_strbuf_puts(bl_strbuf *sb, const char *s)
+{
+    bl_strbuf_putn(sb, s, strlen(s));
+}
+static inline void bl_strbuf_putc(bl_strbuf *sb, char c)
+{
+    bl_strbuf_reserve(sb, 1);
+    sb->s[sb->len++] = c;
+    sb->s[sb->len] = '\0';
+}
 void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap);
+/* v in decimal, as "%llu" prints it. */
+void bl_strbuf_put_uint(bl_strbuf *sb, unsigned long long v);
 /* Shortest decimal that reads back as d; integers without ".0". */
 void bl_strbuf_put_double(bl_strbuf *sb, double d);
 /* JSON string literal with quotes and escapes. */

@@ -6,6 +6,7 @@
 
 #include "../core/jsonl.h"
 #include "support/support.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,13 +173,56 @@ static void test_bad_json(void **state)
     assert_null(bl_record_from_json("[1,2]", 5, err, sizeof err));
 }
 
+/* Arrays grow by half and ask malloc what room they have: adding one element at a time to
+ * arrays a parser handed over at their exact length, and to clones, keeps every element
+ * (under ASan a wrong guess of the room is an overflow). */
+static void test_grown_arrays(void **state)
+{
+    (void)state;
+    bl_record *r = bl_record_new();
+    r->lat_ns.present = true;
+    r->lat_ns.n_pct = 3; /* as fio's JSON reader gives them: malloc'd at their length */
+    r->lat_ns.pct = malloc(3 * sizeof *r->lat_ns.pct);
+    for (int i = 0; i < 3; i++)
+        r->lat_ns.pct[i] = (bl_pct){i + 1, (i + 1) * 1000};
+    bl_record *c = bl_record_clone(r);
+    for (bl_record *x = r; x; x = x == r ? c : NULL) {
+        for (int i = 3; i < 40; i++)
+            bl_lat_add_pct(&x->lat_ns, i + 1, (i + 1) * 1000);
+        for (int i = 0; i < 30; i++) {
+            char k[16];
+            snprintf(k, sizeof k, "k%d", i);
+            bl_record_set_label(x, k, k + 1);
+            bl_lat_add_bin(&x->lat_ns, 30 - i, (uint64_t)i);
+            bl_dist_add(&x->lat_dist, i * 1000, false, i);
+            bl_record_add_disk(x, k);
+        }
+    }
+    for (bl_record *x = r; x; x = x == r ? c : NULL) {
+        assert_int_equal(x->lat_ns.n_pct, 40);
+        for (int i = 0; i < 40; i++)
+            assert_double_equal(x->lat_ns.pct[i].value, (i + 1) * 1000, 0);
+        assert_int_equal(x->n_labels, 30);
+        assert_string_equal(bl_record_label(x, "k29"), "29");
+        assert_string_equal(bl_record_label(x, "k0"), "0");
+        assert_int_equal(x->lat_ns.n_bins, 30);
+        assert_double_equal(x->lat_ns.bins[0].value, 1, 0);
+        assert_int_equal(x->lat_ns.bins[0].count, 29);
+        assert_int_equal(x->lat_dist.n, 30);
+        assert_double_equal(x->lat_dist.v[29].pct, 29, 0);
+        assert_int_equal(x->n_disks, 30);
+        assert_string_equal(x->disks[29].name, "k29");
+    }
+    bl_record_free(r);
+    bl_record_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_key_order),
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_clone_equal),
-        cmocka_unit_test(test_bad_json),
+        cmocka_unit_test(test_key_order),    cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_clone_equal),  cmocka_unit_test(test_bad_json),
+        cmocka_unit_test(test_grown_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
