@@ -326,9 +326,11 @@ static void test_failed_pack_keeps_old(void **state)
     assert_non_null(f);
     fputs("the old workbook\n", f);
     fclose(f);
-    /* Just short of the workbook, the packing fails at its end; at half, in a sheet's rows
-     * (libxlsxwriter's file, without the detail rows, fits); far below, libxlsxwriter fails. */
-    const off_t limits[] = {full - 1, full / 2, 4096};
+    /* Short of the workbook, the packing fails at its end (its directory); at half, in a
+     * sheet's rows (libxlsxwriter's file, without the detail rows, fits); far below,
+     * libxlsxwriter fails. Not full - 1: the workbook holds the time it was made, whose digits
+     * may deflate a byte shorter a second later (as under valgrind). */
+    const off_t limits[] = {full - 512, full / 2, 4096};
     for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
         char said[600];
         if (write_limited(path, &rs, limits[i], said, sizeof said) != 0)
@@ -348,7 +350,11 @@ static void test_failed_pack_keeps_old(void **state)
     char said[600];
     assert_int_equal(write_limited(path, &rs, full + 4096, said, sizeof said), 1);
     assert_int_equal(stat(path, &st), 0);
-    assert_int_equal(st.st_size, full);
+    if (st.st_size < full - 64 || st.st_size > full + 64)
+        fail_msg("written %lld bytes, %lld the first time", (long long)st.st_size, (long long)full);
+    unzFile z = unzOpen64(path);
+    assert_non_null(z);
+    unzClose(z);
     assert_int_equal(count_entries(dir), 1);
     bl_records_free(&rs);
     free(dir);
