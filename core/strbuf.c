@@ -113,9 +113,8 @@ void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The digits of n into the end of buf; returns where they start. Two at a time: a record's
- * numbers are most of its text. */
-static char *digits_of(unsigned long long n, char *end)
+/* Two at a time: a record's numbers are most of its text. */
+char *bl_digits_of(unsigned long long n, char *end)
 {
     static const char pairs[201] = "000102030405060708091011121314151617181920212223242526272829303"
                                    "1323334353637383940414243444546474849"
@@ -138,7 +137,7 @@ static char *digits_of(unsigned long long n, char *end)
 void bl_strbuf_put_uint(bl_strbuf *sb, unsigned long long v)
 {
     char buf[24], *end = buf + sizeof buf;
-    char *q = digits_of(v, end);
+    char *q = bl_digits_of(v, end);
     bl_strbuf_putn(sb, q, (size_t)(end - q));
 }
 
@@ -246,7 +245,7 @@ static int put_shortest_fixed(bl_strbuf *sb, double d)
     if (last < ex) /* digits up to the point only: no text of a non-integer; printf's then */
         return 0;
     char dig[24];
-    char *q = digits_of(n, dig + sizeof dig);
+    char *q = bl_digits_of(n, dig + sizeof dig);
     char out[48], *o = out;
     if (d < 0)
         *o++ = '-';
@@ -279,7 +278,7 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
     if (fabs(d) < 9007199254740992.0 && d == (double)(long long)d) {
         /* "%.0f" by hand: it is most of what a record prints */
         char buf[24], *end = buf + sizeof buf;
-        char *q = digits_of((unsigned long long)fabs(d), end);
+        char *q = bl_digits_of((unsigned long long)fabs(d), end);
         if (signbit(d))
             *--q = '-';
         bl_strbuf_putn(sb, q, (size_t)(end - q));

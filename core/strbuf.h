@@ -45,6 +45,9 @@ void bl_strbuf_printf(bl_strbuf *sb, const char *fmt, ...) __attribute__((format
 void bl_strbuf_vprintf(bl_strbuf *sb, const char *fmt, va_list ap);
 /* v in decimal, as "%llu" prints it. */
 void bl_strbuf_put_uint(bl_strbuf *sb, unsigned long long v);
+/* The decimal digits of n written to end back (at most 20 bytes before it, no NUL); returns
+ * where they start: "%llu" where a buffer of the caller's is wanted, not a strbuf. */
+char *bl_digits_of(unsigned long long n, char *end);
 /* Shortest decimal that reads back as d; integers without ".0". */
 void bl_strbuf_put_double(bl_strbuf *sb, double d);
 /* JSON string literal with quotes and escapes. */

@@ -2,6 +2,7 @@
 #include "fio_units.h"
 #include "../core/strbuf.h"
 #include "../core/units.h"
+#include <assert.h>
 #include <ctype.h>
 #include <strings.h>
 #include <math.h>
@@ -256,13 +257,9 @@ void bl_fio_fill(bl_record *r, int ddir, const char *job, const bl_fio_jobdef *d
     if (!def)
         return;
     if (def->group >= 0 && !bl_record_label(r, "group")) {
-        char g[32], *e = g + sizeof g - 1; /* "%ld" of a group >= 0, without printf per record */
-        *e = '\0';
-        long v = def->group;
-        do
-            *--e = (char)('0' + v % 10);
-        while ((v /= 10) > 0);
-        bl_record_set_label(r, "group", e);
+        char g[24]; /* "%ld" of a group >= 0, without printf per record */
+        g[sizeof g - 1] = '\0';
+        bl_record_set_label(r, "group", bl_digits_of((unsigned long long)def->group, g + 23));
     }
     if (def->rw)
         bl_record_set_label(r, "rw", def->rw);
@@ -270,6 +267,7 @@ void bl_fio_fill(bl_record *r, int ddir, const char *job, const bl_fio_jobdef *d
     if (pat && op) {
         char test[32]; /* "rand-write": pat and op are short words of ours */
         size_t pn = strlen(pat), on = strlen(op);
+        assert(pn + on + 2 <= sizeof test);
         memcpy(test, pat, pn);
         test[pn] = '-';
         memcpy(test + pn + 1, op, on + 1);

@@ -60,23 +60,31 @@ static void plain_init(plain *pl, bl_fj_src *src)
 }
 
 #ifdef __SSE2__
-/* The first byte from k on that the table of plain_upto stops at (a quote only when another
- * follows it: a JSON string's quote is no markup), sixteen at a time while 17 are left; the
- * caller's bytewise loop takes over from there, as from any byte it would stop at. */
-static size_t plain_skip(const char *s, size_t k, size_t n)
+/* The bytes of v that the table of plain_upto stops at, but tab and the control bytes
+ * let_ctl marks (a quote only when another follows it, next being the bytes one on: a JSON
+ * string's quote is no markup). The two scans below ask it, each adding its own bytes. */
+static inline __m128i markup_bytes(__m128i v, __m128i next, __m128i let_ctl)
 {
 #define EQ(c) _mm_cmpeq_epi8(v, _mm_set1_epi8(c))
+    /* signed: below 0x20 is a control byte or one of 0x80 and up */
+    __m128i m =
+        _mm_andnot_si128(_mm_or_si128(EQ('\t'), let_ctl), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    m = _mm_or_si128(m, _mm_or_si128(EQ(0x7f), EQ('&')));
+    m = _mm_or_si128(m, _mm_or_si128(EQ('<'), EQ('`')));
+    m = _mm_or_si128(m, _mm_or_si128(EQ('\''), EQ('*')));
+    m = _mm_or_si128(m, _mm_or_si128(EQ('~'), EQ('[')));
+    return _mm_or_si128(m, _mm_and_si128(EQ('"'), _mm_cmpeq_epi8(next, _mm_set1_epi8('"'))));
+}
+
+/* The first byte from k on that the table of plain_upto stops at, sixteen at a time while 17
+ * are left; the caller's bytewise loop takes over from there, as from any byte it would stop
+ * at. */
+static size_t plain_skip(const char *s, size_t k, size_t n)
+{
     for (; k + 17 <= n; k += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
         __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(s + k + 1));
-        /* signed: below 0x20 is a control byte or one of 0x80 and up */
-        __m128i m = _mm_andnot_si128(EQ('\t'), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-        m = _mm_or_si128(m, _mm_or_si128(EQ(0x7f), EQ('&')));
-        m = _mm_or_si128(m, _mm_or_si128(EQ('<'), EQ('`')));
-        m = _mm_or_si128(m, _mm_or_si128(EQ('\''), EQ('*')));
-        m = _mm_or_si128(m, _mm_or_si128(EQ('~'), EQ('[')));
-        m = _mm_or_si128(m, _mm_and_si128(EQ('"'), _mm_cmpeq_epi8(next, _mm_set1_epi8('"'))));
-        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        unsigned bits = (unsigned)_mm_movemask_epi8(markup_bytes(v, next, _mm_setzero_si128()));
         if (bits)
             return k + (size_t)__builtin_ctz(bits);
     }
@@ -96,15 +104,9 @@ static size_t plain_lines(const char *s, size_t i, size_t upto, size_t n)
         __m128i next = _mm_loadu_si128((const __m128i *)(const void *)(s + k + 1));
         __m128i prev = _mm_loadu_si128((const __m128i *)(const void *)(s + k - 1));
         __m128i nl = EQ('\n');
-        __m128i m =
-            _mm_andnot_si128(_mm_or_si128(EQ('\t'), nl), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-        m = _mm_or_si128(m, _mm_or_si128(EQ(0x7f), EQ('&')));
-        m = _mm_or_si128(m, _mm_or_si128(EQ('<'), EQ('`')));
-        m = _mm_or_si128(m, _mm_or_si128(EQ('\''), EQ('*')));
-        m = _mm_or_si128(m, _mm_or_si128(EQ('~'), EQ('[')));
+        __m128i m = markup_bytes(v, next, nl);
         m = _mm_or_si128(m, _mm_or_si128(EQ('>'), EQ('|')));
         m = _mm_or_si128(m, EQ('#'));
-        m = _mm_or_si128(m, _mm_and_si128(EQ('"'), _mm_cmpeq_epi8(next, _mm_set1_epi8('"'))));
         __m128i after = _mm_or_si128(_mm_cmpeq_epi8(prev, _mm_set1_epi8(' ')),
                                      _mm_or_si128(_mm_cmpeq_epi8(prev, _mm_set1_epi8('\t')),
                                                   _mm_cmpeq_epi8(prev, _mm_set1_epi8('\n'))));
