@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -39,8 +38,11 @@ void bl_fj_src_drop(bl_fj_src *src, size_t upto)
 {
     if (src->t)
         return;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    upto -= upto % page;
+    /* A whole folio of the page cache (up to 2 MiB) behind: the kernel maps a large folio
+     * whole when any of its pages is touched, so half of one given back while the other half
+     * was being read came back, and the file's pages stayed in memory after all. */
+    size_t folio = (size_t)2 << 20;
+    upto = upto > folio ? (upto - folio) & ~(folio - 1) : 0;
     if (upto < src->dropped)
         src->dropped = 0; /* a new pass from further back */
     if (upto > src->dropped) {

@@ -9,7 +9,8 @@
 
 /* Where the document is: a loaded text (line ends are '\0', lines from t->line) or a file's
  * bytes mapped read-only (line ends '\n', lines counted; pages read are given back to the
- * system every 1 MiB a pass reads, so memory stays flat whatever the file's size). */
+ * system every 1 MiB a pass reads, 2 MiB behind it, so memory stays flat whatever the file's
+ * size). */
 typedef struct bl_fj_src {
     const char *s;
     size_t n;
@@ -30,8 +31,9 @@ typedef struct bl_fj_src {
 
 void bl_fj_src_text(bl_fj_src *src, const bl_text *t);
 void bl_fj_src_bytes(bl_fj_src *src, const char *s, size_t n);
-/* A file's mapped pages before upto are given back (read again from the page cache when a
- * later pass needs them), src->check having seen them first. Nothing for a text. */
+/* A file's mapped pages before upto, less the 2 MiB folio it may be in, are given back (read
+ * again from the page cache when a later pass needs them), src->check having seen them first.
+ * Nothing for a text. */
 void bl_fj_src_give_back(bl_fj_src *src, size_t upto);
 /* The same without src->check. */
 void bl_fj_src_drop(bl_fj_src *src, size_t upto);
