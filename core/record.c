@@ -338,6 +338,12 @@ void bl_dist_add(bl_dist *d, double at, bool ge, double pct)
     d->v[i] = (bl_dist_bin){at, ge, pct};
 }
 
+void bl_dist_reserve(bl_dist *d, size_t n)
+{
+    if (n > d->n && !(d->v && malloc_usable_size(d->v) >= n * sizeof *d->v))
+        d->v = bl_xrealloc(d->v, n * sizeof *d->v);
+}
+
 const char *bl_dist_key(const char *s, double *at, bool *ge)
 {
     *ge = strncmp(s, ">=", 2) == 0;

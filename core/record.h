@@ -158,6 +158,8 @@ void bl_lat_add_bin(bl_lat *l, double value_ns, uint64_t count);
 const char *bl_dist_key(const char *s, double *at, bool *ge);
 /* Adds a bucket in order; a bucket already there (same at and ge) takes the new pct. */
 void bl_dist_add(bl_dist *d, double at, bool ge, double pct);
+/* Room for n buckets in all, so that adding that many is one allocation, not one a growth. */
+void bl_dist_reserve(bl_dist *d, size_t n);
 /* A device with every figure absent; name is not copied. */
 bl_disk bl_disk_absent(char *name);
 /* A new device entry (name copied), every figure absent. */

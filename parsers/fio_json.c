@@ -134,13 +134,30 @@ static void read_dist(const bl_jv_node *o, double unit, bl_dist *d)
     }
 }
 
-/* The job's latency buckets ("latency_ns"/"_us"/"_ms") and its "iodepth_level". */
+/* The buckets read_dist would add from o (at most: a key that is no number is not). */
+static size_t dist_count(const bl_jv_node *o)
+{
+    size_t i, n = 0;
+    const bl_jv_node *k;
+    bl_jv_foreach(o, i, k)
+    {
+        n += bl_jv_is_number(k + 1) && k[1].d > 0;
+    }
+    return n;
+}
+
+/* The job's latency buckets ("latency_ns"/"_us"/"_ms") and its "iodepth_level", each list
+ * sized once (grown a bucket at a time, a job's seven took four allocations). */
 static void read_dists(const bl_jv_node *job, bl_record *r)
 {
-    read_dist(bl_jv_get(job, "latency_ns"), 1, &r->lat_dist);
-    read_dist(bl_jv_get(job, "latency_us"), 1e3, &r->lat_dist);
-    read_dist(bl_jv_get(job, "latency_ms"), 1e6, &r->lat_dist);
-    read_dist(bl_jv_get(job, "iodepth_level"), 1, &r->iodepth_dist);
+    const bl_jv_node *ns = bl_jv_get(job, "latency_ns"), *us = bl_jv_get(job, "latency_us"),
+                     *ms = bl_jv_get(job, "latency_ms"), *depth = bl_jv_get(job, "iodepth_level");
+    bl_dist_reserve(&r->lat_dist, r->lat_dist.n + dist_count(ns) + dist_count(us) + dist_count(ms));
+    read_dist(ns, 1, &r->lat_dist);
+    read_dist(us, 1e3, &r->lat_dist);
+    read_dist(ms, 1e6, &r->lat_dist);
+    bl_dist_reserve(&r->iodepth_dist, r->iodepth_dist.n + dist_count(depth));
+    read_dist(depth, 1, &r->iodepth_dist);
 }
 
 static void job_record(jdoc *jd, const bl_jv_node *job, const bl_jv_node *dir, int ddir,

@@ -189,6 +189,7 @@ static void test_grown_arrays(void **state)
     for (bl_record *x = r; x; x = x == r ? c : NULL) {
         for (int i = 3; i < 40; i++)
             bl_lat_add_pct(&x->lat_ns, i + 1, (i + 1) * 1000);
+        bl_dist_reserve(&x->lat_dist, 10); /* 30 added: the room sized once, then grown */
         for (int i = 0; i < 30; i++) {
             char k[16];
             snprintf(k, sizeof k, "k%d", i);
@@ -197,6 +198,7 @@ static void test_grown_arrays(void **state)
             bl_dist_add(&x->lat_dist, i * 1000, false, i);
             bl_record_add_disk(x, k);
         }
+        bl_dist_reserve(&x->lat_dist, 5); /* less than it holds: nothing lost */
     }
     for (bl_record *x = r; x; x = x == r ? c : NULL) {
         assert_int_equal(x->lat_ns.n_pct, 40);
