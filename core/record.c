@@ -194,7 +194,10 @@ void bl_record_set_label(bl_record *r, const char *key, const char *value)
             return;
         }
     }
-    r->labels = room_for(r->labels, r->n_labels + 1, sizeof *r->labels);
+    /* four at first: most records get several (a fio job's name, rw, group and date), which
+     * grown from one took three allocations */
+    r->labels = r->labels ? room_for(r->labels, r->n_labels + 1, sizeof *r->labels)
+                          : bl_xmalloc(4 * sizeof *r->labels);
     r->labels[r->n_labels].key = bl_xstrdup(key);
     r->labels[r->n_labels].value = bl_xstrdup(value ? value : "");
     r->n_labels++;
