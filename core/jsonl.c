@@ -280,6 +280,25 @@ int bl_record_write_jsonl(const bl_record *r, FILE *out)
     return ok ? 0 : -1;
 }
 
+int bl_records_write_jsonl(bl_record *const *v, size_t n, FILE *out)
+{
+    enum { FLUSH = 1 << 16 }; /* a write of many records, not one a record */
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_strbuf_reserve(&sb, FLUSH + 1000);
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        bl_record_to_json(v[i], &sb);
+        bl_strbuf_putc(&sb, '\n');
+        if (sb.len >= FLUSH || i + 1 == n) {
+            ok &= fwrite(sb.s, 1, sb.len, out) == sb.len;
+            bl_strbuf_reset(&sb);
+        }
+    }
+    bl_strbuf_free(&sb);
+    return ok ? 0 : -1;
+}
+
 /* ---- reader ---------------------------------------------------------------------------- */
 
 static void get_str(json_t *o, const char *k, char **dst)

@@ -245,9 +245,10 @@ static void refuse_impossible(bl_parse_out *out)
 void bl_drv_finish_records(bl_parse_out *out, const bl_parse_opts *opts)
 {
     refuse_impossible(out);
+    bl_when_cache when = {0}; /* a run's records share their job's date */
     for (size_t i = 0; i < out->recs.n; i++) {
         bl_record *r = out->recs.v[i];
-        bl_when_from_date_label(r); /* the text's own time, as the parser read it */
+        bl_when_from_date_label_cached(r, &when); /* the text's own time, as the parser read it */
         for (size_t l = 0; l < opts->n_labels; l++)
             bl_record_set_label(r, opts->labels[l].key, opts->labels[l].value);
         char msg[256];
