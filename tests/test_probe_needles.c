@@ -162,12 +162,48 @@ static void test_needles_are_checked(void **state)
     bl_text_free(&t);
 }
 
+/* The driver's own pre-test of bonnie-csv (a line of 5 commas, 19 or "1.9"/"2.0" first):
+ * a real CSV line is seen at every place in the buffer's 16-byte blocks, with and without
+ * CRs and leading blanks, and fio's lines of commas are not taken for one. */
+static void test_csv_pre_test(void **state)
+{
+    (void)state;
+    const bl_format *csv = bl_format_find("bonnie-csv");
+    assert_non_null(csv);
+    static const char *const lines[] = {
+        "2.00a,2.00a,host,1,1700000000,16G,,8192,5,,,1025,50,,,+++++,+++,8000,99,16,,,,,,",
+        "  1.96,1.96,h,1,1,2G,,,,1,2,3,4\r",
+        "host,16G,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25"};
+    const char *fio =
+        "  IO depths    : 1=0.1%, 2=0.1%, 4=0.2%, 8=0.4%, 16=99.2%, 32=0.0%, >=64=0.0%\n"
+        "  bw (  KiB/s): min=1, max=2, per=100.00%, avg=1.50, stdev=0.71, samples=2\n";
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++)
+        for (size_t pad = 0; pad < 40; pad++) {
+            bl_strbuf sb;
+            bl_strbuf_init(&sb);
+            bl_strbuf_printf(&sb, "%s%*s\n%s\n%s", fio, (int)pad, "", lines[k], pad % 2 ? fio : "");
+            bl_text t;
+            char err[128];
+            assert_int_equal(bl_text_from_bytes(&t, "x", sb.s, sb.len, err, sizeof err), 0);
+            assert_int_equal(bl_drv_may_claim(&t, csv), 1);
+            assert_true(csv->probe(&t) > 0);
+            bl_text_free(&t);
+            bl_strbuf_free(&sb);
+        }
+    bl_text t;
+    char err[128];
+    assert_int_equal(bl_text_from_bytes(&t, "x", fio, strlen(fio), err, sizeof err), 0);
+    assert_int_equal(bl_drv_may_claim(&t, csv), 0);
+    bl_text_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures),
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_needles_are_checked),
+        cmocka_unit_test(test_csv_pre_test),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
