@@ -74,10 +74,11 @@ static const char *const *needles_of(const bl_format *f)
 /* Whether t's lines are the NUL-ended runs of t->buf[0..len] (texts made by bl_text_load,
  * bl_text_from_bytes): each starts at the buffer or right after a NUL, so a line is the run
  * that starts where it does. Runs that are no line ("\r\n" leaves an empty one) may be
- * looked at too: a pre-test below only says less often that a probe cannot claim. */
-static int lines_are_runs(const bl_text *t)
+ * looked at too: a pre-test below only says less often that a probe cannot claim. in_buf:
+ * lines_in_buf(t). */
+static int lines_are_runs(const bl_text *t, int in_buf)
 {
-    if (!lines_in_buf(t))
+    if (!in_buf)
         return 0;
     for (size_t i = 0; i < t->nlines; i++)
         if (t->line[i] != t->buf && t->line[i][-1] != '\0')
@@ -96,12 +97,21 @@ static int csv_run(const char *s, size_t commas)
     return commas >= 19 || strncmp(s, "1.9", 3) == 0 || strncmp(s, "2.0", 3) == 0;
 }
 
+/* The bits set in x < 2^16 (without -mpopcnt, __builtin_popcount is a call). */
+static size_t bits16(unsigned x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0f0fu;
+    return (x + (x >> 8)) & 0x1fu;
+}
+
 /* 0 when no line of t can be a bonnie++ CSV line (csv_run), else 1: one pass over the
  * buffer counting each line's commas (16 bytes at a time), where the probe splits lines of
  * fio's output ("IO depths : 1=0.1%, 2=0.1%, ...") at their commas, line by line. */
-static int csv_may_claim(const bl_text *t)
+static int csv_may_claim(const bl_text *t, int in_buf)
 {
-    if (!lines_are_runs(t))
+    if (!lines_are_runs(t, in_buf))
         return 1;
     const char *b = t->buf;
     size_t n = t->len + 1, i = 0, start = 0, commas = 0; /* the last NUL ends the last run */
@@ -113,14 +123,14 @@ static int csv_may_claim(const bl_text *t)
         unsigned z = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nul));
         for (; z; z &= z - 1) { /* each run that ends in these 16 bytes */
             unsigned at = (unsigned)__builtin_ctz(z), before = (1u << at) - 1;
-            commas += (size_t)__builtin_popcount(c & before);
+            commas += c & before ? bits16(c & before) : 0;
             if (csv_run(b + start, commas))
                 return 1;
             c &= ~(before | (1u << at));
             start = i + at + 1;
             commas = 0;
         }
-        commas += (size_t)__builtin_popcount(c);
+        commas += c ? bits16(c) : 0;
     }
 #endif
     for (; i < n; i++) {
@@ -138,10 +148,10 @@ static int csv_may_claim(const bl_text *t)
 
 /* A pre-test of a format that has none of its own: 0 when its probe cannot claim t. Like
  * the needles, it must hold for each claim; test_probe_needles holds it to the probe. */
-static int pre_test(const bl_text *t, const bl_format *f)
+static int pre_test(const bl_text *t, const bl_format *f, int in_buf)
 {
     if (f->probe && strcmp(f->name, "bonnie-csv") == 0)
-        return csv_may_claim(t);
+        return csv_may_claim(t, in_buf);
     return 1;
 }
 
@@ -207,7 +217,8 @@ static void claimable(const bl_text *t, const bl_format *const *fmts, size_t nf,
         free(nd);
         return;
     }
-    if (lines_in_buf(t))
+    int in_buf = lines_in_buf(t);
+    if (in_buf)
         search(nd, t->buf, t->len);
     else
         search_lines(nd, t);
@@ -216,7 +227,7 @@ static void claimable(const bl_text *t, const bl_format *const *fmts, size_t nf,
     for (size_t j = 0; j < nd->n; j++)
         may[nd->v[j].fmt] |= (unsigned char)nd->v[j].found;
     for (size_t f = 0; f < nf; f++)
-        may[f] = may[f] && pre_test(t, fmts[f]);
+        may[f] = may[f] && pre_test(t, fmts[f], in_buf);
     free(nd);
 }
 
