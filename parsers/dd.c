@@ -18,9 +18,6 @@
 #include "parser.h"
 #include <ctype.h>
 #include <math.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,38 +386,15 @@ static int rate_agrees(const dd_line *d)
 /* Whether s has what every summary has: a digit, blanks and a seconds word (seconds_word's
  * words start with 's', or with the first byte of "秒" or "с"). Most lines of other tools'
  * outputs have none, and are then not read as summaries, which costs far more. */
-static int digit_before(const char *s, const char *w)
-{
-    while (w > s && w[-1] == ' ')
-        w--;
-    return w > s && isdigit((unsigned char)w[-1]);
-}
-
-static int seconds_byte(unsigned char c)
-{
-    return c == 's' || c == 0xe7 || c == 0xd1;
-}
-
-/* Every probe of a big file's pieces asks it of each line: the seconds bytes are found 16 at
- * a time ('s' is in most lines of most outputs: strpbrk was called for each). */
 static int seconds_after_digit(const char *s)
 {
-    size_t n = strlen(s), i = 0;
-#ifdef __SSE2__
-    const __m128i a = _mm_set1_epi8('s'), b = _mm_set1_epi8((char)0xe7),
-                  c = _mm_set1_epi8((char)0xd1);
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, a),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, b), _mm_cmpeq_epi8(v, c)));
-        for (unsigned m = (unsigned)_mm_movemask_epi8(hit); m; m &= m - 1)
-            if (digit_before(s, s + i + (unsigned)__builtin_ctz(m)))
-                return 1;
-    }
-#endif
-    for (; i < n; i++)
-        if (seconds_byte((unsigned char)s[i]) && digit_before(s, s + i))
+    for (const char *w = s; (w = strpbrk(w, "s\xe7\xd1")); w++) {
+        const char *p = w;
+        while (p > s && p[-1] == ' ')
+            p--;
+        if (p > s && isdigit((unsigned char)p[-1]))
             return 1;
+    }
     return 0;
 }
 

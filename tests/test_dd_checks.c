@@ -5,9 +5,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "../core/text.h"
 #include "../parsers/driver.h"
-#include "../parsers/parser.h"
 #include "support/support.h"
 #include <stdlib.h>
 #include <string.h>
@@ -250,32 +248,6 @@ static void test_zh_cn_without_space(void **state)
     bl_out_free(&o);
 }
 
-/* The probe finds the seconds word after its digit wherever the line puts it in the blocks
- * of 16 bytes it is searched by ("s" or the first byte of "秒" after blanks), and no summary
- * in a line whose seconds are not followed by one. */
-static void test_probe_at_every_offset(void **state)
-{
-    (void)state;
-    const bl_format *dd = bl_format_find("dd");
-    assert_non_null(dd);
-    static const char *const tails[] = {
-        "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 s, 630 MB/s",
-        "1073741824 bytes copied, 17   seconds, 63 MB/s",
-        "10737418240 バイト (11 GB) コピーされました、 16.747 秒、 641 MB/秒",
-        "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.70473 z, 630 MB/s"};
-    for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++)
-        for (int pad = 0; pad < 34; pad++) {
-            char line[200], err[128];
-            snprintf(line, sizeof line, "%.*s %s", pad, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     tails[k]);
-            bl_text t;
-            assert_int_equal(bl_text_from_bytes(&t, "x", line, strlen(line), err, sizeof err), 0);
-            if ((dd->probe(&t) > 0) != (k < 3))
-                fail_msg("%zu %d", k, pad);
-            bl_text_free(&t);
-        }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,7 +259,6 @@ int main(void)
         cmocka_unit_test(test_freebsd_progress),
         cmocka_unit_test(test_freebsd_progress_without_summary),
         cmocka_unit_test(test_zh_cn_without_space),
-        cmocka_unit_test(test_probe_at_every_offset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
