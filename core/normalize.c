@@ -299,6 +299,41 @@ static int indented(const char *s)
     return *s == ' ' || *s == '\t';
 }
 
+/* Whether dedent would move a line of lines[0..n) (the rule below, reading only). */
+static int would_dedent(char *const *lines, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        if (!indented(lines[i]) && !blank(lines[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && (indented(lines[j]) || blank(lines[j])))
+            j++;
+        int open_top = i == 0 || blank(lines[i]), open_end = j == n || blank(lines[j - 1]);
+        const char *ref = NULL;
+        size_t common = 0;
+        for (size_t k = i; k < j && open_top && open_end; k++) {
+            const char *s = lines[k];
+            if (blank(s))
+                continue;
+            size_t w = strspn(s, " \t");
+            if (!ref) {
+                ref = s, common = w;
+                continue;
+            }
+            size_t m = 0;
+            while (m < common && m < w && s[m] == ref[m])
+                m++;
+            common = m;
+        }
+        if (ref && common)
+            return 1;
+        i = j;
+    }
+    return 0;
+}
+
 /* A block of indented lines standing between blank lines (a code block, a quoted paste)
  * loses the indentation all its lines share. One between text lines keeps it: it is part of
  * what the tool printed (the second header line of a bonnie++ table, sysbench's figures under
@@ -555,6 +590,27 @@ static size_t normalise_lines(const bl_text *in, int flags, nlines *l)
     drop_leading_blanks(l);
     dedent(l);
     return flags & BL_NORM_JOIN ? join_wrapped(l, in) : 0;
+}
+
+int bl_text_is_normal(const bl_text *t, int flags)
+{
+    size_t width = 0; /* the widest breakable line, as join_wrapped measures */
+    for (size_t i = 0; i < t->nlines; i++) {
+        const char *s = t->line[i];
+        /* no quote prefix, fence, bar, comment mark, leading blank line, markup or quote */
+        if (*s == '>' || *s == '|' || is_fence(s) || comment_mark(s) || (i == 0 && blank(s)))
+            return 0;
+        const char *m = strpbrk(s, "&<[*'\"");
+        if (m && (strpbrk(m, "'\"") || has_markup(m)))
+            return 0;
+        if (flags & BL_NORM_JOIN && width <= 80 && breakable(s)) {
+            unsigned w = columns(s);
+            width = w > width ? w : width;
+        }
+    }
+    if (flags & BL_NORM_JOIN && width >= 60 && width <= 80)
+        return 0; /* lines may be joined: only the whole rule tells */
+    return !would_dedent(t->line, t->nlines);
 }
 
 int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins)

@@ -575,7 +575,7 @@ static void parse_normalised(const bl_text *t, bl_text *own, const bl_format *fo
 {
     if (own) { /* the caller's own text, normalised where it stands when nothing is to join */
         long *map = NULL;
-        int rc = bl_text_normalize_in_place(own, &map);
+        int rc = bl_text_is_normal(own, BL_NORM_JOIN) ? 0 : bl_text_normalize_in_place(own, &map);
         if (rc >= 0) {
             bl_parse_out a;
             bl_out_init(&a, out->source);

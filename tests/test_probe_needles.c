@@ -3,7 +3,9 @@
  * format. Every file of fixtures/ and the corpus (blog posts and fuzzing inputs too), as
  * pasted and in both normalised readings the driver probes, goes to every probe: each claim
  * must come with one of the format's needles, and the driver must find the same formats with
- * the needles and without them (BENCHLOG_PROBE_ALL=1). */
+ * the needles and without them (BENCHLOG_PROBE_ALL=1). On the same walk, the quick answer that
+ * a text needs no normalising (bl_text_is_normal, which spares a big file's pieces the new
+ * lines) is held to bl_text_normalize's on every file, in both readings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +24,7 @@
 typedef struct tally {
     bl_strbuf bad;
     size_t files, claims, spared; /* spared: probes the needles skipped */
+    size_t normal, not_normal;    /* readings bl_text_is_normal answered 1, 0 */
 } tally;
 
 static size_t found(const bl_text *t, const bl_format **fmts)
@@ -66,7 +69,13 @@ static void check_file(const char *path, tally *ty)
     for (size_t r = 0; r < sizeof readings / sizeof readings[0]; r++) {
         bl_text norm;
         long *map = NULL;
+        int normal = bl_text_is_normal(&t, readings[r].flags);
+        ty->normal += normal == 1;
+        ty->not_normal += normal == 0;
         if (bl_text_normalize(&t, readings[r].flags, &norm, &map, NULL)) {
+            if (normal)
+                bl_strbuf_printf(&ty->bad, "%s (%s): said normal, but normalising changes it\n",
+                                 path, readings[r].name);
             check_reading(&norm, path, readings[r].name, ty);
             bl_text_free(&norm);
             free(map);
@@ -107,6 +116,7 @@ static void check_root(const char *root, size_t min_files)
     assert_true(ty.files >= min_files);
     assert_true(ty.claims >= min_files); /* the probes ran: most files are claimed */
     assert_true(ty.spared > ty.files);   /* and the needles spared probes */
+    assert_true(ty.normal >= min_files / 2 && ty.not_normal >= 10); /* both answers given */
     bl_strbuf_free(&ty.bad);
 }
 
