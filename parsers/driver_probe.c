@@ -1,7 +1,9 @@
 /* Which formats claim a text: each format's probe, skipped for a text that holds none of the
- * format's needles (bl_format.needles). A big file is probed piece by piece, every format on
- * every piece; searching a piece once per needle costs a fraction of a probe's walk over its
- * lines, and most formats' needles are absent from another tool's output. */
+ * format's needles (bl_format.needles, or the driver's own for fio JSON) or that fails the
+ * driver's pre-test of a format without needles (bonnie-csv: the commas of a line). A big
+ * file is probed piece by piece, every format on every piece; searching a piece once per
+ * needle costs a fraction of a probe's walk over its lines, and most formats' needles are
+ * absent from another tool's output. */
 #include "driver_int.h"
 #include "../core/strbuf.h"
 #include <stdint.h>
