@@ -196,15 +196,20 @@ static void print_diags(const bl_parse_out *out)
 static void fill_when(bl_parse_out *out, const char *path, const parse_args *a)
 {
     struct stat st;
-    int has_mtime = strcmp(path, "-") != 0 && stat(path, &st) == 0;
+    int has_mtime = -1;          /* stat'ed at the first record without a time */
+    char when[BL_WHEN_LEN] = ""; /* formatted once: every record takes the same */
     for (size_t i = 0; i < out->recs.n; i++) {
         bl_record *r = out->recs.v[i];
         if (r->when)
             continue;
-        if (a->has_when)
-            bl_when_set(r, a->when, "given");
-        else if (has_mtime)
-            bl_when_set(r, st.st_mtime, "file");
+        if (has_mtime < 0)
+            has_mtime = !a->has_when && strcmp(path, "-") != 0 && stat(path, &st) == 0;
+        if (!a->has_when && !has_mtime)
+            continue;
+        if (!when[0])
+            bl_when_format(a->has_when ? a->when : st.st_mtime, when);
+        bl_record_set_str(&r->when, when);
+        bl_record_set_str(&r->when_from, a->has_when ? "given" : "file");
     }
 }
 
@@ -222,8 +227,7 @@ static void print_batch(void *ctx, bl_parse_out *out)
 {
     const file_ctx *c = ctx;
     fill_when(out, c->path, c->a);
-    for (size_t k = 0; k < out->recs.n; k++)
-        bl_record_write_jsonl(out->recs.v[k], stdout);
+    bl_records_write_jsonl(out->recs.v, out->recs.n, stdout);
 }
 
 /* Parses one file; returns its status (0/1) and fills out (diagnostics not printed yet).
@@ -310,8 +314,7 @@ static int print_file(bl_parse_out *out, bl_content_key *key, int status, void *
     (void)key;
     (void)ctx;
     print_diags(out);
-    for (size_t k = 0; k < out->recs.n; k++)
-        bl_record_write_jsonl(out->recs.v[k], stdout);
+    bl_records_write_jsonl(out->recs.v, out->recs.n, stdout);
     return status;
 }
 

@@ -12,7 +12,8 @@ typedef struct nline {
     const char *s;
     char *owned;
     long orig;
-    unsigned width;        /* 32 bits: this struct is kept for every line of a text */
+    unsigned width;        /* 32 bits: this struct is kept for every line of a text; set
+                              by join_wrapped, the one reader */
     unsigned char piece;   /* a later piece of an input line that <br> split */
     unsigned char noquote; /* s lies within an input line without ' or " (no triple quote) */
 } nline;
@@ -22,12 +23,12 @@ typedef struct nlines {
     size_t n, cap;
 } nlines;
 
-static nline *push(nlines *l, const char *s, long orig, unsigned width)
+static nline *push(nlines *l, const char *s, long orig)
 {
     void *p = l->v;
     bl_grow(&p, &l->cap, l->n + 1, sizeof *l->v);
     l->v = p;
-    l->v[l->n] = (nline){s, NULL, orig, width, 0, 0};
+    l->v[l->n] = (nline){s, NULL, orig, 0, 0, 0};
     return &l->v[l->n++];
 }
 
@@ -129,7 +130,10 @@ static size_t tag_len(const char *s, char open, const char *const *names, size_t
     const char *p = s + 1 + (s[1] == '/');
     if (!isalpha((unsigned char)*p))
         return 0; /* every name starts with a letter: fio's "[ 5]" stops here */
+    char first = (char)tolower((unsigned char)*p);
     for (size_t k = 0; k < nnames; k++) {
+        if (names[k][0] != first) /* most tries: names are lower case */
+            continue;
         size_t n = strlen(names[k]);
         if (strncasecmp(p, names[k], n) != 0)
             continue;
@@ -267,12 +271,11 @@ static int strip_markup(const char *s, bl_strbuf *sb, int plain)
 /* Adds the line (after its quote prefix) to l, cleaned of markup, split at <br>s. plain: the
  * whole input line holds none of "&<[*'\"" (most lines of a tool's output), so that neither
  * markup nor a triple quote is looked for in it again. */
-static void add_line(nlines *l, const char *content, long orig, unsigned width, int plain,
-                     bl_strbuf *sb)
+static void add_line(nlines *l, const char *content, long orig, int plain, bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
     if (!strip_markup(content, sb, plain)) {
-        push(l, content, orig, width)->noquote = (unsigned char)plain;
+        push(l, content, orig)->noquote = (unsigned char)plain;
         return;
     }
     char *all = bl_strbuf_take(sb);
@@ -280,7 +283,7 @@ static void add_line(nlines *l, const char *content, long orig, unsigned width, 
     for (char *p = all;;) {
         char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        nline *x = push(l, NULL, orig, width);
+        nline *x = push(l, NULL, orig);
         x->owned = bl_xstrndup(p, n);
         x->s = x->owned;
         x->piece = piece++ > 0;
@@ -294,6 +297,41 @@ static void add_line(nlines *l, const char *content, long orig, unsigned width, 
 static int indented(const char *s)
 {
     return *s == ' ' || *s == '\t';
+}
+
+/* Whether dedent would move a line of lines[0..n) (the rule below, reading only). */
+static int would_dedent(char *const *lines, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        if (!indented(lines[i]) && !blank(lines[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && (indented(lines[j]) || blank(lines[j])))
+            j++;
+        int open_top = i == 0 || blank(lines[i]), open_end = j == n || blank(lines[j - 1]);
+        const char *ref = NULL;
+        size_t common = 0;
+        for (size_t k = i; k < j && open_top && open_end; k++) {
+            const char *s = lines[k];
+            if (blank(s))
+                continue;
+            size_t w = strspn(s, " \t");
+            if (!ref) {
+                ref = s, common = w;
+                continue;
+            }
+            size_t m = 0;
+            while (m < common && m < w && s[m] == ref[m])
+                m++;
+            common = m;
+        }
+        if (ref && common)
+            return 1;
+        i = j;
+    }
+    return 0;
 }
 
 /* A block of indented lines standing between blank lines (a code block, a quoted paste)
@@ -442,13 +480,17 @@ static int breakable(const char *s)
  * a line is joined to the next when the next one's first word would not have fitted. Lines
  * without a space to break at are not counted: the client had to leave them long; nor is a
  * word longer than the width, which stands alone however the text was written. */
-static size_t join_wrapped(nlines *l)
+static size_t join_wrapped(nlines *l, const bl_text *in)
 {
     size_t width = 0;
-    for (size_t i = 0; i < l->n; i++)
-        if (l->v[i].width > width && breakable(l->v[i].s))
-            width = l->v[i].width;
-    if (width < 60 || width > 80)
+    for (size_t i = 0; i < l->n; i++) {
+        /* measured here, not as lines are added: most texts have a breakable line over 80
+         * columns near their top, and then no other line's width is wanted */
+        l->v[i].width = columns(in->line[l->v[i].orig - 1]);
+        if (l->v[i].width > width && breakable(l->v[i].s) && (width = l->v[i].width) > 80)
+            return 0;
+    }
+    if (width < 60)
         return 0;
     size_t joins = 0, out = 0;
     for (size_t i = 0; i < l->n; i++) {
@@ -539,7 +581,7 @@ static size_t normalise_lines(const bl_text *in, int flags, nlines *l)
     for (size_t i = 0; i < in->nlines; i++) {
         const char *s = in->line[i];
         int plain = strpbrk(s, "&<[*'\"") == NULL;
-        add_line(l, s + quote_prefix(s), (long)i + 1, columns(s), plain, &sb);
+        add_line(l, s + quote_prefix(s), (long)i + 1, plain, &sb);
     }
     bl_strbuf_free(&sb);
     strip_bars(l);
@@ -547,7 +589,28 @@ static size_t normalise_lines(const bl_text *in, int flags, nlines *l)
     strip_python_quotes(l);
     drop_leading_blanks(l);
     dedent(l);
-    return flags & BL_NORM_JOIN ? join_wrapped(l) : 0;
+    return flags & BL_NORM_JOIN ? join_wrapped(l, in) : 0;
+}
+
+int bl_text_is_normal(const bl_text *t, int flags)
+{
+    size_t width = 0; /* the widest breakable line, as join_wrapped measures */
+    for (size_t i = 0; i < t->nlines; i++) {
+        const char *s = t->line[i];
+        /* no quote prefix, fence, bar, comment mark, leading blank line, markup or quote */
+        if (*s == '>' || *s == '|' || is_fence(s) || comment_mark(s) || (i == 0 && blank(s)))
+            return 0;
+        const char *m = strpbrk(s, "&<[*'\"");
+        if (m && (strpbrk(m, "'\"") || has_markup(m)))
+            return 0;
+        if (flags & BL_NORM_JOIN && width <= 80 && breakable(s)) {
+            unsigned w = columns(s);
+            width = w > width ? w : width;
+        }
+    }
+    if (flags & BL_NORM_JOIN && width >= 60 && width <= 80)
+        return 0; /* lines may be joined: only the whole rule tells */
+    return !would_dedent(t->line, t->nlines);
 }
 
 int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins)

@@ -27,6 +27,11 @@ enum { BL_NORM_JOIN = 1 };
  * receives the number of wrapped lines joined. */
 int bl_text_normalize(const bl_text *in, int flags, bl_text *out, long **orig, size_t *joins);
 
+/* 1 when bl_text_normalize(t, flags, ...) would find nothing to change, told without making
+ * the new lines (most texts of a tool's output: no quote, markup, comment block, indented
+ * block between blank lines nor lines 60..80 columns wide); 0 when it may change something. */
+int bl_text_is_normal(const bl_text *t, int flags);
+
 /* The same with BL_NORM_JOIN, rewriting t in place (normalised lines are never longer than the
  * input they come from), so a large text is not held twice. Returns 0 when nothing changed,
  * 1 when t was rewritten (*orig as above), -1 when there are wrapped lines to join: t is then

@@ -243,3 +243,24 @@ void bl_when_from_date_label(bl_record *r)
     if (!r->when && bl_when_parse(bl_record_label(r, "date"), &t) == 0)
         bl_when_set(r, t, "text");
 }
+
+void bl_when_from_date_label_cached(bl_record *r, bl_when_cache *c)
+{
+    const char *date = r->when ? NULL : bl_record_label(r, "date");
+    if (!date)
+        return;
+    size_t n = strlen(date);
+    if (!c->date[0] || n >= sizeof c->date || memcmp(c->date, date, n + 1) != 0) {
+        time_t t;
+        c->ok = bl_when_parse(date, &t) == 0;
+        if (c->ok)
+            bl_when_format(t, c->when);
+        c->date[0] = 0;
+        if (n && n < sizeof c->date)
+            memcpy(c->date, date, n + 1);
+    }
+    if (c->ok) {
+        bl_record_set_str(&r->when, c->when);
+        bl_record_set_str(&r->when_from, "text");
+    }
+}

@@ -30,5 +30,14 @@ int bl_when_get(const bl_record *r, time_t *t);
 /* A record without a time takes the one of its "date" label (what the parser read from the
  * text) when that is a time bl_when_parse reads; when_from "text". */
 void bl_when_from_date_label(bl_record *r);
+/* The last "date" label read and the time it gave, so that the records of one run (and of
+ * runs started the same second) are not read and printed again each: start zeroed. */
+typedef struct bl_when_cache {
+    char date[48]; /* the label; "" when none is held (a longer one is not held) */
+    char when[BL_WHEN_LEN];
+    int ok; /* whether bl_when_parse read it */
+} bl_when_cache;
+/* bl_when_from_date_label through c: the same result. */
+void bl_when_from_date_label_cached(bl_record *r, bl_when_cache *c);
 
 #endif

@@ -83,7 +83,8 @@ static int plain_piece(pieces *ps, const char *bytes, size_t len)
     int plain = t.n_notes == 0 && strcmp(t.encoding, "UTF-8") == 0 &&
                 (ps->opts->as ||
                  (bl_drv_probe_formats(&t, fmts, ps->opts->patterns) == 1 && fmts[0] == ps->fmt));
-    if (plain && bl_text_normalize(&t, BL_NORM_JOIN, &norm, &map, NULL) != 0) {
+    if (plain && !bl_text_is_normal(&t, BL_NORM_JOIN) &&
+        bl_text_normalize(&t, BL_NORM_JOIN, &norm, &map, NULL) != 0) {
         bl_text_free(&norm);
         free(map);
         plain = 0;

@@ -219,12 +219,61 @@ static void test_grown_arrays(void **state)
     bl_record_free(c);
 }
 
+/* fio's default percentiles are written from a table where they stand in fio's order: the
+ * same keys as the digit writer gives, which writes them elsewhere (another place, another
+ * value), and the records of one batch written together are the lines each gives alone. */
+static void test_percentile_keys(void **state)
+{
+    (void)state;
+    static const double fio[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+    bl_record *r = bl_record_new();
+    r->clat_ns.present = r->lat_ns.present = true;
+    bl_lat_add_pct(&r->lat_ns, 0.5, 7); /* every key one place later: not from the table */
+    for (size_t i = 0; i < sizeof fio / sizeof fio[0]; i++) {
+        bl_lat_add_pct(&r->clat_ns, fio[i], (double)i);
+        bl_lat_add_pct(&r->lat_ns, fio[i], (double)i);
+    }
+    bl_lat_add_pct(&r->clat_ns, 99.995, 17);
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    bl_record_to_json(r, &sb);
+    const char *keys = "\"1\":0,\"5\":1,\"10\":2,\"20\":3,\"30\":4,\"40\":5,\"50\":6,\"60\":7,"
+                       "\"70\":8,\"80\":9,\"90\":10,\"95\":11,\"99\":12,\"99.5\":13,\"99.9\":14,"
+                       "\"99.95\":15,\"99.99\":16";
+    bl_strbuf want;
+    bl_strbuf_init(&want);
+    bl_strbuf_printf(&want,
+                     "\"clat_ns\":{\"p\":{%s,\"99.995\":17}},\"lat_ns\":{\"p\":{\"0.5\":7,%s}}",
+                     keys, keys);
+    assert_non_null(strstr(sb.s, want.s));
+    bl_strbuf_putc(&sb, '\n');
+    size_t one = sb.len;
+    char *line = bl_xstrndup(sb.s, one); /* sb.s may move as it grows */
+    bl_strbuf_putn(&sb, line, one);
+    free(line);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    bl_record *two[] = {r, r};
+    assert_int_equal(bl_records_write_jsonl(two, 2, f), 0);
+    assert_int_equal(ftell(f), (long)sb.len);
+    rewind(f);
+    char *back = malloc(sb.len);
+    assert_int_equal(fread(back, 1, sb.len, f), sb.len);
+    assert_memory_equal(back, sb.s, sb.len);
+    free(back);
+    fclose(f);
+    bl_strbuf_free(&want);
+    bl_strbuf_free(&sb);
+    bl_record_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_order),    cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_clone_equal),  cmocka_unit_test(test_bad_json),
-        cmocka_unit_test(test_grown_arrays),
+        cmocka_unit_test(test_grown_arrays), cmocka_unit_test(test_percentile_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

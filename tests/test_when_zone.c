@@ -141,6 +141,49 @@ static void sweep_new_york(void **state)
     sweep_zone("America/New_York");
 }
 
+/* The driver reads a run's date label once for all its records (bl_when_cache): each record
+ * gets what bl_when_from_date_label gives it alone, whatever came before it. */
+static void cached_date_labels(void **state)
+{
+    (void)state;
+    set_tz("Europe/Berlin");
+    static const char *const dates[] = {
+        "Wed Dec  2 12:28:07 2026",
+        "Wed Dec  2 12:28:07 2026",
+        "Wed Jul  1 12:28:07 2026",
+        "not a date",
+        NULL,
+        "Wed Jul  1 12:28:07 2026",
+        "Wed Dec  2 12:28:07 2026                                   ", /* longer than held */
+        "Wed Dec  2 12:28:07 2026",
+        "",
+        "Wed Jul  1 12:28:07 2026"};
+    bl_when_cache c = {0};
+    size_t n = sizeof dates / sizeof dates[0], given = 0;
+    for (size_t i = 0; i < n; i++) {
+        bl_record *a = bl_record_new(), *b = bl_record_new();
+        for (bl_record *r = a; r; r = r == a ? b : NULL) {
+            if (dates[i])
+                bl_record_set_label(r, "date", dates[i]);
+            if (i == 5) /* a time of its own stays */
+                bl_record_set_str(&r->when, "2020-01-01T00:00:00Z");
+        }
+        bl_when_from_date_label(a);
+        bl_when_from_date_label_cached(b, &c);
+        assert_true((a->when == NULL) == (b->when == NULL));
+        if (a->when) {
+            assert_string_equal(a->when, b->when);
+            assert_true((a->when_from == NULL) == (b->when_from == NULL));
+            if (a->when_from)
+                assert_string_equal(a->when_from, b->when_from);
+            given += a->when_from != NULL;
+        }
+        bl_record_free(a);
+        bl_record_free(b);
+    }
+    assert_int_equal(given, 6); /* the dates read, the summer one twice */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +191,7 @@ int main(void)
         cmocka_unit_test(fio_fixture_when),
         cmocka_unit_test(sweep_berlin),
         cmocka_unit_test(sweep_new_york),
+        cmocka_unit_test(cached_date_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
