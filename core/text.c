@@ -167,3 +167,16 @@ void bl_text_free(bl_text *t)
     free(t->notes);
     memset(t, 0, sizeof *t);
 }
+
+int bl_text_lines_are_runs(const bl_text *t)
+{
+    if (!t->buf || t->buf[t->len] != '\0')
+        return 0;
+    uintptr_t lo = (uintptr_t)t->buf, hi = lo + t->len; /* (a line may be another block's) */
+    for (size_t i = 0; i < t->nlines; i++) {
+        uintptr_t l = (uintptr_t)t->line[i];
+        if (l < lo || l > hi || (l != lo && t->line[i][-1] != '\0'))
+            return 0;
+    }
+    return 1;
+}

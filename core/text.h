@@ -38,6 +38,10 @@ int bl_text_load(bl_text *t, const char *path, char *err, size_t errlen);
 int bl_text_from_bytes(bl_text *t, const char *name, const char *bytes, size_t len, char *err,
                        size_t errlen);
 void bl_text_free(bl_text *t);
+/* Whether t's lines are the NUL-ended runs of buf[0..len] in order, each starting at buf or
+ * right after a NUL (texts as bl_text_load and bl_text_from_bytes make them), so that a scan
+ * of buf sees every line. A run may be no line ("\r\n" leaves an empty one). */
+int bl_text_lines_are_runs(const bl_text *t);
 
 /* True when the bytes look like binary data rather than text (mostly control bytes or NULs;
  * a few NULs only spoil their lines). */

@@ -401,6 +401,9 @@ static int fio_json_parse_plain(const char *path, bl_parse_out *out)
     return rc == 1;
 }
 
+/* What the probe looks for and nothing else (a big fio normal text's pieces hold no '"'). */
+static const char *const fio_json_needles[] = {"\"fio version\"", "\"jobname\"", NULL};
+
 static int fio_json_probe(const bl_text *t)
 {
     for (size_t i = 0; i < t->nlines; i++)
@@ -418,4 +421,5 @@ const bl_format bl_format_fio_json = {
     .parse = fio_json_parse,
     .parse_stream = NULL,
     .parse_plain = fio_json_parse_plain,
+    .needles = fio_json_needles,
 };

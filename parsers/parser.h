@@ -74,6 +74,10 @@ typedef struct bl_format {
      * literal, a part of it, is safe; one the probe can do without is a wrong result).
      * tests/test_probe_needles.c holds every probe to it over the fixtures and the corpus. */
     const char *const *needles;
+    /* Optional, for a format whose probe needs no literal: 0 when the probe cannot claim t,
+     * judged far faster than the probe walks it (a big file's pieces, probed by every format);
+     * else 1. Like the needles it must hold for each claim (tests/test_probe_needles.c). */
+    int (*may_claim)(const bl_text *t);
 } bl_format;
 
 void bl_out_init(bl_parse_out *o, const char *source);

@@ -172,7 +172,7 @@ static void test_needles_are_checked(void **state)
     bl_text_free(&t);
 }
 
-/* The driver's own pre-test of bonnie-csv (a line of 5 commas, 19 or "1.9"/"2.0" first):
+/* bonnie-csv's quick test (bl_format.may_claim: a line of 5 commas, 19 or "1.9"/"2.0" first):
  * a real CSV line is seen at every place in the buffer's 16-byte blocks, with and without
  * CRs and leading blanks, and fio's lines of commas are not taken for one. */
 static void test_csv_pre_test(void **state)
@@ -183,6 +183,7 @@ static void test_csv_pre_test(void **state)
     static const char *const lines[] = {
         "2.00a,2.00a,host,1,1700000000,16G,,8192,5,,,1025,50,,,+++++,+++,8000,99,16,,,,,,",
         "  1.96,1.96,h,1,1,2G,,,,1,2,3,4\r",
+        "1.96,1.96,h,1,1,2G", /* 6 fields, the fewest the probe claims (to refuse it) */
         "host,16G,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25"};
     const char *fio =
         "  IO depths    : 1=0.1%, 2=0.1%, 4=0.2%, 8=0.4%, 16=99.2%, 32=0.0%, >=64=0.0%\n"
