@@ -3,7 +3,7 @@
  * bits (so the server splits it into exponent and mantissa with integer operations only,
  * store_pg_sums.c). Written with the JSON (import, relabel), filled for older records by the
  * migration, read by bl_store_pg_fold: one grouped query over the matching records, summed
- * exactly, one row per shape and figure and exponent. A shape is added with INSERT ... ON
+ * exactly, one row per shape and set of its figures' exponents. A shape is added with INSERT ... ON
  * CONFLICT DO NOTHING and its id read by the next statement, so two writers adding it at
  * the same moment store it once. */
 #include "fold.h"
