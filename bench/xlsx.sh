@@ -1,7 +1,7 @@
 #!/bin/sh
 # `benchlog xlsx` of an existing store, old and new binaries in alternating rounds: wall
-# seconds, CPU (user+system) and peak RSS of each, then whether the last workbooks of both hold
-# the same content (bench/xlsx-same.sh). A store of schema 4 is migrated by the first run:
+# seconds, CPU (user+system) and peak RSS of each, the ratios of their sums over the rounds,
+# then whether the last workbooks of both hold the same content (bench/xlsx-same.sh). A store of schema 4 is migrated by the first run:
 # give a migrated copy, or count the first round out.
 #
 #   sh bench/xlsx.sh STORE.db NEW_BINARY [OLD_BINARY]
@@ -26,6 +26,7 @@ one() { # LABEL BINARY STORE OUT [ENV...]
     env "$@" /usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$bin" xlsx --db "$db" -o "$out" \
         >/dev/null 2>"$DIR/err" || { cat "$DIR/err"; exit 1; }
     read -r wall usr sys kib <"$DIR/time"
+    echo "$label $wall $(echo "$usr + $sys" | bc)" >>"$DIR/rounds"
     printf '%-10s %7.2f s wall %7.2f s CPU %8d KiB peak RSS %6.1f MB file\n' "$label" "$wall" \
         "$(echo "$usr + $sys" | bc)" "$kib" "$(echo "$(stat -c %s "$out") / 1000000" | bc -l)"
 }
@@ -53,11 +54,16 @@ C
     cc -O2 -shared -fPIC -o "$DIR/shim.so" "$DIR/shim.c"
 fi
 
+: >"$DIR/rounds"
 for r in $(seq "$ROUNDS"); do
     [ -z "$OLD" ] || one "old #$r" "$OLD" "${OLD_DB:-$DB}" "$DIR/old.xlsx"
     one "new #$r" "$NEW" "$DB" "$DIR/new.xlsx"
     [ -z "${ZLEVEL:-}" ] ||
         one "new z$ZLEVEL #$r" "$NEW" "$DB" "$DIR/z.xlsx" LD_PRELOAD="$DIR/shim.so" ZLEVEL="$ZLEVEL"
 done
+# the sums over the rounds: old's over new's, wall and CPU (above 1: new is faster)
+[ -z "$OLD" ] || awk '$1 == "old" { ow += $3; oc += $4; n++ } $1 == "new" && $2 ~ /^#/ { nw += $3; nc += $4 }
+    END { printf "old / new over %d rounds: wall %.2fx, CPU %.2fx\n", n, ow / nw, oc / nc }' \
+    "$DIR/rounds"
 [ -z "$OLD" ] || sh "$HERE/xlsx-same.sh" "$DIR/old.xlsx" "$DIR/new.xlsx"
 [ -z "${ZLEVEL:-}" ] || sh "$HERE/xlsx-same.sh" "$DIR/new.xlsx" "$DIR/z.xlsx"

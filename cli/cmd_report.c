@@ -225,7 +225,7 @@ int cmd_report(int argc, char **argv)
     if (a.pdf) {
         bl_pdf_opts po = {
             .title = a.title, .by = BL_CMP_BY(a.by), .repeats = a.cmp.repeats, .across = n > 0};
-        bl_store_walk src = {a.db, n, argv};
+        bl_store_walk src = {a.db, n, argv, NULL};
         rc = a.out ? bl_report_pdf_walk(a.out, t, bl_walk_store, &src, &po, NULL, err, sizeof err)
                    : 2;
         bl_chart_cleanup();

@@ -1,5 +1,6 @@
 /* benchlog xlsx: the workbook of the stored records matching FILTER. */
 #include "../compare/load.h"
+#include "../core/record_decode.h"
 #include "../report/xlsx.h"
 #include "args.h"
 #include "cmp_args.h"
@@ -70,7 +71,14 @@ int cmd_xlsx(int argc, char **argv)
     rc = bl_report_table(db, n, argv, &to, NULL, NULL, &t, err, sizeof err);
     if (rc == 0 && xo.by) /* say which set-ups lack the label, as report does */
         bl_cmp_warn_unlabelled(t, "xlsx");
-    bl_store_walk src = {db, n, argv};
+    bl_store_walk src = {db, n, argv, NULL};
+    /* the first walk reads only what the runs need of each record */
+    bl_decode_want want;
+    bl_xlsx_runs_want(&want);
+    bl_store_walk runs = {db, n, argv, &want};
+    xo.runs_walk = bl_walk_store;
+    xo.runs_src = &runs;
+    xo.rows_take = bl_walk_store_take;
     bl_diags notes;
     bl_diags_init(&notes, "benchlog xlsx");
     xo.notes = &notes;

@@ -1,5 +1,7 @@
 #include "load.h"
 #include "../core/filter.h"
+#include "../core/jsonl.h"
+#include "../core/record_decode.h"
 #include "../core/store.h"
 #include "fine.h"
 #include "setups.h"
@@ -416,8 +418,77 @@ int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t
     return 0;
 }
 
+typedef struct take_ctx {
+    const bl_decode_want *want;
+    bl_report_take_fn fn;
+    void *ctx;
+    size_t n;
+} take_ctx;
+
+static int take_one(void *ctx, bl_record *r, const char *run_id)
+{
+    (void)run_id;
+    take_ctx *w = ctx;
+    w->n++;
+    return w->fn(w->ctx, r);
+}
+
+/* The stored text decoded in part, or whole where the part is in doubt; a record that cannot
+ * be read is skipped, as bl_store_each skips it. */
+static int want_one(void *ctx, const char *json, size_t len, const char *run_id)
+{
+    take_ctx *w = ctx;
+    bl_record *r = bl_record_decode_want(json, len, w->want);
+    if (!r)
+        r = bl_record_from_json(json, len, NULL, 0);
+    return r ? take_one(ctx, r, run_id) : 0;
+}
+
+/* bl_report_walk's walk (no hint, no tag), fn owning each record. */
+static int walk_take(const bl_store_walk *sw, bl_report_take_fn fn, void *ctx, char *err,
+                     size_t errlen)
+{
+    bl_filter f = {0};
+    bl_store *s = NULL;
+    int rc = open_filtered(sw->db, sw->nterms, sw->terms, &f, &s, err, errlen);
+    if (rc == 0) {
+        take_ctx w = {sw->want, fn, ctx, 0};
+        rc = (sw->want ? bl_store_each_json(s, &f, want_one, &w, err, errlen)
+                       : bl_store_each(s, &f, take_one, &w, err, errlen)) == 0
+                 ? 0
+                 : 1;
+        bl_store_close(s);
+        if (rc == 0 && w.n == 0) {
+            snprintf(err, errlen, "no stored record matches");
+            rc = 1;
+        }
+    }
+    bl_filter_free(&f);
+    return rc;
+}
+
+typedef struct lend_ctx {
+    bl_report_rec_fn fn;
+    void *ctx;
+} lend_ctx;
+
+static int lend(void *ctx, bl_record *r)
+{
+    lend_ctx *l = ctx;
+    int stop = l->fn(l->ctx, r);
+    bl_record_free(r);
+    return stop;
+}
+
+int bl_walk_store_take(void *src, bl_report_take_fn fn, void *ctx, char *err, size_t errlen)
+{
+    return walk_take(src, fn, ctx, err, errlen);
+}
+
 int bl_walk_store(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
 {
     const bl_store_walk *s = src;
+    if (s->want)
+        return walk_take(s, lend, &(lend_ctx){fn, ctx}, err, errlen);
     return bl_report_walk(s->db, s->nterms, s->terms, fn, ctx, err, errlen);
 }

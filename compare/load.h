@@ -76,12 +76,21 @@ int bl_report_walk_tag(const char *db, int nterms, char **terms, bl_report_tag_f
 int bl_report_lean(const char *db, int nterms, char **terms, bl_lean_fn fn, void *ctx, char *err,
                    size_t errlen);
 int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
-/* src: a bl_store_walk, the store's records matching FILTER terms (bl_report_walk). */
+/* src: a bl_store_walk, the store's records matching FILTER terms (bl_report_walk); with want,
+ * each decoded only as far as it says (core/record_decode.h): a pass that needs a few fields
+ * of every record. */
+struct bl_decode_want;
 typedef struct {
     const char *db;
     int nterms;
     char **terms;
+    const struct bl_decode_want *want; /* NULL: whole records */
 } bl_store_walk;
 int bl_walk_store(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen);
+/* The same walk, each record handed to fn, which frees it (bl_record_free): a caller that keeps
+ * records a while (a reader thread's batches) makes no copy. Returns as walk. */
+typedef int (*bl_report_take_fn)(void *ctx, bl_record *r);
+typedef int (*bl_rec_take_fn)(void *src, bl_report_take_fn fn, void *ctx, char *err, size_t errlen);
+int bl_walk_store_take(void *src, bl_report_take_fn fn, void *ctx, char *err, size_t errlen);
 
 #endif

@@ -17,6 +17,7 @@ enum { MAX_KEYS = 128 }; /* members of one labels/p/dist object checked for repe
 typedef struct dec {
     bl_js s;
     bl_strbuf str, key;
+    const bl_decode_want *want; /* NULL: the whole record */
 } dec;
 
 typedef struct span {
@@ -133,6 +134,23 @@ static int get_int(dec *d, int64_t *dst)
         *dst = iv;
     else if (!bl_to_count(v, dst))
         *dst = -1;
+    return 0;
+}
+
+/* A value left out, checked as JSON. A number past a double's range (jansson refuses the
+ * whole record) has over 200 digits in a row, its exponent two at most (bl_js_number): a
+ * value holding such a run is a doubt. */
+static int skip(dec *d)
+{
+    const char *from = d->s.p;
+    if (bl_js_value(&d->s) != 0)
+        return -1;
+    if (d->s.p - from <= 200)
+        return 0;
+    size_t digits = 0;
+    for (const char *p = from; p < d->s.p; p++)
+        if ((digits = *p >= '0' && *p <= '9' ? digits + 1 : 0) > 200)
+            return -1;
     return 0;
 }
 
@@ -289,11 +307,16 @@ static int pct_member(dec *d, void *ctx, const char *key, size_t n)
         return -1;
     if (!is_number_start(&d->s))
         return bl_js_value(&d->s);
-    double v;
-    int64_t iv;
-    int is_int;
-    if (number(d, &v, &iv, &is_int) != 0)
-        return -1;
+    double v = 0;
+    if (d->want && d->want->pct_keys) {
+        if (skip(d) != 0)
+            return -1;
+    } else {
+        int64_t iv;
+        int is_int;
+        if (number(d, &v, &iv, &is_int) != 0)
+            return -1;
+    }
     bl_lat_add_pct(c->l, key_number(d, key, n), v);
     return 0;
 }
@@ -346,6 +369,8 @@ static int lat_member(dec *d, void *ctx, const char *key, size_t n)
         if (once(&c->seen, 1u << i) != 0)
             return -1;
         double *num[] = {&c->l->min, &c->l->max, &c->l->mean, &c->l->stdev};
+        if (d->want && d->want->pct_keys && i != 2 && i != 4)
+            return skip(d);
         if (i < 4)
             return get_num(d, num[i]);
         if (i == 4) {
@@ -648,14 +673,16 @@ static int top_member(dec *d, void *ctx, const char *key, size_t n)
     size_t i = (size_t)(f - bl_fields);
     if (t->seen[i]++)
         return -1;
+    if (d->want && !(d->want->fields & BL_DECODE_FIELD(i)))
+        return skip(d);
     return field_value(d, f, t->r);
 }
 
-bl_record *bl_record_decode_fast(const char *text, size_t len)
+bl_record *bl_record_decode_want(const char *text, size_t len, const bl_decode_want *want)
 {
-    if (bl_n_fields > sizeof((top *)0)->seen)
+    if (bl_n_fields > sizeof((top *)0)->seen || (want && bl_n_fields > 64))
         return NULL;
-    dec d = {.s = {text, text + len, 0}};
+    dec d = {.s = {text, text + len, 0}, .want = want};
     bl_strbuf_init(&d.str);
     bl_strbuf_init(&d.key);
     bl_js_ws(&d.s);
@@ -674,6 +701,11 @@ bl_record *bl_record_decode_fast(const char *text, size_t len)
         return NULL;
     }
     return t.r;
+}
+
+bl_record *bl_record_decode_fast(const char *text, size_t len)
+{
+    return bl_record_decode_want(text, len, NULL);
 }
 
 bl_record *bl_labels_decode_fast(const char *text, size_t len)

@@ -104,7 +104,8 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
                        const bl_xlsx_opts *o, char *err, size_t errlen)
 {
     bl_xruns runs = {0};
-    if (walk(src, gather, &runs, err, errlen) != 0) {
+    if ((o->runs_walk ? o->runs_walk(o->runs_src, gather, &runs, err, errlen)
+                      : walk(src, gather, &runs, err, errlen)) != 0) {
         bl_xruns_free(&runs);
         return 1;
     }
@@ -157,7 +158,7 @@ int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk,
     bl_xdetail d;
     bl_xlsx_details_begin(&d, wb, &x, &runs, o->max_run_sheets ? o->max_run_sheets : 200,
                           o->max_rows, own);
-    int rc = bl_xlsx_walk_ahead(walk, src, detail_row, &d, err, errlen) != 0;
+    int rc = bl_xlsx_walk_ahead(walk, o->rows_take, src, detail_row, &d, err, errlen) != 0;
     bl_xlsx_details_end(&d);
     if (own)
         bl_xown_close_rows(wb, d.own, d.n_own);

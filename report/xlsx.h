@@ -35,17 +35,28 @@ typedef struct bl_xlsx_opts {
     int lxw_rows;    /* constant memory: the detail rows through libxlsxwriter, as before benchlog
                         wrote them itself (the same XML, several times slower): what the tests
                         compare with */
+    bl_rec_walk_fn runs_walk; /* the first walk (the runs) from here when set: the same records,
+                                 each with at least what bl_xlsx_runs_want names */
+    void *runs_src;
+    bl_rec_take_fn rows_take; /* the second walk (the rows) from here when set: the walk's
+                                 records of src handed over, not copied */
 } bl_xlsx_opts;
+
+/* What the first walk reads of each record (core/record_decode.h): where it comes from, its
+ * labels, devices, and which latencies and percentiles it has, not their figures. */
+struct bl_decode_want;
+void bl_xlsx_runs_want(struct bl_decode_want *want);
 
 /* Returns 0, 2 when the baseline names no column, 1 when the file cannot be written. */
 int bl_xlsx_write(const char *path, const bl_records *recs, const bl_xlsx_opts *o, char *err,
                   size_t errlen);
 
-/* The same from records walked twice (a store read row by row: first the runs, then each
- * record's rows, each walk read ahead in a second thread) and the table already built
- * (compare/load.h): no record is held. walk calls fn for each record in order (r valid during
- * the call), returns nonzero with err when the records cannot be read. Returns 0, or 1 with
- * err. */
+/* The same from records walked twice (a store read row by row: first the runs, through
+ * o->runs_walk when set, then each record's rows, read ahead in a second thread, through
+ * o->rows_take when set) and the table
+ * already built (compare/load.h): no record is held. walk calls fn for each record in order (r
+ * valid during the call), returns nonzero with err when the records cannot be read. Returns 0, or 1
+ * with err. */
 int bl_xlsx_write_walk(const char *path, const bl_table *t, bl_rec_walk_fn walk, void *src,
                        const bl_xlsx_opts *o, char *err, size_t errlen);
 

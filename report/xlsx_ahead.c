@@ -26,6 +26,7 @@ typedef struct {
     batch *spent; /* written, for the walker to free: glibc frees faster in the thread that
                      allocated */
     bl_rec_walk_fn walk;
+    bl_rec_take_fn take; /* NULL: walk, each record copied */
     void *src;
     char err[512];
 } ahead;
@@ -66,12 +67,12 @@ static int hand_over(ahead *a, batch *b)
     return stop;
 }
 
-static int take(void *ctx, const bl_record *r)
+static int keep(void *ctx, bl_record *r)
 {
     ahead *a = ctx;
     if (!a->filling)
         a->filling = bl_xcalloc(1, sizeof *a->filling);
-    a->filling->v[a->filling->n++] = bl_record_clone(r);
+    a->filling->v[a->filling->n++] = r;
     if (a->filling->n < BATCH)
         return 0;
     batch *b = a->filling;
@@ -79,10 +80,16 @@ static int take(void *ctx, const bl_record *r)
     return hand_over(a, b);
 }
 
+static int copy(void *ctx, const bl_record *r)
+{
+    return keep(ctx, bl_record_clone(r));
+}
+
 static void *walker(void *arg)
 {
     ahead *a = arg;
-    int rc = a->walk(a->src, take, a, a->err, sizeof a->err);
+    int rc = a->take ? a->take(a->src, keep, a, a->err, sizeof a->err)
+                     : a->walk(a->src, copy, a, a->err, sizeof a->err);
     if (a->filling && a->filling->n && hand_over(a, a->filling) == 0)
         a->filling = NULL;
     batch_free(a->filling);
@@ -125,11 +132,12 @@ static void stop_walker(ahead *a)
     pthread_mutex_unlock(&a->mu);
 }
 
-int bl_xlsx_walk_ahead(bl_rec_walk_fn walk, void *src, bl_report_rec_fn fn, void *ctx, char *err,
-                       size_t errlen)
+int bl_xlsx_walk_ahead(bl_rec_walk_fn walk, bl_rec_take_fn take, void *src, bl_report_rec_fn fn,
+                       void *ctx, char *err, size_t errlen)
 {
     ahead *a = bl_xcalloc(1, sizeof *a);
     a->walk = walk;
+    a->take = take;
     a->src = src;
     pthread_mutex_init(&a->mu, NULL);
     pthread_cond_init(&a->cv, NULL);

@@ -114,8 +114,9 @@ void bl_xlsx_details_end(bl_xdetail *d);
 void bl_xlsx_details_free(bl_xdetail *d);
 
 /* walk(src, fn, ctx) with the records read and decoded in a second thread (xlsx_ahead.c),
- * handed over a few hundred at a time: fn sees them in the walk's order. Returns as walk. */
-int bl_xlsx_walk_ahead(bl_rec_walk_fn walk, void *src, bl_report_rec_fn fn, void *ctx, char *err,
-                       size_t errlen);
+ * handed over a few hundred at a time: fn sees them in the walk's order. take (may be NULL)
+ * walks the same records handed over: then none is copied. Returns as walk. */
+int bl_xlsx_walk_ahead(bl_rec_walk_fn walk, bl_rec_take_fn take, void *src, bl_report_rec_fn fn,
+                       void *ctx, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,7 @@
 /* The workbook's runs, gathered as the records are walked once: what names each run's sheet
  * and fills its Sources and Disks rows, so that no record needs to be held. */
+#include "../core/fields.h"
+#include "../core/record_decode.h"
 #include "../core/strbuf.h"
 #include "xlsx_int.h"
 #include <stdio.h>
@@ -15,6 +17,18 @@ static void run_key(const bl_record *r, bl_strbuf *sb)
 {
     bl_strbuf_reset(sb);
     bl_strbuf_printf(sb, "%s\x1f%lld", r->source ? r->source : "", (long long)r->run);
+}
+
+void bl_xlsx_runs_want(bl_decode_want *want)
+{
+    /* bl_xruns_add's: the run's key and head, name labels, devices; has_lat and add_pcts */
+    static const char *const names[] = {"source",       "line",    "run",      "tool",
+                                        "tool_version", "labels",  "clat_ns",  "slat_ns",
+                                        "lat_ns",       "sync_ns", "disk_util"};
+    want->fields = 0;
+    want->pct_keys = 1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        want->fields |= BL_DECODE_FIELD(bl_field_find(names[i]) - bl_fields);
 }
 
 long bl_xruns_find(const bl_xruns *runs, const bl_record *r)

@@ -11,6 +11,8 @@
 
 #include "../core/strbuf.h"
 #include "../compare/load.h"
+#include "../core/record_decode.h"
+#include "../core/store.h"
 #include "../report/xlsx.h"
 #include "../report/xlsx_own.h"
 #include "support/support.h"
@@ -257,6 +259,55 @@ static void test_store_grew(void **state)
     free(dir);
 }
 
+/* `benchlog xlsx`'s walks of a store (the runs' walk reading each record in part, the rows'
+ * walk handing its records over) make the workbook of the plain walks, whole records copied:
+ * with and without constant memory, sheets split by the first walk's counts, every record or
+ * those a term C decides matches. */
+static void test_store_walks(void **state)
+{
+    (void)state;
+    char *dir = bl_test_tmpdir(), db[600], a[600], b[600], err[512] = "";
+    snprintf(db, sizeof db, "%s/s.db", dir);
+    bl_records rs;
+    bl_records_init(&rs);
+    add_every_tool(&rs);
+    add_awkward(&rs);
+    bl_store *s = bl_store_open(db, err, sizeof err);
+    assert_non_null(s);
+    for (size_t i = 0; i < rs.n;) { /* an import per source, as each file is one */
+        size_t j = i;
+        while (j < rs.n && strcmp(rs.v[j]->source, rs.v[i]->source) == 0)
+            j++;
+        bl_records one = {rs.v + i, j - i, j - i};
+        assert_true(bl_store_import(s, rs.v[i]->source, NULL, "t", &one, NULL, err, sizeof err) >=
+                    0);
+        i = j;
+    }
+    bl_store_close(s);
+    bl_decode_want want;
+    bl_xlsx_runs_want(&want);
+    char *terms[] = {"bs~409"};
+    for (int k = 0; k < 4; k++) {
+        int n = k == 3; /* and from k 2, sheets that go on in "NAME (2)" by the counts */
+        bl_table_opts to = {0};
+        bl_table *t = NULL;
+        assert_int_equal(bl_report_table(db, n, terms, &to, NULL, NULL, &t, err, sizeof err), 0);
+        bl_store_walk whole = {db, n, terms, NULL}, part = {db, n, terms, &want};
+        bl_xlsx_opts o = {.constant_memory_from = k ? 1 : 0, .max_rows = k >= 2 ? 41 : 0};
+        snprintf(a, sizeof a, "%s/plain.xlsx", dir);
+        snprintf(b, sizeof b, "%s/cli.xlsx", dir);
+        assert_int_equal(bl_xlsx_write_walk(a, t, bl_walk_store, &whole, &o, err, sizeof err), 0);
+        o.runs_walk = bl_walk_store;
+        o.runs_src = &part;
+        o.rows_take = bl_walk_store_take;
+        assert_int_equal(bl_xlsx_write_walk(b, t, bl_walk_store, &whole, &o, err, sizeof err), 0);
+        same_parts(a, b);
+        bl_table_free(t);
+    }
+    bl_records_free(&rs);
+    free(dir);
+}
+
 /* Writes rs to path in a child whose files may not pass limit bytes (RLIMIT_FSIZE, SIGXFSZ
  * ignored: a write fails with EFBIG, as on a full disk); the child's message into said.
  * Returns 0 when benchlog refused, 1 when it wrote. */
@@ -366,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_number_text),
         cmocka_unit_test(test_same_workbook),
         cmocka_unit_test(test_store_grew),
+        cmocka_unit_test(test_store_walks),
         cmocka_unit_test(test_failed_pack_keeps_old),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
