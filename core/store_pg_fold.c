@@ -454,10 +454,14 @@ int bl_store_pg_fold(bl_store *s, const bl_filter *f, bl_fold_fn fn, void *ctx, 
             bl_pg_exec(s, "RESET jit", ignored, sizeof ignored);
         return 1;
     }
-    int rc = bl_pg_fold_walk(s, f, head.s,
-                             ") v GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) q "
-                             "LEFT JOIN shapes sh ON sh.id = q.sid ORDER BY q.sid",
-                             fold_row, &c, err, errlen);
+    bl_strbuf tail; /* grouped by the shape and each figure's exponent: 1 + BL_FOLD_N columns */
+    bl_strbuf_init(&tail);
+    bl_strbuf_puts(&tail, ") v GROUP BY 1");
+    for (int k = 0; k < BL_FOLD_N; k++)
+        bl_strbuf_printf(&tail, ", %d", k + 2);
+    bl_strbuf_puts(&tail, ") q LEFT JOIN shapes sh ON sh.id = q.sid ORDER BY q.sid");
+    int rc = bl_pg_fold_walk(s, f, head.s, tail.s, fold_row, &c, err, errlen);
+    bl_strbuf_free(&tail);
     bl_strbuf_free(&head);
     if (jit_off)
         bl_pg_exec(s, "RESET jit", ignored, sizeof ignored);
