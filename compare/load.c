@@ -19,22 +19,44 @@ static int open_filtered(const char *db, int nterms, char **terms, bl_filter *f,
     return *s ? 0 : 1;
 }
 
-int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, char *err,
-                   size_t errlen)
+/* One walk over a store's records that match: 0 with *seen of them, or nonzero with err. */
+typedef int (*filtered_fn)(bl_store *s, const bl_filter *f, void *ctx, size_t *seen, char *err,
+                           size_t errlen);
+
+/* The store opened with the filter of terms, walked by fn, closed: the commands' rc (2 a bad
+ * term, 1 a store that cannot be opened, fn's failure, or "no stored record matches"). */
+static int walk_filtered(const char *db, int nterms, char **terms, filtered_fn fn, void *ctx,
+                         char *err, size_t errlen)
 {
     bl_filter f = {0};
     bl_store *s = NULL;
     int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
     if (rc == 0) {
-        rc = bl_store_query(s, &f, out, err, errlen) == 0 ? 0 : 1;
+        size_t seen = 0;
+        rc = fn(s, &f, ctx, &seen, err, errlen);
         bl_store_close(s);
-        if (rc == 0 && out->n == 0) {
+        if (rc == 0 && seen == 0) {
             snprintf(err, errlen, "no stored record matches");
             rc = 1;
         }
     }
     bl_filter_free(&f);
     return rc;
+}
+
+static int query_all(bl_store *s, const bl_filter *f, void *out, size_t *seen, char *err,
+                     size_t errlen)
+{
+    bl_records *rs = out;
+    int rc = bl_store_query(s, f, rs, err, errlen) == 0 ? 0 : 1;
+    *seen = rs->n;
+    return rc;
+}
+
+int bl_report_load(const char *db, int nterms, char **terms, bl_records *out, char *err,
+                   size_t errlen)
+{
+    return walk_filtered(db, nterms, terms, query_all, out, err, errlen);
 }
 
 /* Whether a record's "row" label names its set-up depends on the run's other records
@@ -238,30 +260,29 @@ int bl_report_table(const char *db, int nterms, char **terms, const bl_table_opt
     return bl_report_table_sees(db, nterms, terms, o, &see, out, err, errlen);
 }
 
+typedef struct fill_ctx {
+    const bl_table_opts *o;
+    const bl_report_sees *see;
+    bl_table_builder *b;
+} fill_ctx;
+
+static int fill_filtered(bl_store *s, const bl_filter *f, void *ctx, size_t *seen, char *err,
+                         size_t errlen)
+{
+    fill_ctx *c = ctx;
+    return fill(s, f, c->o, c->see, c->b, seen, err, errlen);
+}
+
 int bl_report_table_sees(const char *db, int nterms, char **terms, const bl_table_opts *o,
                          const bl_report_sees *see, bl_table **out, char *err, size_t errlen)
 {
     *out = NULL;
-    bl_filter f = {0};
-    bl_store *s = NULL;
-    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
-    if (rc) {
-        bl_filter_free(&f);
-        return rc;
-    }
     bl_table_opts lean = *o;
     lean.lean = 1;
-    bl_table_builder *b = bl_table_begin(&lean);
-    size_t n = 0;
-    rc = fill(s, &f, &lean, see, b, &n, err, errlen);
-    bl_store_close(s);
-    bl_filter_free(&f);
-    if (rc == 0 && n == 0) {
-        snprintf(err, errlen, "no stored record matches");
-        rc = 1;
-    }
+    fill_ctx c = {&lean, see, bl_table_begin(&lean)};
+    int rc = walk_filtered(db, nterms, terms, fill_filtered, &c, err, errlen);
     char ignored[256];
-    bl_table *t = bl_table_end(b, rc ? ignored : err, rc ? sizeof ignored : errlen);
+    bl_table *t = bl_table_end(c.b, rc ? ignored : err, rc ? sizeof ignored : errlen);
     if (rc == 0 && !t)
         rc = 3;
     if (rc)
@@ -271,23 +292,20 @@ int bl_report_table_sees(const char *db, int nterms, char **terms, const bl_tabl
     return rc;
 }
 
+static int fines_filtered(bl_store *s, const bl_filter *f, void *ctx, size_t *seen, char *err,
+                          size_t errlen)
+{
+    walk *w = ctx;
+    int rc = walk_store(s, f, w, err, errlen);
+    *seen = w->n;
+    return rc;
+}
+
 int bl_report_fines(const char *db, int nterms, char **terms, bl_fines *fines, bl_report_tag_fn tag,
                     void *ctx, char *err, size_t errlen)
 {
-    bl_filter f = {0};
-    bl_store *s = NULL;
-    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
-    if (rc == 0) {
-        walk w = {.fines = fines, .tag = tag, .ctx = ctx};
-        rc = walk_store(s, &f, &w, err, errlen);
-        bl_store_close(s);
-        if (rc == 0 && w.n == 0) {
-            snprintf(err, errlen, "no stored record matches");
-            rc = 1;
-        }
-    }
-    bl_filter_free(&f);
-    return rc;
+    walk w = {.fines = fines, .tag = tag, .ctx = ctx};
+    return walk_filtered(db, nterms, terms, fines_filtered, &w, err, errlen);
 }
 
 typedef struct each_ctx {
@@ -382,29 +400,24 @@ static void lean_one(void *ctx, const bl_record *r, const double fig[BL_FOLD_N])
     c->fn(c->ctx, r, fig);
 }
 
+static int lean_filtered(bl_store *s, const bl_filter *f, void *ctx, size_t *seen, char *err,
+                         size_t errlen)
+{
+    lean_ctx *c = ctx;
+    int rc = bl_store_each_lean(s, f, lean_one, c, err, errlen);
+    *seen = c->n;
+    if (rc == 1) /* the store cannot: nothing was given yet */
+        return -1;
+    return rc < 0 ? 1 : 0;
+}
+
 int bl_report_lean(const char *db, int nterms, char **terms, bl_lean_fn fn, void *ctx, char *err,
                    size_t errlen)
 {
     if (getenv("BENCHLOG_NO_FOLD")) /* the tests' way to compare */
         return -1;
-    bl_filter f = {0};
-    bl_store *s = NULL;
-    int rc = open_filtered(db, nterms, terms, &f, &s, err, errlen);
-    if (rc == 0) {
-        lean_ctx c = {fn, ctx, 0};
-        rc = bl_store_each_lean(s, &f, lean_one, &c, err, errlen);
-        bl_store_close(s);
-        if (rc == 1) /* the store cannot: nothing was given yet */
-            rc = -1;
-        else if (rc < 0)
-            rc = 1;
-        else if (c.n == 0) {
-            snprintf(err, errlen, "no stored record matches");
-            rc = 1;
-        }
-    }
-    bl_filter_free(&f);
-    return rc;
+    lean_ctx c = {fn, ctx, 0};
+    return walk_filtered(db, nterms, terms, lean_filtered, &c, err, errlen);
 }
 
 int bl_walk_records(void *src, bl_report_rec_fn fn, void *ctx, char *err, size_t errlen)
@@ -444,27 +457,22 @@ static int want_one(void *ctx, const char *json, size_t len, const char *run_id)
     return r ? take_one(ctx, r, run_id) : 0;
 }
 
+static int take_filtered(bl_store *s, const bl_filter *f, void *ctx, size_t *seen, char *err,
+                         size_t errlen)
+{
+    take_ctx *w = ctx;
+    int rc = w->want ? bl_store_each_json(s, f, want_one, w, err, errlen)
+                     : bl_store_each(s, f, take_one, w, err, errlen);
+    *seen = w->n;
+    return rc == 0 ? 0 : 1;
+}
+
 /* bl_report_walk's walk (no hint, no tag), fn owning each record. */
 static int walk_take(const bl_store_walk *sw, bl_report_take_fn fn, void *ctx, char *err,
                      size_t errlen)
 {
-    bl_filter f = {0};
-    bl_store *s = NULL;
-    int rc = open_filtered(sw->db, sw->nterms, sw->terms, &f, &s, err, errlen);
-    if (rc == 0) {
-        take_ctx w = {sw->want, fn, ctx, 0};
-        rc = (sw->want ? bl_store_each_json(s, &f, want_one, &w, err, errlen)
-                       : bl_store_each(s, &f, take_one, &w, err, errlen)) == 0
-                 ? 0
-                 : 1;
-        bl_store_close(s);
-        if (rc == 0 && w.n == 0) {
-            snprintf(err, errlen, "no stored record matches");
-            rc = 1;
-        }
-    }
-    bl_filter_free(&f);
-    return rc;
+    take_ctx w = {sw->want, fn, ctx, 0};
+    return walk_filtered(sw->db, sw->nterms, sw->terms, take_filtered, &w, err, errlen);
 }
 
 typedef struct lend_ctx {
