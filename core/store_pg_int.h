@@ -1,5 +1,6 @@
-/* Inside the PostgreSQL backend: what store_pg.c (connect, schema, import) and
- * store_pg_query.c (walks, relabel, delete) share. */
+/* Inside the PostgreSQL backend: what store_pg.c (connect, schema, the ops table),
+ * store_pg_import.c and store_pg_once.c (imports), store_pg_query.c (walks, relabel, delete)
+ * and store_pg_fold.c, store_pg_sums.c (the grouped query) share. */
 #ifndef BL_STORE_PG_INT_H
 #define BL_STORE_PG_INT_H
 
@@ -24,7 +25,7 @@ void bl_pg_copy_text(bl_strbuf *sb, const char *v, size_t n);
 /* Ends a failed transaction (ROLLBACK, its own failure ignored). */
 void bl_pg_rollback(bl_store *s);
 
-/* The import (store_pg.c and store_pg_once.c). find_import: the import already holding this
+/* The import (store_pg_import.c and store_pg_once.c). find_import: the import already holding this
  * content (its id in id), by either of its keys; 0 none. distinct_runs: the import's run
  * numbers, each once, in the order records first show them (caller frees). insert_runs:
  * gives every run of a new import its ID (bl_store_run_uid), all runs in one statement a
@@ -35,6 +36,13 @@ int bl_pg_cmp_i64(const void *a, const void *b);
 int64_t *bl_pg_distinct_runs(const bl_records *recs, size_t *n);
 int bl_pg_insert_runs(bl_store *s, const char *import_id, const bl_records *recs, const char *seed,
                       int later, char *err, size_t errlen);
+/* The ops table's import_begin, import_add, import_end and batch (store_int.h,
+ * store_pg_import.c): an import by steps. */
+int bl_pg_import_begin(bl_import *im, const char *source, const bl_content_key *key,
+                       const char *format, char *err, size_t errlen);
+int bl_pg_import_add(bl_import *im, const bl_records *recs, char *err, size_t errlen);
+int bl_pg_import_end(bl_import *im, int commit, char *err, size_t errlen);
+int bl_pg_batch(bl_store *s, int what, char *err, size_t errlen);
 /* The ops table's import_once and import_all (store_int.h, store_pg_once.c): a small import
  * in one round trip, and many in one. */
 size_t bl_pg_import_all(bl_store *s, bl_import_job *jobs, size_t n);
