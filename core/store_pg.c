@@ -4,7 +4,6 @@
  * migrated forward in one transaction under an advisory lock (meta 'schema' is its
  * version). Here too: what the other store_pg_*.c share (queries, COPY), the reads of one
  * import, and the ops table; an import by steps is store_pg_import.c's. */
-#include "jsonl.h"
 #include "store_pg_int.h"
 #include "version.h"
 #include <stdio.h>
