@@ -195,6 +195,51 @@ static int reads_back(uint64_t n, int k, uint64_t mant, int shift)
     return 4 * diff < lim || (4 * diff == lim && !(mant & 1));
 }
 
+/* d as the printf loop prints it when d is the double nearest a decimal n·10^-k of at most
+ * 15 significant digits, k <= 8: what tools print (11.15, 0.3, 1.2163) and most of what a
+ * record holds that is not an integer. 15 digits come back from the double they make (DBL_DIG),
+ * so "%.15g" gives n·10^-k again and strtod reads it back: the loop stops at 15, and %g drops
+ * the trailing zeros. n is found by a multiplication and checked by the exact division (both
+ * operands are exact, IEEE division rounds to nearest), which is cheaper than the general
+ * path below. Returns 0 for anything else or where %g prints an exponent. */
+static int put_short_decimal(bl_strbuf *sb, double d)
+{
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+    double a = fabs(d);
+    for (int k = 1; k <= 8; k++) {
+        double t = a * p10[k];
+        if (!(t < 1e15))
+            return 0;
+        uint64_t n = (uint64_t)(t + 0.5);
+        if ((double)n / p10[k] != a)
+            continue;
+        if (n % 10 == 0) /* then k - 1 had it; not expected, left to the exact path */
+            return 0;
+        char dig[24], *end = dig + sizeof dig;
+        char *q = bl_digits_of(n, end);
+        int nd = (int)(end - q);
+        if (nd - 1 - k < -4) /* %g's exponent form (nd <= 15 keeps it below 15) */
+            return 0;
+        char out[48], *o = out;
+        if (d < 0)
+            *o++ = '-';
+        if (nd > k) {
+            memcpy(o, q, (size_t)(nd - k));
+            o += nd - k;
+            q += nd - k;
+        } else
+            *o++ = '0';
+        *o++ = '.';
+        for (int i = nd; i < k; i++)
+            *o++ = '0';
+        memcpy(o, q, (size_t)(end - q));
+        o += end - q;
+        bl_strbuf_putn(sb, out, (size_t)(o - out));
+        return 1;
+    }
+    return 0;
+}
+
 /* d as the printf loop of bl_strbuf_put_double prints it ("%.15g", else "%.16g" if that
  * reads back, else "%.17g") for 1e-4 <= |d| < 1e15 and d not an integer, by exact integer
  * arithmetic on its binary value: |d| = mant·2^-shift; the P significant digits of %g are
@@ -284,7 +329,7 @@ void bl_strbuf_put_double(bl_strbuf *sb, double d)
         bl_strbuf_putn(sb, q, (size_t)(end - q));
         return;
     }
-    if (put_shortest_fixed(sb, d))
+    if (put_short_decimal(sb, d) || put_shortest_fixed(sb, d))
         return;
     /* %g drops trailing zeros, so 15 digits already give the shortest text of any value a
      * tool printed with 15 or fewer; only computed values need 16 or 17. */

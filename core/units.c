@@ -40,11 +40,39 @@ static int short_decimal(const char *buf, double *out)
     return 1;
 }
 
+/* The common number read in place, without the copy below: a sign, at most 15 digits with
+ * a point among them and no exponent, so that short_decimal's arithmetic (the same here) is
+ * exact. Returns 0 for any other text, which the copy then reads. fio's text holds some
+ * hundred thousand numbers a megabyte: the copy was a fifth of the parse of one. */
+static int quick_number(const char *p, int flags, double *out, const char **end)
+{
+    static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    int neg = *p == '-';
+    p += neg || *p == '+';
+    uint64_t m = 0;
+    int digits = 0, frac = 0;
+    for (; *p >= '0' && *p <= '9' && digits <= 15; p++, digits++)
+        m = m * 10 + (uint64_t)(*p - '0');
+    if ((*p == '.' || ((flags & BL_DECIMAL_COMMA) && *p == ',')) && p[1] >= '0' && p[1] <= '9')
+        for (p++; *p >= '0' && *p <= '9' && digits <= 15; p++, digits++, frac++)
+            m = m * 10 + (uint64_t)(*p - '0');
+    if (digits == 0 || digits > 15 || (*p >= '0' && *p <= '9') || *p == 'e' || *p == 'E')
+        return 0;
+    double v = frac > 0 ? (double)m / pow10[frac] : (double)m;
+    *out = neg ? -v : v;
+    if (end)
+        *end = p;
+    return 1;
+}
+
 bool bl_parse_number(const char *s, int flags, double *out, const char **end)
 {
     char buf[64];
     size_t n = 0;
     const char *p = skip_spaces(s);
+    if (quick_number(p, flags, out, end))
+        return true;
     if (*p == '+' || *p == '-')
         buf[n++] = *p++;
     int digits = 0;

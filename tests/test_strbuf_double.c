@@ -184,11 +184,56 @@ static void test_many(void **state)
     bl_strbuf_free(&sb);
 }
 
+/* Short decimals n·10^-k, the quick path's (up to 15 digits, k up to 8) and just beyond it:
+ * 16 digits, k = 9, the exponent form from 10^-5 down. */
+static void test_short_decimals(void **state)
+{
+    (void)state;
+    static const double v[] = {0.3,
+                               11.15,
+                               126.8,
+                               1.2163,
+                               551.7062953,
+                               0.0001,
+                               0.00012,
+                               0.000012,
+                               0.0001234,
+                               0.00009,
+                               1e-8,
+                               1.5e-8,
+                               12345678901234.5,
+                               99999999999999.9,
+                               0.12345678901234,
+                               123456.12345678,
+                               1.000000001,
+                               0.000000015};
+    bl_strbuf sb;
+    bl_strbuf_init(&sb);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        same_text(&sb, v[i]);
+        same_text(&sb, -v[i]);
+    }
+    uint64_t s = 0x2545f4914f6cdd1du;
+    for (int i = 0; i < 30000; i++) {
+        int digits = 1 + (int)(rnd(&s) % 16), k = 1 + (int)(rnd(&s) % 9);
+        uint64_t n = rnd(&s) % (uint64_t)pow(10, digits);
+        double d = (double)n / pow(10, k);
+        same_text(&sb, d);
+        same_text(&sb, -d);
+        same_text(&sb, nextafter(d, INFINITY));
+    }
+    assert_string_equal((bl_strbuf_reset(&sb), bl_strbuf_put_double(&sb, -0.05), sb.s), "-0.05");
+    assert_string_equal((bl_strbuf_reset(&sb), bl_strbuf_put_double(&sb, 0.000012), sb.s),
+                        "1.2e-05");
+    bl_strbuf_free(&sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_many),
+        cmocka_unit_test(test_short_decimals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -168,12 +168,49 @@ static void test_numbers_as_strtod(void **state)
     }
 }
 
+/* What a number's reading takes of the text, and gives, whichever way it is read: in place
+ * (a sign, up to 15 digits, a point) or by the copy (more digits, an exponent). */
+static void test_number_ends(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        int flags;
+        double v;
+        const char *rest;
+    } cases[] = {{" 12.5K", 0, 12.5, "K"},
+                 {"5.", 0, 5, "."},
+                 {"5.x", 0, 5, ".x"},
+                 {".5]", 0, 0.5, "]"},
+                 {"-3,25 ", BL_DECIMAL_COMMA, -3.25, " "},
+                 {"3,25", 0, 3, ",25"},
+                 {"5exabytes", 0, 5, "exabytes"},
+                 {"5e3,", 0, 5000, ","},
+                 {"1.5E-2usec", 0, 0.015, "usec"},
+                 {"+7)", 0, 7, ")"},
+                 {"1234567890123456789x", 0, 1234567890123456789.0, "x"},
+                 {"0.1234567890123456%", 0, 0.1234567890123456, "%"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v = -1;
+        const char *end = NULL;
+        assert_true(bl_parse_number(cases[i].s, cases[i].flags, &v, &end));
+        if (v != cases[i].v || !end || strcmp(end, cases[i].rest) != 0)
+            fail_msg("%s: %.17g, rest \"%s\"", cases[i].s, v, end ? end : "(none)");
+    }
+    double v = 42;
+    const char *end = NULL;
+    assert_false(bl_parse_number("-.", 0, &v, &end));
+    assert_false(bl_parse_number(" K", 0, &v, &end));
+    assert_true(v == 42 && end == NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bandwidth), cmocka_unit_test(test_sizes),
-        cmocka_unit_test(test_durations), cmocka_unit_test(test_counts),
-        cmocka_unit_test(test_numbers),   cmocka_unit_test(test_numbers_as_strtod),
+        cmocka_unit_test(test_bandwidth),   cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_durations),   cmocka_unit_test(test_counts),
+        cmocka_unit_test(test_numbers),     cmocka_unit_test(test_numbers_as_strtod),
+        cmocka_unit_test(test_number_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
