@@ -299,38 +299,59 @@ static int indented(const char *s)
     return *s == ' ' || *s == '\t';
 }
 
-/* Whether dedent would move a line of lines[0..n) (the rule below, reading only). */
-static int would_dedent(char *const *lines, size_t n)
+/* Lines by place, whatever holds them: a text's (reading only) or normalising's. */
+typedef const char *(*line_at)(const void *lines, size_t k);
+
+static const char *text_line(const void *lines, size_t k)
 {
-    for (size_t i = 0; i < n;) {
-        if (!indented(lines[i]) && !blank(lines[i])) {
-            i++;
+    return ((char *const *)lines)[k];
+}
+
+static const char *nline_s(const void *lines, size_t k)
+{
+    return ((const nline *)lines)[k].s;
+}
+
+/* The next block of indented (or blank) lines from line i on: its first line (n when there is
+ * none), its end in *end, in *common the indentation all its lines share when it stands
+ * between blank lines (else 0). */
+static size_t next_block(line_at at, const void *lines, size_t n, size_t i, size_t *end,
+                         size_t *common)
+{
+    while (i < n && !indented(at(lines, i)) && !blank(at(lines, i)))
+        i++;
+    size_t j = i;
+    while (j < n && (indented(at(lines, j)) || blank(at(lines, j))))
+        j++;
+    *end = j;
+    *common = 0;
+    if (i == n || !(i == 0 || blank(at(lines, i))) || !(j == n || blank(at(lines, j - 1))))
+        return i;
+    const char *ref = NULL;
+    for (size_t k = i; k < j; k++) {
+        const char *s = at(lines, k);
+        if (blank(s))
+            continue;
+        size_t w = strspn(s, " \t");
+        if (!ref) {
+            ref = s, *common = w;
             continue;
         }
-        size_t j = i;
-        while (j < n && (indented(lines[j]) || blank(lines[j])))
-            j++;
-        int open_top = i == 0 || blank(lines[i]), open_end = j == n || blank(lines[j - 1]);
-        const char *ref = NULL;
-        size_t common = 0;
-        for (size_t k = i; k < j && open_top && open_end; k++) {
-            const char *s = lines[k];
-            if (blank(s))
-                continue;
-            size_t w = strspn(s, " \t");
-            if (!ref) {
-                ref = s, common = w;
-                continue;
-            }
-            size_t m = 0;
-            while (m < common && m < w && s[m] == ref[m])
-                m++;
-            common = m;
-        }
-        if (ref && common)
-            return 1;
-        i = j;
+        size_t m = 0;
+        while (m < *common && m < w && s[m] == ref[m])
+            m++;
+        *common = m;
     }
+    return i;
+}
+
+/* Whether dedent would move a line of lines[0..n) (its rule, reading only). */
+static int would_dedent(char *const *lines, size_t n)
+{
+    size_t end, common;
+    for (size_t i = 0; (i = next_block(text_line, lines, n, i, &end, &common)) < n; i = end)
+        if (common)
+            return 1;
     return 0;
 }
 
@@ -340,36 +361,11 @@ static int would_dedent(char *const *lines, size_t n)
  * "File operations:", which pattern files match with "^ +"). */
 static void dedent(nlines *l)
 {
-    for (size_t i = 0; i < l->n;) {
-        if (!indented(l->v[i].s) && !blank(l->v[i].s)) {
-            i++;
-            continue;
-        }
-        size_t j = i;
-        while (j < l->n && (indented(l->v[j].s) || blank(l->v[j].s)))
-            j++;
-        int open_top = i == 0 || blank(l->v[i].s), open_end = j == l->n || blank(l->v[j - 1].s);
-        const char *ref = NULL;
-        size_t common = 0;
-        for (size_t k = i; k < j && open_top && open_end; k++) {
-            const char *s = l->v[k].s;
-            if (blank(s))
-                continue;
-            size_t w = strspn(s, " \t");
-            if (!ref) {
-                ref = s, common = w;
-                continue;
-            }
-            size_t m = 0;
-            while (m < common && m < w && s[m] == ref[m])
-                m++;
-            common = m;
-        }
-        for (size_t k = i; k < j && common; k++)
+    size_t end, common;
+    for (size_t i = 0; (i = next_block(nline_s, l->v, l->n, i, &end, &common)) < l->n; i = end)
+        for (size_t k = i; k < end && common; k++)
             if (!blank(l->v[k].s))
                 l->v[k].s += common;
-        i = j;
-    }
 }
 
 /* A shell or Python comment block: three or more lines in a row starting (after their

@@ -515,12 +515,40 @@ static void test_long_wrapped_run(void **state)
     bl_strbuf_free(&want);
 }
 
+/* An indented block loses its shared indentation only between blank lines: under a text
+ * line (sysbench's figures under "File operations:") it is what the tool printed and stays;
+ * bl_text_is_normal, which reads the same rule without rewriting, agrees both ways. */
+static void test_dedent_between_blanks(void **state)
+{
+    (void)state;
+    const char *under = "File operations:\n    reads/s:  1.00\n    writes/s: 2.00\n\nend\n";
+    const char *apart = "intro\n\n    reads/s:  1.00\n    writes/s: 2.00\n\nend\n";
+    const char *blocks[] = {under, apart};
+    for (int k = 0; k < 2; k++) {
+        bl_text t, out;
+        char err[128];
+        long *orig = NULL;
+        assert_int_equal(bl_text_from_bytes(&t, "x", blocks[k], strlen(blocks[k]), err, sizeof err),
+                         0);
+        assert_int_equal(bl_text_is_normal(&t, 0), k == 0);
+        assert_int_equal(bl_text_normalize(&t, 0, &out, &orig, NULL), k == 1);
+        if (k == 1) {
+            assert_string_equal(out.line[2], "reads/s:  1.00");
+            assert_string_equal(out.line[3], "writes/s: 2.00");
+            assert_int_equal(orig[2], 3);
+            bl_text_free(&out);
+            free(orig);
+        }
+        bl_text_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus_pasted_forms), cmocka_unit_test(test_quoted_markup_lines),
         cmocka_unit_test(test_tool_text_kept),      cmocka_unit_test(test_quoted_python_string),
-        cmocka_unit_test(test_long_wrapped_run),
+        cmocka_unit_test(test_long_wrapped_run),    cmocka_unit_test(test_dedent_between_blanks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
